@@ -1,0 +1,114 @@
+# dprof: top-level driver.  Kbuild holds the kernel build lines; this file
+# drives everything else.  `make help` lists the targets.
+SHELL := /bin/bash
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD := $(TOP)/build
+
+# Kernel for module builds: the running kernel's build tree when present,
+# else the newest installed Debian 6.1 headers.
+KERNEL ?= 6.1
+KVER ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; \
+	else $(TOP)/scripts/kernel.sh $(KERNEL) 2>/dev/null; fi)
+KDIR ?= /lib/modules/$(KVER)/build
+MODDIR := $(BUILD)/mod-$(KVER)
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+VIEW_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
+	-I$(TOP)/userspace
+VIEW_LIBS := -lbpf -lelf -lz
+
+VIEW_SRCS := $(wildcard $(TOP)/userspace/*.c)
+VIEW_LIB_SRCS := $(filter-out %/dprof-view.c %/builtin-%.c,$(VIEW_SRCS))
+VIEW_HDRS := $(wildcard $(TOP)/userspace/*.h) $(TOP)/module/uapi/dprof.h
+PROGS := $(patsubst $(TOP)/selftests/progs/%.c,$(BUILD)/selftests/%,\
+	$(wildcard $(TOP)/selftests/progs/*.c))
+UNIT_SRCS := $(wildcard $(TOP)/userspace/tests/*.c)
+
+.PHONY: all module view progs guest-files check unit-test build-test \
+	vm-test demo vm-run vm-shell deps lint install clean help
+
+all: module view
+
+help:
+	@echo "make            build dprof.ko (KDIR=$(KDIR)) and dprof-view"
+	@echo "make demo       set up everything, boot a guest, profile skbuffs"
+	@echo "make check      set up everything and run every test"
+	@echo "make vm-run SCRIPT=f [KERNEL=6.12]   run a script in the guest"
+	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
+	@echo "make lint       checkpatch --strict on module/"
+	@echo "make install    install dprof-view and the module (DESTDIR, PREFIX)"
+
+module: $(MODDIR)/dprof.ko
+
+$(MODDIR)/dprof.ko: $(TOP)/Kbuild $(wildcard $(TOP)/module/*.[ch] \
+		$(TOP)/module/uapi/*.h $(TOP)/selftests/modules/*)
+	@$(TOP)/scripts/build-module.sh $(KDIR) $(MODDIR)
+
+view: $(BUILD)/dprof-view
+
+$(BUILD)/dprof-view: $(VIEW_SRCS) $(VIEW_HDRS)
+	@mkdir -p $(BUILD)
+	$(CC) $(VIEW_CFLAGS) -o $@ $(VIEW_SRCS) $(VIEW_LIBS)
+
+progs: $(PROGS)
+
+$(BUILD)/selftests/%: $(TOP)/selftests/progs/%.c
+	@mkdir -p $(BUILD)/selftests
+	$(CC) $(CFLAGS) $(WARN) -static -o $@ $< -lpthread
+
+guest-files: module view progs
+
+# --- tests -------------------------------------------------------------
+check: deps
+	@$(TOP)/scripts/check.sh
+
+unit-test: $(BUILD)/unit-tests
+	$(BUILD)/unit-tests
+
+$(BUILD)/unit-tests: $(UNIT_SRCS) $(VIEW_LIB_SRCS) $(VIEW_HDRS)
+	@mkdir -p $(BUILD)
+	$(CC) $(VIEW_CFLAGS) -fsanitize=address,undefined -o $@ $(UNIT_SRCS) \
+		$(VIEW_LIB_SRCS) $(VIEW_LIBS)
+
+# Warning-free builds against both reference kernels' headers.
+build-test:
+	@for k in 6.1 6.12; do \
+		v=$$($(TOP)/scripts/kernel.sh $$k) || exit 1; \
+		$(TOP)/scripts/build-module.sh /lib/modules/$$v/build \
+			$(BUILD)/mod-$$v || exit 1; \
+		echo "ok: dprof.ko builds warning-free against $$v"; \
+	done
+
+vm-test:
+	$(TOP)/scripts/vm.sh -k $(KERNEL) $(TOP)/selftests/run.sh
+
+# --- demo and guest access --------------------------------------------
+demo: deps
+	@$(TOP)/scripts/demo.sh
+
+vm-run:
+	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=file [KERNEL=6.12]" >&2; exit 2; }
+	$(TOP)/scripts/vm.sh -k $(KERNEL) $(SCRIPT)
+
+vm-shell:
+	$(TOP)/scripts/vm.sh -k $(KERNEL) -i
+
+deps:
+	@$(TOP)/scripts/install-deps.sh
+
+lint:
+	@$(TOP)/scripts/lint.sh
+
+# --- install -------------------------------------------------------------
+PREFIX ?= /usr/local
+install: all
+	install -D -m 755 $(BUILD)/dprof-view $(DESTDIR)$(PREFIX)/bin/dprof-view
+	install -D -m 644 $(MODDIR)/dprof.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/extra/dprof.ko
+	install -D -m 644 $(TOP)/Documentation/dprof-view.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/dprof-view.1
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every difference between the kernels dprof supports lives here, and only
+ * here.  Reference kernels: Debian 6.1 and 6.12; mainline must compile.
+ */
+#ifndef _DPROF_COMPAT_H
+#define _DPROF_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/ring_buffer.h>
+#include <linux/ptrace.h>
+#include <linux/uaccess.h>
+
+#if !defined(CONFIG_X86_64)
+#error "dprof needs x86-64 (debug registers, IBS/PEBS)"
+#endif
+#if !defined(CONFIG_SLUB)
+#error "dprof needs the SLUB allocator (CONFIG_SLUB=y)"
+#endif
+#if !defined(CONFIG_RING_BUFFER)
+#error "dprof needs CONFIG_RING_BUFFER=y (per-CPU output rings)"
+#endif
+#if !defined(CONFIG_KPROBES) || !defined(CONFIG_KRETPROBES)
+#error "dprof needs CONFIG_KPROBES=y and CONFIG_KRETPROBES=y (bulk slab paths)"
+#endif
+#if !defined(CONFIG_TRACEPOINTS)
+#error "dprof needs CONFIG_TRACEPOINTS=y (kmem tracepoints)"
+#endif
+
+/* 6.2 dropped the event argument of ring_buffer_unlock_commit(). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define dprof_rb_commit(buffer, event) ring_buffer_unlock_commit(buffer)
+#else
+#define dprof_rb_commit(buffer, event) ring_buffer_unlock_commit(buffer, event)
+#endif
+
+/*
+ * 6.10 (memory allocation profiling) renamed the out-of-line bulk allocator;
+ * the old name became a macro, so kprobes must use the new symbol.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define DPROF_SYM_ALLOC_BULK "kmem_cache_alloc_bulk_noprof"
+#else
+#define DPROF_SYM_ALLOC_BULK "kmem_cache_alloc_bulk"
+#endif
+#define DPROF_SYM_FREE_BULK "kmem_cache_free_bulk"
+#define DPROF_SYM_CACHE_DESTROY "kmem_cache_destroy"
+
+/*
+ * At the first instruction of a probed function the x86-64 stack pointer
+ * points at the return address: the call site of the allocator.
+ */
+static inline unsigned long dprof_entry_call_site(struct pt_regs *regs)
+{
+	unsigned long ret = 0;
+
+	if (copy_from_kernel_nofault(&ret, (void *)regs->sp, sizeof(ret)))
+		return 0;
+	return ret;
+}
+
+#endif /* _DPROF_COMPAT_H */

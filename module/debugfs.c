@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/dprof/: every file is 0400 and supports read() only,
+ * so the tree stays usable under lockdown=integrity (Secure Boot), which
+ * refuses debugfs files with write bits, mmap or ioctl.  Runtime control
+ * goes through module parameters instead.  Documentation/debugfs.rst
+ * describes each file.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/uaccess.h>
+#include <linux/ktime.h>
+#include "dprof.h"
+
+#define EVENTS_BOUNCE	(64 * 1024)
+/* read() of "events" needs room for the largest record. */
+#define EVENTS_MIN_READ	64
+
+static struct dentry *dir;
+static atomic_t events_open = ATOMIC_INIT(0);
+
+static int version_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "dprof %s abi %d\n", DPROF_VERSION, DPROF_ABI_VERSION);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(version);
+
+static int targets_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	seq_puts(m, "# index name object_size stride flags\n");
+	for (i = 0; i < dprof_nr_targets; i++) {
+		const struct dprof_target *t = &dprof_targets[i];
+
+		seq_printf(m, "%u %s %u %u %u\n", i, t->name, t->object_size,
+			   t->stride, READ_ONCE(t->flags));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(targets);
+
+static u64 lost_total(void)
+{
+	return dprof_ring_lost_total() + dprof_slab_bulk_missed() +
+	       dprof_slab_free_bulk_missed();
+}
+
+static int dropped_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%llu\n", lost_total());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dropped);
+
+static void show_layout(struct seq_file *m)
+{
+	static const char *const names[] = {
+		"slab.slab_cache", "kmem_cache.size",
+		"kmem_cache.name", "kmem_cache.list",
+	};
+	const int offs[] = {
+		dprof_layout.slab_cache, dprof_layout.cache_size,
+		dprof_layout.cache_name, dprof_layout.cache_list,
+	};
+	int i;
+
+	seq_puts(m, "layout:\n");
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		seq_printf(m, "  %-18s offset %4d  (%s)\n", names[i], offs[i],
+			   dprof_layout.overridden[i] ? "parameter" :
+			   "calibrated");
+}
+
+static void show_cpu_row(struct seq_file *m, const char *label,
+			 const struct dprof_cpu_stats *s)
+{
+	seq_printf(m, "  %-5s %10llu %10llu %10llu %10llu %10llu %10llu\n",
+		   label, s->allocs, s->frees, s->frees_not_live, s->untracked,
+		   s->off_grid, s->ring_lost);
+}
+
+static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
+{
+	int h;
+
+	seq_puts(m, "handler costs (get_cycles() around the body, all CPUs):\n");
+	seq_printf(m, "  %-22s %12s %12s %10s %10s\n", "hook", "calls",
+		   "on targets", "avg cyc", "max cyc");
+	for (h = 0; h < DPROF_NR_HOOKS; h++) {
+		const struct dprof_cost *c = &sum->cost[h];
+
+		seq_printf(m, "  %-22s %12llu %12llu %10llu %10llu\n",
+			   dprof_hook_names[h], c->calls, c->hits,
+			   c->calls ? div64_u64(c->cycles, c->calls) : 0,
+			   c->max_cycles);
+	}
+}
+
+static int status_show(struct seq_file *m, void *v)
+{
+	struct dprof_cpu_stats sum = {}, cpu_sum;
+	unsigned long capacity, live, max_probe;
+	u64 elapsed = ktime_get_mono_fast_ns() - dprof_load_time_ns();
+	char label[16];
+	unsigned int i;
+	int cpu;
+
+	seq_printf(m, "dprof %s abi %d\n", DPROF_VERSION, DPROF_ABI_VERSION);
+	seq_printf(m, "enabled: %d\n", READ_ONCE(dprof_enabled));
+	seq_printf(m, "loaded_for_s: %llu.%03llu\n", elapsed / NSEC_PER_SEC,
+		   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
+	seq_printf(m, "targets: %u\n", dprof_nr_targets);
+	for (i = 0; i < dprof_nr_targets; i++) {
+		const struct dprof_target *t = &dprof_targets[i];
+
+		seq_printf(m, "  [%u] %s object_size=%u stride=%u%s%s\n", i,
+			   t->name, t->object_size, t->stride,
+			   t->flags & DPROF_TARGET_KMALLOC ? " kmalloc" : "",
+			   t->flags & DPROF_TARGET_DEAD ? " DESTROYED" : "");
+	}
+	show_layout(m);
+	dprof_liveset_stats(&capacity, &live, &max_probe);
+	seq_printf(m, "live objects: %lu of %lu slots (longest probe %lu)\n",
+		   live, capacity, max_probe);
+	seq_puts(m, "records per CPU:\n");
+	seq_printf(m, "  %-5s %10s %10s %10s %10s %10s %10s\n", "cpu",
+		   "allocs", "frees", "not_live", "untracked", "off_grid",
+		   "ring_lost");
+	for_each_possible_cpu(cpu) {
+		memset(&cpu_sum, 0, sizeof(cpu_sum));
+		dprof_stats_sum(&cpu_sum, cpu);
+		dprof_stats_sum(&sum, cpu);
+		if (!cpu_online(cpu) && !cpu_sum.allocs && !cpu_sum.frees)
+			continue;
+		snprintf(label, sizeof(label), "%d", cpu);
+		show_cpu_row(m, label, &cpu_sum);
+	}
+	show_cpu_row(m, "all", &sum);
+	seq_printf(m, "duplicate allocs (missed frees): %llu\n", sum.duplicates);
+	seq_printf(m, "bulk probe misses: alloc %lu free %lu\n",
+		   dprof_slab_bulk_missed(), dprof_slab_free_bulk_missed());
+	seq_printf(m, "dropped: %llu\n", lost_total());
+	show_costs(m, &sum);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(status);
+
+/* One reader at a time: reading consumes the records. */
+static int events_open_file(struct inode *inode, struct file *file)
+{
+	void *bounce;
+
+	if (atomic_cmpxchg(&events_open, 0, 1))
+		return -EBUSY;
+	bounce = vmalloc(EVENTS_BOUNCE);
+	if (!bounce) {
+		atomic_set(&events_open, 0);
+		return -ENOMEM;
+	}
+	file->private_data = bounce;
+	return stream_open(inode, file);
+}
+
+static int events_release(struct inode *inode, struct file *file)
+{
+	vfree(file->private_data);
+	atomic_set(&events_open, 0);
+	return 0;
+}
+
+/* Whole records only; 0 means the rings are empty right now. */
+static ssize_t events_read(struct file *file, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	size_t len;
+
+	if (count < EVENTS_MIN_READ)
+		return -EINVAL;
+	len = dprof_ring_drain(file->private_data, min_t(size_t, count,
+							 EVENTS_BOUNCE));
+	if (len && copy_to_user(ubuf, file->private_data, len))
+		return -EFAULT;
+	return len;
+}
+
+static const struct file_operations events_fops = {
+	.owner = THIS_MODULE,
+	.open = events_open_file,
+	.release = events_release,
+	.read = events_read,
+};
+
+int dprof_debugfs_init(void)
+{
+	dir = debugfs_create_dir(DPROF_DEBUGFS_DIR, NULL);
+	if (IS_ERR(dir)) {
+		pr_err("cannot create debugfs directory (%ld); is debugfs mounted and not disabled?\n",
+		       PTR_ERR(dir));
+		return PTR_ERR(dir);
+	}
+	debugfs_create_file(DPROF_FILE_VERSION, 0400, dir, NULL,
+			    &version_fops);
+	debugfs_create_file(DPROF_FILE_STATUS, 0400, dir, NULL, &status_fops);
+	debugfs_create_file(DPROF_FILE_TARGETS, 0400, dir, NULL,
+			    &targets_fops);
+	debugfs_create_file(DPROF_FILE_DROPPED, 0400, dir, NULL,
+			    &dropped_fops);
+	debugfs_create_file(DPROF_FILE_EVENTS, 0400, dir, NULL, &events_fops);
+	return 0;
+}
+
+void dprof_debugfs_exit(void)
+{
+	debugfs_remove_recursive(dir);
+	dir = NULL;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarations shared by the files of dprof.ko.  Each subsystem exposes
+ * dprof_<x>_init()/dprof_<x>_exit(); main.c calls them in order and unwinds
+ * in reverse.
+ */
+#ifndef _DPROF_H
+#define _DPROF_H
+
+#include <linux/types.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include "uapi/dprof.h"
+
+#define DPROF_VERSION "0.1.0"
+
+/* ---- main.c: module parameters ---------------------------------------- */
+extern bool dprof_enabled;	/* runtime switch, checked by every hook */
+
+/* ---- layout.c: private struct offsets --------------------------------- */
+struct dprof_layout {
+	int slab_cache;		/* struct slab:       slab_cache */
+	int cache_size;		/* struct kmem_cache: size (stride) */
+	int cache_name;		/* struct kmem_cache: name */
+	int cache_list;		/* struct kmem_cache: list */
+	bool overridden[4];	/* same order: set by a module parameter */
+};
+
+extern struct dprof_layout dprof_layout;
+
+int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
+		      int cache_list);
+void dprof_layout_exit(void);
+/* Walk every slab cache; stops when fn returns non-zero, which it returns. */
+int dprof_for_each_cache(int (*fn)(struct kmem_cache *s, const char *name,
+				   void *arg), void *arg);
+unsigned int dprof_cache_stride(struct kmem_cache *s);
+
+/* ---- target.c: the caches being profiled ------------------------------ */
+struct dprof_target {
+	struct kmem_cache *cache;	/* identity only on hot paths */
+	unsigned int object_size;
+	unsigned int stride;
+	unsigned int flags;		/* DPROF_TARGET_* */
+	char name[DPROF_NAME_LEN];
+};
+
+extern struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
+extern unsigned int dprof_nr_targets;
+extern bool dprof_have_kmalloc_target;
+
+int dprof_target_init(const char *spec);
+void dprof_target_exit(void);
+
+/* Index of the live target whose cache is @s, or -1.  Any context. */
+static inline int dprof_target_of_cache(const struct kmem_cache *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < READ_ONCE(dprof_nr_targets); i++)
+		if (dprof_targets[i].cache == s &&
+		    !(READ_ONCE(dprof_targets[i].flags) & DPROF_TARGET_DEAD))
+			return i;
+	return -1;
+}
+
+/* ---- liveset.c: NMI-safe set of live target objects -------------------- */
+enum dprof_liveset_result {
+	DPROF_LIVE_INSERTED,
+	DPROF_LIVE_FULL,	/* no free slot within the probe bound */
+	DPROF_LIVE_DUPLICATE,	/* already present: a free was missed */
+};
+
+int dprof_liveset_init(unsigned int max_objects);
+void dprof_liveset_exit(void);
+enum dprof_liveset_result dprof_liveset_insert(unsigned long base);
+bool dprof_liveset_remove(unsigned long base);
+bool dprof_liveset_contains(unsigned long base);
+void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
+			 unsigned long *max_probe);
+
+/* ---- resolve.c: address -> (target, object, offset) -------------------- */
+#include "resolve.h"
+struct kmem_cache *dprof_cache_of(const void *addr, unsigned long *slab_base);
+
+/* ---- ring.c: per-CPU output rings -------------------------------------- */
+int dprof_ring_init(unsigned long bytes_per_cpu);
+void dprof_ring_exit(void);
+bool dprof_ring_write(const void *rec, unsigned int size);
+/* Copy whole records of every CPU into @buf; returns bytes copied. */
+size_t dprof_ring_drain(void *buf, size_t room);
+u64 dprof_ring_lost_total(void);
+
+/* ---- slab.c: allocation/free hooks ------------------------------------- */
+int dprof_slab_init(void);
+void dprof_slab_exit(void);
+/* Calls the kprobes could not follow (their nmissed): lost records. */
+unsigned long dprof_slab_bulk_missed(void);
+unsigned long dprof_slab_free_bulk_missed(void);
+
+/* ---- stats.c: per-CPU counters and handler costs ----------------------- */
+enum dprof_hook {
+	DPROF_HOOK_CACHE_ALLOC,	/* tracepoint kmem_cache_alloc */
+	DPROF_HOOK_CACHE_FREE,	/* tracepoint kmem_cache_free */
+	DPROF_HOOK_KMALLOC,	/* tracepoint kmalloc */
+	DPROF_HOOK_KFREE,	/* tracepoint kfree */
+	DPROF_HOOK_ALLOC_BULK,	/* kretprobe kmem_cache_alloc_bulk */
+	DPROF_HOOK_FREE_BULK,	/* kprobe kmem_cache_free_bulk */
+	DPROF_NR_HOOKS,
+};
+
+struct dprof_cost {
+	u64 calls;	/* hook invocations, target or not */
+	u64 hits;	/* invocations that concerned a target object */
+	u64 cycles;	/* get_cycles() spent in the body, all invocations */
+	u64 max_cycles;
+};
+
+struct dprof_cpu_stats {
+	u64 allocs;		/* ALLOC records produced */
+	u64 frees;		/* FREE records produced */
+	u64 frees_not_live;	/* frees of objects not in the live set */
+	u64 untracked;		/* allocs the live set had no room for */
+	u64 duplicates;		/* allocs of objects already live */
+	u64 off_grid;		/* allocs off the stride grid */
+	u64 ring_lost;		/* records the ring had no room for */
+	struct dprof_cost cost[DPROF_NR_HOOKS];
+};
+
+DECLARE_PER_CPU(struct dprof_cpu_stats, dprof_stats);
+
+extern const char *const dprof_hook_names[DPROF_NR_HOOKS];
+void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu);
+u64 dprof_load_time_ns(void);
+void dprof_stats_init(void);
+
+static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
+{
+	struct dprof_cost *c = this_cpu_ptr(&dprof_stats.cost[hook]);
+
+	/* Interrupt context may nest here: counters are best effort. */
+	c->calls++;
+	c->hits += hit;
+	c->cycles += cycles;
+	if (cycles > c->max_cycles)
+		c->max_cycles = cycles;
+}
+
+/* ---- debugfs.c --------------------------------------------------------- */
+int dprof_debugfs_init(void);
+void dprof_debugfs_exit(void);
+
+#endif /* _DPROF_H */

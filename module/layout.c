@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Offsets of private fields of struct slab and struct kmem_cache, found by
+ * self-calibration instead of hard-coded per version (they differ: e.g.
+ * slab.slab_cache is 24 in 6.1 and 8 in 6.12) and without
+ * kallsyms_lookup_name().
+ *
+ * Two private caches with constructors (so SLUB never merges them) are
+ * created, one after the other, with known names and object sizes.  Then:
+ *  - slab.slab_cache: the one word of an object's struct slab that holds
+ *    the cache pointer;
+ *  - kmem_cache.name: the one word that points at the name string, in both
+ *    caches;
+ *  - kmem_cache.list: the one list_head where the later cache's next is the
+ *    earlier cache's list_head and the earlier one's prev points back
+ *    (SLUB adds new caches at the head of slab_caches);
+ *  - kmem_cache.size: the one u32 that, in both caches, is the distance
+ *    between objects (all objects sit on multiples of it in their slab) and
+ *    is followed by object_size (kmem_cache_size()).
+ * Every candidate must be unique; otherwise calibration fails and names the
+ * module parameter that overrides the offset.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/uaccess.h>
+#include <linux/string.h>
+#include "dprof.h"
+#include "compat.h"
+
+#define CALIB_OBJECTS	16
+#define CALIB_SCAN	512	/* bytes of struct kmem_cache searched */
+#define SLAB_SCAN	64	/* bytes of struct slab searched */
+#define WALK_LIMIT	16384	/* caches visited at most when walking */
+
+struct dprof_layout dprof_layout;
+
+static const char *const field_param[] = {
+	"slab_cache_offset", "cache_size_offset",
+	"cache_name_offset", "cache_list_offset",
+};
+
+/* A calibration cache kept alive while targets are looked up. */
+struct calib_cache {
+	struct kmem_cache *s;
+	const char *name;
+	unsigned int object_size;
+	void *objs[CALIB_OBJECTS];
+};
+
+static struct calib_cache calib[2] = {
+	{ .name = "dprof_calib_a", .object_size = 200 },
+	{ .name = "dprof_calib_b", .object_size = 328 },
+};
+
+/* The constructor exists to keep SLUB from merging these caches. */
+static void calib_ctor(void *obj)
+{
+	memset(obj, 0, 8);
+}
+
+static void calib_destroy(void)
+{
+	int c, i;
+
+	for (c = 0; c < ARRAY_SIZE(calib); c++) {
+		if (!calib[c].s)
+			continue;
+		for (i = 0; i < CALIB_OBJECTS; i++) {
+			if (calib[c].objs[i])
+				kmem_cache_free(calib[c].s, calib[c].objs[i]);
+			calib[c].objs[i] = NULL;
+		}
+		kmem_cache_destroy(calib[c].s);
+		calib[c].s = NULL;
+	}
+}
+
+static int calib_create(void)
+{
+	int c, i;
+
+	for (c = 0; c < ARRAY_SIZE(calib); c++) {
+		calib[c].s = kmem_cache_create(calib[c].name,
+					       calib[c].object_size, 0, 0,
+					       calib_ctor);
+		if (!calib[c].s)
+			goto err;
+		for (i = 0; i < CALIB_OBJECTS; i++) {
+			calib[c].objs[i] = kmem_cache_alloc(calib[c].s,
+							    GFP_KERNEL);
+			if (!calib[c].objs[i])
+				goto err;
+		}
+	}
+	return 0;
+err:
+	calib_destroy();
+	return -ENOMEM;
+}
+
+static unsigned long word_at(const void *base, int off)
+{
+	return *(const unsigned long *)((const char *)base + off);
+}
+
+static unsigned int u32_at(const void *base, int off)
+{
+	return *(const u32 *)((const char *)base + off);
+}
+
+/*
+ * Copy a NUL-terminated kernel string that may not be one, a byte at a time
+ * so that a string ending just before an unmapped page still reads.
+ * (strncpy_from_kernel_nofault() is not exported.)  Returns its length, or
+ * -1 when unreadable or longer than @len - 1.
+ */
+static int read_kernel_string(unsigned long ptr, char *buf, size_t len)
+{
+	size_t i;
+
+	if (!ptr || !virt_addr_valid((void *)ptr))
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (copy_from_kernel_nofault(&buf[i], (void *)(ptr + i), 1))
+			return -1;
+		if (!buf[i])
+			return i;
+	}
+	return -1;
+}
+
+static bool kernel_string_is(unsigned long ptr, const char *want)
+{
+	char buf[DPROF_NAME_LEN];
+
+	return read_kernel_string(ptr, buf, sizeof(buf)) >= 0 &&
+	       !strcmp(buf, want);
+}
+
+static int find_slab_cache(void)
+{
+	struct folio *folio = virt_to_folio(calib[0].objs[0]);
+	int off, found = -1;
+
+	for (off = 0; off < SLAB_SCAN; off += sizeof(long)) {
+		if (word_at(folio, off) != (unsigned long)calib[0].s)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = off;
+	}
+	/* Every object of the second cache must agree. */
+	if (found >= 0 &&
+	    word_at(virt_to_folio(calib[1].objs[0]), found) !=
+	    (unsigned long)calib[1].s)
+		return -1;
+	return found;
+}
+
+/*
+ * SLUB's sysfs kobject carries a second copy of the name, so two words may
+ * point at equal strings; name is the one right before list (6.1 to 6.18).
+ */
+static int find_cache_name(void)
+{
+	int off, found = -1, matches = 0;
+
+	for (off = 0; off < CALIB_SCAN; off += sizeof(long)) {
+		if (!kernel_string_is(word_at(calib[0].s, off), calib[0].name) ||
+		    !kernel_string_is(word_at(calib[1].s, off), calib[1].name))
+			continue;
+		matches++;
+		if (found < 0 || off + (int)sizeof(long) == dprof_layout.cache_list)
+			found = off;
+	}
+	if (matches > 1 && found + (int)sizeof(long) != dprof_layout.cache_list)
+		return -1;
+	return found;
+}
+
+static int find_cache_list(void)
+{
+	unsigned long a = (unsigned long)calib[0].s;
+	unsigned long b = (unsigned long)calib[1].s;
+	int off, found = -1;
+
+	/* b was created after a: b.list.next == &a.list, a.list.prev == &b.list */
+	for (off = 0; off + 16 <= CALIB_SCAN; off += sizeof(long)) {
+		if (word_at(calib[1].s, off) != a + off ||
+		    word_at(calib[0].s, off + sizeof(long)) != b + off)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = off;
+	}
+	return found;
+}
+
+static bool stride_fits(struct calib_cache *c, unsigned int stride)
+{
+	int i;
+
+	if (stride < c->object_size || stride > c->object_size + 512)
+		return false;
+	for (i = 0; i < CALIB_OBJECTS; i++) {
+		struct folio *folio = virt_to_folio(c->objs[i]);
+		unsigned long rel = (unsigned long)c->objs[i] -
+				    (unsigned long)folio_address(folio);
+
+		if (rel % stride)
+			return false;
+	}
+	return true;
+}
+
+static int find_cache_size(void)
+{
+	int off, found = -1, c;
+
+	for (off = 0; off + 8 <= CALIB_SCAN; off += sizeof(u32)) {
+		for (c = 0; c < ARRAY_SIZE(calib); c++) {
+			if (!stride_fits(&calib[c], u32_at(calib[c].s, off)) ||
+			    u32_at(calib[c].s, off + 4) !=
+			    kmem_cache_size(calib[c].s))
+				break;
+		}
+		if (c < ARRAY_SIZE(calib))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = off;
+	}
+	return found;
+}
+
+static int layout_pick(int index, int override, int (*find)(void),
+		       bool report)
+{
+	int off;
+
+	if (override >= 0) {
+		dprof_layout.overridden[index] = true;
+		return override;
+	}
+	off = find();
+	if (off < 0 && report)
+		pr_err("cannot calibrate the offset for %s; set it with the module parameter %s= (see Documentation/parameters.rst)\n",
+		       field_param[index], field_param[index]);
+	return off;
+}
+
+static bool layout_complete(void)
+{
+	return dprof_layout.slab_cache >= 0 && dprof_layout.cache_size >= 0 &&
+	       dprof_layout.cache_name >= 0 && dprof_layout.cache_list >= 0;
+}
+
+/*
+ * A cache created by someone else between our two breaks the list
+ * adjacency the calibration relies on: try again with fresh caches, and
+ * only report the fields that still fail on the last attempt.
+ */
+#define CALIB_ATTEMPTS 3
+
+int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
+		      int cache_list)
+{
+	int attempt, ret;
+
+	for (attempt = 1; attempt <= CALIB_ATTEMPTS; attempt++) {
+		bool last = attempt == CALIB_ATTEMPTS;
+
+		ret = calib_create();
+		if (ret) {
+			pr_err("cannot create calibration caches (%d)\n", ret);
+			return ret;
+		}
+		dprof_layout.slab_cache = layout_pick(0, slab_cache,
+						      find_slab_cache, last);
+		dprof_layout.cache_size = layout_pick(1, cache_size,
+						      find_cache_size, last);
+		dprof_layout.cache_list = layout_pick(3, cache_list,
+						      find_cache_list, last);
+		dprof_layout.cache_name = layout_pick(2, cache_name,
+						      find_cache_name, last);
+		if (layout_complete())
+			return 0;	/* caches stay: anchor for the walk */
+		calib_destroy();
+	}
+	return -ENODEV;
+}
+
+void dprof_layout_exit(void)
+{
+	calib_destroy();
+}
+
+/* True when @ptr is the address of a struct kmem_cache: all live in slabs. */
+static bool is_cache_object(unsigned long ptr)
+{
+	return ptr && virt_addr_valid((void *)ptr) &&
+	       folio_test_slab(virt_to_folio((void *)ptr));
+}
+
+/*
+ * Walk slab_caches starting from a calibration cache.  slab_mutex is not
+ * exported, so every load goes through copy_from_kernel_nofault() and the
+ * walk is bounded: a concurrent cache creation or destruction cannot make
+ * it fault or loop.  Only used at load time, in process context.
+ */
+int dprof_for_each_cache(int (*fn)(struct kmem_cache *s, const char *name,
+				   void *arg), void *arg)
+{
+	int list = dprof_layout.cache_list;
+	unsigned long anchor, node, name_ptr;
+	char name[DPROF_NAME_LEN];
+	int visited, ret;
+
+	if (!calib[0].s)
+		return -ENODEV;
+	anchor = (unsigned long)calib[0].s + list;
+	node = word_at(calib[0].s, list);
+	for (visited = 0; node != anchor && visited < WALK_LIMIT; visited++) {
+		unsigned long cache = node - list;
+
+		/* slab_caches itself is in kernel data, not a slab: skip */
+		if (is_cache_object(cache)) {
+			if (copy_from_kernel_nofault(&name_ptr,
+						     (void *)cache +
+						     dprof_layout.cache_name,
+						     sizeof(name_ptr)))
+				return -EFAULT;
+			if (read_kernel_string(name_ptr, name,
+					       sizeof(name)) > 0) {
+				ret = fn((struct kmem_cache *)cache, name, arg);
+				if (ret)
+					return ret;
+			}
+		}
+		if (copy_from_kernel_nofault(&node, (void *)node, sizeof(node)))
+			return -EFAULT;
+	}
+	return node == anchor ? 0 : -ELOOP;
+}
+
+unsigned int dprof_cache_stride(struct kmem_cache *s)
+{
+	return u32_at(s, dprof_layout.cache_size);
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Address resolution for samplers and histories: which target object, if
+ * any, holds a data address.  Runs in NMI and #DB context, so it uses plain
+ * loads only: the page's folio, the calibrated slab->slab_cache word, the
+ * target's stride, and a lookup in the live-object set.
+ *
+ * A racing free can make the folio stop being a slab; the cache pointer read
+ * from it is then only compared with target pointers, never dereferenced,
+ * and the live-set lookup rejects objects that are not live.
+ */
+#include <linux/mm.h>
+#include <linux/module.h>
+#include "dprof.h"
+
+/*
+ * The slab cache owning @addr and the start of its slab, or NULL when @addr
+ * is not slab memory.  The returned pointer is for comparison only.
+ */
+struct kmem_cache *dprof_cache_of(const void *addr, unsigned long *slab_base)
+{
+	struct folio *folio;
+
+	if (!virt_addr_valid(addr))
+		return NULL;
+	folio = virt_to_folio(addr);
+	if (!folio_test_slab(folio))
+		return NULL;
+	if (slab_base)
+		*slab_base = (unsigned long)folio_address(folio);
+	return READ_ONCE(*(struct kmem_cache **)((char *)folio +
+						 dprof_layout.slab_cache));
+}
+
+int dprof_resolve(unsigned long addr, struct dprof_resolved *out)
+{
+	const struct dprof_target *t;
+	struct kmem_cache *s;
+	unsigned long slab_base, base, rel;
+	int target;
+
+	s = dprof_cache_of((const void *)addr, &slab_base);
+	if (!s)
+		return -ENOENT;
+	target = dprof_target_of_cache(s);
+	if (target < 0)
+		return -ENOENT;
+	t = &dprof_targets[target];
+	rel = addr - slab_base;
+	base = slab_base + rel - rel % t->stride;
+	/* Bytes past object_size are SLUB metadata (free pointer, padding). */
+	if (addr - base >= t->object_size)
+		return -ENOENT;
+	if (!dprof_liveset_contains(base))
+		return -ENOENT;
+	out->target = target;
+	out->base = base;
+	out->offset = addr - base;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dprof_resolve);

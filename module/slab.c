@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation and free hooks: every allocation and free of a target object
+ * becomes an ALLOC or FREE record (the thesis' address set) and updates the
+ * live-object set the resolver reads.
+ *
+ * - Tracepoints kmem_cache_alloc/kmem_cache_free carry the cache pointer;
+ *   kfree (always) and kmalloc (only with a kmalloc-N target) do not, so
+ *   the cache is read from the object's slab.  kfree is hooked even without
+ *   kmalloc targets because kfree() of a kmem_cache object is legal and a
+ *   missed free would leave a stale entry in the live set.
+ * - kmem_cache_alloc_bulk and kmem_cache_free_bulk fire no tracepoint
+ *   (skbuff's NAPI cache and kfree_rcu batches use them): a kretprobe and a
+ *   kprobe cover them.  The free-side kprobe runs at function entry, before
+ *   any object is freed, like the kmem_cache_free tracepoint.
+ * - A kprobe on kmem_cache_destroy marks a target dead so that a destroyed
+ *   cache's pointer, if reused, is never mistaken for the target.
+ *
+ * All handlers run with preemption disabled, may nest with interrupts and
+ * NMIs, never sleep, allocate, print or lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/tracepoint.h>
+#include <linux/timex.h>
+#include <linux/mm.h>
+#include <trace/events/kmem.h>
+#include "dprof.h"
+#include "compat.h"
+
+static void object_alloc(int target, const void *ptr, unsigned long call_site,
+			 u8 flags)
+{
+	const struct dprof_target *t = &dprof_targets[target];
+	struct dprof_obj_event ev;
+	unsigned long base = (unsigned long)ptr, slab_base;
+
+	if (!dprof_cache_of(ptr, &slab_base) || (base - slab_base) % t->stride) {
+		flags |= DPROF_OBJ_OFF_GRID;
+		this_cpu_inc(dprof_stats.off_grid);
+	}
+	switch (dprof_liveset_insert(base)) {
+	case DPROF_LIVE_INSERTED:
+		break;
+	case DPROF_LIVE_FULL:
+		flags |= DPROF_OBJ_UNTRACKED;
+		this_cpu_inc(dprof_stats.untracked);
+		break;
+	case DPROF_LIVE_DUPLICATE:
+		this_cpu_inc(dprof_stats.duplicates);
+		break;
+	}
+	ev.hdr.kind = DPROF_REC_ALLOC;
+	ev.hdr.size = sizeof(ev);
+	ev.hdr.cpu = smp_processor_id();
+	ev.hdr.target = target;
+	ev.hdr.flags = flags;
+	ev.time_ns = ktime_get_mono_fast_ns();
+	ev.addr = base;
+	ev.call_site = call_site;
+	this_cpu_inc(dprof_stats.allocs);
+	dprof_ring_write(&ev, sizeof(ev));
+}
+
+static void object_free(int target, const void *ptr, unsigned long call_site,
+			u8 flags)
+{
+	struct dprof_obj_event ev;
+
+	if (!dprof_liveset_remove((unsigned long)ptr)) {
+		flags |= DPROF_OBJ_NOT_LIVE;
+		this_cpu_inc(dprof_stats.frees_not_live);
+	}
+	ev.hdr.kind = DPROF_REC_FREE;
+	ev.hdr.size = sizeof(ev);
+	ev.hdr.cpu = smp_processor_id();
+	ev.hdr.target = target;
+	ev.hdr.flags = flags;
+	ev.time_ns = ktime_get_mono_fast_ns();
+	ev.addr = (unsigned long)ptr;
+	ev.call_site = call_site;
+	this_cpu_inc(dprof_stats.frees);
+	dprof_ring_write(&ev, sizeof(ev));
+}
+
+/* Target of an object whose cache is unknown (kmalloc, kfree, bulk). */
+static int target_of_object(const void *ptr)
+{
+	struct kmem_cache *s = dprof_cache_of(ptr, NULL);
+
+	return s ? dprof_target_of_cache(s) : -1;
+}
+
+static void probe_cache_alloc(void *data, unsigned long call_site,
+			      const void *ptr, struct kmem_cache *s,
+			      gfp_t gfp_flags, int node)
+{
+	u64 start = get_cycles();
+	int target;
+
+	if (!READ_ONCE(dprof_enabled) || !ptr)
+		return;
+	target = dprof_target_of_cache(s);
+	if (target >= 0)
+		object_alloc(target, ptr, call_site, 0);
+	dprof_cost_add(DPROF_HOOK_CACHE_ALLOC, target >= 0,
+		       get_cycles() - start);
+}
+
+static void probe_cache_free(void *data, unsigned long call_site,
+			     const void *ptr, const struct kmem_cache *s)
+{
+	u64 start = get_cycles();
+	int target;
+
+	if (!READ_ONCE(dprof_enabled) || !ptr)
+		return;
+	target = dprof_target_of_cache(s);
+	if (target >= 0)
+		object_free(target, ptr, call_site, 0);
+	dprof_cost_add(DPROF_HOOK_CACHE_FREE, target >= 0,
+		       get_cycles() - start);
+}
+
+static void probe_kmalloc(void *data, unsigned long call_site,
+			  const void *ptr, size_t bytes_req,
+			  size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	u64 start = get_cycles();
+	int target;
+
+	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
+		return;
+	target = target_of_object(ptr);
+	if (target >= 0)
+		object_alloc(target, ptr, call_site, DPROF_OBJ_KMALLOC);
+	dprof_cost_add(DPROF_HOOK_KMALLOC, target >= 0, get_cycles() - start);
+}
+
+static void probe_kfree(void *data, unsigned long call_site, const void *ptr)
+{
+	u64 start = get_cycles();
+	int target;
+
+	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
+		return;
+	target = target_of_object(ptr);
+	if (target >= 0)
+		object_free(target, ptr, call_site, DPROF_OBJ_KMALLOC);
+	dprof_cost_add(DPROF_HOOK_KFREE, target >= 0, get_cycles() - start);
+}
+
+/* kmem_cache_alloc_bulk(s, flags, size, p): objects are known on return. */
+struct alloc_bulk_call {
+	void **objects;
+	unsigned long call_site;
+	int target;
+};
+
+static int alloc_bulk_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct alloc_bulk_call *call = (void *)ri->data;
+	struct kmem_cache *s;
+
+	if (!READ_ONCE(dprof_enabled))
+		return 1;
+	s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
+	call->target = dprof_target_of_cache(s);
+	if (call->target < 0)
+		return 1;	/* not a target: skip the return handler */
+	call->objects = (void **)regs_get_kernel_argument(regs, 3);
+	call->call_site = dprof_entry_call_site(regs);
+	return 0;
+}
+
+static int alloc_bulk_return(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct alloc_bulk_call *call = (void *)ri->data;
+	long i, n = (int)regs_return_value(regs);
+	u64 start = get_cycles();
+
+	for (i = 0; i < n; i++)
+		object_alloc(call->target, call->objects[i], call->call_site,
+			     DPROF_OBJ_BULK);
+	dprof_cost_add(DPROF_HOOK_ALLOC_BULK, true, get_cycles() - start);
+	return 0;
+}
+
+static struct kretprobe alloc_bulk_probe = {
+	.kp.symbol_name = DPROF_SYM_ALLOC_BULK,
+	.entry_handler = alloc_bulk_entry,
+	.handler = alloc_bulk_return,
+	.data_size = sizeof(struct alloc_bulk_call),
+};
+
+/* kmem_cache_free_bulk(s, size, p), s == NULL from kfree_bulk(). */
+static int free_bulk_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kmem_cache *s;
+	void **objects;
+	size_t i, n;
+	unsigned long call_site;
+	u64 start;
+	bool hit = false;
+	int target = -1;
+
+	if (!READ_ONCE(dprof_enabled))
+		return 0;
+	start = get_cycles();
+	s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
+	n = regs_get_kernel_argument(regs, 1);
+	objects = (void **)regs_get_kernel_argument(regs, 2);
+	if (s) {
+		target = dprof_target_of_cache(s);
+		if (target < 0)
+			goto out;
+	}
+	call_site = dprof_entry_call_site(regs);
+	for (i = 0; i < n; i++) {
+		int t = s ? target : target_of_object(objects[i]);
+
+		if (t < 0 || ZERO_OR_NULL_PTR(objects[i]))
+			continue;
+		object_free(t, objects[i], call_site, DPROF_OBJ_BULK);
+		hit = true;
+	}
+out:
+	dprof_cost_add(DPROF_HOOK_FREE_BULK, hit, get_cycles() - start);
+	return 0;
+}
+
+static struct kprobe free_bulk_probe = {
+	.symbol_name = DPROF_SYM_FREE_BULK,
+	.pre_handler = free_bulk_pre,
+};
+
+static int cache_destroy_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	const void *s = (const void *)regs_get_kernel_argument(regs, 0);
+	int target = dprof_target_of_cache(s);
+
+	if (target >= 0)
+		WRITE_ONCE(dprof_targets[target].flags,
+			   dprof_targets[target].flags | DPROF_TARGET_DEAD);
+	return 0;
+}
+
+static struct kprobe cache_destroy_probe = {
+	.symbol_name = DPROF_SYM_CACHE_DESTROY,
+	.pre_handler = cache_destroy_pre,
+};
+
+static bool kmalloc_hooked;
+
+static void unregister_tracepoints(void)
+{
+	unregister_trace_kfree(probe_kfree, NULL);
+	if (kmalloc_hooked)
+		unregister_trace_kmalloc(probe_kmalloc, NULL);
+	unregister_trace_kmem_cache_free(probe_cache_free, NULL);
+	unregister_trace_kmem_cache_alloc(probe_cache_alloc, NULL);
+	kmalloc_hooked = false;
+}
+
+static int register_tracepoints(void)
+{
+	int ret;
+
+	ret = register_trace_kmem_cache_alloc(probe_cache_alloc, NULL);
+	if (ret)
+		goto err;
+	ret = register_trace_kmem_cache_free(probe_cache_free, NULL);
+	if (ret)
+		goto err_alloc;
+	if (dprof_have_kmalloc_target) {
+		ret = register_trace_kmalloc(probe_kmalloc, NULL);
+		if (ret)
+			goto err_free;
+		kmalloc_hooked = true;
+	}
+	ret = register_trace_kfree(probe_kfree, NULL);
+	if (ret)
+		goto err_kmalloc;
+	return 0;
+
+err_kmalloc:
+	if (kmalloc_hooked)
+		unregister_trace_kmalloc(probe_kmalloc, NULL);
+	kmalloc_hooked = false;
+err_free:
+	unregister_trace_kmem_cache_free(probe_cache_free, NULL);
+err_alloc:
+	unregister_trace_kmem_cache_alloc(probe_cache_alloc, NULL);
+err:
+	pr_err("cannot attach to the kmem tracepoints (%d)\n", ret);
+	return ret;
+}
+
+int dprof_slab_init(void)
+{
+	int ret;
+
+	ret = register_kprobe(&cache_destroy_probe);
+	if (ret) {
+		pr_err("cannot probe %s (%d)\n", DPROF_SYM_CACHE_DESTROY, ret);
+		return ret;
+	}
+	/* Enough instances for every CPU to be inside the bulk allocator. */
+	alloc_bulk_probe.maxactive = max_t(int, 64, 4 * num_possible_cpus());
+	ret = register_kretprobe(&alloc_bulk_probe);
+	if (ret) {
+		pr_err("cannot probe %s (%d)\n", DPROF_SYM_ALLOC_BULK, ret);
+		goto err_destroy;
+	}
+	ret = register_kprobe(&free_bulk_probe);
+	if (ret) {
+		pr_err("cannot probe %s (%d)\n", DPROF_SYM_FREE_BULK, ret);
+		goto err_alloc_bulk;
+	}
+	ret = register_tracepoints();
+	if (ret)
+		goto err_free_bulk;
+	return 0;
+
+err_free_bulk:
+	unregister_kprobe(&free_bulk_probe);
+err_alloc_bulk:
+	unregister_kretprobe(&alloc_bulk_probe);
+err_destroy:
+	unregister_kprobe(&cache_destroy_probe);
+	return ret;
+}
+
+void dprof_slab_exit(void)
+{
+	unregister_tracepoints();
+	unregister_kprobe(&free_bulk_probe);
+	unregister_kretprobe(&alloc_bulk_probe);
+	unregister_kprobe(&cache_destroy_probe);
+	/* No handler may still run when the rings and live set go away. */
+	tracepoint_synchronize_unregister();
+}
+
+/* Instances the bulk-allocation kretprobe could not track: lost allocs. */
+unsigned long dprof_slab_bulk_missed(void)
+{
+	return alloc_bulk_probe.nmissed;
+}
+
+unsigned long dprof_slab_free_bulk_missed(void)
+{
+	return free_bulk_probe.nmissed;
+}

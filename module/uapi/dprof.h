@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * dprof ABI: the one definition of everything that crosses the
+ * kernel/userspace boundary or lands in a recording file.
+ *
+ * Included by the module (module/) and by dprof-view (userspace/); never
+ * copied.  Every record is little-endian, has fixed-size __u* fields,
+ * explicit padding and a size asserted at compile time.  Readers skip
+ * record kinds and file sections they do not know, using the size/length
+ * each one carries.  Documentation/abi.rst describes every field once more
+ * in prose.
+ */
+#ifndef _UAPI_DPROF_H
+#define _UAPI_DPROF_H
+
+#include <linux/types.h>
+
+/* Bumped on any incompatible change of a record or of the file format. */
+#define DPROF_ABI_VERSION	1
+
+/* ---------------------------------------------------------------------------
+ * debugfs tree: /sys/kernel/debug/dprof/  (all files 0400, read() only)
+ * ------------------------------------------------------------------------- */
+#define DPROF_DEBUGFS_DIR	"dprof"
+#define DPROF_FILE_VERSION	"version"	/* "dprof <ver> abi <n>\n" */
+#define DPROF_FILE_STATUS	"status"	/* human-readable state, costs */
+#define DPROF_FILE_TARGETS	"targets"	/* one line per target, below */
+#define DPROF_FILE_DROPPED	"dropped"	/* total records lost, decimal */
+#define DPROF_FILE_EVENTS	"events"	/* binary record stream */
+
+/*
+ * "targets" lines, after a '#' comment header:
+ *   <index> <cache name> <object_size> <stride> <flags>
+ * object_size is kmem_cache_size(); stride is the distance between two
+ * objects of one slab (object plus metadata); flags is a decimal mask of
+ * DPROF_TARGET_*.
+ */
+#define DPROF_TARGET_KMALLOC	0x1	/* generic kmalloc-N cache */
+#define DPROF_TARGET_DEAD	0x2	/* cache destroyed while profiled */
+
+#define DPROF_MAX_TARGETS	8
+#define DPROF_NAME_LEN		64	/* cache name incl. NUL */
+
+/* ---------------------------------------------------------------------------
+ * Records of the "events" stream.  read() returns whole records only; each
+ * begins with struct dprof_rec_hdr and is hdr.size bytes long (a multiple
+ * of 8).  Records of one CPU are in time order; userspace merges CPUs by
+ * time_ns.
+ * ------------------------------------------------------------------------- */
+enum dprof_rec_kind {
+	DPROF_REC_ALLOC	= 1,	/* struct dprof_obj_event */
+	DPROF_REC_FREE	= 2,	/* struct dprof_obj_event */
+	DPROF_REC_LOST	= 3,	/* struct dprof_lost_event */
+};
+
+struct dprof_rec_hdr {
+	__u16 kind;		/* enum dprof_rec_kind */
+	__u16 size;		/* whole record in bytes */
+	__u16 cpu;		/* CPU that produced the record */
+	__u8 target;		/* index into "targets", 0xff: none */
+	__u8 flags;		/* kind-specific, DPROF_OBJ_* for objects */
+};
+
+/* dprof_rec_hdr.flags of ALLOC/FREE records */
+#define DPROF_OBJ_BULK		0x01	/* kmem_cache_{alloc,free}_bulk path */
+#define DPROF_OBJ_KMALLOC	0x02	/* kmalloc()/kfree() path */
+#define DPROF_OBJ_UNTRACKED	0x04	/* ALLOC: live-object set full, the
+					 * resolver will not see this object */
+#define DPROF_OBJ_NOT_LIVE	0x08	/* FREE: object was not in the live set
+					 * (allocated before load, or untracked) */
+#define DPROF_OBJ_OFF_GRID	0x10	/* ALLOC: address not on the cache's
+					 * stride grid (KFENCE, slub_debug) */
+
+/* Allocation or free of one target object: the address set (thesis 4.3). */
+struct dprof_obj_event {
+	struct dprof_rec_hdr hdr;
+	__u64 time_ns;		/* CLOCK_MONOTONIC, ktime_get_mono_fast_ns() */
+	__u64 addr;		/* object base address */
+	__u64 call_site;	/* caller of the allocator / free function */
+};
+
+/*
+ * Emitted on a CPU before its next record once its ring had no room: tells
+ * where in the stream records were lost and how many.
+ */
+struct dprof_lost_event {
+	struct dprof_rec_hdr hdr;
+	__u64 time_ns;		/* when the loss was noticed */
+	__u64 count;		/* records lost on hdr.cpu since the last one */
+};
+
+/* ---------------------------------------------------------------------------
+ * Recording file written by "dprof-view record": a header, then sections.
+ * Each section is a struct dprof_section followed by `length` payload bytes
+ * and zero padding to the next multiple of 8.  A file is complete when its
+ * last section is DPROF_SEC_END.
+ * ------------------------------------------------------------------------- */
+#define DPROF_FILE_MAGIC	0x454c494646525044ULL	/* "DPRFFILE" */
+
+struct dprof_file_header {
+	__u64 magic;		/* DPROF_FILE_MAGIC; byte-swapped: other endian */
+	__u32 abi_version;	/* DPROF_ABI_VERSION of the writer */
+	__u32 header_size;	/* sizeof(struct dprof_file_header) */
+};
+
+enum dprof_section_kind {
+	DPROF_SEC_META		= 1,	/* text, "key=value\n" lines */
+	DPROF_SEC_TARGETS	= 2,	/* struct dprof_file_target[] */
+	DPROF_SEC_CACHES	= 3,	/* struct dprof_file_cache[] */
+	DPROF_SEC_KALLSYMS	= 4,	/* /proc/kallsyms text at record time */
+	DPROF_SEC_BTF		= 5,	/* /sys/kernel/btf/vmlinux blob */
+	DPROF_SEC_EVENTS	= 6,	/* records of the events stream */
+	DPROF_SEC_STATUS	= 7,	/* debugfs "status" text at the end */
+	DPROF_SEC_END		= 8,	/* struct dprof_file_end */
+};
+
+struct dprof_section {
+	__u32 kind;		/* enum dprof_section_kind */
+	__u32 reserved;		/* zero */
+	__u64 length;		/* payload bytes, padding excluded */
+};
+
+struct dprof_file_target {
+	__u32 index;		/* the record header's target index */
+	__u32 object_size;
+	__u32 stride;
+	__u32 flags;		/* DPROF_TARGET_* */
+	char name[DPROF_NAME_LEN];
+};
+
+/* One CPU cache as sysfs describes it (cpu0/cache/index*). */
+struct dprof_file_cache {
+	__u32 level;
+	__u32 type;		/* DPROF_CACHE_* */
+	__u64 size;		/* bytes */
+	__u32 line_size;
+	__u32 ways;		/* 0: fully associative or unknown */
+	__u32 sets;
+	__u32 reserved;
+};
+
+#define DPROF_CACHE_DATA	1
+#define DPROF_CACHE_INSTRUCTION	2
+#define DPROF_CACHE_UNIFIED	3
+
+struct dprof_file_end {
+	__u64 records;		/* records in all EVENTS sections */
+	__u64 lost;		/* records the module reported lost */
+	__u64 duration_ns;	/* wall time of the recording */
+};
+
+#ifdef __cplusplus
+#define DPROF_STATIC_ASSERT static_assert
+#else
+#define DPROF_STATIC_ASSERT _Static_assert
+#endif
+DPROF_STATIC_ASSERT(sizeof(struct dprof_rec_hdr) == 8, "rec_hdr size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_obj_event) == 32, "obj_event size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_lost_event) == 24, "lost_event size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_file_header) == 16, "file hdr size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_section) == 16, "section size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_file_target) == 80, "target size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_file_cache) == 32, "cache size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_file_end) == 24, "end size");
+
+#endif /* _UAPI_DPROF_H */
