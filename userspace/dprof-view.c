@@ -1,1 +1,98 @@
-int main(void) { return 0; }
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view: the userspace half of dprof.  A table of subcommands, each
+ * in builtin-<name>.c, in the manner of perf.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "util.h"
+#include "uapi/dprof.h"
+
+#define DPROF_VIEW_VERSION "0.1.0"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "record", cmd_record, "drain dprof.ko's rings into a recording" },
+	{ "info", cmd_info, "what a recording holds: kernel, targets, caches, counts" },
+	{ "objects", cmd_objects, "address set: allocations and frees per type and CPU, lifetimes" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: dprof-view [--version] [--help] COMMAND [ARGS]\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\n'dprof-view COMMAND --help' describes a command; "
+		     "man dprof-view has the details.\n");
+}
+
+int parse_view_opts(int argc, char **argv, struct view_opts *o,
+		    const char *usage_text)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jo:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = 1;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(EXIT_OK);
+		default:
+			fputs(usage_text, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		errmsg("%s: expected one recording file", argv[0]);
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	o->input = argv[optind];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("dprof-view %s (abi %d)\n", DPROF_VIEW_VERSION,
+		       DPROF_ABI_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	errmsg("unknown command '%s'; see 'dprof-view --help'", argv[1]);
+	return EXIT_USAGE;
+}

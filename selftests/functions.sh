@@ -1,0 +1,96 @@
+#!/bin/sh
+# Helpers for dprof's guest selftests (sourced; busybox sh).  Modelled on
+# the kernel's selftests/livepatch/functions.sh.
+MODDIR=${MODDIR:-/lib/modules/dprof}
+DPROF_DIR=/sys/kernel/debug/dprof
+WL_DIR=/sys/kernel/debug/dprof_workload
+KSFT_SKIP=4
+TMP=${TMPDIR:-/tmp}
+
+# A canary in the kernel log so a test reads only its own messages.
+log_canary() {
+	CANARY="dprof-selftest-$$-$(date +%s)"
+	echo "$CANARY" >/dev/kmsg
+}
+
+dmesg_since_canary() {
+	dmesg | sed -n "/$CANARY/,\$p"
+}
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit $KSFT_SKIP
+}
+
+# load_mod NAME [PARAMS...]: load or fail the test
+load_mod() {
+	local name=$1 msg
+	shift
+	msg=$(modload "$MODDIR/$name.ko" "$@") ||
+		fail "loading $name $* failed: $msg"
+}
+
+unload_mod() {
+	rmmod "$1" || fail "unloading $1 failed"
+	[ ! -d "/sys/module/$1" ] || fail "$1 still present after rmmod"
+}
+
+# expect_load_error ERRNO NAME [PARAMS...]: loading must fail with ERRNO
+expect_load_error() {
+	local want=$1 name=$2 got
+	shift 2
+	modload "$MODDIR/$name.ko" "$@" >/dev/null
+	got=$?
+	[ "$got" -eq "$want" ] ||
+		fail "loading $name $* gave errno $got, expected $want"
+	[ ! -d "/sys/module/$name" ] || fail "$name loaded despite the error"
+}
+
+# loop_until CMD...: retry for up to 10 s
+loop_until() {
+	local i=0
+	while [ $i -lt 100 ]; do
+		eval "$*" && return 0
+		i=$((i + 1))
+		sleep 0.1
+	done
+	return 1
+}
+
+wl() {
+	echo "$*" >"$WL_DIR/ctl" || fail "workload command '$*' failed"
+}
+
+# wl_stat KEY [CPU]: a value from the workload's stats
+wl_stat() {
+	if [ $# -eq 2 ]; then
+		awk -v cpu="$2" -v key="$1" '$1 == "cpu" && $2 == cpu {
+			for (i = 3; i < NF; i += 2) if ($i == key) print $(i + 1) }' \
+			"$WL_DIR/stats"
+	else
+		awk -v key="$1" '$1 == key { print $2 }' "$WL_DIR/stats"
+	fi
+}
+
+# objects_row FILE TARGET CPU: "allocs frees remote_frees" from dprof-view
+objects_row() {
+	dprof-view objects "$1" | awk -v t="$2" -v cpu="$3" '
+		/^[^ ]/ { cur = $1 }
+		cur == t && $1 == cpu { print $2, $3, $4; exit }'
+}
+
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
+	echo "ok: $1 = $3"
+}
+
+cleanup_modules() {
+	[ -d /sys/module/dprof ] && rmmod dprof
+	[ -d /sys/module/dprof_workload ] && rmmod dprof_workload
+	return 0
+}

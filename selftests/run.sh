@@ -1,0 +1,39 @@
+#!/bin/sh
+# Run every selftest in the guest and report TAP; exit 1 when any failed.
+# A test exits 0 (pass), 4 (skip, reason on its last line) or other (fail).
+cd /selftests || exit 1
+# Arguments name tests to run (default: all).
+tests=${*:-$(ls test-*.sh)}
+set -- $tests
+echo "TAP version 13"
+echo "1..$#"
+n=0 passed=0 failed=0 skipped=0
+for t in $tests; do
+	n=$((n + 1))
+	log=/tmp/$t.log
+	start=$(date +%s)
+	sh "./$t" >"$log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	case $rc in
+	0)
+		echo "ok $n $t # ${secs}s"
+		passed=$((passed + 1))
+		;;
+	4)
+		echo "ok $n $t # SKIP $(tail -n 1 "$log")"
+		skipped=$((skipped + 1))
+		;;
+	*)
+		echo "not ok $n $t # exit $rc"
+		failed=$((failed + 1))
+		;;
+	esac
+	sed 's/^/# /' "$log"
+	# A failed test must not leave modules behind for the next one.
+	[ -d /sys/module/dprof ] && rmmod dprof 2>/dev/null
+	[ -d /sys/module/dprof_workload ] && rmmod dprof_workload 2>/dev/null
+done
+echo "# kernel $(uname -r)"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,24 @@
+#!/bin/sh
+# A full ring never blocks: records that do not fit are counted, and what
+# a recording holds plus what the module dropped is exactly what the
+# workload did.
+. ./functions.sh
+trap cleanup_modules EXIT
+out=$TMP/drops.dprof
+
+load_mod dprof_workload
+load_mod dprof target=dprof_workload ring_kb=64
+wl "churn 20000 0"          # 40000 records of 32 bytes: far over 64 KiB
+dropped=$(cat "$DPROF_DIR/dropped")
+[ "$dropped" -gt 0 ] || fail "a 64 KiB ring took 40000 records without drops"
+grep -q "^dropped: $dropped" "$DPROF_DIR/status" || fail "status does not show the drops"
+dprof-view record -o "$out" -d 0.5 || fail "record failed"
+records=$(dprof-view info --json "$out" | awk -F': ' '/"total"/ { gsub(",", "", $2); print $2 }')
+module_dropped=$(dprof-view info --json "$out" | awk -F': ' '/"module_dropped"/ { gsub(",", "", $2); print $2 }')
+echo "records $records + dropped $module_dropped"
+expect_eq "records + dropped" "$((records + module_dropped))" 40000
+dprof-view objects "$out" | grep -q "^warning: $module_dropped records lost" ||
+	fail "objects does not warn about the loss"
+unload_mod dprof
+unload_mod dprof_workload
+exit 0

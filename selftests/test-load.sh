@@ -1,0 +1,30 @@
+#!/bin/sh
+# dprof loads against a real cache, exposes its debugfs tree read-only,
+# reports a calibrated layout, and unloads leaving nothing behind.
+. ./functions.sh
+trap cleanup_modules EXIT
+
+load_mod dprof_workload
+load_mod dprof target=dprof_workload
+for f in version status targets dropped events; do
+	[ -f "$DPROF_DIR/$f" ] || fail "debugfs file $f missing"
+	mode=$(stat -c %a "$DPROF_DIR/$f")
+	expect_eq "mode of $f" "$mode" 400
+done
+grep -q "^dprof .* abi 1$" "$DPROF_DIR/version" || fail "version: $(cat $DPROF_DIR/version)"
+for field in slab.slab_cache kmem_cache.size kmem_cache.name kmem_cache.list; do
+	grep -q "$field .*(calibrated)" "$DPROF_DIR/status" ||
+		fail "status does not show $field calibrated"
+done
+# The workload's struct is 320 bytes (selftests/modules/dprof_workload.c);
+# with a constructor SLUB keeps its free pointer after the object.
+line=$(grep -v '^#' "$DPROF_DIR/targets")
+set -- $line
+expect_eq "target name" "$2" dprof_workload
+expect_eq "object size" "$3" 320
+[ "$4" -gt 320 ] || fail "stride $4 should exceed the object size 320"
+grep -q dprof_calib /proc/slabinfo && fail "calibration caches left behind"
+unload_mod dprof
+[ -d "$DPROF_DIR" ] && fail "debugfs tree left after unload"
+unload_mod dprof_workload
+exit 0

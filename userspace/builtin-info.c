@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view info: what a recording holds.  The BTF blob is opened with
+ * libbpf so a damaged one is reported here rather than in a later view.
+ */
+#include <errno.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "builtin.h"
+#include "json.h"
+#include "util.h"
+#include "view.h"
+
+static const char info_usage[] =
+	"usage: dprof-view info [--json] [-o FILE] RECORDING\n"
+	"\n"
+	"Print what a recording holds: kernel, CPUs, targets, CPU caches,\n"
+	"symbols, BTF, sections and record counts, and the records lost.\n"
+	"\n"
+	"  -j, --json          JSON instead of text\n"
+	"  -o, --output FILE   write there instead of stdout\n"
+	"  -h, --help          this text\n";
+
+struct info {
+	const struct recording *r;
+	size_t nr_symbols;
+	long btf_types;		/* -1: no BTF, -2: BTF unreadable */
+	double duration_s;
+};
+
+static void info_collect(struct info *in, const struct recording *r)
+{
+	memset(in, 0, sizeof(*in));
+	in->r = r;
+	for (const char *p = r->kallsyms; p && *p; p++)
+		in->nr_symbols += *p == '\n';
+	in->btf_types = -1;
+	if (r->btf) {
+		struct btf *btf = btf__new(r->btf, r->btf_len);
+
+		if (libbpf_get_error(btf)) {
+			in->btf_types = -2;
+		} else {
+			in->btf_types = btf__type_cnt(btf);
+			btf__free(btf);
+		}
+	}
+	in->duration_s = r->end.duration_ns / 1e9;
+}
+
+static const char *cache_type(uint32_t type)
+{
+	return type == DPROF_CACHE_DATA ? "d" :
+	       type == DPROF_CACHE_INSTRUCTION ? "i" : "";
+}
+
+static void info_text(FILE *out, const struct info *in, const char *path)
+{
+	const struct recording *r = in->r;
+	const char *v;
+	char size[32];
+
+#define META(key) (recording_meta(r, key) ? recording_meta(r, key) : "?")
+
+	fprintf(out, "file:       %s (%zu bytes, abi %u)\n", path, r->size,
+		r->abi_version);
+	fprintf(out, "kernel:     %s  cpus online: %s\n", META("kernel"),
+		META("cpus_online"));
+	fprintf(out, "recorded:   %s for %.2f s\n", META("recorded_at"),
+		in->duration_s);
+	if ((v = recording_meta(r, "label")))
+		fprintf(out, "label:      %s\n", v);
+	if ((v = recording_meta(r, "command")))
+		fprintf(out, "command:    %s\n", v);
+	fprintf(out, "targets:\n");
+	for (size_t i = 0; i < r->nr_targets; i++) {
+		const struct dprof_file_target *t = &r->targets[i];
+
+		fprintf(out, "  [%zu] %-24s object %u B, stride %u B%s%s\n", i,
+			t->name, t->object_size, t->stride,
+			t->flags & DPROF_TARGET_KMALLOC ? ", kmalloc" : "",
+			t->flags & DPROF_TARGET_DEAD ? ", DESTROYED" : "");
+	}
+	fprintf(out, "cpu caches:%s\n", r->nr_caches ? "" : " none recorded");
+	for (size_t i = 0; i < r->nr_caches; i++) {
+		const struct dprof_file_cache *c = &r->caches[i];
+
+		format_bytes(size, sizeof(size), c->size);
+		fprintf(out, "  L%u%-2s %10s  %2u-way  %u B lines  %u sets\n",
+			c->level, cache_type(c->type), size, c->ways,
+			c->line_size, c->sets);
+	}
+	fprintf(out, "symbols:    %zu (kallsyms)\n", in->nr_symbols);
+	if (in->btf_types >= 0)
+		fprintf(out, "btf:        %zu bytes, %ld types\n", r->btf_len,
+			in->btf_types);
+	else
+		fprintf(out, "btf:        %s\n", in->btf_types == -1 ?
+			"none (kernel without /sys/kernel/btf/vmlinux)" :
+			"present but unreadable by libbpf");
+	fprintf(out, "records:    %llu  (alloc %llu, free %llu, loss markers %llu, unknown kinds %llu)\n",
+		(unsigned long long)r->records,
+		(unsigned long long)r->kind_count[DPROF_REC_ALLOC],
+		(unsigned long long)r->kind_count[DPROF_REC_FREE],
+		(unsigned long long)r->kind_count[DPROF_REC_LOST],
+		(unsigned long long)r->unknown_records);
+	fprintf(out, "lost:       %llu records marked lost in the stream; module dropped %llu since load (%s at start)\n",
+		(unsigned long long)r->lost_marked,
+		(unsigned long long)r->end.lost, META("dropped_at_start"));
+#undef META
+	fprintf(out, "sections:\n");
+	for (size_t i = 0; i < r->nr_sections; i++) {
+		const struct rec_section *s = &r->sections[i];
+
+		if (s->kind == DPROF_SEC_EVENTS && i > 0 &&
+		    r->sections[i - 1].kind == DPROF_SEC_EVENTS)
+			continue;	/* one line per run of event chunks */
+		fprintf(out, "  %-9s at %10llu  %10llu bytes\n",
+			section_kind_name(s->kind),
+			(unsigned long long)s->header_offset,
+			(unsigned long long)s->length);
+	}
+}
+
+static void info_json(FILE *out, const struct info *in, const char *path)
+{
+	const struct recording *r = in->r;
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "file", path);
+	json_uint(&j, "size", r->size);
+	json_uint(&j, "abi_version", r->abi_version);
+	json_object_begin(&j, "meta");
+	for (size_t i = 0; i < r->nr_meta; i++)
+		json_string(&j, r->meta_keys[i], r->meta_values[i]);
+	json_object_end(&j);
+	json_double(&j, "duration_s", in->duration_s);
+	json_array_begin(&j, "targets");
+	for (size_t i = 0; i < r->nr_targets; i++) {
+		json_object_begin(&j, NULL);
+		json_uint(&j, "index", i);
+		json_string(&j, "name", r->targets[i].name);
+		json_uint(&j, "object_size", r->targets[i].object_size);
+		json_uint(&j, "stride", r->targets[i].stride);
+		json_uint(&j, "flags", r->targets[i].flags);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_array_begin(&j, "caches");
+	for (size_t i = 0; i < r->nr_caches; i++) {
+		const struct dprof_file_cache *c = &r->caches[i];
+
+		json_object_begin(&j, NULL);
+		json_uint(&j, "level", c->level);
+		json_string(&j, "type", c->type == DPROF_CACHE_DATA ? "data" :
+			    c->type == DPROF_CACHE_INSTRUCTION ? "instruction" :
+			    "unified");
+		json_uint(&j, "size", c->size);
+		json_uint(&j, "ways", c->ways);
+		json_uint(&j, "line_size", c->line_size);
+		json_uint(&j, "sets", c->sets);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_uint(&j, "symbols", in->nr_symbols);
+	if (in->btf_types >= 0)
+		json_int(&j, "btf_types", in->btf_types);
+	else
+		json_null(&j, "btf_types");
+	json_object_begin(&j, "records");
+	json_uint(&j, "total", r->records);
+	json_uint(&j, "alloc", r->kind_count[DPROF_REC_ALLOC]);
+	json_uint(&j, "free", r->kind_count[DPROF_REC_FREE]);
+	json_uint(&j, "loss_markers", r->kind_count[DPROF_REC_LOST]);
+	json_uint(&j, "unknown", r->unknown_records);
+	json_uint(&j, "lost_in_stream", r->lost_marked);
+	json_uint(&j, "module_dropped", r->end.lost);
+	json_object_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct view_opts o;
+	struct recording r;
+	struct info in;
+	FILE *out;
+	int ret;
+
+	ret = parse_view_opts(argc, argv, &o, info_usage);
+	if (ret)
+		return ret;
+	ret = view_open(&o, &r, &out, "info");
+	if (ret)
+		return ret;
+	info_collect(&in, &r);
+	if (o.json)
+		info_json(out, &in, o.input);
+	else
+		info_text(out, &in, o.input);
+	recording_free(&r);
+	return view_close(out, &o);
+}

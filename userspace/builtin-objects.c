@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view objects: the address set per target type — allocations and
+ * frees per CPU, frees on another CPU than the allocation, lifetimes.
+ */
+#include <string.h>
+#include "builtin.h"
+#include "json.h"
+#include "objects.h"
+#include "util.h"
+#include "view.h"
+
+static const char objects_usage[] =
+	"usage: dprof-view objects [--json] [-o FILE] RECORDING\n"
+	"\n"
+	"Per target cache: objects allocated and freed on each CPU, how many were\n"
+	"freed on a CPU other than the one that allocated them (they crossed\n"
+	"CPUs), and object lifetimes over alloc/free pairs seen in the recording.\n"
+	"\n"
+	"  -j, --json          JSON instead of text\n"
+	"  -o, --output FILE   write there instead of stdout\n"
+	"  -h, --help          this text\n";
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+static void objects_text(FILE *out, const struct recording *r,
+			 const struct obj_summary *s)
+{
+	for (size_t i = 0; i < s->nr_targets; i++) {
+		const struct obj_target_stats *t = &s->targets[i];
+
+		fprintf(out, "%s (object %u B)\n", r->targets[i].name,
+			r->targets[i].object_size);
+		fprintf(out, "  %-5s %12s %12s %14s\n", "cpu", "allocs",
+			"frees", "remote_frees");
+		for (int c = 0; c < s->nr_cpus; c++)
+			fprintf(out, "  %-5d %12llu %12llu %14llu\n", c,
+				(unsigned long long)t->cpu[c].allocs,
+				(unsigned long long)t->cpu[c].frees,
+				(unsigned long long)t->cpu[c].remote_frees);
+		fprintf(out, "  %-5s %12llu %12llu %14llu\n", "all",
+			(unsigned long long)t->allocs,
+			(unsigned long long)t->frees,
+			(unsigned long long)t->remote_frees);
+		fprintf(out, "  freed on another CPU: %llu of %llu alloc/free pairs (%.1f%%)\n",
+			(unsigned long long)t->remote_frees,
+			(unsigned long long)t->matched,
+			pct(t->remote_frees, t->matched));
+		if (t->matched)
+			fprintf(out, "  lifetime: median %.1f us, p90 %.1f us, mean %.1f us, max %.1f us (n=%llu)\n",
+				t->lifetime_p50_ns / 1e3,
+				t->lifetime_p90_ns / 1e3,
+				t->lifetime_mean_ns / 1e3,
+				t->lifetime_max_ns / 1e3,
+				(unsigned long long)t->matched);
+		fprintf(out, "  bulk path: %llu allocs, %llu frees\n",
+			(unsigned long long)t->bulk_allocs,
+			(unsigned long long)t->bulk_frees);
+		fprintf(out, "  live at end: %llu; frees of objects allocated before the recording: %llu\n",
+			(unsigned long long)t->live_at_end,
+			(unsigned long long)t->unmatched_frees);
+		if (t->untracked)
+			fprintf(out, "  untracked by the module (live set full; raise max_objects=): %llu\n",
+				(unsigned long long)t->untracked);
+	}
+	if (s->lost_marked || r->end.lost)
+		fprintf(out, "warning: %llu records lost (stream markers %llu): counts above are lower bounds\n",
+			(unsigned long long)r->end.lost,
+			(unsigned long long)s->lost_marked);
+	else
+		fprintf(out, "records lost: 0\n");
+}
+
+static void objects_json(FILE *out, const struct recording *r,
+			 const struct obj_summary *s)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_uint(&j, "lost", r->end.lost);
+	json_uint(&j, "lost_in_stream", s->lost_marked);
+	json_array_begin(&j, "targets");
+	for (size_t i = 0; i < s->nr_targets; i++) {
+		const struct obj_target_stats *t = &s->targets[i];
+
+		json_object_begin(&j, NULL);
+		json_string(&j, "name", r->targets[i].name);
+		json_uint(&j, "allocs", t->allocs);
+		json_uint(&j, "frees", t->frees);
+		json_uint(&j, "pairs", t->matched);
+		json_uint(&j, "remote_frees", t->remote_frees);
+		json_uint(&j, "unmatched_frees", t->unmatched_frees);
+		json_uint(&j, "live_at_end", t->live_at_end);
+		json_uint(&j, "bulk_allocs", t->bulk_allocs);
+		json_uint(&j, "bulk_frees", t->bulk_frees);
+		json_uint(&j, "untracked", t->untracked);
+		json_double(&j, "lifetime_mean_ns", t->lifetime_mean_ns);
+		json_uint(&j, "lifetime_p50_ns", t->lifetime_p50_ns);
+		json_uint(&j, "lifetime_p90_ns", t->lifetime_p90_ns);
+		json_uint(&j, "lifetime_max_ns", t->lifetime_max_ns);
+		json_array_begin(&j, "cpus");
+		for (int c = 0; c < s->nr_cpus; c++) {
+			json_object_begin(&j, NULL);
+			json_int(&j, "cpu", c);
+			json_uint(&j, "allocs", t->cpu[c].allocs);
+			json_uint(&j, "frees", t->cpu[c].frees);
+			json_uint(&j, "remote_frees", t->cpu[c].remote_frees);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+int cmd_objects(int argc, char **argv)
+{
+	struct view_opts o;
+	struct recording r;
+	struct obj_summary s;
+	FILE *out;
+	int ret;
+
+	ret = parse_view_opts(argc, argv, &o, objects_usage);
+	if (ret)
+		return ret;
+	ret = view_open(&o, &r, &out, "objects");
+	if (ret)
+		return ret;
+	if (objects_summarize(&r, &s)) {
+		errmsg("objects: %s: CPU numbers beyond %d", o.input,
+		       OBJ_MAX_CPUS);
+		recording_free(&r);
+		return EXIT_USAGE;
+	}
+	if (o.json)
+		objects_json(out, &r, &s);
+	else
+		objects_text(out, &r, &s);
+	objects_free(&s);
+	recording_free(&r);
+	return view_close(out, &o);
+}

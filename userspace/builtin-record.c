@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view record: drain the module's per-CPU rings into a
+ * self-describing recording (format in module/uapi/dprof.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include "builtin.h"
+#include "recfile.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#define DRAIN_CHUNK	(1 << 20)
+#define POLL_INTERVAL_NS 20000000L	/* 20 ms between empty reads */
+
+struct record_opts {
+	const char *output;
+	double duration;	/* seconds, 0: until interrupted */
+	const char *label;
+	char **command;		/* run this, record until it exits */
+};
+
+struct record_state {
+	struct record_opts opts;
+	char debugfs[512];
+	struct rec_writer out;
+	int events_fd;
+	uint8_t *chunk;
+	uint64_t records, bytes;
+	uint64_t lost_at_start;
+	pid_t child;
+	int child_status;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void record_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: dprof-view record [-o FILE] [-d DURATION] [-l LABEL] [-- COMMAND [ARGS...]]\n"
+		"\n"
+		"Drain dprof.ko's rings into a recording until DURATION passes, COMMAND\n"
+		"exits, or SIGINT/SIGTERM arrives.  The file also holds the kernel release,\n"
+		"CPU caches, targets, /proc/kallsyms and the kernel's BTF.\n"
+		"\n"
+		"  -o, --output FILE      recording to write (default dprof.data)\n"
+		"  -d, --duration TIME    stop after TIME (e.g. 10, 2.5s, 500ms)\n"
+		"  -l, --label TEXT       free-form label stored in the file\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"Environment: DPROF_DEBUGFS (default /sys/kernel/debug/dprof), DPROF_SYSFS,\n"
+		"DPROF_PROCFS redirect where the module and system files are read.\n");
+}
+
+static int parse_record_opts(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->output = "dprof.data";
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:d:l:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'd':
+			if (!parse_duration(optarg, &o->duration) ||
+			    o->duration <= 0) {
+				errmsg("record: bad duration '%s' (e.g. 10, 2.5s, 500ms)",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'l':
+			if (strchr(optarg, '\n')) {
+				errmsg("record: the label must be one line");
+				return EXIT_USAGE;
+			}
+			o->label = optarg;
+			break;
+		case 'h':
+			record_usage(stdout);
+			exit(EXIT_OK);
+		default:
+			record_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		o->command = &argv[optind];
+	return 0;
+}
+
+static char *debugfs_file(struct record_state *st, const char *name)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", st->debugfs, name);
+	return read_whole_file(path, NULL);
+}
+
+static int check_module(struct record_state *st)
+{
+	char *version = debugfs_file(st, DPROF_FILE_VERSION);
+	int abi = -1;
+
+	if (!version) {
+		errmsg("record: cannot read %s/%s (%s): load the module (insmod dprof.ko target=...) and mount debugfs",
+		       st->debugfs, DPROF_FILE_VERSION, strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (sscanf(version, "dprof %*s abi %d", &abi) != 1 ||
+	    abi != DPROF_ABI_VERSION) {
+		errmsg("record: module speaks ABI %d, this dprof-view %d: use matching versions",
+		       abi, DPROF_ABI_VERSION);
+		free(version);
+		return EXIT_FAIL;
+	}
+	free(version);
+	return 0;
+}
+
+static uint64_t read_dropped(struct record_state *st)
+{
+	char *text = debugfs_file(st, DPROF_FILE_DROPPED);
+	uint64_t v = text ? strtoull(text, NULL, 10) : 0;
+
+	free(text);
+	return v;
+}
+
+static void meta_add(char **meta, size_t *len, const char *key,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void meta_add(char **meta, size_t *len, const char *key,
+		     const char *fmt, ...)
+{
+	char value[512];
+	size_t need;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	for (char *p = value; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	need = strlen(key) + strlen(value) + 2;
+	*meta = xrealloc(*meta, *len + need + 1);
+	*len += sprintf(*meta + *len, "%s=%s\n", key, value);
+}
+
+/*
+ * Without root (or with kptr_restrict) every address reads as zero.  Per-CPU
+ * symbols are at zero anyway, so look for any non-zero one.
+ */
+static bool kallsyms_has_addresses(const char *text)
+{
+	for (const char *line = text; *line;) {
+		const char *eol = strchr(line, '\n');
+
+		if (strspn(line, "0") < 16)
+			return true;
+		if (!eol)
+			break;
+		line = eol + 1;
+	}
+	return false;
+}
+
+static int write_header_sections(struct record_state *st)
+{
+	struct dprof_file_target targets[DPROF_MAX_TARGETS];
+	struct dprof_file_cache caches[16];
+	struct utsname uts;
+	char *meta = NULL, *text, path[512], stamp[64];
+	size_t meta_len = 0, len;
+	int nr_targets, bad_line = 0;
+	time_t now = time(NULL);
+
+	text = debugfs_file(st, DPROF_FILE_TARGETS);
+	if (!text) {
+		errmsg("record: cannot read %s/targets: %s", st->debugfs,
+		       strerror(errno));
+		return EXIT_FAIL;
+	}
+	nr_targets = parse_targets(text, targets, DPROF_MAX_TARGETS, &bad_line);
+	free(text);
+	if (nr_targets <= 0) {
+		errmsg("record: %s/targets: malformed at line %d", st->debugfs,
+		       bad_line);
+		return EXIT_FAIL;
+	}
+
+	uname(&uts);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	text = read_whole_file(sys_path(path, sizeof(path), "DPROF_PROCFS",
+					"/proc", "sys/kernel/osrelease"), NULL);
+	meta_add(&meta, &meta_len, "kernel", "%s",
+		 text ? strtok(text, "\n") : uts.release);
+	free(text);
+	meta_add(&meta, &meta_len, "machine", "%s", uts.machine);
+	meta_add(&meta, &meta_len, "hostname", "%s", uts.nodename);
+	meta_add(&meta, &meta_len, "cpus_online", "%ld",
+		 sysconf(_SC_NPROCESSORS_ONLN));
+	meta_add(&meta, &meta_len, "recorded_at", "%s", stamp);
+	meta_add(&meta, &meta_len, "dropped_at_start", "%llu",
+		 (unsigned long long)st->lost_at_start);
+	if (st->opts.label)
+		meta_add(&meta, &meta_len, "label", "%s", st->opts.label);
+	if (st->opts.command)
+		meta_add(&meta, &meta_len, "command", "%s", st->opts.command[0]);
+
+	len = sysinfo_caches(caches, 16);
+	if (!len)
+		fprintf(stderr, "%s: record: warning: no CPU cache description in sysfs; views will need --cache\n",
+			prog_name);
+	rec_write_section(&st->out, DPROF_SEC_META, meta, meta_len);
+	rec_write_section(&st->out, DPROF_SEC_TARGETS, targets,
+			  nr_targets * sizeof(targets[0]));
+	rec_write_section(&st->out, DPROF_SEC_CACHES, caches,
+			  len * sizeof(caches[0]));
+	free(meta);
+
+	text = read_whole_file(sys_path(path, sizeof(path), "DPROF_PROCFS",
+					"/proc", "kallsyms"), &len);
+	if (!text)
+		fprintf(stderr, "%s: record: warning: cannot read %s (%s); addresses will not be symbolised\n",
+			prog_name, path, strerror(errno));
+	else if (!kallsyms_has_addresses(text))
+		fprintf(stderr, "%s: record: warning: %s shows zero addresses (not root, or kptr_restrict); symbols will be missing\n",
+			prog_name, path);
+	if (text)
+		rec_write_section(&st->out, DPROF_SEC_KALLSYMS, text, len);
+	free(text);
+
+	text = read_whole_file(sys_path(path, sizeof(path), "DPROF_SYSFS",
+					"/sys", "kernel/btf/vmlinux"), &len);
+	if (!text)
+		fprintf(stderr, "%s: record: warning: no kernel BTF at %s (%s); field names need --vmlinux later\n",
+			prog_name, path, strerror(errno));
+	else
+		rec_write_section(&st->out, DPROF_SEC_BTF, text, len);
+	free(text);
+	return st->out.failed ? EXIT_FAIL : 0;
+}
+
+static uint64_t count_records(const uint8_t *buf, size_t len)
+{
+	uint64_t n = 0;
+	size_t pos = 0;
+
+	while (pos + sizeof(struct dprof_rec_hdr) <= len) {
+		const struct dprof_rec_hdr *hdr = (const void *)(buf + pos);
+
+		if (hdr->size < sizeof(*hdr))
+			break;
+		pos += hdr->size;
+		n++;
+	}
+	return n;
+}
+
+/* Read what the rings hold now; returns bytes read or -1. */
+static ssize_t drain_once(struct record_state *st)
+{
+	ssize_t total = 0;
+
+	for (;;) {
+		ssize_t n = read(st->events_fd, st->chunk, DRAIN_CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			errmsg("record: reading %s/events: %s", st->debugfs,
+			       strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			return total;
+		if (rec_write_section(&st->out, DPROF_SEC_EVENTS, st->chunk,
+				      n)) {
+			errmsg("record: writing %s: %s", st->opts.output,
+			       strerror(errno));
+			return -1;
+		}
+		st->records += count_records(st->chunk, n);
+		st->bytes += n;
+		total += n;
+	}
+}
+
+static int start_command(struct record_state *st)
+{
+	st->child = fork();
+	if (st->child < 0) {
+		errmsg("record: fork: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (st->child == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(st->opts.command[0], st->opts.command);
+		errmsg("record: cannot run '%s': %s", st->opts.command[0],
+		       strerror(errno));
+		_exit(127);
+	}
+	return 0;
+}
+
+static bool should_stop(struct record_state *st, double start)
+{
+	if (stop_requested)
+		return true;
+	if (st->opts.duration > 0 && now_seconds() - start >= st->opts.duration)
+		return true;
+	if (st->child > 0 &&
+	    waitpid(st->child, &st->child_status, WNOHANG) == st->child) {
+		st->child = 0;
+		return true;
+	}
+	return false;
+}
+
+static int record_loop(struct record_state *st, double *elapsed)
+{
+	const struct timespec pause = { 0, POLL_INTERVAL_NS };
+	double start = now_seconds();
+
+	while (!should_stop(st, start)) {
+		ssize_t n = drain_once(st);
+
+		if (n < 0)
+			return EXIT_FAIL;
+		if (n == 0)
+			nanosleep(&pause, NULL);
+	}
+	/* Whatever the hooks produced up to now. */
+	if (drain_once(st) < 0)
+		return EXIT_FAIL;
+	*elapsed = now_seconds() - start;
+	return 0;
+}
+
+static int finish(struct record_state *st, double elapsed)
+{
+	struct dprof_file_end end = {
+		.records = st->records,
+		.lost = read_dropped(st),
+		.duration_ns = (uint64_t)(elapsed * 1e9),
+	};
+	char *status = debugfs_file(st, DPROF_FILE_STATUS);
+
+	if (status)
+		rec_write_section(&st->out, DPROF_SEC_STATUS, status,
+				  strlen(status));
+	free(status);
+	rec_write_section(&st->out, DPROF_SEC_END, &end, sizeof(end));
+	if (rec_writer_close(&st->out)) {
+		errmsg("record: writing %s failed: %s", st->opts.output,
+		       strerror(errno));
+		return EXIT_FAIL;
+	}
+	fprintf(stderr,
+		"[ dprof-view record: %llu records (%.1f KiB) in %.2f s written to %s; module dropped %llu since load ]\n",
+		(unsigned long long)st->records, st->bytes / 1024.0, elapsed,
+		st->opts.output, (unsigned long long)end.lost);
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_state st = { .events_fd = -1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char path[600];
+	double elapsed = 0;
+	int ret;
+
+	ret = parse_record_opts(argc, argv, &st.opts);
+	if (ret)
+		return ret;
+	sys_path(st.debugfs, sizeof(st.debugfs), "DPROF_DEBUGFS",
+		 "/sys/kernel/debug/dprof", NULL);
+	ret = check_module(&st);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/%s", st.debugfs, DPROF_FILE_EVENTS);
+	st.events_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (st.events_fd < 0) {
+		errmsg("record: cannot open %s: %s%s", path, strerror(errno),
+		       errno == EBUSY ? " (another reader is draining it)" : "");
+		return EXIT_FAIL;
+	}
+	st.lost_at_start = read_dropped(&st);
+	if (rec_writer_open(&st.out, st.opts.output)) {
+		errmsg("record: cannot write %s: %s", st.opts.output,
+		       strerror(errno));
+		close(st.events_fd);
+		return EXIT_FAIL;
+	}
+	st.chunk = xmalloc(DRAIN_CHUNK);
+	ret = write_header_sections(&st);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!ret && st.opts.command)
+		ret = start_command(&st);
+	if (!ret)
+		ret = record_loop(&st, &elapsed);
+	if (st.child > 0)
+		waitpid(st.child, &st.child_status, 0);
+	if (!ret)
+		ret = finish(&st, elapsed);
+	else
+		rec_writer_close(&st.out);
+	close(st.events_fd);
+	free(st.chunk);
+	if (!ret && st.opts.command && WIFEXITED(st.child_status) &&
+	    WEXITSTATUS(st.child_status)) {
+		errmsg("record: '%s' exited with status %d",
+		       st.opts.command[0], WEXITSTATUS(st.child_status));
+		return EXIT_FAIL;
+	}
+	return ret;
+}

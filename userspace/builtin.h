@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One entry point per subcommand, dispatched by dprof-view.c. */
+#ifndef DPROF_BUILTIN_H
+#define DPROF_BUILTIN_H
+
+int cmd_record(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_objects(int argc, char **argv);
+
+/* Options every view takes: [--json] [-o FILE] FILE. */
+struct view_opts {
+	const char *input;
+	const char *output;
+	int json;
+};
+
+/* Parses view options; prints usage and returns EXIT_USAGE on error. */
+int parse_view_opts(int argc, char **argv, struct view_opts *o,
+		    const char *usage);
+
+#endif

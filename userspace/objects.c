@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include "objects.h"
+#include "util.h"
+
+struct obj_event {
+	uint64_t time_ns;
+	uint64_t addr;
+	uint16_t cpu;
+	uint8_t kind;
+	uint8_t target;
+	uint8_t flags;
+};
+
+/* Time order; at equal times a free precedes an allocation (reuse). */
+static int event_cmp(const void *a, const void *b)
+{
+	const struct obj_event *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind == DPROF_REC_FREE ? -1 : 1;
+	return 0;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* addr -> allocation, open addressing with backward-shift deletion. */
+struct live_map {
+	struct live_slot {
+		uint64_t addr;	/* 0: empty */
+		uint64_t time_ns;
+		uint16_t cpu;
+		uint8_t target;
+	} *slots;
+	size_t mask, used;
+};
+
+static size_t live_hash(uint64_t addr, size_t mask)
+{
+	return (size_t)((addr >> 3) * 0x9e3779b97f4a7c15ULL >> 17) & mask;
+}
+
+static void live_grow(struct live_map *m);
+
+static struct live_slot *live_find(struct live_map *m, uint64_t addr)
+{
+	for (size_t i = live_hash(addr, m->mask);; i = (i + 1) & m->mask) {
+		if (m->slots[i].addr == addr)
+			return &m->slots[i];
+		if (!m->slots[i].addr)
+			return NULL;
+	}
+}
+
+static void live_put(struct live_map *m, const struct live_slot *v)
+{
+	size_t i;
+
+	if ((m->used + 1) * 2 > m->mask + 1)
+		live_grow(m);
+	for (i = live_hash(v->addr, m->mask); m->slots[i].addr &&
+	     m->slots[i].addr != v->addr; i = (i + 1) & m->mask)
+		;
+	if (!m->slots[i].addr)
+		m->used++;
+	m->slots[i] = *v;
+}
+
+static void live_grow(struct live_map *m)
+{
+	struct live_map bigger = {
+		.mask = m->slots ? m->mask * 2 + 1 : 1023,
+	};
+
+	bigger.slots = xcalloc(bigger.mask + 1, sizeof(*bigger.slots));
+	for (size_t i = 0; m->slots && i <= m->mask; i++)
+		if (m->slots[i].addr)
+			live_put(&bigger, &m->slots[i]);
+	free(m->slots);
+	*m = bigger;
+}
+
+static void live_delete(struct live_map *m, struct live_slot *slot)
+{
+	size_t i = slot - m->slots, j = i;
+
+	for (;;) {
+		size_t home;
+
+		m->slots[i].addr = 0;
+		for (;;) {
+			j = (j + 1) & m->mask;
+			if (!m->slots[j].addr) {
+				m->used--;
+				return;
+			}
+			home = live_hash(m->slots[j].addr, m->mask);
+			/* Can slot j's entry move back to i? */
+			if (i <= j ? (home <= i || home > j) :
+				     (home <= i && home > j))
+				break;
+		}
+		m->slots[i] = m->slots[j];
+		i = j;
+	}
+}
+
+static struct obj_event *collect(const struct recording *r, size_t *n,
+				 int *max_cpu)
+{
+	struct rec_iter it;
+	const struct dprof_rec_hdr *hdr;
+	size_t cap = r->kind_count[DPROF_REC_ALLOC] +
+		     r->kind_count[DPROF_REC_FREE];
+	struct obj_event *ev = xmalloc(cap * sizeof(*ev));
+
+	*n = 0;
+	*max_cpu = 0;
+	rec_iter_init(&it, r);
+	while ((hdr = rec_iter_next(&it))) {
+		const struct dprof_obj_event *o = (const void *)hdr;
+
+		if (hdr->kind != DPROF_REC_ALLOC && hdr->kind != DPROF_REC_FREE)
+			continue;
+		ev[*n] = (struct obj_event){
+			.time_ns = o->time_ns, .addr = o->addr,
+			.cpu = hdr->cpu, .kind = hdr->kind,
+			.target = hdr->target, .flags = hdr->flags,
+		};
+		if (hdr->cpu > *max_cpu)
+			*max_cpu = hdr->cpu;
+		(*n)++;
+	}
+	return ev;
+}
+
+int objects_summarize(const struct recording *r, struct obj_summary *out)
+{
+	struct live_map live = { 0 };
+	uint64_t **lifetimes;
+	size_t *nr_lifetimes, n;
+	int max_cpu;
+	struct obj_event *ev = collect(r, &n, &max_cpu);
+
+	memset(out, 0, sizeof(*out));
+	out->nr_cpus = max_cpu + 1;
+	if (out->nr_cpus > OBJ_MAX_CPUS) {
+		free(ev);
+		return -1;
+	}
+	out->nr_targets = r->nr_targets;
+	out->lost_marked = r->lost_marked;
+	out->targets = xcalloc(r->nr_targets, sizeof(*out->targets));
+	lifetimes = xcalloc(r->nr_targets, sizeof(*lifetimes));
+	nr_lifetimes = xcalloc(r->nr_targets, sizeof(*nr_lifetimes));
+	for (size_t t = 0; t < r->nr_targets; t++) {
+		out->targets[t].cpu = xcalloc(out->nr_cpus,
+					      sizeof(struct obj_cpu_stats));
+		lifetimes[t] = xmalloc((r->kind_count[DPROF_REC_FREE] + 1) *
+				       sizeof(uint64_t));
+	}
+	live_grow(&live);
+	qsort(ev, n, sizeof(*ev), event_cmp);
+	for (size_t i = 0; i < n; i++) {
+		struct obj_target_stats *t = &out->targets[ev[i].target];
+		struct live_slot *slot;
+
+		if (ev[i].kind == DPROF_REC_ALLOC) {
+			struct live_slot v = {
+				.addr = ev[i].addr, .time_ns = ev[i].time_ns,
+				.cpu = ev[i].cpu, .target = ev[i].target,
+			};
+
+			t->allocs++;
+			t->cpu[ev[i].cpu].allocs++;
+			t->bulk_allocs += !!(ev[i].flags & DPROF_OBJ_BULK);
+			t->untracked += !!(ev[i].flags & DPROF_OBJ_UNTRACKED);
+			live_put(&live, &v);
+			continue;
+		}
+		t->frees++;
+		t->cpu[ev[i].cpu].frees++;
+		t->bulk_frees += !!(ev[i].flags & DPROF_OBJ_BULK);
+		slot = live_find(&live, ev[i].addr);
+		if (!slot || slot->target != ev[i].target) {
+			t->unmatched_frees++;
+			continue;
+		}
+		t->matched++;
+		if (slot->cpu != ev[i].cpu) {
+			t->remote_frees++;
+			t->cpu[ev[i].cpu].remote_frees++;
+		}
+		lifetimes[ev[i].target][nr_lifetimes[ev[i].target]++] =
+			ev[i].time_ns - slot->time_ns;
+		live_delete(&live, slot);
+	}
+	for (size_t i = 0; i <= live.mask; i++)
+		if (live.slots[i].addr)
+			out->targets[live.slots[i].target].live_at_end++;
+	for (size_t t = 0; t < r->nr_targets; t++) {
+		struct obj_target_stats *s = &out->targets[t];
+		size_t k = nr_lifetimes[t];
+		double sum = 0;
+
+		qsort(lifetimes[t], k, sizeof(uint64_t), u64_cmp);
+		for (size_t i = 0; i < k; i++)
+			sum += lifetimes[t][i];
+		if (k) {
+			s->lifetime_mean_ns = sum / k;
+			s->lifetime_p50_ns = lifetimes[t][k / 2];
+			s->lifetime_p90_ns = lifetimes[t][k * 9 / 10];
+			s->lifetime_max_ns = lifetimes[t][k - 1];
+		}
+		free(lifetimes[t]);
+	}
+	free(lifetimes);
+	free(nr_lifetimes);
+	free(live.slots);
+	free(ev);
+	return 0;
+}
+
+void objects_free(struct obj_summary *s)
+{
+	for (size_t t = 0; t < s->nr_targets; t++)
+		free(s->targets[t].cpu);
+	free(s->targets);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The address set (thesis 4.3) summarised: per target and CPU, how many
+ * objects were allocated and freed, how many were freed on another CPU than
+ * the one that allocated them, and how long they lived.  Plain analysis: no
+ * I/O, no printing.
+ */
+#ifndef DPROF_OBJECTS_H
+#define DPROF_OBJECTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "recfile.h"
+
+#define OBJ_MAX_CPUS 4096
+
+struct obj_cpu_stats {
+	uint64_t allocs;
+	uint64_t frees;
+	uint64_t remote_frees;	/* freed here, allocated on another CPU */
+};
+
+struct obj_target_stats {
+	uint64_t allocs, frees;
+	uint64_t bulk_allocs, bulk_frees;
+	uint64_t matched;		/* frees whose allocation was recorded */
+	uint64_t remote_frees;		/* matched, on another CPU */
+	uint64_t unmatched_frees;	/* allocated before recording, or lost */
+	uint64_t live_at_end;		/* allocated, not freed when it ended */
+	uint64_t untracked;		/* module's live set was full */
+	double lifetime_mean_ns;	/* over matched pairs */
+	uint64_t lifetime_p50_ns, lifetime_p90_ns, lifetime_max_ns;
+	struct obj_cpu_stats *cpu;	/* nr_cpus entries */
+};
+
+struct obj_summary {
+	int nr_cpus;
+	size_t nr_targets;
+	struct obj_target_stats *targets;
+	uint64_t lost_marked;		/* records the stream says were lost */
+};
+
+int objects_summarize(const struct recording *r, struct obj_summary *out);
+void objects_free(struct obj_summary *s);
+
+#endif

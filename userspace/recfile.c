@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <byteswap.h>
+#include "recfile.h"
+#include "util.h"
+
+static const uint8_t zero_pad[8];
+
+static uint64_t pad8(uint64_t n)
+{
+	return (8 - (n & 7)) & 7;
+}
+
+int rec_writer_open(struct rec_writer *w, const char *path)
+{
+	struct dprof_file_header hdr = {
+		.magic = DPROF_FILE_MAGIC,
+		.abi_version = DPROF_ABI_VERSION,
+		.header_size = sizeof(hdr),
+	};
+
+	memset(w, 0, sizeof(*w));
+	w->file = fopen(path, "wb");
+	if (!w->file)
+		return -1;
+	w->path = xstrdup(path);
+	if (fwrite(&hdr, sizeof(hdr), 1, w->file) != 1)
+		w->failed = true;
+	w->offset = sizeof(hdr);
+	return w->failed ? -1 : 0;
+}
+
+int rec_write_section(struct rec_writer *w, uint32_t kind, const void *data,
+		      uint64_t len)
+{
+	struct dprof_section sec = { .kind = kind, .length = len };
+
+	if (w->failed)
+		return -1;
+	if (fwrite(&sec, sizeof(sec), 1, w->file) != 1 ||
+	    (len && fwrite(data, len, 1, w->file) != 1) ||
+	    (pad8(len) && fwrite(zero_pad, pad8(len), 1, w->file) != 1)) {
+		w->failed = true;
+		return -1;
+	}
+	w->offset += sizeof(sec) + len + pad8(len);
+	return 0;
+}
+
+int rec_writer_close(struct rec_writer *w)
+{
+	int ret = w->failed ? -1 : 0;
+
+	if (w->file && fclose(w->file))
+		ret = -1;
+	w->file = NULL;
+	free(w->path);
+	w->path = NULL;
+	return ret;
+}
+
+const char *section_kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case DPROF_SEC_META: return "meta";
+	case DPROF_SEC_TARGETS: return "targets";
+	case DPROF_SEC_CACHES: return "caches";
+	case DPROF_SEC_KALLSYMS: return "kallsyms";
+	case DPROF_SEC_BTF: return "btf";
+	case DPROF_SEC_EVENTS: return "events";
+	case DPROF_SEC_STATUS: return "status";
+	case DPROF_SEC_END: return "end";
+	default: return "unknown";
+	}
+}
+
+static int fail(struct rec_error *err, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct rec_error *err, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static char *section_text(const struct rec_section *s)
+{
+	char *text = xmalloc(s->length + 1);
+
+	memcpy(text, s->data, s->length);
+	text[s->length] = '\0';
+	return text;
+}
+
+static int parse_meta(struct recording *r, const struct rec_section *s,
+		      struct rec_error *err)
+{
+	char *text = section_text(s), *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+
+		if (!eq) {
+			free(text);
+			return fail(err, s->header_offset,
+				    "meta section: line without '=': \"%.40s\"",
+				    line);
+		}
+		*eq = '\0';
+		r->meta_keys = xrealloc(r->meta_keys,
+					(r->nr_meta + 1) * sizeof(char *));
+		r->meta_values = xrealloc(r->meta_values,
+					  (r->nr_meta + 1) * sizeof(char *));
+		r->meta_keys[r->nr_meta] = xstrdup(line);
+		r->meta_values[r->nr_meta] = xstrdup(eq + 1);
+		r->nr_meta++;
+	}
+	free(text);
+	return 0;
+}
+
+static int parse_array(const struct rec_section *s, size_t elem, void **out,
+		       size_t *nr, const char *what, struct rec_error *err)
+{
+	if (s->length % elem)
+		return fail(err, s->header_offset,
+			    "%s section: length %llu is not a multiple of %zu",
+			    what, (unsigned long long)s->length, elem);
+	free(*out);
+	*out = xmalloc(s->length);
+	memcpy(*out, s->data, s->length);
+	*nr = s->length / elem;
+	return 0;
+}
+
+static int check_targets(struct recording *r, const struct rec_section *s,
+			 struct rec_error *err)
+{
+	for (size_t i = 0; i < r->nr_targets; i++) {
+		struct dprof_file_target *t = &r->targets[i];
+
+		if (t->index != i || !memchr(t->name, 0, sizeof(t->name)) ||
+		    !t->name[0] || t->stride < t->object_size)
+			return fail(err, s->header_offset + sizeof(*s) +
+					 i * sizeof(*t),
+				    "target %zu is malformed", i);
+	}
+	return 0;
+}
+
+static size_t record_size(uint16_t kind)
+{
+	switch (kind) {
+	case DPROF_REC_ALLOC:
+	case DPROF_REC_FREE:
+		return sizeof(struct dprof_obj_event);
+	case DPROF_REC_LOST:
+		return sizeof(struct dprof_lost_event);
+	default:
+		return 0;
+	}
+}
+
+/* Validate every record once so that rec_iter_next() needs no checks. */
+static int check_events(struct recording *r, const struct rec_section *s,
+			struct rec_error *err)
+{
+	uint64_t pos = 0, base = s->header_offset + sizeof(struct dprof_section);
+
+	while (pos < s->length) {
+		struct dprof_rec_hdr hdr;
+		size_t want;
+
+		if (s->length - pos < sizeof(hdr))
+			return fail(err, base + pos,
+				    "record header cut short (%llu bytes left)",
+				    (unsigned long long)(s->length - pos));
+		memcpy(&hdr, s->data + pos, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size % 8 ||
+		    hdr.size > s->length - pos)
+			return fail(err, base + pos,
+				    "record of kind %u has bad size %u", hdr.kind,
+				    hdr.size);
+		want = record_size(hdr.kind);
+		if (!want) {
+			r->unknown_records++;	/* newer writer: skip it */
+		} else {
+			if (hdr.size != want)
+				return fail(err, base + pos,
+					    "record of kind %u is %u bytes, expected %zu",
+					    hdr.kind, hdr.size, want);
+			if (hdr.kind != DPROF_REC_LOST &&
+			    hdr.target >= r->nr_targets)
+				return fail(err, base + pos,
+					    "record names target %u, the file has %zu",
+					    hdr.target, r->nr_targets);
+			r->kind_count[hdr.kind]++;
+			if (hdr.kind == DPROF_REC_LOST) {
+				struct dprof_lost_event lost;
+
+				memcpy(&lost, s->data + pos, sizeof(lost));
+				r->lost_marked += lost.count;
+			}
+		}
+		r->records++;
+		pos += hdr.size;
+	}
+	return 0;
+}
+
+static int read_sections(struct recording *r, struct rec_error *err)
+{
+	uint64_t pos = sizeof(struct dprof_file_header);
+	size_t cap = 0;
+
+	while (pos < r->size) {
+		struct dprof_section sec;
+		struct rec_section *s;
+
+		if (r->size - pos < sizeof(sec))
+			return fail(err, pos,
+				    "truncated: section header cut short");
+		memcpy(&sec, r->buf + pos, sizeof(sec));
+		if (sec.length > r->size - pos - sizeof(sec))
+			return fail(err, pos,
+				    "truncated: %s section claims %llu bytes, %llu remain",
+				    section_kind_name(sec.kind),
+				    (unsigned long long)sec.length,
+				    (unsigned long long)(r->size - pos -
+							 sizeof(sec)));
+		if (r->nr_sections == cap) {
+			cap = cap ? cap * 2 : 16;
+			r->sections = xrealloc(r->sections,
+					       cap * sizeof(*r->sections));
+		}
+		s = &r->sections[r->nr_sections++];
+		s->kind = sec.kind;
+		s->header_offset = pos;
+		s->length = sec.length;
+		s->data = r->buf + pos + sizeof(sec);
+		pos += sizeof(sec) + sec.length;
+		if (pad8(sec.length) > r->size - pos)
+			return fail(err, pos, "truncated: section padding cut short");
+		pos += pad8(sec.length);
+		if (sec.kind == DPROF_SEC_END)
+			break;
+	}
+	if (!r->nr_sections || r->sections[r->nr_sections - 1].kind !=
+	    DPROF_SEC_END)
+		return fail(err, r->size,
+			    "truncated: no end section (recording interrupted?)");
+	if (pos != r->size)
+		return fail(err, pos, "%llu bytes of garbage after the end section",
+			    (unsigned long long)(r->size - pos));
+	return 0;
+}
+
+static int decode_sections(struct recording *r, struct rec_error *err)
+{
+	/* Targets first: event checks need their number. */
+	for (size_t i = 0; i < r->nr_sections; i++) {
+		const struct rec_section *s = &r->sections[i];
+
+		if (s->kind != DPROF_SEC_TARGETS)
+			continue;
+		if (parse_array(s, sizeof(struct dprof_file_target),
+				(void **)&r->targets, &r->nr_targets,
+				"targets", err) ||
+		    check_targets(r, s, err))
+			return -1;
+	}
+	for (size_t i = 0; i < r->nr_sections; i++) {
+		const struct rec_section *s = &r->sections[i];
+		int ret = 0;
+
+		switch (s->kind) {
+		case DPROF_SEC_META:
+			ret = parse_meta(r, s, err);
+			break;
+		case DPROF_SEC_CACHES:
+			ret = parse_array(s, sizeof(struct dprof_file_cache),
+					  (void **)&r->caches, &r->nr_caches,
+					  "caches", err);
+			break;
+		case DPROF_SEC_KALLSYMS:
+			free((void *)r->kallsyms);
+			r->kallsyms = section_text(s);
+			break;
+		case DPROF_SEC_STATUS:
+			free((void *)r->status);
+			r->status = section_text(s);
+			break;
+		case DPROF_SEC_BTF:
+			r->btf = s->data;
+			r->btf_len = s->length;
+			break;
+		case DPROF_SEC_EVENTS:
+			ret = check_events(r, s, err);
+			break;
+		case DPROF_SEC_END:
+			if (s->length < sizeof(r->end))
+				return fail(err, s->header_offset,
+					    "end section is %llu bytes, expected %zu",
+					    (unsigned long long)s->length,
+					    sizeof(r->end));
+			memcpy(&r->end, s->data, sizeof(r->end));
+			break;
+		default:
+			break;	/* unknown sections are skipped */
+		}
+		if (ret)
+			return ret;
+	}
+	if (!r->nr_targets)
+		return fail(err, 0, "no targets section");
+	if (r->end.records != r->records)
+		return fail(err, r->sections[r->nr_sections - 1].header_offset,
+			    "end section counts %llu records, the file holds %llu",
+			    (unsigned long long)r->end.records,
+			    (unsigned long long)r->records);
+	return 0;
+}
+
+int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
+		    struct rec_error *err)
+{
+	struct dprof_file_header hdr;
+
+	memset(r, 0, sizeof(*r));
+	r->buf = (uint8_t *)buf;
+	r->size = size;
+	if (size < sizeof(hdr))
+		return fail(err, 0, "truncated: %zu bytes, shorter than a header",
+			    size);
+	memcpy(&hdr, buf, sizeof(hdr));
+	if (hdr.magic == bswap_64(DPROF_FILE_MAGIC))
+		return fail(err, 0,
+			    "byte-swapped recording (written on a machine of the other endianness)");
+	if (hdr.magic != DPROF_FILE_MAGIC)
+		return fail(err, 0, "not a dprof recording (bad magic)");
+	r->abi_version = hdr.abi_version;
+	if (hdr.abi_version != DPROF_ABI_VERSION)
+		return fail(err, 8,
+			    "recording has ABI version %u, this dprof-view reads %u",
+			    hdr.abi_version, DPROF_ABI_VERSION);
+	if (hdr.header_size != sizeof(hdr))
+		return fail(err, 12, "bad header size %u", hdr.header_size);
+	if (read_sections(r, err) || decode_sections(r, err))
+		return -1;
+	return 0;
+}
+
+int recording_load(struct recording *r, const char *path,
+		   struct rec_error *err)
+{
+	size_t len;
+	uint8_t *buf = (uint8_t *)read_whole_file(path, &len);
+
+	if (!buf) {
+		memset(r, 0, sizeof(*r));
+		return fail(err, 0, "cannot read: %s", strerror(errno));
+	}
+	if (recording_parse(r, buf, len, err)) {
+		r->owns_buf = true;
+		recording_free(r);
+		return -1;
+	}
+	r->owns_buf = true;
+	r->path = path;
+	return 0;
+}
+
+void recording_free(struct recording *r)
+{
+	for (size_t i = 0; i < r->nr_meta; i++) {
+		free(r->meta_keys[i]);
+		free(r->meta_values[i]);
+	}
+	free(r->meta_keys);
+	free(r->meta_values);
+	free(r->sections);
+	free(r->targets);
+	free(r->caches);
+	free((void *)r->kallsyms);
+	free((void *)r->status);
+	if (r->owns_buf)
+		free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *recording_meta(const struct recording *r, const char *key)
+{
+	for (size_t i = 0; i < r->nr_meta; i++)
+		if (!strcmp(r->meta_keys[i], key))
+			return r->meta_values[i];
+	return NULL;
+}
+
+void rec_iter_init(struct rec_iter *it, const struct recording *r)
+{
+	it->r = r;
+	it->section = 0;
+	it->pos = 0;
+}
+
+const struct dprof_rec_hdr *rec_iter_next(struct rec_iter *it)
+{
+	const struct recording *r = it->r;
+
+	while (it->section < r->nr_sections) {
+		const struct rec_section *s = &r->sections[it->section];
+		const struct dprof_rec_hdr *hdr;
+
+		if (s->kind != DPROF_SEC_EVENTS || it->pos >= s->length) {
+			it->section++;
+			it->pos = 0;
+			continue;
+		}
+		/* Payloads start 8-aligned in an 8-aligned buffer. */
+		hdr = (const struct dprof_rec_hdr *)(s->data + it->pos);
+		it->pos += hdr->size;
+		return hdr;
+	}
+	return NULL;
+}

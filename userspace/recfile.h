@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Recording files (layout in module/uapi/dprof.h): a writer used by
+ * "record", and a reader that validates everything once, at load, so that
+ * analyses can walk records without checks of their own.
+ */
+#ifndef DPROF_RECFILE_H
+#define DPROF_RECFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "uapi/dprof.h"
+
+struct rec_error {
+	uint64_t offset;	/* byte offset in the file the error is about */
+	char msg[240];
+};
+
+/* ---- writing -------------------------------------------------------- */
+struct rec_writer {
+	FILE *file;
+	char *path;
+	uint64_t offset;
+	bool failed;
+};
+
+int rec_writer_open(struct rec_writer *w, const char *path);
+int rec_write_section(struct rec_writer *w, uint32_t kind, const void *data,
+		      uint64_t len);
+/* Writes nothing more; returns -1 if any write failed. */
+int rec_writer_close(struct rec_writer *w);
+
+/* ---- reading -------------------------------------------------------- */
+struct rec_section {
+	uint32_t kind;
+	uint64_t header_offset;	/* of struct dprof_section in the file */
+	uint64_t length;
+	const uint8_t *data;
+};
+
+#define REC_MAX_KIND 16
+
+struct recording {
+	const char *path;
+	uint8_t *buf;		/* the whole file, owned when loaded */
+	size_t size;
+	bool owns_buf;
+	uint32_t abi_version;
+	struct rec_section *sections;
+	size_t nr_sections;
+	struct dprof_file_end end;
+
+	struct dprof_file_target *targets;	/* copied, aligned */
+	size_t nr_targets;
+	struct dprof_file_cache *caches;
+	size_t nr_caches;
+	char **meta_keys, **meta_values;
+	size_t nr_meta;
+	const char *kallsyms;	/* NUL-terminated copies */
+	const char *status;
+	const uint8_t *btf;
+	size_t btf_len;
+
+	uint64_t records;	/* all records in EVENTS sections */
+	uint64_t kind_count[REC_MAX_KIND];	/* by kind, known ones */
+	uint64_t unknown_records;		/* skipped kinds */
+	uint64_t lost_marked;	/* sum of LOST records' counts */
+};
+
+int recording_load(struct recording *r, const char *path,
+		   struct rec_error *err);
+/* Parse a buffer the caller keeps alive (tests and fuzzing). */
+int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
+		    struct rec_error *err);
+void recording_free(struct recording *r);
+const char *recording_meta(const struct recording *r, const char *key);
+const char *section_kind_name(uint32_t kind);
+
+/* Walk every record of every EVENTS section, in file order. */
+struct rec_iter {
+	const struct recording *r;
+	size_t section;
+	uint64_t pos;
+};
+
+void rec_iter_init(struct rec_iter *it, const struct recording *r);
+/* The next record, or NULL at the end.  Records were validated at load. */
+const struct dprof_rec_hdr *rec_iter_next(struct rec_iter *it);
+
+#endif
