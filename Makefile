@@ -17,10 +17,11 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 VIEW_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
 	-I$(TOP)/userspace
-VIEW_LIBS := -lbpf -lelf -lz
+VIEW_LIBS := -lbpf -lelf -lz -lm
 
 VIEW_SRCS := $(wildcard $(TOP)/userspace/*.c)
-VIEW_LIB_SRCS := $(filter-out %/dprof-view.c %/builtin-%.c,$(VIEW_SRCS))
+VIEW_LIB_SRCS := $(filter-out $(TOP)/userspace/dprof-view.c \
+	$(wildcard $(TOP)/userspace/builtin-*.c),$(VIEW_SRCS))
 VIEW_HDRS := $(wildcard $(TOP)/userspace/*.h) $(TOP)/module/uapi/dprof.h
 PROGS := $(patsubst $(TOP)/selftests/progs/%.c,$(BUILD)/selftests/%,\
 	$(wildcard $(TOP)/selftests/progs/*.c))
@@ -69,8 +70,9 @@ unit-test: $(BUILD)/unit-tests
 
 $(BUILD)/unit-tests: $(UNIT_SRCS) $(VIEW_LIB_SRCS) $(VIEW_HDRS)
 	@mkdir -p $(BUILD)
-	$(CC) $(VIEW_CFLAGS) -fsanitize=address,undefined -o $@ $(UNIT_SRCS) \
-		$(VIEW_LIB_SRCS) $(VIEW_LIBS)
+	$(CC) $(VIEW_CFLAGS) -I$(TOP)/userspace/tests -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) $(VIEW_LIB_SRCS) \
+		$(VIEW_LIBS) -lm
 
 # Warning-free builds against both reference kernels' headers.
 build-test:

@@ -110,10 +110,10 @@ static int parse_meta(struct recording *r, const struct rec_section *s,
 		char *eq = strchr(line, '=');
 
 		if (!eq) {
+			fail(err, s->header_offset,
+			     "meta section: line without '=': \"%.40s\"", line);
 			free(text);
-			return fail(err, s->header_offset,
-				    "meta section: line without '=': \"%.40s\"",
-				    line);
+			return -1;
 		}
 		*eq = '\0';
 		r->meta_keys = xrealloc(r->meta_keys,

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixture.h"
+#include "util.h"
+
+static void put(struct fixture *f, const void *p, size_t n)
+{
+	if (f->len + n > f->cap) {
+		f->cap = (f->len + n) * 2;
+		f->buf = xrealloc(f->buf, f->cap);
+	}
+	memcpy(f->buf + f->len, p, n);
+	f->len += n;
+}
+
+static void section(struct fixture *f, uint32_t kind, const void *p,
+		    uint64_t n)
+{
+	struct dprof_section s = { .kind = kind, .length = n };
+	static const uint8_t pad[8];
+
+	put(f, &s, sizeof(s));
+	put(f, p, n);
+	put(f, pad, (8 - (n & 7)) & 7);
+}
+
+/* The events section's length is patched by fixture_end(). */
+void fixture_begin(struct fixture *f, unsigned int nr_targets)
+{
+	struct dprof_file_header h = {
+		.magic = DPROF_FILE_MAGIC,
+		.abi_version = DPROF_ABI_VERSION,
+		.header_size = sizeof(h),
+	};
+	struct dprof_file_target t[4];
+	struct dprof_section ev = { .kind = DPROF_SEC_EVENTS };
+	static const char meta[] = "kernel=6.1.0-test\ncpus_online=2\n";
+
+	memset(f, 0, sizeof(*f));
+	memset(t, 0, sizeof(t));
+	put(f, &h, sizeof(h));
+	section(f, DPROF_SEC_META, meta, sizeof(meta) - 1);
+	for (unsigned int i = 0; i < nr_targets && i < 4; i++) {
+		t[i].index = i;
+		t[i].object_size = 200 + i;
+		t[i].stride = 256;
+		snprintf(t[i].name, sizeof(t[i].name), "cache%u", i);
+	}
+	section(f, DPROF_SEC_TARGETS, t, nr_targets * sizeof(t[0]));
+	put(f, &ev, sizeof(ev));
+	f->events_offset = f->len;
+}
+
+void fixture_event(struct fixture *f, uint16_t kind, uint16_t cpu,
+		   uint8_t target, uint64_t time_ns, uint64_t addr)
+{
+	struct dprof_obj_event e = {
+		.hdr = { .kind = kind, .size = sizeof(e), .cpu = cpu,
+			 .target = target },
+		.time_ns = time_ns,
+		.addr = addr,
+		.call_site = 0xffffffff81000000ULL,
+	};
+
+	put(f, &e, sizeof(e));
+	f->records++;
+}
+
+void fixture_end(struct fixture *f)
+{
+	struct dprof_section *ev = (void *)(f->buf + f->events_offset -
+					    sizeof(*ev));
+	struct dprof_file_end end = { .records = f->records,
+				      .duration_ns = 1000000000 };
+
+	ev->length = f->len - f->events_offset;
+	section(f, DPROF_SEC_END, &end, sizeof(end));
+}
+
+void fixture_free(struct fixture *f)
+{
+	free(f->buf);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Builds small recordings in memory for the tests. */
+#ifndef DPROF_TEST_FIXTURE_H
+#define DPROF_TEST_FIXTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "uapi/dprof.h"
+
+struct fixture {
+	uint8_t *buf;
+	size_t len, cap;
+	uint64_t records;
+	size_t events_offset;	/* file offset of the first event record */
+};
+
+void fixture_begin(struct fixture *f, unsigned int nr_targets);
+void fixture_event(struct fixture *f, uint16_t kind, uint16_t cpu,
+		   uint8_t target, uint64_t time_ns, uint64_t addr);
+/* Closes the events section and appends the end section. */
+void fixture_end(struct fixture *f);
+void fixture_free(struct fixture *f);
+
+#endif
