@@ -32,8 +32,9 @@ int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
 		      int cache_list);
 void dprof_layout_exit(void);
 /* Walk every slab cache; stops when fn returns non-zero, which it returns. */
-int dprof_for_each_cache(int (*fn)(struct kmem_cache *s, const char *name,
-				   void *arg), void *arg);
+typedef int (*dprof_cache_fn)(struct kmem_cache *s, const char *name,
+			      void *arg);
+int dprof_walk_caches(dprof_cache_fn fn, void *arg);
 unsigned int dprof_cache_stride(struct kmem_cache *s);
 
 /* ---- target.c: the caches being profiled ------------------------------ */

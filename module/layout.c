@@ -310,8 +310,7 @@ static bool is_cache_object(unsigned long ptr)
  * walk is bounded: a concurrent cache creation or destruction cannot make
  * it fault or loop.  Only used at load time, in process context.
  */
-int dprof_for_each_cache(int (*fn)(struct kmem_cache *s, const char *name,
-				   void *arg), void *arg)
+int dprof_walk_caches(dprof_cache_fn fn, void *arg)
 {
 	int list = dprof_layout.cache_list;
 	unsigned long anchor, node, name_ptr;

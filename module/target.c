@@ -104,7 +104,7 @@ static int target_add(const char *requested)
 			return -EINVAL;
 		}
 	}
-	ret = dprof_for_each_cache(match_cache, t);
+	ret = dprof_walk_caches(match_cache, t);
 	if (ret < 0) {
 		pr_err("target=: cannot walk the slab cache list (%d)\n", ret);
 		return ret;

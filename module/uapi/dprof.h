@@ -18,9 +18,9 @@
 /* Bumped on any incompatible change of a record or of the file format. */
 #define DPROF_ABI_VERSION	1
 
-/* ---------------------------------------------------------------------------
+/*
  * debugfs tree: /sys/kernel/debug/dprof/  (all files 0400, read() only)
- * ------------------------------------------------------------------------- */
+ */
 #define DPROF_DEBUGFS_DIR	"dprof"
 #define DPROF_FILE_VERSION	"version"	/* "dprof <ver> abi <n>\n" */
 #define DPROF_FILE_STATUS	"status"	/* human-readable state, costs */
@@ -41,12 +41,12 @@
 #define DPROF_MAX_TARGETS	8
 #define DPROF_NAME_LEN		64	/* cache name incl. NUL */
 
-/* ---------------------------------------------------------------------------
+/*
  * Records of the "events" stream.  read() returns whole records only; each
  * begins with struct dprof_rec_hdr and is hdr.size bytes long (a multiple
  * of 8).  Records of one CPU are in time order; userspace merges CPUs by
  * time_ns.
- * ------------------------------------------------------------------------- */
+ */
 enum dprof_rec_kind {
 	DPROF_REC_ALLOC	= 1,	/* struct dprof_obj_event */
 	DPROF_REC_FREE	= 2,	/* struct dprof_obj_event */
@@ -61,15 +61,21 @@ struct dprof_rec_hdr {
 	__u8 flags;		/* kind-specific, DPROF_OBJ_* for objects */
 };
 
-/* dprof_rec_hdr.flags of ALLOC/FREE records */
-#define DPROF_OBJ_BULK		0x01	/* kmem_cache_{alloc,free}_bulk path */
-#define DPROF_OBJ_KMALLOC	0x02	/* kmalloc()/kfree() path */
-#define DPROF_OBJ_UNTRACKED	0x04	/* ALLOC: live-object set full, the
-					 * resolver will not see this object */
-#define DPROF_OBJ_NOT_LIVE	0x08	/* FREE: object was not in the live set
-					 * (allocated before load, or untracked) */
-#define DPROF_OBJ_OFF_GRID	0x10	/* ALLOC: address not on the cache's
-					 * stride grid (KFENCE, slub_debug) */
+/*
+ * dprof_rec_hdr.flags of ALLOC/FREE records:
+ * BULK       kmem_cache_{alloc,free}_bulk path
+ * KMALLOC    kmalloc()/kfree() path
+ * UNTRACKED  ALLOC: live-object set full, the resolver will not see it
+ * NOT_LIVE   FREE: object was not in the live set (allocated before load,
+ *            or untracked)
+ * OFF_GRID   ALLOC: address not on the cache's stride grid (KFENCE,
+ *            slub_debug red zones); interior addresses will not resolve
+ */
+#define DPROF_OBJ_BULK		0x01
+#define DPROF_OBJ_KMALLOC	0x02
+#define DPROF_OBJ_UNTRACKED	0x04
+#define DPROF_OBJ_NOT_LIVE	0x08
+#define DPROF_OBJ_OFF_GRID	0x10
 
 /* Allocation or free of one target object: the address set (thesis 4.3). */
 struct dprof_obj_event {
@@ -89,12 +95,12 @@ struct dprof_lost_event {
 	__u64 count;		/* records lost on hdr.cpu since the last one */
 };
 
-/* ---------------------------------------------------------------------------
+/*
  * Recording file written by "dprof-view record": a header, then sections.
  * Each section is a struct dprof_section followed by `length` payload bytes
  * and zero padding to the next multiple of 8.  A file is complete when its
  * last section is DPROF_SEC_END.
- * ------------------------------------------------------------------------- */
+ */
 #define DPROF_FILE_MAGIC	0x454c494646525044ULL	/* "DPRFFILE" */
 
 struct dprof_file_header {

@@ -288,8 +288,7 @@ static long op_resolve(int cpu)
 	kmem_cache_free(cache, c->freed);
 	ret = smp_call_function_single(cpu, resolve_on_cpu, c, 1);
 out:
-	if (c->foreign)
-		kfree(c->foreign);
+	kfree(c->foreign);
 	symbol_put(dprof_resolve);
 	kfree(c);
 	resolve_result.err = ret;

@@ -1,0 +1,34 @@
+#!/bin/sh
+# make check: every test dprof has, in order of cost.
+#  1. userspace unit tests (ASan/UBSan)
+#  2. dprof.ko and the test modules build warning-free against Debian 6.1
+#     and 6.12 headers
+#  3. checkpatch --strict on the kernel code
+#  4. the selftests in a QEMU TCG guest, on 6.1 and on 6.12
+# Ends with one "N passed, N failed" line over all of them.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+passed=0 failed=0
+step() {
+	name=$1
+	shift
+	echo "=== $name"
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "=== $name: ok"
+	else
+		failed=$((failed + 1))
+		echo "=== $name: FAILED"
+	fi
+}
+
+start=$(date +%s)
+step "unit tests" make -s unit-test
+step "module builds (6.1, 6.12)" make -s build-test
+step "checkpatch --strict" scripts/lint.sh
+step "guest selftests on 6.1" scripts/vm.sh -k 6.1 -t 900 selftests/run.sh
+step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 900 selftests/run.sh
+echo "make check took $(($(date +%s) - start)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
