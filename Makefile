@@ -28,7 +28,7 @@ PROGS := $(patsubst $(TOP)/selftests/progs/%.c,$(BUILD)/selftests/%,\
 UNIT_SRCS := $(wildcard $(TOP)/userspace/tests/*.c)
 
 .PHONY: all module view progs guest-files check unit-test build-test \
-	vm-test demo vm-run vm-shell deps lint install clean help
+	vm-test demo bench vm-run vm-shell deps lint install clean help
 
 all: module view
 
@@ -38,6 +38,7 @@ help:
 	@echo "make check      set up everything and run every test"
 	@echo "make vm-run SCRIPT=f [KERNEL=6.12]   run a script in the guest"
 	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
+	@echo "make bench      hook overhead on UDP throughput in a guest"
 	@echo "make lint       checkpatch --strict on module/"
 	@echo "make install    install dprof-view and the module (DESTDIR, PREFIX)"
 
@@ -85,6 +86,10 @@ build-test:
 
 vm-test:
 	$(TOP)/scripts/vm.sh -k $(KERNEL) $(TOP)/selftests/run.sh
+
+# Overhead of the hooks on UDP loopback throughput, in a guest.
+bench: deps
+	$(TOP)/scripts/vm.sh -k $(KERNEL) $(TOP)/scripts/bench-guest.sh
 
 # --- demo and guest access --------------------------------------------
 demo: deps
