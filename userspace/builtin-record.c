@@ -190,6 +190,28 @@ static bool kallsyms_has_addresses(const char *text)
 	return false;
 }
 
+/*
+ * Store a system file as a section; warn with @consequence when it cannot
+ * be read.  Returns the text (caller frees) or NULL.
+ */
+static char *capture_file(struct record_state *st, uint32_t kind,
+			  const char *env, const char *def, const char *rel,
+			  const char *consequence)
+{
+	char path[512];
+	size_t len;
+	char *text = read_whole_file(sys_path(path, sizeof(path), env, def,
+					      rel), &len);
+
+	if (!text) {
+		fprintf(stderr, "%s: record: warning: cannot read %s (%s); %s\n",
+			prog_name, path, strerror(errno), consequence);
+		return NULL;
+	}
+	rec_write_section(&st->out, kind, text, len);
+	return text;
+}
+
 static int write_header_sections(struct record_state *st)
 {
 	struct dprof_file_target targets[DPROF_MAX_TARGETS];
@@ -235,7 +257,7 @@ static int write_header_sections(struct record_state *st)
 
 	len = sysinfo_caches(caches, 16);
 	if (!len)
-		fprintf(stderr, "%s: record: warning: no CPU cache description in sysfs; views will need --cache\n",
+		fprintf(stderr, "%s: record: warning: no CPU cache description in sysfs; cache geometry will be missing\n",
 			prog_name);
 	rec_write_section(&st->out, DPROF_SEC_META, meta, meta_len);
 	rec_write_section(&st->out, DPROF_SEC_TARGETS, targets,
@@ -244,26 +266,15 @@ static int write_header_sections(struct record_state *st)
 			  len * sizeof(caches[0]));
 	free(meta);
 
-	text = read_whole_file(sys_path(path, sizeof(path), "DPROF_PROCFS",
-					"/proc", "kallsyms"), &len);
-	if (!text)
-		fprintf(stderr, "%s: record: warning: cannot read %s (%s); addresses will not be symbolised\n",
-			prog_name, path, strerror(errno));
-	else if (!kallsyms_has_addresses(text))
-		fprintf(stderr, "%s: record: warning: %s shows zero addresses (not root, or kptr_restrict); symbols will be missing\n",
-			prog_name, path);
-	if (text)
-		rec_write_section(&st->out, DPROF_SEC_KALLSYMS, text, len);
+	text = capture_file(st, DPROF_SEC_KALLSYMS, "DPROF_PROCFS", "/proc",
+			    "kallsyms", "addresses will not be symbolised");
+	if (text && !kallsyms_has_addresses(text))
+		fprintf(stderr, "%s: record: warning: kallsyms shows zero addresses (not root, or kptr_restrict); symbols will be missing\n",
+			prog_name);
 	free(text);
-
-	text = read_whole_file(sys_path(path, sizeof(path), "DPROF_SYSFS",
-					"/sys", "kernel/btf/vmlinux"), &len);
-	if (!text)
-		fprintf(stderr, "%s: record: warning: no kernel BTF at %s (%s); field names need --vmlinux later\n",
-			prog_name, path, strerror(errno));
-	else
-		rec_write_section(&st->out, DPROF_SEC_BTF, text, len);
-	free(text);
+	free(capture_file(st, DPROF_SEC_BTF, "DPROF_SYSFS", "/sys",
+			  "kernel/btf/vmlinux",
+			  "the kernel has no BTF; field names will be missing"));
 	return st->out.failed ? EXIT_FAIL : 0;
 }
 

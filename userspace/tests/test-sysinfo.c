@@ -45,6 +45,11 @@ static void write_file(const char *path, const char *text)
 /* Cache geometry read from a sysfs fixture through DPROF_SYSFS. */
 static void test_caches_from_fixture(void)
 {
+	static const char *const attrs[][2] = {
+		{ "type", "Data\n" }, { "level", "1\n" }, { "size", "48K\n" },
+		{ "ways_of_associativity", "12\n" },
+		{ "coherency_line_size", "64\n" }, { "number_of_sets", "64\n" },
+	};
 	char root[] = "/tmp/dprof-sysfs-XXXXXX", dir[512], path[600];
 	struct dprof_file_cache c[4];
 
@@ -54,18 +59,10 @@ static void test_caches_from_fixture(void)
 	CHECK(system(dir) == 0);
 	snprintf(dir, sizeof(dir), "%s/devices/system/cpu/cpu0/cache/index0",
 		 root);
-	snprintf(path, sizeof(path), "%s/type", dir);
-	write_file(path, "Data\n");
-	snprintf(path, sizeof(path), "%s/level", dir);
-	write_file(path, "1\n");
-	snprintf(path, sizeof(path), "%s/size", dir);
-	write_file(path, "48K\n");
-	snprintf(path, sizeof(path), "%s/ways_of_associativity", dir);
-	write_file(path, "12\n");
-	snprintf(path, sizeof(path), "%s/coherency_line_size", dir);
-	write_file(path, "64\n");
-	snprintf(path, sizeof(path), "%s/number_of_sets", dir);
-	write_file(path, "64\n");
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, attrs[i][0]);
+		write_file(path, attrs[i][1]);
+	}
 	setenv("DPROF_SYSFS", root, 1);
 	CHECK(sysinfo_caches(c, 4) == 1);
 	CHECK_EQ_U64(c[0].size, 48 * 1024);
