@@ -10,6 +10,7 @@
 #include <linux/ring_buffer.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
+#include <asm/debugreg.h>
 
 #if !defined(CONFIG_X86_64)
 #error "dprof needs x86-64 (debug registers, IBS/PEBS)"
@@ -22,6 +23,9 @@
 #endif
 #if !defined(CONFIG_KPROBES) || !defined(CONFIG_KRETPROBES)
 #error "dprof needs CONFIG_KPROBES=y and CONFIG_KRETPROBES=y (bulk slab paths)"
+#endif
+#if !defined(CONFIG_HAVE_HW_BREAKPOINT)
+#error "dprof needs CONFIG_HAVE_HW_BREAKPOINT=y (object access histories)"
 #endif
 #if !defined(CONFIG_TRACEPOINTS)
 #error "dprof needs CONFIG_TRACEPOINTS=y (kmem tracepoints)"
@@ -57,6 +61,33 @@ static inline unsigned long dprof_entry_call_site(struct pt_regs *regs)
 	if (copy_from_kernel_nofault(&ret, (void *)regs->sp, sizeof(ret)))
 		return 0;
 	return ret;
+}
+
+/*
+ * Debug registers as the CPU holds them now (through paravirt where the
+ * kernel has it): which slot perf gave each breakpoint, see history.c.
+ */
+#define DPROF_DR_RW_WRITE	0x1	/* DR7 R/W field: data writes */
+#define DPROF_DR_RW_READWRITE	0x3	/* DR7 R/W field: data reads or writes */
+
+static inline void dprof_read_debugregs(unsigned long addr[4],
+					unsigned long *dr7)
+{
+	get_debugreg(addr[0], 0);
+	get_debugreg(addr[1], 1);
+	get_debugreg(addr[2], 2);
+	get_debugreg(addr[3], 3);
+	get_debugreg(*dr7, 7);
+}
+
+static inline unsigned int dprof_dr7_type(unsigned long dr7, unsigned int i)
+{
+	return (dr7 >> (DR_CONTROL_SHIFT + i * DR_CONTROL_SIZE)) & 0x3;
+}
+
+static inline bool dprof_dr7_enabled(unsigned long dr7, unsigned int i)
+{
+	return (dr7 >> (i * DR_ENABLE_SIZE)) & 0x3;
 }
 
 #endif /* _DPROF_COMPAT_H */

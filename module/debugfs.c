@@ -148,9 +148,17 @@ static int status_show(struct seq_file *m, void *v)
 		   dprof_slab_bulk_missed(), dprof_slab_free_bulk_missed());
 	seq_printf(m, "dropped: %llu\n", lost_total());
 	show_costs(m, &sum);
+	dprof_history_show(m, true);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(status);
+
+static int histories_show(struct seq_file *m, void *v)
+{
+	dprof_history_show(m, false);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(histories);
 
 /* One reader at a time: reading consumes the records. */
 static int events_open_file(struct inode *inode, struct file *file)
@@ -213,6 +221,8 @@ int dprof_debugfs_init(void)
 	debugfs_create_file(DPROF_FILE_DROPPED, 0400, dir, NULL,
 			    &dropped_fops);
 	debugfs_create_file(DPROF_FILE_EVENTS, 0400, dir, NULL, &events_fops);
+	debugfs_create_file(DPROF_FILE_HISTORIES, 0400, dir, NULL,
+			    &histories_fops);
 	return 0;
 }
 

@@ -107,6 +107,7 @@ enum dprof_hook {
 	DPROF_HOOK_KFREE,	/* tracepoint kfree */
 	DPROF_HOOK_ALLOC_BULK,	/* kretprobe kmem_cache_alloc_bulk */
 	DPROF_HOOK_FREE_BULK,	/* kprobe kmem_cache_free_bulk */
+	DPROF_HOOK_BP_HIT,	/* debug-register hit (history.c) */
 	DPROF_NR_HOOKS,
 };
 
@@ -146,6 +147,31 @@ static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
 	if (cycles > c->max_cycles)
 		c->max_cycles = cycles;
 }
+
+/* ---- history.c: object access histories with debug registers ---------- */
+struct dprof_history_config {
+	bool enabled;
+	bool pairs;		/* every pair of members, else a history set */
+	unsigned int len;	/* bytes per watched offset: 1, 2, 4, 8 */
+	unsigned int max_arms;	/* objects armed per second */
+	unsigned int max_hits;	/* elements recorded per second */
+	unsigned int timeout_ms;	/* longest life followed */
+	unsigned int wait_ms;	/* wait for the armed address to be reused */
+	const char *offsets;	/* members to cover, NULL: every offset */
+};
+
+int dprof_history_init(const struct dprof_history_config *config);
+void dprof_history_exit(void);
+/* From the slab hooks, for target objects. */
+void dprof_history_alloc(int target, unsigned long base,
+			 unsigned long call_site);
+void dprof_history_free(int target, unsigned long base,
+			unsigned long call_site);
+void dprof_history_cache_destroyed(int target);
+struct seq_file;
+void dprof_history_show(struct seq_file *m, bool brief);
+/* Set while dprof allocates or frees an object itself: hooks ignore it. */
+DECLARE_PER_CPU(int, dprof_self_alloc);
 
 /* ---- debugfs.c --------------------------------------------------------- */
 int dprof_debugfs_init(void);

@@ -31,6 +31,45 @@ module_param_named(enable, dprof_enabled, bool, 0644);
 MODULE_PARM_DESC(enable,
 		 "Record allocations and frees (runtime: /sys/module/dprof/parameters/enable, default Y)");
 
+static bool history = true;
+module_param(history, bool, 0444);
+MODULE_PARM_DESC(history,
+		 "Collect object access histories with debug registers (default Y)");
+
+static char *history_mode = "set";
+module_param(history_mode, charp, 0444);
+MODULE_PARM_DESC(history_mode,
+		 "set: each history watches two offsets, a round covers every offset once (default); pairs: a round covers every pair of offsets");
+
+static char *history_offsets;
+module_param(history_offsets, charp, 0444);
+MODULE_PARM_DESC(history_offsets,
+		 "Byte offsets to watch, comma-separated, multiples of history_len (default: every offset of the object)");
+
+static unsigned int history_len = 8;
+module_param(history_len, uint, 0444);
+MODULE_PARM_DESC(history_len, "Bytes watched at each offset: 1, 2, 4 or 8 (default 8)");
+
+static unsigned int history_max_arms = 100;
+module_param(history_max_arms, uint, 0444);
+MODULE_PARM_DESC(history_max_arms,
+		 "Objects armed per second at most (1..10000, default 100)");
+
+static unsigned int history_max_hits = 20000;
+module_param(history_max_hits, uint, 0444);
+MODULE_PARM_DESC(history_max_hits,
+		 "History elements recorded per second at most, the rest counted as dropped (100..10000000, default 20000)");
+
+static unsigned int history_timeout_ms = 1000;
+module_param(history_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(history_timeout_ms,
+		 "End a history whose object lives longer than this (10..4000, default 1000)");
+
+static unsigned int history_wait_ms = 500;
+module_param(history_wait_ms, uint, 0444);
+MODULE_PARM_DESC(history_wait_ms,
+		 "Give up on an armed address not reallocated within this time (10..60000, default 500)");
+
 static int slab_cache_offset = -1;
 module_param(slab_cache_offset, int, 0444);
 MODULE_PARM_DESC(slab_cache_offset,
@@ -60,6 +99,45 @@ static bool offset_ok(const char *name, int value, int align)
 	return false;
 }
 
+static bool range_ok(const char *name, unsigned int value, unsigned int lo,
+		     unsigned int hi)
+{
+	if (value >= lo && value <= hi)
+		return true;
+	pr_err("%s=%u: must be between %u and %u\n", name, value, lo, hi);
+	return false;
+}
+
+static int history_params(struct dprof_history_config *hc)
+{
+	hc->enabled = history;
+	hc->len = history_len;
+	hc->max_arms = history_max_arms;
+	hc->max_hits = history_max_hits;
+	hc->timeout_ms = history_timeout_ms;
+	hc->wait_ms = history_wait_ms;
+	hc->offsets = history_offsets;
+	if (!strcmp(history_mode, "set")) {
+		hc->pairs = false;
+	} else if (!strcmp(history_mode, "pairs")) {
+		hc->pairs = true;
+	} else {
+		pr_err("history_mode=%s: must be set or pairs\n", history_mode);
+		return -EINVAL;
+	}
+	if (history_len != 1 && history_len != 2 && history_len != 4 &&
+	    history_len != 8) {
+		pr_err("history_len=%u: must be 1, 2, 4 or 8\n", history_len);
+		return -EINVAL;
+	}
+	if (!range_ok("history_max_arms", history_max_arms, 1, 10000) ||
+	    !range_ok("history_max_hits", history_max_hits, 100, 10000000) ||
+	    !range_ok("history_timeout_ms", history_timeout_ms, 10, 4000) ||
+	    !range_ok("history_wait_ms", history_wait_ms, 10, 60000))
+		return -EINVAL;
+	return 0;
+}
+
 static int check_params(void)
 {
 	if (ring_kb < 64 || ring_kb > 1048576) {
@@ -81,9 +159,12 @@ static int check_params(void)
 
 static int __init dprof_init(void)
 {
+	struct dprof_history_config hc;
 	int ret;
 
 	ret = check_params();
+	if (!ret)
+		ret = history_params(&hc);
 	if (ret)
 		return ret;
 	dprof_stats_init();
@@ -105,13 +186,18 @@ static int __init dprof_init(void)
 	ret = dprof_debugfs_init();
 	if (ret)
 		goto err_ring;
-	ret = dprof_slab_init();
+	ret = dprof_history_init(&hc);
 	if (ret)
 		goto err_debugfs;
+	ret = dprof_slab_init();
+	if (ret)
+		goto err_history;
 	pr_info("profiling %u cache(s), first %s\n", dprof_nr_targets,
 		dprof_targets[0].name);
 	return 0;
 
+err_history:
+	dprof_history_exit();
 err_debugfs:
 	dprof_debugfs_exit();
 err_ring:
@@ -126,6 +212,7 @@ err_target:
 static void __exit dprof_exit(void)
 {
 	dprof_slab_exit();
+	dprof_history_exit();
 	dprof_debugfs_exit();
 	dprof_ring_exit();
 	dprof_liveset_exit();
@@ -136,5 +223,5 @@ module_init(dprof_init);
 module_exit(dprof_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("dprof developers");
-MODULE_DESCRIPTION("Data-type cache-miss profiler: slab hooks, address resolution, per-CPU rings");
+MODULE_DESCRIPTION("Data-type cache-miss profiler: slab hooks, address resolution, object access histories, per-CPU rings");
 MODULE_VERSION(DPROF_VERSION);

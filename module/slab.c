@@ -36,6 +36,8 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	struct dprof_obj_event ev;
 	unsigned long base = (unsigned long)ptr, slab_base;
 
+	if (this_cpu_read(dprof_self_alloc))
+		return;
 	if (!dprof_cache_of(ptr, &slab_base) || (base - slab_base) % t->stride) {
 		flags |= DPROF_OBJ_OFF_GRID;
 		this_cpu_inc(dprof_stats.off_grid);
@@ -61,6 +63,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.allocs);
 	dprof_ring_write(&ev, sizeof(ev));
+	dprof_history_alloc(target, base, call_site);
 }
 
 static void object_free(int target, const void *ptr, unsigned long call_site,
@@ -68,6 +71,9 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 {
 	struct dprof_obj_event ev;
 
+	if (this_cpu_read(dprof_self_alloc))
+		return;
+	dprof_history_free(target, (unsigned long)ptr, call_site);
 	if (!dprof_liveset_remove((unsigned long)ptr)) {
 		flags |= DPROF_OBJ_NOT_LIVE;
 		this_cpu_inc(dprof_stats.frees_not_live);
@@ -242,9 +248,11 @@ static int cache_destroy_pre(struct kprobe *kp, struct pt_regs *regs)
 	const void *s = (const void *)regs_get_kernel_argument(regs, 0);
 	int target = dprof_target_of_cache(s);
 
-	if (target >= 0)
+	if (target >= 0) {
 		WRITE_ONCE(dprof_targets[target].flags,
 			   dprof_targets[target].flags | DPROF_TARGET_DEAD);
+		dprof_history_cache_destroyed(target);
+	}
 	return 0;
 }
 

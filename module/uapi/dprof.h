@@ -27,6 +27,7 @@
 #define DPROF_FILE_TARGETS	"targets"	/* one line per target, below */
 #define DPROF_FILE_DROPPED	"dropped"	/* total records lost, decimal */
 #define DPROF_FILE_EVENTS	"events"	/* binary record stream */
+#define DPROF_FILE_HISTORIES	"histories"	/* history collection progress */
 
 /*
  * "targets" lines, after a '#' comment header:
@@ -51,6 +52,9 @@ enum dprof_rec_kind {
 	DPROF_REC_ALLOC	= 1,	/* struct dprof_obj_event */
 	DPROF_REC_FREE	= 2,	/* struct dprof_obj_event */
 	DPROF_REC_LOST	= 3,	/* struct dprof_lost_event */
+	DPROF_REC_HIST_BEGIN = 4,	/* struct dprof_hist_begin */
+	DPROF_REC_HIST_ELEM = 5,	/* struct dprof_hist_elem */
+	DPROF_REC_HIST_END = 6,	/* struct dprof_hist_end */
 };
 
 struct dprof_rec_hdr {
@@ -96,6 +100,76 @@ struct dprof_lost_event {
 };
 
 /*
+ * Object access histories (thesis 5.3): every access to one or two watched
+ * offsets of one object, from its allocation to its free.
+ *
+ * BEGIN is written by the allocating CPU when the watched object is
+ * allocated, END by the freeing CPU when it is freed (or by the collector
+ * on timeout/unload).  Elements come from the debug-register handler of the
+ * CPU that made the access; they carry only the low 14 bits of the history
+ * id (at most one history is open at a time, and ids advance by at most
+ * the arming rate, so the open history is unambiguous).
+ *
+ * hdr.flags of BEGIN/END: DPROF_HIST_*.
+ */
+#define DPROF_HIST_RW_UNSURE	0x01	/* BEGIN: read/write not known (slot order) */
+#define DPROF_HIST_CPUS_CHANGED	0x02	/* END: a CPU came or went while watched */
+#define DPROF_HIST_TRUNCATED	0x04	/* END: elements dropped by the rate limit */
+
+#define DPROF_HIST_NO_OFFSET	0xffff
+
+struct dprof_hist_begin {
+	struct dprof_rec_hdr hdr;	/* cpu: allocating CPU */
+	__u64 time_ns;		/* allocation, CLOCK_MONOTONIC */
+	__u64 addr;		/* object base address (cache-set mapping) */
+	__u64 call_site;	/* caller of the allocator */
+	__u32 id;		/* history id, unique per load */
+	__u16 offset[2];	/* watched byte offsets; DPROF_HIST_NO_OFFSET */
+	__u8 len;		/* bytes watched at each offset: 1, 2, 4, 8 */
+	__u8 nr_offsets;	/* 1 or 2 */
+	__u16 reserved;
+	__u32 plan_item;	/* index of the offset pair in the cover plan */
+};
+
+/* END reasons */
+#define DPROF_HIST_FREED	1	/* object freed: the history is complete */
+#define DPROF_HIST_TIMEOUT	2	/* still live after history_timeout_ms */
+#define DPROF_HIST_UNLOAD	3	/* module unloaded or target destroyed */
+
+struct dprof_hist_end {
+	struct dprof_rec_hdr hdr;	/* cpu: freeing CPU */
+	__u64 time_ns;		/* free (or end), CLOCK_MONOTONIC */
+	__u64 call_site;	/* caller of the free function; 0 if not freed */
+	__u32 id;
+	__u32 elements;		/* elements emitted (late handlers may add) */
+	__u32 dropped;		/* hits dropped by the hit-rate limit */
+	__u8 reason;		/* DPROF_HIST_FREED, _TIMEOUT, _UNLOAD */
+	__u8 reserved[3];
+};
+
+/*
+ * One access to a watched offset: 16 bytes (the thesis used 32).  The ip
+ * is the one the trap reports, i.e. of the instruction *after* the access
+ * (x86 data breakpoints are traps); "dprof-view record" maps it to the
+ * accessing instruction by decoding the kernel text (DPROF_SEC_IPMAP).
+ * Kernel and module text lie in the top 2 GiB, so the low 32 bits of the
+ * ip identify it: ip = 0xffffffff00000000 | ip_lo.  ip_lo 0: the ip was
+ * outside that range.
+ */
+#define DPROF_ELEM_ID_MASK	0x3fff	/* tag: history id, low 14 bits */
+#define DPROF_ELEM_WATCH_B	0x4000	/* tag: second watched offset */
+#define DPROF_ELEM_WRITE	0x8000	/* tag: the access wrote */
+
+struct dprof_hist_elem {
+	__u16 kind;		/* DPROF_REC_HIST_ELEM */
+	__u16 size;		/* 16 */
+	__u16 cpu;		/* CPU that made the access */
+	__u16 tag;		/* DPROF_ELEM_* */
+	__u32 ip_lo;		/* low 32 bits of the trapping ip */
+	__u32 time_ns;		/* since the allocation (< 4.3 s) */
+};
+
+/*
  * Recording file written by "dprof-view record": a header, then sections.
  * Each section is a struct dprof_section followed by `length` payload bytes
  * and zero padding to the next multiple of 8.  A file is complete when its
@@ -118,6 +192,8 @@ enum dprof_section_kind {
 	DPROF_SEC_EVENTS	= 6,	/* records of the events stream */
 	DPROF_SEC_STATUS	= 7,	/* debugfs "status" text at the end */
 	DPROF_SEC_END		= 8,	/* struct dprof_file_end */
+	DPROF_SEC_IPMAP		= 9,	/* struct dprof_file_ipmap[] */
+	DPROF_SEC_HISTORIES	= 10,	/* debugfs "histories" text at the end */
 };
 
 struct dprof_section {
@@ -149,6 +225,16 @@ struct dprof_file_cache {
 #define DPROF_CACHE_INSTRUCTION	2
 #define DPROF_CACHE_UNIFIED	3
 
+/*
+ * Trapping ip (next instruction) -> ip of the instruction that made the
+ * access, found by decoding the kernel text at record time.  access_ip 0:
+ * the text could not be read or decoded there.
+ */
+struct dprof_file_ipmap {
+	__u64 trap_ip;
+	__u64 access_ip;
+};
+
 struct dprof_file_end {
 	__u64 records;		/* records in all EVENTS sections */
 	__u64 lost;		/* records the module reported lost */
@@ -163,6 +249,10 @@ struct dprof_file_end {
 DPROF_STATIC_ASSERT(sizeof(struct dprof_rec_hdr) == 8, "rec_hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_obj_event) == 32, "obj_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_lost_event) == 24, "lost_event size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_begin) == 48, "hist_begin size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_end) == 40, "hist_end size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_elem) == 16, "hist_elem size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_file_ipmap) == 16, "ipmap size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_header) == 16, "file hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_section) == 16, "section size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_target) == 80, "target size");

@@ -1,0 +1,979 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Object access histories with debug registers (thesis 5.3): every access
+ * to one or two watched offsets of one target object, from allocation to
+ * free, on every CPU.
+ *
+ * Why the object is chosen before it exists.  Arming a breakpoint on every
+ * CPU takes process context and IPIs (milliseconds under TCG); an skbuff
+ * lives ~50 us.  Arming after the allocation would miss most lives, and
+ * always their beginning.  So the collector thread allocates one object of
+ * the target cache itself, on the CPU that allocates that type most, arms
+ * the breakpoints on its address, and frees it there: SLUB's per-CPU
+ * freelist is LIFO, so the next allocation on that CPU returns exactly the
+ * watched address.  The allocation hook only compares the address and
+ * opens the history; the free hook closes it.  Neither arms or disarms.
+ *
+ * Why two breakpoints per offset.  x86 cannot trap reads alone.  Each
+ * offset gets a write-only breakpoint (created first, so it takes the lower
+ * debug register) and a read/write one on the same bytes.  A write trips the
+ * write breakpoint; a read trips only the read/write one.  When a CPU
+ * reports both for one write (both DR6 bits, as the SDM specifies), the
+ * read/write report comes second in the same #DB, with the same trap frame
+ * and ip, and is recognised and not counted twice.  QEMU TCG reports only
+ * the lower register, which gives the same answer.  The slot order is
+ * checked on every CPU after arming; if it is not as required the history
+ * is flagged DPROF_HIST_RW_UNSURE instead of guessing.
+ *
+ * The life of a watch (one at a time; x86 has four debug registers):
+ *   IDLE -> ARMING (thread) -> WAITING (thread, reserve freed)
+ *   WAITING -> CLAIMING -> ACTIVE (alloc hook, address matches)
+ *   ACTIVE -> ENDING -> ENDED (free hook; or thread on timeout/unload)
+ *   WAITING -> ENDED (thread: not reallocated within history_wait_ms)
+ *   ENDED -> IDLE (thread, after every breakpoint is released)
+ * The state and the history id share one word, so a handler that sees
+ * ACTIVE also sees which history it belongs to; hits in any other state
+ * are dropped and counted.  A watched address freed and reallocated before
+ * the thread disarms stays ENDED: two lives are never mixed.
+ *
+ * CPU hotplug: breakpoints are per-CPU kernel counters created by dprof
+ * (not register_wide_hw_breakpoint, which covers only the CPUs online when
+ * it is called); a hotplug callback arms a CPU that comes online and
+ * releases one that goes, and the history is flagged CPUS_CHANGED.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <linux/kthread.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpu.h>
+#include <linux/irq_work.h>
+#include <linux/workqueue.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/timex.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include "dprof.h"
+#include "compat.h"
+
+#define NR_WATCH_OFFSETS	2
+#define BPS_PER_OFFSET		2	/* write-only, then read/write */
+#define MAX_BPS			(NR_WATCH_OFFSETS * BPS_PER_OFFSET)
+
+enum watch_state {
+	W_IDLE,
+	W_ARMING,
+	W_WAITING,
+	W_CLAIMING,
+	W_ACTIVE,
+	W_ENDING,
+	W_ENDED,
+};
+
+#define STATE_BITS	3
+#define STATE_MASK	((1UL << STATE_BITS) - 1)
+#define word_state(w)	((w) & STATE_MASK)
+#define word_id(w)	((u32)((w) >> STATE_BITS))
+#define make_word(id, st) (((unsigned long)(id) << STATE_BITS) | (st))
+
+/* The one watched object.  Fields are written before the state publishes them. */
+struct watch {
+	atomic_long_t word;	/* history id and enum watch_state */
+	unsigned long addr;	/* object base; 0 when nothing is armed */
+	int target;
+	u16 offset[NR_WATCH_OFFSETS];
+	unsigned int nr_offsets;
+	u32 plan_item;
+	bool rw_unsure;
+	bool cpus_changed;
+	u64 alloc_ns;		/* set in CLAIMING, read once ACTIVE */
+	u64 deadline_ns;	/* WAITING: give up after */
+	u8 end_reason;
+	atomic_t elements;
+	atomic_t dropped;	/* by the hit-rate limit */
+};
+
+/* Per CPU: the breakpoints and the last write trap, see bp_hit(). */
+struct hist_cpu {
+	struct perf_event *bp[MAX_BPS];
+	struct pt_regs *w_regs;
+	unsigned long w_ip;
+	unsigned int w_watch;
+};
+
+/* Which offsets each history covers: one plan per target. */
+struct hist_plan {
+	u16 *members;		/* byte offsets, multiples of len */
+	unsigned int nr_members;
+	u16 (*items)[NR_WATCH_OFFSETS];	/* DPROF_HIST_NO_OFFSET pads */
+	u32 *done;		/* complete histories per item */
+	unsigned int nr_items;
+	unsigned int cursor;
+};
+
+struct hist_counters {
+	u64 arms, arm_cycles, arm_max_cycles;
+	u64 disarms, disarm_cycles;
+	u64 expired;		/* not reallocated within wait_ms */
+	u64 reserve_failed;	/* could not allocate the object to watch */
+	u64 nospc;		/* debug registers held by someone else */
+	u64 ends[DPROF_HIST_UNLOAD + 1];
+	u64 first_arm_ns;
+};
+
+static struct dprof_history_config cfg;
+static struct watch watch;
+static DEFINE_PER_CPU(struct hist_cpu, hist_cpu);
+DEFINE_PER_CPU(int, dprof_self_alloc);
+static struct hist_plan plans[DPROF_MAX_TARGETS];
+static struct hist_counters counters;	/* thread only, read racily */
+static atomic64_t hits_outside_life;	/* before alloc or after free */
+static atomic64_t hits_rate_dropped;
+static atomic64_t ip_out_of_range;
+static atomic_t hits_window;		/* elements this second */
+static unsigned int slots;		/* debug registers dprof could get */
+static unsigned int offsets_per_watch;	/* 2: pairs, 1: singles */
+static bool armed;			/* under hist_lock */
+static DEFINE_MUTEX(hist_lock);		/* breakpoints, after cpus_read_lock */
+static struct task_struct *thread;
+static DECLARE_WAIT_QUEUE_HEAD(thread_wq);
+static bool thread_kick;
+static struct irq_work kick_work;
+static int hotplug_state = -1;
+static void *reserve;			/* object held while arming */
+static DEFINE_PER_CPU(u64, prev_allocs);
+
+static void kick_fn(struct irq_work *w)
+{
+	WRITE_ONCE(thread_kick, true);
+	wake_up(&thread_wq);
+}
+
+static u64 now_ns(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/* ---- #DB context ------------------------------------------------------- */
+
+static void emit_element(unsigned long word, unsigned int w, bool write,
+			 struct pt_regs *regs, u64 when)
+{
+	struct dprof_hist_elem el;
+	u64 since;
+
+	/* Stamped before the state was read: an earlier stamp is pre-alloc. */
+	since = when - READ_ONCE(watch.alloc_ns);
+	if ((s64)since < 0) {
+		atomic64_inc(&hits_outside_life);
+		return;
+	}
+	if (atomic_inc_return(&hits_window) > cfg.max_hits) {
+		atomic_inc(&watch.dropped);
+		atomic64_inc(&hits_rate_dropped);
+		return;
+	}
+	el.kind = DPROF_REC_HIST_ELEM;
+	el.size = sizeof(el);
+	el.cpu = smp_processor_id();
+	el.tag = (word_id(word) & DPROF_ELEM_ID_MASK) |
+		 (w ? DPROF_ELEM_WATCH_B : 0) | (write ? DPROF_ELEM_WRITE : 0);
+	if (regs->ip >> 31 == (~0UL >> 31)) {
+		el.ip_lo = (u32)regs->ip;
+	} else {
+		el.ip_lo = 0;
+		atomic64_inc(&ip_out_of_range);
+	}
+	el.time_ns = min_t(u64, since, U32_MAX);
+	atomic_inc(&watch.elements);
+	dprof_ring_write(&el, sizeof(el));
+}
+
+/*
+ * Breakpoint handler, from #DB (NMI-like).  Context bit 0: write-only
+ * breakpoint; the rest: which watched offset.
+ */
+static void bp_hit(struct perf_event *bp, struct perf_sample_data *data,
+		   struct pt_regs *regs)
+{
+	unsigned long ctx = (unsigned long)bp->overflow_handler_context;
+	unsigned int w = ctx >> 1;
+	bool write_bp = ctx & 1;
+	struct hist_cpu *hc = this_cpu_ptr(&hist_cpu);
+	u64 start = get_cycles(), when = now_ns();
+	unsigned long word = atomic_long_read(&watch.word);
+	bool emitted = false;
+
+	smp_rmb();	/* word before alloc_ns, paired with the claim */
+	if (write_bp) {
+		hc->w_regs = regs;
+		hc->w_ip = regs->ip;
+		hc->w_watch = w;
+	} else if (hc->w_regs == regs && hc->w_ip == regs->ip &&
+		   hc->w_watch == w) {
+		/* Second report of a write already recorded. */
+		hc->w_regs = NULL;
+		goto out;
+	} else {
+		hc->w_regs = NULL;
+	}
+	if (word_state(word) != W_ACTIVE) {
+		atomic64_inc(&hits_outside_life);
+		goto out;
+	}
+	emit_element(word, w, write_bp, regs, when);
+	emitted = true;
+out:
+	dprof_cost_add(DPROF_HOOK_BP_HIT, emitted, get_cycles() - start);
+}
+
+/* ---- slab hook context ------------------------------------------------- */
+
+void dprof_history_alloc(int target, unsigned long base,
+			 unsigned long call_site)
+{
+	unsigned long word = atomic_long_read(&watch.word);
+	struct dprof_hist_begin b;
+
+	if (base != READ_ONCE(watch.addr) || word_state(word) != W_WAITING ||
+	    target != READ_ONCE(watch.target))
+		return;
+	if (atomic_long_cmpxchg(&watch.word, word,
+				make_word(word_id(word), W_CLAIMING)) != word)
+		return;
+	watch.alloc_ns = now_ns();
+	atomic_set(&watch.elements, 0);
+	atomic_set(&watch.dropped, 0);
+	memset(&b, 0, sizeof(b));
+	b.hdr.kind = DPROF_REC_HIST_BEGIN;
+	b.hdr.size = sizeof(b);
+	b.hdr.cpu = smp_processor_id();
+	b.hdr.target = target;
+	b.hdr.flags = watch.rw_unsure ? DPROF_HIST_RW_UNSURE : 0;
+	b.time_ns = watch.alloc_ns;
+	b.addr = base;
+	b.call_site = call_site;
+	b.id = word_id(word);
+	b.offset[0] = watch.offset[0];
+	b.offset[1] = watch.nr_offsets > 1 ? watch.offset[1] :
+		      DPROF_HIST_NO_OFFSET;
+	b.len = cfg.len;
+	b.nr_offsets = watch.nr_offsets;
+	b.plan_item = watch.plan_item;
+	/* BEGIN precedes every element of this history in this CPU's ring. */
+	dprof_ring_write(&b, sizeof(b));
+	smp_wmb();	/* alloc_ns before ACTIVE */
+	atomic_long_set(&watch.word, make_word(word_id(word), W_ACTIVE));
+}
+
+static void emit_end(unsigned long word, u8 reason, unsigned long call_site)
+{
+	struct dprof_hist_end e;
+
+	memset(&e, 0, sizeof(e));
+	e.hdr.kind = DPROF_REC_HIST_END;
+	e.hdr.size = sizeof(e);
+	e.hdr.cpu = raw_smp_processor_id();
+	e.hdr.target = watch.target;
+	e.hdr.flags = (READ_ONCE(watch.cpus_changed) ?
+		       DPROF_HIST_CPUS_CHANGED : 0) |
+		      (atomic_read(&watch.dropped) ? DPROF_HIST_TRUNCATED : 0);
+	e.time_ns = now_ns();
+	e.call_site = call_site;
+	e.id = word_id(word);
+	e.elements = atomic_read(&watch.elements);
+	e.dropped = atomic_read(&watch.dropped);
+	e.reason = reason;
+	watch.end_reason = reason;
+	dprof_ring_write(&e, sizeof(e));
+}
+
+/* Ends the active history; false if it was not active. */
+static bool end_history(u8 reason, unsigned long call_site)
+{
+	unsigned long word = atomic_long_read(&watch.word);
+
+	if (word_state(word) != W_ACTIVE)
+		return false;
+	/* From here on no hit is attributed to the history. */
+	if (atomic_long_cmpxchg(&watch.word, word,
+				make_word(word_id(word), W_ENDING)) != word)
+		return false;
+	emit_end(word, reason, call_site);
+	atomic_long_set_release(&watch.word,
+				make_word(word_id(word), W_ENDED));
+	return true;
+}
+
+void dprof_history_free(int target, unsigned long base,
+			unsigned long call_site)
+{
+	/* The free hook runs before the object is freed. */
+	if (base == READ_ONCE(watch.addr) && target == READ_ONCE(watch.target) &&
+	    end_history(DPROF_HIST_FREED, call_site))
+		irq_work_queue(&kick_work);
+}
+
+/* kmem_cache_destroy() of a target: give back the object held, if any. */
+void dprof_history_cache_destroyed(int target)
+{
+	void *obj;
+	unsigned long flags;
+
+	if (READ_ONCE(watch.target) != target)
+		return;
+	obj = xchg(&reserve, NULL);
+	if (obj) {
+		local_irq_save(flags);
+		this_cpu_write(dprof_self_alloc, 1);
+		kmem_cache_free(dprof_targets[target].cache, obj);
+		this_cpu_write(dprof_self_alloc, 0);
+		local_irq_restore(flags);
+	}
+	irq_work_queue(&kick_work);
+}
+
+/* ---- arming (process context, cpus_read_lock + hist_lock) -------------- */
+
+static void disarm_cpu(unsigned int cpu)
+{
+	struct hist_cpu *hc = per_cpu_ptr(&hist_cpu, cpu);
+	int i;
+
+	for (i = 0; i < MAX_BPS; i++) {
+		if (hc->bp[i]) {
+			perf_event_release_kernel(hc->bp[i]);
+			hc->bp[i] = NULL;
+		}
+	}
+	hc->w_regs = NULL;
+}
+
+static int arm_cpu(unsigned int cpu)
+{
+	struct hist_cpu *hc = per_cpu_ptr(&hist_cpu, cpu);
+	struct perf_event_attr attr;
+	struct perf_event *bp;
+	unsigned int w, k;
+	void *ctx;
+
+	for (w = 0; w < watch.nr_offsets; w++) {
+		for (k = 0; k < BPS_PER_OFFSET; k++) {
+			bool write_only = k == 0;
+
+			ctx = (void *)(unsigned long)(w << 1 | write_only);
+			hw_breakpoint_init(&attr);
+			attr.bp_addr = watch.addr + watch.offset[w];
+			attr.bp_len = cfg.len;
+			attr.bp_type = write_only ? HW_BREAKPOINT_W :
+				       HW_BREAKPOINT_RW;
+			bp = perf_event_create_kernel_counter(&attr, cpu, NULL,
+							      bp_hit, ctx);
+			if (IS_ERR(bp)) {
+				disarm_cpu(cpu);
+				return PTR_ERR(bp);
+			}
+			hc->bp[w * BPS_PER_OFFSET + k] = bp;
+		}
+	}
+	return 0;
+}
+
+/* On each CPU: is every write-only breakpoint below its read/write twin? */
+static void check_slot_order(void *bad)
+{
+	unsigned long dr7, addr[4];
+	unsigned int w, i;
+
+	dprof_read_debugregs(addr, &dr7);
+	for (w = 0; w < watch.nr_offsets; w++) {
+		int wslot = -1, rwslot = -1;
+
+		for (i = 0; i < 4; i++) {
+			unsigned int type = dprof_dr7_type(dr7, i);
+
+			if (!dprof_dr7_enabled(dr7, i) ||
+			    addr[i] != watch.addr + watch.offset[w])
+				continue;
+			if (type == DPROF_DR_RW_WRITE && wslot < 0)
+				wslot = i;
+			else if (type == DPROF_DR_RW_READWRITE && rwslot < 0)
+				rwslot = i;
+		}
+		if (wslot < 0 || rwslot < 0 || wslot > rwslot)
+			WRITE_ONCE(*(bool *)bad, true);
+	}
+}
+
+static void disarm_all(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		disarm_cpu(cpu);
+	armed = false;
+}
+
+static int arm_all(void)
+{
+	unsigned int cpu;
+	bool bad = false;
+	int ret;
+
+	for_each_online_cpu(cpu) {
+		ret = arm_cpu(cpu);
+		if (ret) {
+			disarm_all();
+			return ret;
+		}
+	}
+	armed = true;
+	on_each_cpu(check_slot_order, &bad, 1);
+	watch.rw_unsure = bad;
+	return 0;
+}
+
+static int hist_cpu_online(unsigned int cpu)
+{
+	mutex_lock(&hist_lock);
+	if (armed) {
+		WRITE_ONCE(watch.cpus_changed, true);
+		if (arm_cpu(cpu))
+			counters.nospc++;
+	}
+	mutex_unlock(&hist_lock);
+	return 0;
+}
+
+static int hist_cpu_offline(unsigned int cpu)
+{
+	mutex_lock(&hist_lock);
+	if (armed)
+		WRITE_ONCE(watch.cpus_changed, true);
+	disarm_cpu(cpu);
+	mutex_unlock(&hist_lock);
+	return 0;
+}
+
+/* ---- the object to watch ----------------------------------------------- */
+
+struct reserve_req {
+	struct kmem_cache *cache;
+	void *obj;
+};
+
+/*
+ * Runs on the chosen CPU.  Interrupts are off so that the hooks, which
+ * ignore dprof's own allocations, cannot mistake another one for it.
+ */
+static long reserve_fn(void *arg)
+{
+	struct reserve_req *req = arg;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	this_cpu_write(dprof_self_alloc, 1);
+	req->obj = kmem_cache_alloc(req->cache, GFP_NOWAIT | __GFP_NOWARN);
+	this_cpu_write(dprof_self_alloc, 0);
+	local_irq_restore(flags);
+	return 0;
+}
+
+/* Frees the reserve on this CPU: its freelist hands it out next. */
+static long release_fn(void *arg)
+{
+	struct kmem_cache *cache = arg;
+	unsigned long flags;
+	void *obj = xchg(&reserve, NULL);
+
+	if (!obj)
+		return 0;
+	local_irq_save(flags);
+	this_cpu_write(dprof_self_alloc, 1);
+	kmem_cache_free(cache, obj);
+	this_cpu_write(dprof_self_alloc, 0);
+	local_irq_restore(flags);
+	return 0;
+}
+
+/* The online CPU that allocated most target objects since the last arm. */
+static unsigned int busiest_cpu(void)
+{
+	unsigned int cpu, best = raw_smp_processor_id();
+	u64 best_n = 0;
+
+	for_each_online_cpu(cpu) {
+		u64 n = READ_ONCE(per_cpu(dprof_stats, cpu).allocs);
+		u64 delta = n - per_cpu(prev_allocs, cpu);
+
+		per_cpu(prev_allocs, cpu) = n;
+		if (delta > best_n) {
+			best_n = delta;
+			best = cpu;
+		}
+	}
+	return best;
+}
+
+/* ---- the cover plan ---------------------------------------------------- */
+
+static void plan_free(struct hist_plan *p)
+{
+	kvfree(p->members);
+	kvfree(p->items);
+	kvfree(p->done);
+	memset(p, 0, sizeof(*p));
+}
+
+static int plan_members(struct hist_plan *p, const struct dprof_target *t)
+{
+	unsigned int n = 0, off, max = t->object_size / cfg.len;
+	char *spec, *cur, *tok;
+	int ret = 0;
+
+	p->members = kvcalloc(max ? max : 1, sizeof(u16), GFP_KERNEL);
+	if (!p->members)
+		return -ENOMEM;
+	if (!cfg.offsets || !*cfg.offsets) {
+		for (off = 0; off + cfg.len <= t->object_size && n < max;
+		     off += cfg.len)
+			p->members[n++] = off;
+		p->nr_members = n;
+		return 0;
+	}
+	spec = kstrdup(cfg.offsets, GFP_KERNEL);
+	if (!spec)
+		return -ENOMEM;
+	cur = spec;
+	while ((tok = strsep(&cur, ",")) && !ret) {
+		if (kstrtouint(tok, 0, &off) || off % cfg.len ||
+		    off + cfg.len > t->object_size || n >= max) {
+			pr_err("history_offsets: '%s' is not a multiple of %u inside %s (%u bytes)\n",
+			       tok, cfg.len, t->name, t->object_size);
+			ret = -EINVAL;
+			break;
+		}
+		p->members[n++] = off;
+	}
+	kfree(spec);
+	p->nr_members = n;
+	return ret;
+}
+
+/* Set mode: members two by two.  Pairs mode: every pair of members. */
+static int plan_build(struct hist_plan *p, const struct dprof_target *t)
+{
+	unsigned int i, j, n, k = 0;
+	int ret = plan_members(p, t);
+
+	if (ret)
+		return ret;
+	n = p->nr_members;
+	if (!n) {
+		pr_err("%s: no offset to watch\n", t->name);
+		return -EINVAL;
+	}
+	if (offsets_per_watch == 1)
+		p->nr_items = n;
+	else if (cfg.pairs && n > 1)
+		p->nr_items = n * (n - 1) / 2;
+	else
+		p->nr_items = DIV_ROUND_UP(n, 2);
+	p->items = kvcalloc(p->nr_items, sizeof(*p->items), GFP_KERNEL);
+	p->done = kvcalloc(p->nr_items, sizeof(u32), GFP_KERNEL);
+	if (!p->items || !p->done)
+		return -ENOMEM;
+	if (offsets_per_watch == 1) {
+		for (i = 0; i < n; i++) {
+			p->items[k][0] = p->members[i];
+			p->items[k++][1] = DPROF_HIST_NO_OFFSET;
+		}
+	} else if (cfg.pairs && n > 1) {
+		for (i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++) {
+				p->items[k][0] = p->members[i];
+				p->items[k++][1] = p->members[j];
+			}
+	} else {
+		for (i = 0; i < n; i += 2) {
+			p->items[k][0] = p->members[i];
+			p->items[k++][1] = i + 1 < n ? p->members[i + 1] :
+					   DPROF_HIST_NO_OFFSET;
+		}
+	}
+	return 0;
+}
+
+/* The least-covered item, scanning from the cursor so ties rotate. */
+static unsigned int plan_next(struct hist_plan *p)
+{
+	unsigned int i, best = p->cursor % p->nr_items;
+
+	for (i = 0; i < p->nr_items; i++) {
+		unsigned int k = (p->cursor + i) % p->nr_items;
+
+		if (p->done[k] < p->done[best])
+			best = k;
+	}
+	p->cursor = best + 1;
+	return best;
+}
+
+/* ---- the collector thread ---------------------------------------------- */
+
+static unsigned int next_target;
+static u32 next_id = 1;
+
+static int pick_target(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < dprof_nr_targets; i++) {
+		unsigned int t = (next_target + i) % dprof_nr_targets;
+
+		if (!(READ_ONCE(dprof_targets[t].flags) & DPROF_TARGET_DEAD) &&
+		    plans[t].nr_items) {
+			next_target = t + 1;
+			return t;
+		}
+	}
+	return -1;
+}
+
+static void arm_next(void)
+{
+	struct hist_plan *p;
+	struct reserve_req req;
+	unsigned int cpu, item;
+	u64 start;
+	int target = pick_target(), ret;
+	u32 id;
+
+	if (target < 0)
+		return;
+	p = &plans[target];
+	item = plan_next(p);
+	cpus_read_lock();
+	cpu = busiest_cpu();
+	req.cache = dprof_targets[target].cache;
+	req.obj = NULL;
+	work_on_cpu(cpu, reserve_fn, &req);
+	if (!req.obj) {
+		counters.reserve_failed++;
+		goto out;
+	}
+	WRITE_ONCE(reserve, req.obj);
+	id = next_id++;
+	watch.addr = (unsigned long)req.obj;
+	watch.target = target;
+	watch.plan_item = item;
+	watch.offset[0] = p->items[item][0];
+	watch.offset[1] = p->items[item][1];
+	watch.nr_offsets = watch.offset[1] == DPROF_HIST_NO_OFFSET ? 1 : 2;
+	watch.cpus_changed = false;
+	watch.end_reason = 0;
+	atomic_long_set_release(&watch.word, make_word(id, W_ARMING));
+
+	start = get_cycles();
+	mutex_lock(&hist_lock);
+	ret = arm_all();
+	mutex_unlock(&hist_lock);
+	if (ret) {
+		if (ret == -ENOSPC)
+			counters.nospc++;
+		work_on_cpu(cpu, release_fn, req.cache);
+		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
+		watch.addr = 0;
+		goto out;
+	}
+	start = get_cycles() - start;
+	counters.arms++;
+	counters.arm_cycles += start;
+	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
+	if (!counters.first_arm_ns)
+		counters.first_arm_ns = now_ns();
+	watch.deadline_ns = now_ns() + (u64)cfg.wait_ms * NSEC_PER_MSEC;
+	atomic_long_set_release(&watch.word, make_word(id, W_WAITING));
+	/* Free it where it was allocated: the next allocation there is it. */
+	work_on_cpu(cpu, release_fn, req.cache);
+out:
+	cpus_read_unlock();
+}
+
+static void disarm(void)
+{
+	unsigned long word = atomic_long_read(&watch.word);
+	u64 start = get_cycles();
+	struct hist_plan *p = &plans[watch.target];
+
+	cpus_read_lock();
+	mutex_lock(&hist_lock);
+	disarm_all();
+	mutex_unlock(&hist_lock);
+	cpus_read_unlock();
+	counters.disarms++;
+	counters.disarm_cycles += get_cycles() - start;
+	if (watch.end_reason) {
+		counters.ends[watch.end_reason]++;
+		if (watch.end_reason == DPROF_HIST_FREED &&
+		    !watch.cpus_changed && watch.plan_item < p->nr_items)
+			p->done[watch.plan_item]++;
+	}
+	watch.addr = 0;
+	atomic_long_set_release(&watch.word,
+				make_word(word_id(word), W_IDLE));
+}
+
+static void collector_step(unsigned int *arms_this_second)
+{
+	unsigned long word = atomic_long_read(&watch.word);
+	u64 now = now_ns();
+	bool dead = READ_ONCE(dprof_targets[watch.target].flags) &
+		    DPROF_TARGET_DEAD;
+
+	switch (word_state(word)) {
+	case W_IDLE:
+		if (READ_ONCE(cfg.enabled) && READ_ONCE(dprof_enabled) &&
+		    *arms_this_second < cfg.max_arms) {
+			(*arms_this_second)++;
+			arm_next();
+		}
+		break;
+	case W_WAITING:
+		if (now < watch.deadline_ns && !dead)
+			break;
+		if (atomic_long_cmpxchg(&watch.word, word,
+					make_word(word_id(word), W_ENDED)) != word)
+			break;
+		counters.expired++;
+		disarm();
+		break;
+	case W_ACTIVE:
+		if (now - READ_ONCE(watch.alloc_ns) <
+		    (u64)cfg.timeout_ms * NSEC_PER_MSEC && !dead)
+			break;
+		if (end_history(dead ? DPROF_HIST_UNLOAD : DPROF_HIST_TIMEOUT,
+				0))
+			disarm();
+		break;
+	case W_ENDED:
+		disarm();
+		break;
+	default:	/* CLAIMING, ENDING: a hook is in the middle of it */
+		break;
+	}
+}
+
+static void collector_finish(void)
+{
+	unsigned long word = atomic_long_read(&watch.word);
+
+	switch (word_state(word)) {
+	case W_ACTIVE:
+		end_history(DPROF_HIST_UNLOAD, 0);
+		break;
+	case W_WAITING:
+		atomic_long_set(&watch.word, make_word(word_id(word), W_ENDED));
+		break;
+	default:
+		break;
+	}
+	if (word_state(atomic_long_read(&watch.word)) != W_IDLE)
+		disarm();
+}
+
+static int collector(void *unused)
+{
+	unsigned int arms_this_second = 0;
+	u64 window = now_ns();
+
+	while (!kthread_should_stop()) {
+		wait_event_interruptible_timeout(thread_wq,
+						 READ_ONCE(thread_kick) ||
+						 kthread_should_stop(),
+						 msecs_to_jiffies(5));
+		WRITE_ONCE(thread_kick, false);
+		if (now_ns() - window >= NSEC_PER_SEC) {
+			window = now_ns();
+			arms_this_second = 0;
+			atomic_set(&hits_window, 0);
+		}
+		collector_step(&arms_this_second);
+	}
+	collector_finish();
+	return 0;
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+/* How many debug registers can dprof hold on every CPU right now? */
+static unsigned int probe_slots(void)
+{
+	static u64 probe_target;
+	unsigned int n;
+	int ret = 0;
+
+	cpus_read_lock();
+	mutex_lock(&hist_lock);
+	watch.addr = (unsigned long)&probe_target;
+	watch.offset[0] = 0;
+	watch.offset[1] = 0;
+	for (n = NR_WATCH_OFFSETS; n > 0; n--) {
+		watch.nr_offsets = n;
+		ret = arm_all();
+		disarm_all();
+		if (!ret)
+			break;
+	}
+	watch.addr = 0;
+	mutex_unlock(&hist_lock);
+	cpus_read_unlock();
+	if (ret && ret != -ENOSPC)
+		pr_warn("debug registers unavailable (%d)\n", ret);
+	return n * BPS_PER_OFFSET;
+}
+
+int dprof_history_init(const struct dprof_history_config *config)
+{
+	unsigned int i;
+	int ret;
+
+	cfg = *config;
+	atomic_long_set(&watch.word, make_word(0, W_IDLE));
+	init_irq_work(&kick_work, kick_fn);
+	if (!cfg.enabled)
+		return 0;
+	slots = probe_slots();
+	offsets_per_watch = slots / BPS_PER_OFFSET;
+	if (!offsets_per_watch) {
+		pr_warn("no free debug registers: object access histories off\n");
+		return 0;
+	}
+	for (i = 0; i < dprof_nr_targets; i++) {
+		ret = plan_build(&plans[i], &dprof_targets[i]);
+		if (ret)
+			goto err_plans;
+	}
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "dprof/history",
+					hist_cpu_online, hist_cpu_offline);
+	if (ret < 0)
+		goto err_plans;
+	hotplug_state = ret;
+	thread = kthread_run(collector, NULL, "dprof-history");
+	if (IS_ERR(thread)) {
+		ret = PTR_ERR(thread);
+		thread = NULL;
+		goto err_hotplug;
+	}
+	return 0;
+
+err_hotplug:
+	cpuhp_remove_state_nocalls(hotplug_state);
+	hotplug_state = -1;
+err_plans:
+	for (i = 0; i < dprof_nr_targets; i++)
+		plan_free(&plans[i]);
+	return ret;
+}
+
+void dprof_history_exit(void)
+{
+	unsigned int i;
+
+	if (thread)
+		kthread_stop(thread);	/* ends and disarms the watch */
+	thread = NULL;
+	irq_work_sync(&kick_work);
+	if (hotplug_state >= 0)
+		cpuhp_remove_state_nocalls(hotplug_state);
+	hotplug_state = -1;
+	if (reserve)
+		pr_warn("watched object still held at exit\n");
+	for (i = 0; i < dprof_nr_targets; i++)
+		plan_free(&plans[i]);
+}
+
+/* ---- reporting --------------------------------------------------------- */
+
+static const char *const state_names[] = {
+	[W_IDLE] = "idle", [W_ARMING] = "arming", [W_WAITING] = "waiting",
+	[W_CLAIMING] = "claiming", [W_ACTIVE] = "watching",
+	[W_ENDING] = "ending", [W_ENDED] = "ended",
+};
+
+static void show_plan(struct seq_file *m, unsigned int t)
+{
+	const struct hist_plan *p = &plans[t];
+	unsigned int i, covered = 0;
+	u32 rounds = U32_MAX;
+	u64 total = 0;
+
+	for (i = 0; i < p->nr_items; i++) {
+		covered += p->done[i] > 0;
+		rounds = min(rounds, p->done[i]);
+		total += p->done[i];
+	}
+	if (!p->nr_items)
+		rounds = 0;
+	seq_printf(m, "  [%u] %s: %u offsets watched, %u %s per round; complete histories %llu, rounds complete %u, %s covered %u/%u\n",
+		   t, dprof_targets[t].name, p->nr_members, p->nr_items,
+		   offsets_per_watch == 1 ? "offsets" :
+		   cfg.pairs ? "pairs" : "pairs (history set)",
+		   total, rounds,
+		   offsets_per_watch == 1 ? "offsets" : "pairs",
+		   covered, p->nr_items);
+}
+
+void dprof_history_show(struct seq_file *m, bool brief)
+{
+	unsigned long word = atomic_long_read(&watch.word);
+	const struct hist_counters *c = &counters;
+	u64 elapsed = c->first_arm_ns ? now_ns() - c->first_arm_ns : 0;
+	struct dprof_cpu_stats sum = {};
+	const struct dprof_cost *hit = &sum.cost[DPROF_HOOK_BP_HIT];
+	unsigned int t;
+	int cpu;
+
+	if (!cfg.enabled) {
+		seq_puts(m, "histories: off (history=0)\n");
+		return;
+	}
+	if (!offsets_per_watch) {
+		seq_puts(m, "histories: off: no free debug registers (gdb, perf or ptrace hold them)\n");
+		return;
+	}
+	for_each_possible_cpu(cpu)
+		dprof_stats_sum(&sum, cpu);
+	seq_printf(m, "histories: %s, history %u, %llu complete in %llu.%03llu s\n",
+		   state_names[word_state(word)], word_id(word),
+		   c->ends[DPROF_HIST_FREED], elapsed / NSEC_PER_SEC,
+		   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
+	seq_printf(m, "  debug registers: %u of 4 (%u offset%s per object, write + read/write breakpoint each), length %u\n",
+		   slots, offsets_per_watch, offsets_per_watch > 1 ? "s" : "",
+		   cfg.len);
+	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
+		   cfg.max_arms, cfg.max_hits, cfg.timeout_ms, cfg.wait_ms);
+	seq_printf(m, "  costs: hit handler %llu cycles avg (%llu max, %llu hits), arm %llu cycles avg (%llu max, %llu arms), disarm %llu cycles avg\n",
+		   hit->calls ? div64_u64(hit->cycles, hit->calls) : 0,
+		   hit->max_cycles, hit->calls,
+		   c->arms ? div64_u64(c->arm_cycles, c->arms) : 0,
+		   c->arm_max_cycles, c->arms,
+		   c->disarms ? div64_u64(c->disarm_cycles, c->disarms) : 0);
+	seq_printf(m, "  ends: freed %llu, timeout %llu, unload %llu; not reallocated in time %llu; reserve failed %llu; registers busy %llu\n",
+		   c->ends[DPROF_HIST_FREED], c->ends[DPROF_HIST_TIMEOUT],
+		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->reserve_failed,
+		   c->nospc);
+	seq_printf(m, "  hits: %llu recorded, %llu dropped by history_max_hits, %llu outside the object's life, %llu ip out of range\n",
+		   hit->hits, (u64)atomic64_read(&hits_rate_dropped),
+		   (u64)atomic64_read(&hits_outside_life),
+		   (u64)atomic64_read(&ip_out_of_range));
+	if (brief)
+		return;
+	seq_puts(m, "coverage:\n");
+	for (t = 0; t < dprof_nr_targets; t++)
+		show_plan(m, t);
+}
