@@ -14,7 +14,9 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include "accessip.h"
 #include "builtin.h"
+#include "ksyms.h"
 #include "recfile.h"
 #include "sysinfo.h"
 #include "util.h"
@@ -37,6 +39,9 @@ struct record_state {
 	uint8_t *chunk;
 	uint64_t records, bytes;
 	uint64_t lost_at_start;
+	char *kallsyms;		/* the captured text, for the ipmap */
+	uint64_t *trap_ips;	/* from history elements, to be mapped */
+	size_t nr_trap_ips, cap_trap_ips;
 	pid_t child;
 	int child_status;
 };
@@ -271,14 +276,31 @@ static int write_header_sections(struct record_state *st)
 	if (text && !kallsyms_has_addresses(text))
 		fprintf(stderr, "%s: record: warning: kallsyms shows zero addresses (not root, or kptr_restrict); symbols will be missing\n",
 			prog_name);
-	free(text);
+	st->kallsyms = text;
 	free(capture_file(st, DPROF_SEC_BTF, "DPROF_SYSFS", "/sys",
 			  "kernel/btf/vmlinux",
 			  "the kernel has no BTF; field names will be missing"));
 	return st->out.failed ? EXIT_FAIL : 0;
 }
 
-static uint64_t count_records(const uint8_t *buf, size_t len)
+static void note_trap_ip(struct record_state *st, uint32_t ip_lo)
+{
+	uint64_t ip = 0xffffffff00000000ull | ip_lo;
+
+	/* Consecutive hits often share the ip: skip the obvious repeats. */
+	if (!ip_lo || (st->nr_trap_ips && st->trap_ips[st->nr_trap_ips - 1] == ip))
+		return;
+	if (st->nr_trap_ips == st->cap_trap_ips) {
+		st->cap_trap_ips = st->cap_trap_ips ? 2 * st->cap_trap_ips : 1024;
+		st->trap_ips = xrealloc(st->trap_ips, st->cap_trap_ips *
+					sizeof(*st->trap_ips));
+	}
+	st->trap_ips[st->nr_trap_ips++] = ip;
+}
+
+/* Counts records, and notes the ips of history elements. */
+static uint64_t scan_records(struct record_state *st, const uint8_t *buf,
+			     size_t len)
 {
 	uint64_t n = 0;
 	size_t pos = 0;
@@ -288,10 +310,54 @@ static uint64_t count_records(const uint8_t *buf, size_t len)
 
 		if (hdr->size < sizeof(*hdr))
 			break;
+		if (hdr->kind == DPROF_REC_HIST_ELEM &&
+		    hdr->size == sizeof(struct dprof_hist_elem))
+			note_trap_ip(st, ((const struct dprof_hist_elem *)
+					  hdr)->ip_lo);
 		pos += hdr->size;
 		n++;
 	}
 	return n;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * History elements carry the ip after the access; map each to the
+ * accessing instruction while this machine's kernel text is at hand.
+ */
+static void write_ipmap(struct record_state *st)
+{
+	struct dprof_file_ipmap *map;
+	struct ksyms syms;
+	char kcore[512];
+	size_t n = 0;
+	long mapped;
+
+	if (!st->nr_trap_ips)
+		return;
+	qsort(st->trap_ips, st->nr_trap_ips, sizeof(uint64_t), u64_cmp);
+	for (size_t i = 0; i < st->nr_trap_ips; i++)
+		if (!n || st->trap_ips[i] != st->trap_ips[n - 1])
+			st->trap_ips[n++] = st->trap_ips[i];
+	map = xcalloc(n, sizeof(*map));
+	ksyms_load(&syms, st->kallsyms);
+	sys_path(kcore, sizeof(kcore), "DPROF_PROCFS", "/proc", "kcore");
+	mapped = access_ip_map(kcore, &syms, st->trap_ips, n, map);
+	if (mapped < 0)
+		fprintf(stderr, "%s: record: warning: cannot read kernel text from %s (%s); history ips will be those after each access\n",
+			prog_name, kcore, strerror(errno));
+	else if ((size_t)mapped < n)
+		fprintf(stderr, "%s: record: warning: %zu of %zu history ips could not be decoded; those stay the ip after the access\n",
+			prog_name, n - (size_t)mapped, n);
+	rec_write_section(&st->out, DPROF_SEC_IPMAP, map, n * sizeof(*map));
+	ksyms_free(&syms);
+	free(map);
 }
 
 /* Read what the rings hold now; returns bytes read or -1. */
@@ -317,7 +383,7 @@ static ssize_t drain_once(struct record_state *st)
 			       strerror(errno));
 			return -1;
 		}
-		st->records += count_records(st->chunk, n);
+		st->records += scan_records(st, st->chunk, n);
 		st->bytes += n;
 		total += n;
 	}
@@ -383,11 +449,17 @@ static int finish(struct record_state *st, double elapsed)
 		.duration_ns = (uint64_t)(elapsed * 1e9),
 	};
 	char *status = debugfs_file(st, DPROF_FILE_STATUS);
+	char *histories = debugfs_file(st, DPROF_FILE_HISTORIES);
 
 	if (status)
 		rec_write_section(&st->out, DPROF_SEC_STATUS, status,
 				  strlen(status));
+	if (histories)
+		rec_write_section(&st->out, DPROF_SEC_HISTORIES, histories,
+				  strlen(histories));
 	free(status);
+	free(histories);
+	write_ipmap(st);
 	rec_write_section(&st->out, DPROF_SEC_END, &end, sizeof(end));
 	if (rec_writer_close(&st->out)) {
 		errmsg("record: writing %s failed: %s", st->opts.output,
@@ -447,6 +519,8 @@ int cmd_record(int argc, char **argv)
 		rec_writer_close(&st.out);
 	close(st.events_fd);
 	free(st.chunk);
+	free(st.kallsyms);
+	free(st.trap_ips);
 	if (!ret && st.opts.command && WIFEXITED(st.child_status) &&
 	    WEXITSTATUS(st.child_status)) {
 		errmsg("record: '%s' exited with status %d",

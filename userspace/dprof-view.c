@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "drain dprof.ko's rings into a recording" },
 	{ "info", cmd_info, "what a recording holds: kernel, targets, caches, counts" },
 	{ "objects", cmd_objects, "address set: allocations and frees per type and CPU, lifetimes" },
+	{ "histories", cmd_histories, "object access histories: list, or one in full with symbolised ips" },
 };
 
 static void usage(FILE *out)

@@ -73,6 +73,8 @@ const char *section_kind_name(uint32_t kind)
 	case DPROF_SEC_EVENTS: return "events";
 	case DPROF_SEC_STATUS: return "status";
 	case DPROF_SEC_END: return "end";
+	case DPROF_SEC_IPMAP: return "ipmap";
+	case DPROF_SEC_HISTORIES: return "histories";
 	default: return "unknown";
 	}
 }
@@ -165,9 +167,54 @@ static size_t record_size(uint16_t kind)
 		return sizeof(struct dprof_obj_event);
 	case DPROF_REC_LOST:
 		return sizeof(struct dprof_lost_event);
+	case DPROF_REC_HIST_BEGIN:
+		return sizeof(struct dprof_hist_begin);
+	case DPROF_REC_HIST_ELEM:
+		return sizeof(struct dprof_hist_elem);
+	case DPROF_REC_HIST_END:
+		return sizeof(struct dprof_hist_end);
 	default:
 		return 0;
 	}
+}
+
+/* Kind-specific checks of a record whose size is right. */
+static int check_record(const struct recording *r, const uint8_t *rec,
+			uint64_t at, struct rec_error *err)
+{
+	struct dprof_rec_hdr hdr;
+
+	memcpy(&hdr, rec, sizeof(hdr));
+	if (hdr.kind == DPROF_REC_LOST || hdr.kind == DPROF_REC_HIST_ELEM)
+		return 0;	/* no target field */
+	if (hdr.target >= r->nr_targets)
+		return fail(err, at, "record names target %u, the file has %zu",
+			    hdr.target, r->nr_targets);
+	if (hdr.kind == DPROF_REC_HIST_BEGIN) {
+		struct dprof_hist_begin b;
+		uint32_t size = r->targets[hdr.target].object_size;
+
+		memcpy(&b, rec, sizeof(b));
+		if (b.nr_offsets < 1 || b.nr_offsets > 2 ||
+		    (b.len != 1 && b.len != 2 && b.len != 4 && b.len != 8))
+			return fail(err, at,
+				    "history %u watches %u offsets of %u bytes",
+				    b.id, b.nr_offsets, b.len);
+		for (int i = 0; i < b.nr_offsets; i++)
+			if (b.offset[i] + (uint32_t)b.len > size)
+				return fail(err, at,
+					    "history %u watches offset %u beyond the %u-byte object",
+					    b.id, b.offset[i], size);
+	}
+	if (hdr.kind == DPROF_REC_HIST_END) {
+		struct dprof_hist_end e;
+
+		memcpy(&e, rec, sizeof(e));
+		if (e.reason < DPROF_HIST_FREED || e.reason > DPROF_HIST_UNLOAD)
+			return fail(err, at, "history %u ends for reason %u",
+				    e.id, e.reason);
+	}
+	return 0;
 }
 
 /* Validate every record once so that rec_iter_next() needs no checks. */
@@ -198,11 +245,8 @@ static int check_events(struct recording *r, const struct rec_section *s,
 				return fail(err, base + pos,
 					    "record of kind %u is %u bytes, expected %zu",
 					    hdr.kind, hdr.size, want);
-			if (hdr.kind != DPROF_REC_LOST &&
-			    hdr.target >= r->nr_targets)
-				return fail(err, base + pos,
-					    "record names target %u, the file has %zu",
-					    hdr.target, r->nr_targets);
+			if (check_record(r, s->data + pos, base + pos, err))
+				return -1;
 			r->kind_count[hdr.kind]++;
 			if (hdr.kind == DPROF_REC_LOST) {
 				struct dprof_lost_event lost;
@@ -299,6 +343,22 @@ static int decode_sections(struct recording *r, struct rec_error *err)
 			free((void *)r->status);
 			r->status = section_text(s);
 			break;
+		case DPROF_SEC_HISTORIES:
+			free((void *)r->histories_text);
+			r->histories_text = section_text(s);
+			break;
+		case DPROF_SEC_IPMAP:
+			free(r->ipmap);
+			r->ipmap = NULL;
+			ret = parse_array(s, sizeof(struct dprof_file_ipmap),
+					  (void **)&r->ipmap, &r->nr_ipmap,
+					  "ipmap", err);
+			for (size_t k = 1; !ret && k < r->nr_ipmap; k++)
+				if (r->ipmap[k].trap_ip <= r->ipmap[k - 1].trap_ip)
+					ret = fail(err, s->header_offset,
+						   "ipmap section: entry %zu is out of order",
+						   k);
+			break;
 		case DPROF_SEC_BTF:
 			r->btf = s->data;
 			r->btf_len = s->length;
@@ -392,6 +452,8 @@ void recording_free(struct recording *r)
 	free(r->caches);
 	free((void *)r->kallsyms);
 	free((void *)r->status);
+	free((void *)r->histories_text);
+	free(r->ipmap);
 	if (r->owns_buf)
 		free(r->buf);
 	memset(r, 0, sizeof(*r));

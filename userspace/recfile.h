@@ -60,6 +60,9 @@ struct recording {
 	size_t nr_meta;
 	const char *kallsyms;	/* NUL-terminated copies */
 	const char *status;
+	const char *histories_text;	/* debugfs "histories" at the end */
+	struct dprof_file_ipmap *ipmap;	/* sorted by trap_ip by the writer */
+	size_t nr_ipmap;
 	const uint8_t *btf;
 	size_t btf_len;
 

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86 data breakpoints trap after the access: the reported ip is the next
+ * instruction.  The accessing instruction is the one that ends there,
+ * found by decoding forward from the start of the function (capstone).
+ */
+#ifndef DPROF_ACCESSIP_H
+#define DPROF_ACCESSIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ksyms.h"
+#include "uapi/dprof.h"
+
+/*
+ * @code holds the bytes from @start (a function's first instruction) up
+ * to at least @trap_ip.  Returns the address of the instruction that ends
+ * exactly at @trap_ip, or 0 when decoding does not land there.
+ */
+uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
+			   uint64_t trap_ip);
+
+/*
+ * Map every trap ip in @ips (sorted, distinct) with the kernel text read
+ * from @kcore (an ELF core: /proc/kcore).  Fills map[n] sorted by trap
+ * ip; returns how many were mapped, or -1 when kcore cannot be read (the
+ * map then holds access_ip 0 everywhere).
+ */
+long access_ip_map(const char *kcore, const struct ksyms *syms,
+		   const uint64_t *ips, size_t n, struct dprof_file_ipmap *map);
+
+#endif

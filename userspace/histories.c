@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rebuilding histories.  Elements carry only the low 14 bits of their
+ * history id; at most one history is open at a time and ids advance by at
+ * most the arming rate, so an element belongs to the history with those
+ * id bits whose BEGIN is nearest to it in the record stream (records of
+ * different CPUs are interleaved by drain, never by more than one drain).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "histories.h"
+#include "util.h"
+
+static int id_cmp(const void *a, const void *b)
+{
+	const struct history *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int elem_cmp(const void *a, const void *b)
+{
+	const struct hist_elem *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip)
+{
+	size_t lo = 0, hi = r->nr_ipmap;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->ipmap[mid].trap_ip == trap_ip)
+			return r->ipmap[mid].access_ip;
+		if (r->ipmap[mid].trap_ip < trap_ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+const struct history *histories_find(const struct history_set *hs,
+				     uint32_t id)
+{
+	struct history key = { .id = id };
+
+	return bsearch(&key, hs->h, hs->n, sizeof(*hs->h), id_cmp);
+}
+
+/* Index of the history with these id bits whose BEGIN is nearest @pos. */
+static struct history *owner(struct history_set *hs, size_t *by_tag,
+			     size_t *next_same, unsigned int tag, uint64_t pos)
+{
+	struct history *best = NULL;
+	uint64_t best_dist = UINT64_MAX;
+
+	for (size_t i = by_tag[tag]; i != SIZE_MAX; i = next_same[i]) {
+		struct history *h = &hs->h[i];
+		uint64_t d = h->begin_pos > pos ? h->begin_pos - pos :
+			     pos - h->begin_pos;
+
+		if (d < best_dist) {
+			best_dist = d;
+			best = h;
+		}
+	}
+	return best;
+}
+
+static void add_elem(struct history *h, const struct hist_elem *e)
+{
+	if (h->nr_elems == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 16;
+		h->elems = xrealloc(h->elems, h->cap * sizeof(*h->elems));
+	}
+	h->elems[h->nr_elems++] = *e;
+}
+
+static void collect_begins(struct history_set *hs, const struct recording *r)
+{
+	struct rec_iter it;
+	const struct dprof_rec_hdr *hdr;
+	size_t cap = 0;
+	uint64_t pos = 0;
+
+	rec_iter_init(&it, r);
+	for (; (hdr = rec_iter_next(&it)); pos++) {
+		struct dprof_hist_begin b;
+		struct history *h;
+
+		if (hdr->kind != DPROF_REC_HIST_BEGIN)
+			continue;
+		memcpy(&b, hdr, sizeof(b));
+		if (hs->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			hs->h = xrealloc(hs->h, cap * sizeof(*hs->h));
+		}
+		h = &hs->h[hs->n++];
+		memset(h, 0, sizeof(*h));
+		h->id = b.id;
+		h->plan_item = b.plan_item;
+		h->target = b.hdr.target;
+		h->addr = b.addr;
+		h->alloc_ns = b.time_ns;
+		h->alloc_site = b.call_site;
+		h->alloc_cpu = b.hdr.cpu;
+		h->offset[0] = b.offset[0];
+		h->offset[1] = b.offset[1];
+		h->nr_offsets = b.nr_offsets;
+		h->len = b.len;
+		h->begin_flags = b.hdr.flags;
+		h->begin_pos = pos;
+	}
+	qsort(hs->h, hs->n, sizeof(*hs->h), id_cmp);
+}
+
+void histories_build(struct history_set *hs, const struct recording *r)
+{
+	size_t by_tag[DPROF_ELEM_ID_MASK + 1], *next_same;
+	const struct dprof_rec_hdr *hdr;
+	struct rec_iter it;
+	uint64_t pos = 0;
+
+	memset(hs, 0, sizeof(*hs));
+	collect_begins(hs, r);
+	memset(by_tag, 0xff, sizeof(by_tag));
+	next_same = xcalloc(hs->n ? hs->n : 1, sizeof(*next_same));
+	for (size_t i = hs->n; i-- > 0;) {
+		unsigned int tag = hs->h[i].id & DPROF_ELEM_ID_MASK;
+
+		next_same[i] = by_tag[tag];
+		by_tag[tag] = i;
+	}
+	rec_iter_init(&it, r);
+	for (; (hdr = rec_iter_next(&it)); pos++) {
+		if (hdr->kind == DPROF_REC_HIST_ELEM) {
+			struct dprof_hist_elem el;
+			struct hist_elem e;
+			struct history *h;
+
+			memcpy(&el, hdr, sizeof(el));
+			h = owner(hs, by_tag, next_same,
+				  el.tag & DPROF_ELEM_ID_MASK, pos);
+			if (!h) {
+				hs->orphan_elems++;
+				continue;
+			}
+			e.trap_ip = el.ip_lo ? 0xffffffff00000000ull | el.ip_lo : 0;
+			e.ip = e.trap_ip ? ipmap_lookup(r, e.trap_ip) : 0;
+			if (!e.ip) {
+				hs->unmapped_ips += e.trap_ip != 0;
+				e.ip = e.trap_ip;
+			}
+			e.time_ns = el.time_ns;
+			e.pos = pos;
+			e.cpu = el.cpu;
+			e.write = el.tag & DPROF_ELEM_WRITE;
+			e.offset = h->offset[(el.tag & DPROF_ELEM_WATCH_B) ? 1 : 0];
+			add_elem(h, &e);
+		} else if (hdr->kind == DPROF_REC_HIST_END) {
+			struct dprof_hist_end en;
+			struct history *h;
+
+			memcpy(&en, hdr, sizeof(en));
+			h = (struct history *)histories_find(hs, en.id);
+			if (!h)
+				continue;	/* BEGIN was lost */
+			h->end_ns = en.time_ns;
+			h->free_site = en.call_site;
+			h->end_cpu = en.hdr.cpu;
+			h->end_flags = en.hdr.flags;
+			h->reason = en.reason;
+			h->reported_elements = en.elements;
+			h->dropped = en.dropped;
+		}
+	}
+	free(next_same);
+	for (size_t i = 0; i < hs->n; i++)
+		qsort(hs->h[i].elems, hs->h[i].nr_elems,
+		      sizeof(*hs->h[i].elems), elem_cmp);
+}
+
+void histories_free(struct history_set *hs)
+{
+	for (size_t i = 0; i < hs->n; i++)
+		free(hs->h[i].elems);
+	free(hs->h);
+	memset(hs, 0, sizeof(*hs));
+}
+
+bool history_complete(const struct history *h)
+{
+	return h->reason == DPROF_HIST_FREED && !h->dropped &&
+	       !(h->end_flags & (DPROF_HIST_CPUS_CHANGED |
+				 DPROF_HIST_TRUNCATED));
+}
+
+uint64_t history_cpu_mask(const struct history *h)
+{
+	uint64_t mask = 0;
+
+	for (size_t i = 0; i < h->nr_elems; i++)
+		if (h->elems[i].cpu < 64)
+			mask |= 1ull << h->elems[i].cpu;
+	return mask;
+}
