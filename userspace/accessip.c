@@ -12,6 +12,33 @@
 
 /* Longest function prefix decoded: kernel functions are far smaller. */
 #define MAX_DECODE (256 * 1024)
+#define MAX_INSN 15
+
+static bool has_memory_operand(const cs_insn *insn)
+{
+	const cs_x86 *x86 = &insn->detail->x86;
+
+	for (int i = 0; i < x86->op_count; i++)
+		if (x86->operands[i].type == X86_OP_MEM)
+			return true;
+	return false;
+}
+
+static bool is_rep_string(const cs_insn *insn)
+{
+	switch (insn->id) {
+	case X86_INS_STOSB: case X86_INS_STOSW: case X86_INS_STOSD:
+	case X86_INS_STOSQ: case X86_INS_MOVSB: case X86_INS_MOVSW:
+	case X86_INS_MOVSD: case X86_INS_MOVSQ: case X86_INS_LODSB:
+	case X86_INS_LODSW: case X86_INS_LODSD: case X86_INS_LODSQ:
+	case X86_INS_CMPSB: case X86_INS_CMPSW: case X86_INS_CMPSD:
+	case X86_INS_CMPSQ: case X86_INS_SCASB: case X86_INS_SCASW:
+	case X86_INS_SCASD: case X86_INS_SCASQ:
+		return insn->detail->x86.prefix[0] != 0;
+	default:
+		return false;
+	}
+}
 
 uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
 			   uint64_t trap_ip)
@@ -21,20 +48,30 @@ uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
 	const uint8_t *p = code;
 	size_t left = len;
 	uint64_t addr = start, found = 0;
+	bool prev_touches_memory = false;
 
 	if (trap_ip <= start || trap_ip - start > len)
 		return 0;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
 		return 0;
-	/* Padding and data between functions must not stop the walk. */
-	cs_option(handle, CS_OPT_SKIPDATA, CS_OPT_ON);
+	cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
 	insn = cs_malloc(handle);
 	while (addr < trap_ip &&
 	       cs_disasm_iter(handle, &p, &left, &addr, insn)) {
-		if (addr == trap_ip && insn->id != X86_INS_INVALID &&
-		    insn->id != 0)
+		if (addr == trap_ip) {
 			found = insn->address;
+			prev_touches_memory = has_memory_operand(insn);
+		}
 	}
+	/*
+	 * A repeated string instruction traps between iterations with the ip
+	 * still on itself: when the instruction before it cannot have made
+	 * the access, the string instruction did.
+	 */
+	if (found && !prev_touches_memory && left &&
+	    cs_disasm_iter(handle, &p, &left, &addr, insn) &&
+	    is_rep_string(insn))
+		found = trap_ip;
 	cs_free(insn, 1);
 	cs_close(&handle);
 	return found;
@@ -106,15 +143,17 @@ long access_ip_map(const char *kcore, const struct ksyms *syms,
 	}
 	if (kcore_open(&kc, kcore))
 		return -1;
-	code = xmalloc(MAX_DECODE);
+	code = xmalloc(MAX_DECODE + MAX_INSN);
 	for (size_t i = 0; i < n; i++) {
 		const struct ksym *s = ksyms_find(syms, ips[i]);
 		size_t len;
 
 		if (!s || ips[i] - s->addr > MAX_DECODE || ips[i] == s->addr)
 			continue;
-		len = ips[i] - s->addr;
-		if (!kcore_read(&kc, s->addr, code, len))
+		/* Up to the trap ip, and the instruction there. */
+		len = ips[i] - s->addr + MAX_INSN;
+		if (!kcore_read(&kc, s->addr, code, len) &&
+		    !kcore_read(&kc, s->addr, code, len -= MAX_INSN))
 			continue;
 		map[i].access_ip = access_ip_in_code(code, len, s->addr,
 						     ips[i]);

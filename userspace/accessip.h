@@ -14,8 +14,11 @@
 
 /*
  * @code holds the bytes from @start (a function's first instruction) up
- * to at least @trap_ip.  Returns the address of the instruction that ends
- * exactly at @trap_ip, or 0 when decoding does not land there.
+ * to at least @trap_ip, and if possible the instruction at @trap_ip.
+ * Returns the address of the instruction that ends exactly at @trap_ip,
+ * or @trap_ip itself when that is a repeated string instruction (which
+ * traps between iterations) and the one before has no memory operand;
+ * 0 when decoding does not land on @trap_ip.
  */
 uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
 			   uint64_t trap_ip);

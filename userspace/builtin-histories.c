@@ -25,6 +25,10 @@ static const char histories_usage[] =
 	"\n"
 	"  -t, --target NAME   only this cache\n"
 	"  -i, --id ID         dump one history\n"
+	"  -s, --script        one line per history and per access, for scripts:\n"
+	"                        history ID TARGET offsets A[,B] alloc_cpu C end_cpu C\n"
+	"                          lifetime_ns N end REASON complete 0|1 dropped N\n"
+	"                        access ID OFFSET CPU read|write TIME_NS SYMBOL\n"
 	"  -j, --json          JSON instead of text\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  -h, --help          this text\n";
@@ -33,6 +37,7 @@ struct histories_opts {
 	struct view_opts view;
 	const char *target;
 	long id;		/* -1: list */
+	int script;
 };
 
 static int parse_opts(int argc, char **argv, struct histories_opts *o)
@@ -42,6 +47,7 @@ static int parse_opts(int argc, char **argv, struct histories_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "target", required_argument, NULL, 't' },
 		{ "id", required_argument, NULL, 'i' },
+		{ "script", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -50,7 +56,7 @@ static int parse_opts(int argc, char **argv, struct histories_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->id = -1;
-	while ((c = getopt_long(argc, argv, "jo:t:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:t:i:sh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
@@ -60,6 +66,9 @@ static int parse_opts(int argc, char **argv, struct histories_opts *o)
 			break;
 		case 't':
 			o->target = optarg;
+			break;
+		case 's':
+			o->script = 1;
 			break;
 		case 'i':
 			o->id = strtol(optarg, &end, 0);
@@ -234,6 +243,34 @@ static void dump_text(FILE *out, const struct recording *r,
 			h->dropped);
 }
 
+static void script_text(FILE *out, const struct recording *r,
+			const struct history_set *hs, const struct history *one,
+			const char *target, const struct ksyms *syms)
+{
+	char offs[32], sym[160];
+
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+
+		if ((one && h != one) || !wanted(r, h, target))
+			continue;
+		offsets_text(h, offs, sizeof(offs));
+		fprintf(out, "history %u %s offsets %s alloc_cpu %u end_cpu %d lifetime_ns %llu end %s complete %d dropped %u\n",
+			h->id, r->targets[h->target].name, offs, h->alloc_cpu,
+			h->reason ? h->end_cpu : -1,
+			h->reason ? (unsigned long long)(h->end_ns - h->alloc_ns) : 0ull,
+			reason_name(h), history_complete(h), h->dropped);
+		for (size_t k = 0; k < h->nr_elems; k++) {
+			const struct hist_elem *e = &h->elems[k];
+
+			fprintf(out, "access %u %u %u %s %u %s\n", h->id,
+				e->offset, e->cpu, e->write ? "write" : "read",
+				e->time_ns, ksyms_format(syms, e->ip, sym,
+							 sizeof(sym)));
+		}
+	}
+}
+
 static void history_json(struct json *j, const struct recording *r,
 			 const struct history *h, const struct ksyms *syms,
 			 bool elements)
@@ -341,6 +378,8 @@ int cmd_histories(int argc, char **argv)
 		json_array_end(&j);
 		json_object_end(&j);
 		json_finish(&j);
+	} else if (o.script) {
+		script_text(out, &r, &hs, one, o.target, &syms);
 	} else if (one) {
 		dump_text(out, &r, one, &syms);
 	} else {

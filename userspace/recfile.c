@@ -414,8 +414,10 @@ int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 			    hdr.abi_version, DPROF_ABI_VERSION);
 	if (hdr.header_size != sizeof(hdr))
 		return fail(err, 12, "bad header size %u", hdr.header_size);
-	if (read_sections(r, err) || decode_sections(r, err))
+	if (read_sections(r, err) || decode_sections(r, err)) {
+		recording_free(r);	/* a failed parse holds nothing */
 		return -1;
+	}
 	return 0;
 }
 
@@ -430,8 +432,7 @@ int recording_load(struct recording *r, const char *path,
 		return fail(err, 0, "cannot read: %s", strerror(errno));
 	}
 	if (recording_parse(r, buf, len, err)) {
-		r->owns_buf = true;
-		recording_free(r);
+		free(buf);
 		return -1;
 	}
 	r->owns_buf = true;

@@ -68,6 +68,12 @@ void fixture_event(struct fixture *f, uint16_t kind, uint16_t cpu,
 	f->records++;
 }
 
+void fixture_raw(struct fixture *f, const void *rec, size_t size)
+{
+	put(f, rec, size);
+	f->records++;
+}
+
 void fixture_end(struct fixture *f)
 {
 	struct dprof_section *ev = (void *)(f->buf + f->events_offset -

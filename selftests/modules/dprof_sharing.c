@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof_sharing: objects whose fields are used in ways known in advance,
+ * by two kthreads pinned on CPUs A and B, so that object access histories
+ * (and later the miss classification) can be checked against ground truth.
+ *
+ * Each round: A allocates one object and initialises it; A and B then run
+ * ITERS iterations concurrently; A hands the object over through a
+ * one-slot queue; B takes it and frees it.  Per object and field (one
+ * cache line each unless stated), every access being one instruction:
+ *
+ *   offset  field          CPU A                     CPU B
+ *        0  shared_count   ITERS reads, ITERS writes ITERS reads, ITERS writes
+ *       64  written_by_a   ITERS writes              -           (line 1)
+ *       72  written_by_b   -                         ITERS writes (line 1)
+ *      128  read_mostly    1 write, ITERS reads      ITERS reads
+ *      192  private_count  1 write, ITERS reads,     -
+ *                          ITERS writes
+ *      256  handoff_seq    1 write                   1 read
+ *
+ * true sharing (0), false sharing (64/72), read-mostly (128), CPU-private
+ * (192), hand-off through a queue (256); every other offset is padding
+ * that nothing touches.  The table is the ground truth the selftests use.
+ *
+ * Control: write "run ROUNDS ITERS A B" to /sys/kernel/debug/dprof_sharing/ctl
+ * (returns when done); /sys/kernel/debug/dprof_sharing/stats shows what
+ * ran.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/cpu.h>
+
+struct dprof_sharing_obj {
+	u64 shared_count;	/*   0 */
+	u64 pad0[7];
+	u64 written_by_a;	/*  64 */
+	u64 written_by_b;	/*  72 */
+	u64 pad1[6];
+	u64 read_mostly;	/* 128 */
+	u64 pad2[7];
+	u64 private_count;	/* 192 */
+	u64 pad3[7];
+	u64 handoff_seq;	/* 256 */
+	u64 pad4[7];
+};				/* 320 bytes */
+
+static struct kmem_cache *cache;
+static struct dentry *dir;
+static DEFINE_MUTEX(lock);	/* one run at a time */
+
+/* The state of a run, shared by the two kthreads. */
+static struct {
+	unsigned long rounds, iters;
+	struct dprof_sharing_obj *cur;	/* this round's object */
+	struct dprof_sharing_obj *slot;	/* the one-slot hand-off queue */
+	unsigned long started;		/* rounds A has started */
+	unsigned long b_done;		/* rounds B has finished */
+	wait_queue_head_t wq;
+	struct completion a_done, b_done_all;
+	int err;
+} run;
+
+static unsigned long total_rounds, bad_handoffs, misplaced;
+
+static void ctor(void *p)
+{
+	memset(p, 0, sizeof(struct dprof_sharing_obj));
+}
+
+/* Keeps the compiler from merging a load and a store into one instruction. */
+static void bump(u64 *field)
+{
+	u64 v = READ_ONCE(*field);
+
+	barrier();
+	WRITE_ONCE(*field, v + 1);
+}
+
+static int thread_a(void *arg)
+{
+	unsigned long r, i;
+	u64 sink = 0;
+
+	for (r = 1; r <= run.rounds; r++) {
+		struct dprof_sharing_obj *o;
+
+		o = kmem_cache_alloc(cache, GFP_KERNEL);
+		if (!o) {
+			run.err = -ENOMEM;
+			break;
+		}
+		WRITE_ONCE(o->read_mostly, r);
+		WRITE_ONCE(o->private_count, 0);
+		WRITE_ONCE(run.cur, o);
+		smp_store_release(&run.started, r);
+		wake_up_all(&run.wq);
+		for (i = 0; i < run.iters; i++) {
+			bump(&o->shared_count);
+			WRITE_ONCE(o->written_by_a, i);
+			sink += READ_ONCE(o->read_mostly);
+			bump(&o->private_count);
+		}
+		/* The queue holds one object: wait until B took the last. */
+		wait_event(run.wq, smp_load_acquire(&run.b_done) >= r - 1 &&
+			   READ_ONCE(run.slot) == NULL);
+		WRITE_ONCE(o->handoff_seq, r);
+		smp_store_release(&run.slot, o);
+		wake_up_all(&run.wq);
+		wait_event(run.wq, smp_load_acquire(&run.b_done) >= r);
+		if (raw_smp_processor_id() != (long)arg)
+			misplaced++;
+	}
+	(void)sink;
+	smp_store_release(&run.started, run.rounds + 1);
+	wake_up_all(&run.wq);
+	complete(&run.a_done);
+	return 0;
+}
+
+static int thread_b(void *arg)
+{
+	unsigned long r, i;
+	u64 sink = 0;
+
+	for (r = 1; r <= run.rounds; r++) {
+		struct dprof_sharing_obj *o;
+
+		wait_event(run.wq, smp_load_acquire(&run.started) >= r);
+		if (run.err)
+			break;
+		o = READ_ONCE(run.cur);
+		for (i = 0; i < run.iters; i++) {
+			bump(&o->shared_count);
+			WRITE_ONCE(o->written_by_b, i);
+			sink += READ_ONCE(o->read_mostly);
+		}
+		wait_event(run.wq, READ_ONCE(run.slot) != NULL);
+		o = xchg(&run.slot, NULL);
+		if (READ_ONCE(o->handoff_seq) != r)
+			bad_handoffs++;
+		if (raw_smp_processor_id() != (long)arg)
+			misplaced++;
+		kmem_cache_free(cache, o);
+		smp_store_release(&run.b_done, r);
+		wake_up_all(&run.wq);
+	}
+	(void)sink;
+	complete(&run.b_done_all);
+	return 0;
+}
+
+static int start_on(int (*fn)(void *), int cpu, const char *name,
+		    struct task_struct **task)
+{
+	*task = kthread_create_on_cpu(fn, (void *)(long)cpu, cpu, name);
+	if (IS_ERR(*task))
+		return PTR_ERR(*task);
+	get_task_struct(*task);
+	wake_up_process(*task);
+	return 0;
+}
+
+static int do_run(unsigned long rounds, unsigned long iters, int a, int b)
+{
+	struct task_struct *ta, *tb;
+	int ret;
+
+	if (a == b || !cpu_online(a) || !cpu_online(b) || !rounds ||
+	    iters > 1000000)
+		return -EINVAL;
+	memset(&run, 0, sizeof(run));
+	init_waitqueue_head(&run.wq);
+	init_completion(&run.a_done);
+	init_completion(&run.b_done_all);
+	run.rounds = rounds;
+	run.iters = iters;
+	cpus_read_lock();
+	ret = start_on(thread_b, b, "dprof_share_b/%u", &tb);
+	if (ret)
+		goto out;
+	ret = start_on(thread_a, a, "dprof_share_a/%u", &ta);
+	if (ret) {
+		/* B waits for rounds that never start: let it see an error. */
+		run.err = ret;
+		smp_store_release(&run.started, rounds + 1);
+		wake_up_all(&run.wq);
+		wait_for_completion(&run.b_done_all);
+		kthread_stop(tb);
+		put_task_struct(tb);
+		goto out;
+	}
+	/*
+	 * kthread_stop() before a thread ran would keep its function from
+	 * ever running: wait for both to finish, then reap them.
+	 */
+	wait_for_completion(&run.a_done);
+	wait_for_completion(&run.b_done_all);
+	kthread_stop(ta);
+	kthread_stop(tb);
+	put_task_struct(ta);
+	put_task_struct(tb);
+	total_rounds += run.b_done;
+	ret = run.err;
+out:
+	cpus_read_unlock();
+	return ret;
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	char cmd[64];
+	unsigned long rounds, iters;
+	int a, b, ret;
+
+	if (count >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, ubuf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+	if (sscanf(cmd, "run %lu %lu %d %d", &rounds, &iters, &a, &b) != 4)
+		return -EINVAL;
+	mutex_lock(&lock);
+	ret = do_run(rounds, iters, a, b);
+	mutex_unlock(&lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = ctl_write,
+};
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&lock);
+	seq_printf(m, "rounds %lu\n", total_rounds);
+	seq_printf(m, "bad_handoffs %lu\n", bad_handoffs);
+	seq_printf(m, "misplaced %lu\n", misplaced);
+	seq_printf(m, "object_size %u\n", kmem_cache_size(cache));
+	mutex_unlock(&lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int __init sharing_init(void)
+{
+	/* The constructor keeps SLUB's free pointer out of the object. */
+	cache = kmem_cache_create("dprof_sharing",
+				  sizeof(struct dprof_sharing_obj), 0, 0, ctor);
+	if (!cache)
+		return -ENOMEM;
+	dir = debugfs_create_dir("dprof_sharing", NULL);
+	debugfs_create_file("ctl", 0200, dir, NULL, &ctl_fops);
+	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
+	return 0;
+}
+
+static void __exit sharing_exit(void)
+{
+	debugfs_remove_recursive(dir);
+	kmem_cache_destroy(cache);
+}
+
+module_init(sharing_init);
+module_exit(sharing_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("dprof test workload: fields shared, private, read-mostly and handed over in known ways");
+MODULE_INFO(test, "Y");
