@@ -92,5 +92,6 @@ expect_eq() {
 cleanup_modules() {
 	[ -d /sys/module/dprof ] && rmmod dprof
 	[ -d /sys/module/dprof_workload ] && rmmod dprof_workload
+	[ -d /sys/module/dprof_sharing ] && rmmod dprof_sharing
 	return 0
 }

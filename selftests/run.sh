@@ -33,6 +33,7 @@ for t in $tests; do
 	# A failed test must not leave modules behind for the next one.
 	[ -d /sys/module/dprof ] && rmmod dprof 2>/dev/null
 	[ -d /sys/module/dprof_workload ] && rmmod dprof_workload 2>/dev/null
+	[ -d /sys/module/dprof_sharing ] && rmmod dprof_sharing 2>/dev/null
 done
 echo "# kernel $(uname -r)"
 echo "$passed passed, $failed failed, $skipped skipped"

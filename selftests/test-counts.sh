@@ -8,7 +8,8 @@ trap cleanup_modules EXIT
 out=$TMP/counts.dprof
 
 load_mod dprof_workload
-load_mod dprof target=dprof_workload
+# The address set only: no object access histories in the counts.
+load_mod dprof target=dprof_workload history=0
 dprof-view record -o "$out" -- sh -c "
 	echo 'alloc 300 0' >$WL_DIR/ctl &&     # held: 300 from cpu0
 	echo 'bulk 200 1' >$WL_DIR/ctl &&      # + 200 from cpu1, bulk

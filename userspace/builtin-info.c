@@ -105,6 +105,12 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 		(unsigned long long)r->kind_count[DPROF_REC_FREE],
 		(unsigned long long)r->kind_count[DPROF_REC_LOST],
 		(unsigned long long)r->unknown_records);
+	if (r->kind_count[DPROF_REC_HIST_BEGIN])
+		fprintf(out, "histories:  %llu begun, %llu accesses, %llu ended; %zu trap ips mapped to instructions\n",
+			(unsigned long long)r->kind_count[DPROF_REC_HIST_BEGIN],
+			(unsigned long long)r->kind_count[DPROF_REC_HIST_ELEM],
+			(unsigned long long)r->kind_count[DPROF_REC_HIST_END],
+			r->nr_ipmap);
 	fprintf(out, "lost:       %llu records marked lost in the stream; module dropped %llu since load (%s at start)\n",
 		(unsigned long long)r->lost_marked,
 		(unsigned long long)r->end.lost, META("dropped_at_start"));
@@ -176,6 +182,10 @@ static void info_json(FILE *out, const struct info *in, const char *path)
 	json_uint(&j, "free", r->kind_count[DPROF_REC_FREE]);
 	json_uint(&j, "loss_markers", r->kind_count[DPROF_REC_LOST]);
 	json_uint(&j, "unknown", r->unknown_records);
+	json_uint(&j, "history_begin", r->kind_count[DPROF_REC_HIST_BEGIN]);
+	json_uint(&j, "history_access", r->kind_count[DPROF_REC_HIST_ELEM]);
+	json_uint(&j, "history_end", r->kind_count[DPROF_REC_HIST_END]);
+	json_uint(&j, "ipmap_entries", r->nr_ipmap);
 	json_uint(&j, "lost_in_stream", r->lost_marked);
 	json_uint(&j, "module_dropped", r->end.lost);
 	json_object_end(&j);

@@ -101,6 +101,7 @@ static int thread_a(void *arg)
 		WRITE_ONCE(o->read_mostly, r);
 		WRITE_ONCE(o->private_count, 0);
 		WRITE_ONCE(run.cur, o);
+		/* Publishes the initialised object to B (acquire in B). */
 		smp_store_release(&run.started, r);
 		wake_up_all(&run.wq);
 		for (i = 0; i < run.iters; i++) {
@@ -110,16 +111,18 @@ static int thread_a(void *arg)
 			bump(&o->private_count);
 		}
 		/* The queue holds one object: wait until B took the last. */
-		wait_event(run.wq, smp_load_acquire(&run.b_done) >= r - 1 &&
-			   READ_ONCE(run.slot) == NULL);
+		wait_event(run.wq, !READ_ONCE(run.slot));
 		WRITE_ONCE(o->handoff_seq, r);
+		/* handoff_seq is visible before the object is in the queue. */
 		smp_store_release(&run.slot, o);
 		wake_up_all(&run.wq);
+		/* Pairs with B's release: the object is freed. */
 		wait_event(run.wq, smp_load_acquire(&run.b_done) >= r);
 		if (raw_smp_processor_id() != (long)arg)
 			misplaced++;
 	}
 	(void)sink;
+	/* Lets B out of its wait when A stopped early. */
 	smp_store_release(&run.started, run.rounds + 1);
 	wake_up_all(&run.wq);
 	complete(&run.a_done);
@@ -134,6 +137,7 @@ static int thread_b(void *arg)
 	for (r = 1; r <= run.rounds; r++) {
 		struct dprof_sharing_obj *o;
 
+		/* Pairs with A's release of the new object. */
 		wait_event(run.wq, smp_load_acquire(&run.started) >= r);
 		if (run.err)
 			break;
@@ -143,13 +147,14 @@ static int thread_b(void *arg)
 			WRITE_ONCE(o->written_by_b, i);
 			sink += READ_ONCE(o->read_mostly);
 		}
-		wait_event(run.wq, READ_ONCE(run.slot) != NULL);
-		o = xchg(&run.slot, NULL);
+		wait_event(run.wq, READ_ONCE(run.slot));
+		o = xchg(&run.slot, NULL);	/* full barrier: sees handoff_seq */
 		if (READ_ONCE(o->handoff_seq) != r)
 			bad_handoffs++;
 		if (raw_smp_processor_id() != (long)arg)
 			misplaced++;
 		kmem_cache_free(cache, o);
+		/* The round is over: A may start the next one. */
 		smp_store_release(&run.b_done, r);
 		wake_up_all(&run.wq);
 	}
@@ -191,6 +196,7 @@ static int do_run(unsigned long rounds, unsigned long iters, int a, int b)
 	if (ret) {
 		/* B waits for rounds that never start: let it see an error. */
 		run.err = ret;
+		/* Publishes the error with the end of the rounds. */
 		smp_store_release(&run.started, rounds + 1);
 		wake_up_all(&run.wq);
 		wait_for_completion(&run.b_done_all);
