@@ -38,7 +38,7 @@ help:
 	@echo "make check      set up everything and run every test"
 	@echo "make vm-run SCRIPT=f [KERNEL=6.12]   run a script in the guest"
 	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
-	@echo "make bench      hook overhead on UDP throughput in a guest"
+	@echo "make bench      overhead of hooks and histories on UDP throughput in a guest"
 	@echo "make lint       checkpatch --strict on module/"
 	@echo "make install    install dprof-view and the module (DESTDIR, PREFIX)"
 

@@ -1,27 +1,42 @@
 #!/bin/sh
-# Overhead of dprof.ko's slab hooks on real UDP loopback traffic, inside
-# one guest: rounds alternate without and with the module (recording
-# drained by dprof-view), so both see the same emulated machine.  TCG
-# timings are not hardware timings; the ratio is what this measures.
+# Overhead of dprof.ko on real UDP loopback traffic, inside one guest:
+# rounds alternate between no module, the slab hooks alone (history=0) and
+# hooks plus object access histories (the default, and capped at 10
+# arms/s), each recorded by
+# dprof-view, so all three see the same emulated machine.  TCG timings are
+# not hardware timings; the ratios are what this measures.
 rounds=${1:-5}
 secs=${2:-2}
-off="" on=""
+off="" hooks="" hist="" capped=""
+flood() { udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }'; }
+recorded() {
+	modload /lib/modules/dprof/dprof.ko target=skbuff "$@"
+	dprof-view record -o /tmp/bench.dprof -- udp_flood -s 0 -r 1 -d "$secs" 2>/dev/null |
+		awk '{ print $9 }'
+}
 for i in $(seq "$rounds"); do
-	r=$(udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }')
-	off="$off $r"
-	modload /lib/modules/dprof/dprof.ko target=skbuff
-	r=$(dprof-view record -o /tmp/bench.dprof -- udp_flood -s 0 -r 1 -d "$secs" 2>/dev/null |
-		awk '{ print $9 }')
-	on="$on $r"
-	[ "$i" -eq "$rounds" ] && sed -n '/^records per CPU/,$p' /sys/kernel/debug/dprof/status
+	off="$off $(flood)"
+	hooks="$hooks $(recorded history=0)"
+	rmmod dprof
+	capped="$capped $(recorded history_max_arms=10)"
+	rmmod dprof
+	hist="$hist $(recorded)"
+	if [ "$i" -eq "$rounds" ]; then
+		sed -n '/^handler costs/,/^histories:/p' /sys/kernel/debug/dprof/status
+		cat /sys/kernel/debug/dprof/histories
+		dprof-view info /tmp/bench.dprof | grep -E "^(records|histories|file)"
+		ls -l /tmp/bench.dprof | awk '{ print "recording: " $5 " bytes" }'
+	fi
 	rmmod dprof
 	rm -f /tmp/bench.dprof
 done
-echo "packets/s without dprof:$off"
-echo "packets/s with dprof:   $on"
+echo "packets/s without dprof:          $off"
+echo "packets/s with slab hooks only:   $hooks"
+echo "packets/s with hooks + histories: $hist"
+echo "  ... with history_max_arms=10:    $capped"
 median() { echo "$@" | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-ma=$(median $off)
-mb=$(median $on)
-awk -v a="$ma" -v b="$mb" -v n="$rounds" 'BEGIN {
-	printf "median without %d, with %d packets/s: overhead %.1f%% (%d rounds of '"$secs"' s each)\n",
-		a, b, 100 * (a - b) / a, n }'
+awk -v a="$(median $off)" -v b="$(median $hooks)" -v c="$(median $hist)" \
+	-v d="$(median $capped)" -v n="$rounds" 'BEGIN {
+	printf "median packets/s: without %d, hooks %d (%.1f%% overhead), hooks + histories %d (%.1f%%), histories at 10 arms/s %d (%.1f%%); %d rounds of '"$secs"' s each\n",
+		a, b, 100 * (a - b) / a, c, 100 * (a - c) / a, d, 100 * (a - d) / a, n }'
+echo "history element: 16 bytes in the ring and the file (struct dprof_hist_elem)"

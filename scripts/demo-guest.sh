@@ -16,6 +16,26 @@ echo
 echo "== dprof-view objects skbuff.dprof  (the address set)"
 dprof-view objects /host/skbuff.dprof
 echo
+echo "== dprof-view histories skbuff.dprof  (object access histories, debug registers)"
+dprof-view histories /host/skbuff.dprof | head -16
+echo "   ..."
+# A complete history allocated on CPU 0, freed on CPU 1, touched by both.
+id=$(dprof-view histories --script /host/skbuff.dprof | awk '
+$1 == "history" && $13 == "freed" && $15 == 1 && $7 == 0 && $9 == 1 { h[$2] = 1 }
+$1 == "access" && h[$2] { cpus[$2 "," $4] = 1; n[$2]++ }
+END { for (i in h) if (cpus[i ",0"] && cpus[i ",1"] && n[i] > best) { best = n[i]; id = i }
+      print id }')
+if [ -n "$id" ]; then
+	echo
+	echo "== dprof-view histories --id $id skbuff.dprof  (one skbuff from allocation to free)"
+	dprof-view histories --id "$id" /host/skbuff.dprof
+else
+	echo "(no complete history crossed from CPU 0 to CPU 1 in this run)"
+fi
+echo
+echo "== history collection (/sys/kernel/debug/dprof/histories)"
+cat /sys/kernel/debug/dprof/histories
+echo
 echo "== the module's own costs (/sys/kernel/debug/dprof/status)"
-sed -n '/^handler costs/,$p' /sys/kernel/debug/dprof/status
+sed -n '/^handler costs/,/^histories:/p' /sys/kernel/debug/dprof/status
 rmmod dprof

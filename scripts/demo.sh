@@ -10,3 +10,4 @@ mkdir -p "$share"
 echo
 echo "The recording is on the host: $share/skbuff.dprof"
 echo "  $top/build/dprof-view objects $share/skbuff.dprof"
+echo "  $top/build/dprof-view histories $share/skbuff.dprof"
