@@ -262,7 +262,7 @@ static bool layout_complete(void)
  * adjacency the calibration relies on: try again with fresh caches, and
  * only report the fields that still fail on the last attempt.
  */
-#define CALIB_ATTEMPTS 3
+#define CALIB_ATTEMPTS 5
 
 int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
 		      int cache_list)

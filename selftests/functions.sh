@@ -32,7 +32,7 @@ load_mod() {
 	local name=$1 msg
 	shift
 	msg=$(modload "$MODDIR/$name.ko" "$@") ||
-		fail "loading $name $* failed: $msg"
+		fail "loading $name $* failed: $msg; kernel log: $(dmesg | grep "$name" | tail -n 4)"
 }
 
 unload_mod() {
