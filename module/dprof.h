@@ -153,6 +153,7 @@ struct dprof_history_config {
 	bool enabled;
 	bool pairs;		/* every pair of members, else a history set */
 	unsigned int len;	/* bytes per watched offset: 1, 2, 4, 8 */
+	bool split_rw;		/* write + read/write breakpoint per offset */
 	unsigned int max_arms;	/* objects armed per second */
 	unsigned int max_hits;	/* elements recorded per second */
 	unsigned int timeout_ms;	/* longest life followed */

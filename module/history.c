@@ -61,8 +61,8 @@
 #include "compat.h"
 
 #define NR_WATCH_OFFSETS	2
-#define BPS_PER_OFFSET		2	/* write-only, then read/write */
-#define MAX_BPS			(NR_WATCH_OFFSETS * BPS_PER_OFFSET)
+#define MAX_BPS_PER_OFFSET	2	/* write-only, then read/write */
+#define MAX_BPS			(NR_WATCH_OFFSETS * MAX_BPS_PER_OFFSET)
 
 enum watch_state {
 	W_IDLE,
@@ -137,6 +137,7 @@ static atomic64_t ip_out_of_range;
 static atomic_t hits_window;		/* elements this second */
 static unsigned int slots;		/* debug registers dprof could get */
 static unsigned int offsets_per_watch;	/* 2: pairs, 1: singles */
+static unsigned int bps_per_offset;	/* 2: reads told from writes, 1: not */
 static bool armed;			/* under hist_lock */
 static DEFINE_MUTEX(hist_lock);		/* breakpoints, after cpus_read_lock */
 static struct task_struct *thread;
@@ -362,8 +363,8 @@ static int arm_cpu(unsigned int cpu)
 	void *ctx;
 
 	for (w = 0; w < watch.nr_offsets; w++) {
-		for (k = 0; k < BPS_PER_OFFSET; k++) {
-			bool write_only = k == 0;
+		for (k = 0; k < bps_per_offset; k++) {
+			bool write_only = k == 0 && bps_per_offset > 1;
 
 			ctx = (void *)(unsigned long)(w << 1 | write_only);
 			hw_breakpoint_init(&attr);
@@ -377,7 +378,7 @@ static int arm_cpu(unsigned int cpu)
 				disarm_cpu(cpu);
 				return PTR_ERR(bp);
 			}
-			hc->bp[w * BPS_PER_OFFSET + k] = bp;
+			hc->bp[w * MAX_BPS_PER_OFFSET + k] = bp;
 		}
 	}
 	return 0;
@@ -432,8 +433,9 @@ static int arm_all(void)
 		}
 	}
 	armed = true;
-	on_each_cpu(check_slot_order, &bad, 1);
-	watch.rw_unsure = bad;
+	if (bps_per_offset > 1)
+		on_each_cpu(check_slot_order, &bad, 1);
+	watch.rw_unsure = bad || bps_per_offset == 1;
 	return 0;
 }
 
@@ -834,7 +836,7 @@ static unsigned int probe_slots(void)
 	cpus_read_unlock();
 	if (ret && ret != -ENOSPC)
 		pr_warn("debug registers unavailable (%d)\n", ret);
-	return n * BPS_PER_OFFSET;
+	return n * bps_per_offset;
 }
 
 int dprof_history_init(const struct dprof_history_config *config)
@@ -847,8 +849,9 @@ int dprof_history_init(const struct dprof_history_config *config)
 	init_irq_work(&kick_work, kick_fn);
 	if (!cfg.enabled)
 		return 0;
+	bps_per_offset = cfg.split_rw ? 2 : 1;
 	slots = probe_slots();
-	offsets_per_watch = slots / BPS_PER_OFFSET;
+	offsets_per_watch = slots / bps_per_offset;
 	if (!offsets_per_watch) {
 		pr_warn("no free debug registers: object access histories off\n");
 		return 0;
@@ -952,8 +955,11 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		   state_names[word_state(word)], word_id(word),
 		   c->ends[DPROF_HIST_FREED], elapsed / NSEC_PER_SEC,
 		   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
-	seq_printf(m, "  debug registers: %u of 4 (%u offset%s per object, write + read/write breakpoint each), length %u\n",
+	seq_printf(m, "  debug registers: %u of 4 (%u offset%s per object, %s), length %u\n",
 		   slots, offsets_per_watch, offsets_per_watch > 1 ? "s" : "",
+		   bps_per_offset > 1 ?
+		   "write + read/write breakpoint each" :
+		   "one read/write breakpoint each: reads not told from writes",
 		   cfg.len);
 	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
 		   cfg.max_arms, cfg.max_hits, cfg.timeout_ms, cfg.wait_ms);

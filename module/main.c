@@ -50,6 +50,11 @@ static unsigned int history_len = 8;
 module_param(history_len, uint, 0444);
 MODULE_PARM_DESC(history_len, "Bytes watched at each offset: 1, 2, 4 or 8 (default 8)");
 
+static bool history_split_rw = true;
+module_param(history_split_rw, bool, 0444);
+MODULE_PARM_DESC(history_split_rw,
+		 "Two debug registers per offset (write-only + read/write) to tell reads from writes; N: one read/write register per offset, accesses of unknown kind (default Y)");
+
 static unsigned int history_max_arms = 100;
 module_param(history_max_arms, uint, 0444);
 MODULE_PARM_DESC(history_max_arms,
@@ -112,6 +117,7 @@ static int history_params(struct dprof_history_config *hc)
 {
 	hc->enabled = history;
 	hc->len = history_len;
+	hc->split_rw = history_split_rw;
 	hc->max_arms = history_max_arms;
 	hc->max_hits = history_max_hits;
 	hc->timeout_ms = history_timeout_ms;
