@@ -28,6 +28,8 @@
 #define DPROF_FILE_DROPPED	"dropped"	/* total records lost, decimal */
 #define DPROF_FILE_EVENTS	"events"	/* binary record stream */
 #define DPROF_FILE_HISTORIES	"histories"	/* history collection progress */
+#define DPROF_FILE_PROFILE	"profile"	/* the data profile, text */
+#define DPROF_FILE_SAMPLES	"samples"	/* aggregated samples, binary */
 
 /*
  * "targets" lines, after a '#' comment header:
@@ -170,6 +172,55 @@ struct dprof_hist_elem {
 };
 
 /*
+ * Access samples (thesis 5.1-5.2).  Where a sample came from: the level
+ * of the memory hierarchy that served it, as decoded from IBS or PEBS.
+ * The watch sampler (debug registers) has no such data: UNKNOWN.
+ */
+enum dprof_src {
+	DPROF_SRC_UNKNOWN	= 0,	/* not measured (watch sampler) */
+	DPROF_SRC_L1		= 1,	/* L1 data cache hit */
+	DPROF_SRC_LFB		= 2,	/* line fill buffer: a miss in flight */
+	DPROF_SRC_L2		= 3,
+	DPROF_SRC_L3		= 4,	/* local L3, or a core sharing it */
+	DPROF_SRC_PEER_CACHE	= 5,	/* another core's cache (HITM, other CCX) */
+	DPROF_SRC_DRAM		= 6,	/* local memory */
+	DPROF_SRC_REMOTE	= 7,	/* another node's cache or memory */
+	DPROF_SRC_IO		= 8,	/* MMIO, uncached */
+	DPROF_SRC_MISS		= 9,	/* missed L1, level not reported */
+	DPROF_NR_SRC		= 10,
+};
+
+enum dprof_sampler {
+	DPROF_SAMPLER_NONE	= 0,
+	DPROF_SAMPLER_IBS	= 1,	/* AMD IBS op, through perf */
+	DPROF_SAMPLER_PEBS	= 2,	/* Intel PEBS mem-loads/mem-stores */
+	DPROF_SAMPLER_WATCH	= 3,	/* debug registers: no hit/miss data */
+};
+
+/*
+ * One entry of a CPU's aggregation table, as the "samples" file returns
+ * them (whole entries only): every sample with the same (target, offset,
+ * ip, src) adds to one entry.  The watch sampler's ip is the trap ip (the
+ * instruction after the access), mapped by the recording's IPMAP.
+ */
+#define DPROF_AGG_WATCH_IP	0x01	/* flags: ip is a trap ip */
+
+struct dprof_sample_agg {
+	__u64 ip;
+	__u64 latency_sum;	/* cycles, over the misses */
+	__u32 count;		/* samples */
+	__u32 misses;		/* samples that missed L1 */
+	__u32 loads;
+	__u32 stores;
+	__u16 offset;		/* byte offset in the object */
+	__u8 target;
+	__u8 src;		/* enum dprof_src */
+	__u16 cpu;		/* the table's CPU */
+	__u8 flags;		/* DPROF_AGG_* */
+	__u8 reserved;
+};
+
+/*
  * Recording file written by "dprof-view record": a header, then sections.
  * Each section is a struct dprof_section followed by `length` payload bytes
  * and zero padding to the next multiple of 8.  A file is complete when its
@@ -194,6 +245,8 @@ enum dprof_section_kind {
 	DPROF_SEC_END		= 8,	/* struct dprof_file_end */
 	DPROF_SEC_IPMAP		= 9,	/* struct dprof_file_ipmap[] */
 	DPROF_SEC_HISTORIES	= 10,	/* debugfs "histories" text at the end */
+	DPROF_SEC_SAMPLES	= 11,	/* struct dprof_sample_agg[] at the end */
+	DPROF_SEC_PROFILE	= 12,	/* debugfs "profile" text at the end */
 };
 
 struct dprof_section {
@@ -253,6 +306,7 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_begin) == 48, "hist_begin size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_end) == 40, "hist_end size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_elem) == 16, "hist_elem size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_ipmap) == 16, "ipmap size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_agg) == 40, "sample_agg size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_header) == 16, "file hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_section) == 16, "section size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_target) == 80, "target size");

@@ -47,6 +47,6 @@ struct unit_test {
 };
 
 extern const struct unit_test recfile_tests[], objects_tests[],
-	sysinfo_tests[], json_tests[], histories_tests[];
+	sysinfo_tests[], json_tests[], histories_tests[], decode_tests[];
 
 #endif
