@@ -149,9 +149,43 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "dropped: %llu\n", lost_total());
 	show_costs(m, &sum);
 	dprof_history_show(m, true);
+	dprof_sample_show(m, true);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(status);
+
+static int profile_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "# dprof data profile\n");
+	dprof_sample_show(m, false);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(profile);
+
+/* Aggregated samples, whole struct dprof_sample_agg entries per read(). */
+static ssize_t samples_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+	void *buf;
+
+	if (count < sizeof(struct dprof_sample_agg))
+		return -EINVAL;
+	count = min_t(size_t, count, EVENTS_BOUNCE);
+	buf = kvmalloc(count, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = dprof_sample_read(buf, count, ppos);
+	if (ret && copy_to_user(ubuf, buf, ret))
+		ret = -EFAULT;
+	kvfree(buf);
+	return ret;
+}
+
+static const struct file_operations samples_fops = {
+	.owner = THIS_MODULE,
+	.read = samples_read,
+};
 
 static int histories_show(struct seq_file *m, void *v)
 {
@@ -223,6 +257,10 @@ int dprof_debugfs_init(void)
 	debugfs_create_file(DPROF_FILE_EVENTS, 0400, dir, NULL, &events_fops);
 	debugfs_create_file(DPROF_FILE_HISTORIES, 0400, dir, NULL,
 			    &histories_fops);
+	debugfs_create_file(DPROF_FILE_PROFILE, 0400, dir, NULL,
+			    &profile_fops);
+	debugfs_create_file(DPROF_FILE_SAMPLES, 0400, dir, NULL,
+			    &samples_fops);
 	return 0;
 }
 

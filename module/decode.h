@@ -13,6 +13,7 @@
 #define _DPROF_DECODE_H
 
 #include <linux/types.h>
+#include <linux/const.h>
 #include "uapi/dprof.h"
 
 struct dprof_access {
@@ -25,14 +26,14 @@ struct dprof_access {
 };
 
 /* ---- AMD IBS (IbsOpData2, IbsOpData3) ----------------------------------- */
-#define DPROF_IBS_D3_LD_OP		(1ULL << 0)
-#define DPROF_IBS_D3_ST_OP		(1ULL << 1)
-#define DPROF_IBS_D3_DC_MISS		(1ULL << 7)
-#define DPROF_IBS_D3_LIN_ADDR_VALID	(1ULL << 17)
-#define DPROF_IBS_D3_L2_MISS		(1ULL << 20)
+#define DPROF_IBS_D3_LD_OP		_BITULL(0)
+#define DPROF_IBS_D3_ST_OP		_BITULL(1)
+#define DPROF_IBS_D3_DC_MISS		_BITULL(7)
+#define DPROF_IBS_D3_LIN_ADDR_VALID	_BITULL(17)
+#define DPROF_IBS_D3_L2_MISS		_BITULL(20)
 #define DPROF_IBS_D3_MISS_LAT_SHIFT	32	/* bits 32-47, cycles */
 #define DPROF_IBS_D2_SRC_LO_MASK	0x7ULL	/* bits 0-2 */
-#define DPROF_IBS_D2_RMT_NODE		(1ULL << 4)
+#define DPROF_IBS_D2_RMT_NODE		_BITULL(4)
 #define DPROF_IBS_D2_SRC_HI_SHIFT	6	/* bits 6-7, family 19h+ */
 
 /*

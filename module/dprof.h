@@ -108,6 +108,7 @@ enum dprof_hook {
 	DPROF_HOOK_ALLOC_BULK,	/* kretprobe kmem_cache_alloc_bulk */
 	DPROF_HOOK_FREE_BULK,	/* kprobe kmem_cache_free_bulk */
 	DPROF_HOOK_BP_HIT,	/* debug-register hit (history.c) */
+	DPROF_HOOK_SAMPLE,	/* IBS/PEBS sample (sample.c) */
 	DPROF_NR_HOOKS,
 };
 
@@ -171,6 +172,26 @@ void dprof_history_free(int target, unsigned long base,
 void dprof_history_cache_destroyed(int target);
 struct seq_file;
 void dprof_history_show(struct seq_file *m, bool brief);
+/* Complete histories of @target, and those whose object changed CPU. */
+void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories);
+
+/* ---- sample.c: access samples, aggregated per CPU ----------------------- */
+#define DPROF_SAMPLER_AUTO	100	/* pick the best available */
+
+struct dprof_sample_config {
+	int sampler;		/* enum dprof_sampler or DPROF_SAMPLER_AUTO */
+	u64 period;		/* 0: the sampler's default */
+	unsigned int table_entries;	/* per CPU, a power of two */
+	bool history;		/* the watch sampler's windows exist */
+};
+
+int dprof_sample_init(const struct dprof_sample_config *sc);
+void dprof_sample_exit(void);
+/* From the debug-register handler: one access to a target object. */
+void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
+			bool write);
+size_t dprof_sample_read(void *buf, size_t room, loff_t *pos);
+void dprof_sample_show(struct seq_file *m, bool brief);
 /* Set while dprof allocates or frees an object itself: hooks ignore it. */
 DECLARE_PER_CPU(int, dprof_self_alloc);
 

@@ -91,6 +91,8 @@ struct watch {
 	bool rw_unsure;
 	bool cpus_changed;
 	u64 alloc_ns;		/* set in CLAIMING, read once ACTIVE */
+	u16 alloc_cpu;
+	bool moved;		/* touched on a CPU other than alloc_cpu */
 	u64 deadline_ns;	/* WAITING: give up after */
 	u8 end_reason;
 	atomic_t elements;
@@ -135,6 +137,9 @@ static atomic64_t hits_outside_life;	/* before alloc or after free */
 static atomic64_t hits_rate_dropped;
 static atomic64_t ip_out_of_range;
 static atomic_t hits_window;		/* elements this second */
+/* Per target: complete histories, and those whose object changed CPU. */
+static atomic64_t target_histories[DPROF_MAX_TARGETS];
+static atomic64_t target_moved[DPROF_MAX_TARGETS];
 static unsigned int slots;		/* debug registers dprof could get */
 static unsigned int offsets_per_watch;	/* 2: pairs, 1: singles */
 static unsigned int bps_per_offset;	/* 2: reads told from writes, 1: not */
@@ -192,6 +197,9 @@ static void emit_element(unsigned long word, unsigned int w, bool write,
 	el.time_ns = min_t(u64, since, U32_MAX);
 	atomic_inc(&watch.elements);
 	dprof_ring_write(&el, sizeof(el));
+	if (el.cpu != READ_ONCE(watch.alloc_cpu))
+		WRITE_ONCE(watch.moved, true);
+	dprof_sample_watch(watch.target, watch.offset[w], regs->ip, write);
 }
 
 /*
@@ -247,6 +255,8 @@ void dprof_history_alloc(int target, unsigned long base,
 				make_word(word_id(word), W_CLAIMING)) != word)
 		return;
 	watch.alloc_ns = now_ns();
+	watch.alloc_cpu = smp_processor_id();
+	watch.moved = false;
 	atomic_set(&watch.elements, 0);
 	atomic_set(&watch.dropped, 0);
 	memset(&b, 0, sizeof(b));
@@ -291,6 +301,11 @@ static void emit_end(unsigned long word, u8 reason, unsigned long call_site)
 	e.reason = reason;
 	watch.end_reason = reason;
 	dprof_ring_write(&e, sizeof(e));
+	if (reason == DPROF_HIST_FREED) {
+		atomic64_inc(&target_histories[watch.target]);
+		if (READ_ONCE(watch.moved) || e.hdr.cpu != watch.alloc_cpu)
+			atomic64_inc(&target_moved[watch.target]);
+	}
 }
 
 /* Ends the active history; false if it was not active. */
@@ -901,6 +916,12 @@ void dprof_history_exit(void)
 }
 
 /* ---- reporting --------------------------------------------------------- */
+
+void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories)
+{
+	*moved = atomic64_read(&target_moved[target]);
+	*histories = atomic64_read(&target_histories[target]);
+}
 
 static const char *const state_names[] = {
 	[W_IDLE] = "idle", [W_ARMING] = "arming", [W_WAITING] = "waiting",

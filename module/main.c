@@ -9,6 +9,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/log2.h>
 #include "dprof.h"
 
 static char *target;
@@ -74,6 +75,21 @@ static unsigned int history_wait_ms = 500;
 module_param(history_wait_ms, uint, 0444);
 MODULE_PARM_DESC(history_wait_ms,
 		 "Give up on an armed address not reallocated within this time (10..60000, default 500)");
+
+static char *sampler = "auto";
+module_param(sampler, charp, 0444);
+MODULE_PARM_DESC(sampler,
+		 "Access sampler: auto (best available, default), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), off");
+
+static unsigned long period;
+module_param(period, ulong, 0444);
+MODULE_PARM_DESC(period,
+		 "Sampling period: ops between IBS samples, events between PEBS samples; 0 (default): 100000 for IBS, 10007 for PEBS");
+
+static unsigned int sample_table = 4096;
+module_param(sample_table, uint, 0444);
+MODULE_PARM_DESC(sample_table,
+		 "Aggregated sample entries per CPU, a power of two (256..1048576, default 4096; 40 bytes each)");
 
 static int slab_cache_offset = -1;
 module_param(slab_cache_offset, int, 0444);
@@ -144,6 +160,37 @@ static int history_params(struct dprof_history_config *hc)
 	return 0;
 }
 
+static int sample_params(struct dprof_sample_config *sc)
+{
+	static const char *const names[] = {
+		[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
+		[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
+	};
+	int i;
+
+	sc->sampler = -1;
+	if (!strcmp(sampler, "auto"))
+		sc->sampler = DPROF_SAMPLER_AUTO;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(sampler, names[i]))
+			sc->sampler = i;
+	if (sc->sampler < 0) {
+		pr_err("sampler=%s: must be auto, ibs, pebs, watch or off\n",
+		       sampler);
+		return -EINVAL;
+	}
+	if (sample_table < 256 || sample_table > 1048576 ||
+	    !is_power_of_2(sample_table)) {
+		pr_err("sample_table=%u: must be a power of two between 256 and 1048576\n",
+		       sample_table);
+		return -EINVAL;
+	}
+	sc->period = period;
+	sc->table_entries = sample_table;
+	sc->history = history;
+	return 0;
+}
+
 static int check_params(void)
 {
 	if (ring_kb < 64 || ring_kb > 1048576) {
@@ -166,11 +213,14 @@ static int check_params(void)
 static int __init dprof_init(void)
 {
 	struct dprof_history_config hc;
+	struct dprof_sample_config sc;
 	int ret;
 
 	ret = check_params();
 	if (!ret)
 		ret = history_params(&hc);
+	if (!ret)
+		ret = sample_params(&sc);
 	if (ret)
 		return ret;
 	dprof_stats_init();
@@ -192,9 +242,12 @@ static int __init dprof_init(void)
 	ret = dprof_debugfs_init();
 	if (ret)
 		goto err_ring;
-	ret = dprof_history_init(&hc);
+	ret = dprof_sample_init(&sc);
 	if (ret)
 		goto err_debugfs;
+	ret = dprof_history_init(&hc);
+	if (ret)
+		goto err_sample;
 	ret = dprof_slab_init();
 	if (ret)
 		goto err_history;
@@ -204,6 +257,8 @@ static int __init dprof_init(void)
 
 err_history:
 	dprof_history_exit();
+err_sample:
+	dprof_sample_exit();
 err_debugfs:
 	dprof_debugfs_exit();
 err_ring:
@@ -219,6 +274,7 @@ static void __exit dprof_exit(void)
 {
 	dprof_slab_exit();
 	dprof_history_exit();
+	dprof_sample_exit();
 	dprof_debugfs_exit();
 	dprof_ring_exit();
 	dprof_liveset_exit();

@@ -18,6 +18,7 @@ const char *const dprof_hook_names[DPROF_NR_HOOKS] = {
 	[DPROF_HOOK_ALLOC_BULK] = "kretprobe:alloc_bulk",
 	[DPROF_HOOK_FREE_BULK] = "kprobe:free_bulk",
 	[DPROF_HOOK_BP_HIT] = "hw_breakpoint:hit",
+	[DPROF_HOOK_SAMPLE] = "perf:sample",
 };
 
 static u64 load_time_ns;

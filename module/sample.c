@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Access samples (thesis 5.1-5.2), aggregated per CPU before anything is
+ * stored (as DCPI does): every sample with the same (target, offset, ip,
+ * data source) adds to one entry of its CPU's table.  Samplers:
+ *
+ *  ibs    AMD IBS op through a perf kernel counter per CPU on the ibs_op PMU
+ *  pebs   Intel PEBS mem-loads (with ldlat) and mem-stores, precise_ip
+ *  watch  debug registers: the accesses the history watches trap, with
+ *         offset, ip, CPU and read/write but no hit/miss or latency
+ *
+ * Both hardware samplers use perf's generic data_src/weight/addr, which
+ * the kernel fills from PEBS records and (since 6.1) from IBS; decode.h
+ * maps them to dprof_src classes.  The handlers run in NMI (ibs, pebs) or
+ * #DB (watch) context: no allocation, lock or print; a full table or a
+ * nested handler drops the sample and counts it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/perf_event.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpu.h>
+#include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/timex.h>
+#include <linux/vmalloc.h>
+#include <asm/processor.h>
+#include "dprof.h"
+#include "decode.h"
+#include "compat.h"
+
+#define MAX_PROBE	32
+#define IBS_SYSFS	"/sys/bus/event_source/devices/ibs_op/type"
+#define PEBS_LOADS	"/sys/bus/event_source/devices/cpu/events/mem-loads"
+#define PEBS_STORES	"/sys/bus/event_source/devices/cpu/events/mem-stores"
+
+struct agg_table {
+	struct dprof_sample_agg *e;
+	unsigned int mask;
+	int busy;		/* a handler is inside: a nested one drops */
+};
+
+struct sample_counters {
+	u64 samples;		/* every sample the handler saw */
+	u64 in_target;
+	u64 other_slab;		/* in a slab object of another cache */
+	u64 not_slab;		/* stack, globals, page cache, ... */
+	u64 no_addr;		/* the hardware gave no data address */
+	u64 misses;		/* all samples that missed L1 */
+	u64 target_misses;
+	u64 table_full;		/* dropped: no slot within MAX_PROBE */
+	u64 nested;		/* dropped: handler re-entered */
+};
+
+static DEFINE_PER_CPU(struct agg_table, agg);
+static DEFINE_PER_CPU(struct sample_counters, scount);
+struct sample_events {
+	struct perf_event *ev[2];	/* loads (or IBS op), stores */
+};
+
+static DEFINE_PER_CPU(struct sample_events, perf_ev);
+static enum dprof_sampler sampler;
+static u64 period;
+static unsigned int table_entries;
+static u64 start_ns;
+static int hotplug_state = -1;
+static struct perf_event_attr attrs[2];	/* loads (or IBS op), stores */
+static unsigned int nr_attrs;
+static const char *sampler_why;		/* why auto picked what it did */
+
+static const char *const sampler_names[] = {
+	[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
+	[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
+};
+
+/* ---- aggregation (NMI / #DB context) ----------------------------------- */
+
+static u32 agg_hash(u8 target, u16 offset, u64 ip, u8 src)
+{
+	return hash_64(ip ^ ((u64)offset << 40) ^ ((u64)target << 56) ^
+		       ((u64)src << 60), 32);
+}
+
+static void agg_add(u8 target, u16 offset, u64 ip, const struct dprof_access *a,
+		    u8 flags)
+{
+	struct agg_table *t = this_cpu_ptr(&agg);
+	struct sample_counters *c = this_cpu_ptr(&scount);
+	u32 h = agg_hash(target, offset, ip, a->src);
+	unsigned int i;
+
+	for (i = 0; i < MAX_PROBE; i++) {
+		struct dprof_sample_agg *e = &t->e[(h + i) & t->mask];
+
+		if (!e->count) {
+			e->ip = ip;
+			e->offset = offset;
+			e->target = target;
+			e->src = a->src;
+			e->cpu = smp_processor_id();
+			e->flags = flags;
+		} else if (e->ip != ip || e->offset != offset ||
+			   e->target != target || e->src != a->src) {
+			continue;
+		}
+		e->count++;
+		e->loads += a->load;
+		e->stores += a->store;
+		if (a->l1_miss) {
+			e->misses++;
+			e->latency_sum += a->latency;
+		}
+		return;
+	}
+	c->table_full++;
+}
+
+void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
+			bool write)
+{
+	struct sample_counters *c;
+	struct dprof_access a = {
+		.src = DPROF_SRC_UNKNOWN, .load = !write, .store = write,
+	};
+
+	if (sampler != DPROF_SAMPLER_WATCH)
+		return;
+	c = this_cpu_ptr(&scount);
+	if (this_cpu_inc_return(agg.busy) > 1) {
+		c->nested++;
+		goto out;
+	}
+	c->samples++;
+	c->in_target++;
+	agg_add(target, offset, ip, &a, DPROF_AGG_WATCH_IP);
+out:
+	this_cpu_dec(agg.busy);
+}
+
+/* Fields of a perf sample are valid only when their flag says so. */
+static u64 sample_addr(const struct perf_sample_data *d)
+{
+	return d->sample_flags & PERF_SAMPLE_ADDR ? d->addr : 0;
+}
+
+static u64 sample_data_src(const struct perf_sample_data *d)
+{
+	return d->sample_flags & PERF_SAMPLE_DATA_SRC ? d->data_src.val : 0;
+}
+
+static u64 sample_weight(const struct perf_sample_data *d)
+{
+	return d->sample_flags & PERF_SAMPLE_WEIGHT_TYPE ? d->weight.full : 0;
+}
+
+/* perf overflow handler of the ibs and pebs counters (NMI). */
+static void perf_sample_hit(struct perf_event *ev, struct perf_sample_data *data,
+			    struct pt_regs *regs)
+{
+	struct sample_counters *c = this_cpu_ptr(&scount);
+	struct dprof_resolved r;
+	struct dprof_access a;
+	u64 start = get_cycles();
+	bool hit = false;
+
+	if (this_cpu_inc_return(agg.busy) > 1) {
+		c->nested++;
+		goto out;
+	}
+	c->samples++;
+	dprof_mem_src_decode(sample_data_src(data), &a);
+	a.latency = min_t(u64, sample_weight(data), U16_MAX);
+	a.addr_valid = sample_addr(data) != 0;
+	c->misses += a.l1_miss;
+	if (!a.addr_valid) {
+		c->no_addr++;
+	} else if (!dprof_resolve(sample_addr(data), &r)) {
+		c->in_target++;
+		c->target_misses += a.l1_miss;
+		agg_add(r.target, r.offset, instruction_pointer(regs), &a, 0);
+		hit = true;
+	} else if (dprof_cache_of((void *)sample_addr(data), NULL)) {
+		c->other_slab++;
+	} else {
+		c->not_slab++;
+	}
+out:
+	this_cpu_dec(agg.busy);
+	dprof_cost_add(DPROF_HOOK_SAMPLE, hit, get_cycles() - start);
+}
+
+/* ---- perf counters (process context) ----------------------------------- */
+
+static void perf_release_cpu(unsigned int cpu)
+{
+	struct perf_event **ev = per_cpu_ptr(&perf_ev, cpu)->ev;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (ev[i])
+			perf_event_release_kernel(ev[i]);
+		ev[i] = NULL;
+	}
+}
+
+static int perf_create_cpu(unsigned int cpu)
+{
+	struct perf_event **ev = per_cpu_ptr(&perf_ev, cpu)->ev;
+	unsigned int i;
+
+	for (i = 0; i < nr_attrs; i++) {
+		struct perf_event *e;
+
+		e = perf_event_create_kernel_counter(&attrs[i], cpu, NULL,
+						     perf_sample_hit, NULL);
+		if (IS_ERR(e)) {
+			perf_release_cpu(cpu);
+			return PTR_ERR(e);
+		}
+		ev[i] = e;
+	}
+	return 0;
+}
+
+static int sample_cpu_online(unsigned int cpu)
+{
+	/* A CPU that cannot be sampled is reported, not fatal. */
+	if (perf_create_cpu(cpu))
+		pr_warn("cannot sample on CPU %u\n", cpu);
+	return 0;
+}
+
+static int sample_cpu_offline(unsigned int cpu)
+{
+	perf_release_cpu(cpu);
+	return 0;
+}
+
+/* A short sysfs file into @buf; -errno when absent. */
+static int read_sysfs(const char *path, char *buf, size_t len)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, len - 1, &pos);
+	filp_close(f, NULL);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* "event=0xcd,umask=0x1,ldlat=3" -> config, config1 */
+static int parse_event(const char *text, u64 *config, u64 *config1)
+{
+	char buf[128], *cur = buf, *tok;
+	unsigned long long v;
+
+	strscpy(buf, text, sizeof(buf));
+	*config = 0;
+	*config1 = 0;
+	while ((tok = strsep(&cur, ",\n"))) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			continue;
+		*eq++ = '\0';
+		if (kstrtoull(eq, 0, &v))
+			return -EINVAL;
+		if (!strcmp(tok, "event"))
+			*config |= v & 0xff;
+		else if (!strcmp(tok, "umask"))
+			*config |= (v & 0xff) << 8;
+		else if (!strcmp(tok, "ldlat"))
+			*config1 = v;
+	}
+	return *config ? 0 : -EINVAL;
+}
+
+static void attr_common(struct perf_event_attr *attr)
+{
+	attr->size = sizeof(*attr);
+	attr->sample_period = period;
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+			    PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT;
+	attr->pinned = 1;
+	attr->exclude_user = 1;	/* kernel objects only */
+}
+
+static int setup_ibs(void)
+{
+	char buf[32];
+	unsigned int type;
+	int ret;
+
+	if (!get_ibs_caps()) {
+		sampler_why = "no AMD IBS on this CPU";
+		return -ENODEV;
+	}
+	ret = read_sysfs(IBS_SYSFS, buf, sizeof(buf));
+	if (ret || kstrtouint(strim(buf), 0, &type)) {
+		sampler_why = "no ibs_op PMU in " IBS_SYSFS;
+		return -ENODEV;
+	}
+	memset(attrs, 0, sizeof(attrs));
+	attrs[0].type = type;
+	attr_common(&attrs[0]);
+	attrs[0].exclude_user = 0;	/* IBS has no exclude_* bits */
+	nr_attrs = 1;
+	return 0;
+}
+
+static int setup_pebs(void)
+{
+	char buf[128];
+	u64 config, config1;
+
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL) {
+		sampler_why = "not an Intel CPU";
+		return -ENODEV;
+	}
+	if (read_sysfs(PEBS_LOADS, buf, sizeof(buf)) ||
+	    parse_event(buf, &config, &config1)) {
+		sampler_why = "no mem-loads event in " PEBS_LOADS;
+		return -ENODEV;
+	}
+	memset(attrs, 0, sizeof(attrs));
+	attrs[0].type = PERF_TYPE_RAW;
+	attrs[0].config = config;
+	attrs[0].config1 = config1 ? config1 : 30;	/* ldlat cycles */
+	attr_common(&attrs[0]);
+	attrs[0].precise_ip = 2;
+	nr_attrs = 1;
+	if (!read_sysfs(PEBS_STORES, buf, sizeof(buf)) &&
+	    !parse_event(buf, &config, &config1)) {
+		attrs[1] = attrs[0];
+		attrs[1].config = config;
+		attrs[1].config1 = 0;
+		nr_attrs = 2;
+	}
+	return 0;
+}
+
+/* Create the counters on every online CPU and follow hotplug. */
+static int start_perf(void)
+{
+	int ret;
+
+	cpus_read_lock();
+	ret = perf_create_cpu(raw_smp_processor_id());
+	if (!ret)
+		perf_release_cpu(raw_smp_processor_id());
+	cpus_read_unlock();
+	if (ret) {
+		sampler_why = "the PMU refused the counter";
+		return ret;
+	}
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "dprof/sample",
+				sample_cpu_online, sample_cpu_offline);
+	if (ret < 0)
+		return ret;
+	hotplug_state = ret;
+	return 0;
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static int alloc_tables(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct agg_table *t = per_cpu_ptr(&agg, cpu);
+
+		t->e = vzalloc_node(table_entries * sizeof(*t->e),
+				    cpu_to_node(cpu));
+		if (!t->e)
+			return -ENOMEM;
+		t->mask = table_entries - 1;
+		memset(per_cpu_ptr(&scount, cpu), 0, sizeof(struct sample_counters));
+	}
+	return 0;
+}
+
+static void free_tables(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		vfree(per_cpu(agg, cpu).e);
+		per_cpu(agg, cpu).e = NULL;
+	}
+}
+
+static int try_hardware(enum dprof_sampler which)
+{
+	int ret = which == DPROF_SAMPLER_IBS ? setup_ibs() : setup_pebs();
+
+	if (!ret)
+		ret = start_perf();
+	return ret;
+}
+
+int dprof_sample_init(const struct dprof_sample_config *sc)
+{
+	enum dprof_sampler want = sc->sampler;
+	int ret;
+
+	table_entries = sc->table_entries;
+	start_ns = ktime_get_mono_fast_ns();
+	sampler = DPROF_SAMPLER_NONE;
+	if (want == DPROF_SAMPLER_NONE)
+		return 0;
+	ret = alloc_tables();
+	if (ret)
+		goto err;
+	if (want == DPROF_SAMPLER_IBS || want == DPROF_SAMPLER_PEBS) {
+		period = sc->period ? sc->period :
+			 want == DPROF_SAMPLER_IBS ? 100000 : 10007;
+		ret = try_hardware(want);
+		if (ret) {
+			pr_err("sampler=%s: %s (%d); use sampler=watch or sampler=auto\n",
+			       sampler_names[want], sampler_why, ret);
+			goto err;
+		}
+		sampler = want;
+		return 0;
+	}
+	if (want == DPROF_SAMPLER_AUTO) {
+		period = sc->period ? sc->period : 100000;
+		if (!try_hardware(DPROF_SAMPLER_IBS)) {
+			sampler = DPROF_SAMPLER_IBS;
+			return 0;
+		}
+		period = sc->period ? sc->period : 10007;
+		if (!try_hardware(DPROF_SAMPLER_PEBS)) {
+			sampler = DPROF_SAMPLER_PEBS;
+			return 0;
+		}
+		sampler_why = "no AMD IBS and no Intel PEBS here";
+	}
+	/* watch: the history watches are the windows. */
+	if (!sc->history) {
+		if (want == DPROF_SAMPLER_WATCH) {
+			pr_err("sampler=watch needs history=1: its windows are the history watches\n");
+			ret = -EINVAL;
+			goto err;
+		}
+		free_tables();
+		return 0;	/* auto without history: no sampler */
+	}
+	period = 0;
+	sampler = DPROF_SAMPLER_WATCH;
+	return 0;
+err:
+	free_tables();
+	return ret;
+}
+
+void dprof_sample_exit(void)
+{
+	unsigned int cpu;
+
+	if (hotplug_state >= 0)
+		cpuhp_remove_state(hotplug_state);	/* releases counters */
+	hotplug_state = -1;
+	for_each_possible_cpu(cpu)
+		perf_release_cpu(cpu);
+	sampler = DPROF_SAMPLER_NONE;
+	free_tables();
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+/* Copy whole entries from position *pos on; returns bytes. */
+size_t dprof_sample_read(void *buf, size_t room, loff_t *pos)
+{
+	size_t done = 0;
+	loff_t i = *pos;
+	unsigned int cpu;
+
+	if (!table_entries || sampler == DPROF_SAMPLER_NONE)
+		return 0;
+	for (; room - done >= sizeof(struct dprof_sample_agg); i++) {
+		const struct dprof_sample_agg *e;
+
+		cpu = i / table_entries;
+		if (cpu >= nr_cpu_ids)
+			break;
+		if (!cpu_possible(cpu))
+			continue;
+		e = &per_cpu(agg, cpu).e[i % table_entries];
+		if (!READ_ONCE(e->count))
+			continue;
+		memcpy(buf + done, e, sizeof(*e));
+		done += sizeof(*e);
+	}
+	*pos = i;
+	return done;
+}
+
+struct type_sum {
+	u64 count, misses, latency, loads, stores;
+};
+
+struct offset_sum {
+	u16 offset;
+	u64 count, loads, stores, misses;
+};
+
+static int offset_cmp(const void *a, const void *b)
+{
+	const struct offset_sum *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+#define TOP_OFFSETS 10
+
+static void show_target(struct seq_file *m, unsigned int t, u64 all_misses,
+			struct offset_sum *offs, unsigned int max_offs)
+{
+	struct type_sum s = {};
+	unsigned int cpu, i, n = 0;
+	u64 moved, histories;
+	bool hw = sampler != DPROF_SAMPLER_WATCH;
+
+	for_each_possible_cpu(cpu) {
+		const struct agg_table *tab = per_cpu_ptr(&agg, cpu);
+
+		for (i = 0; i < table_entries; i++) {
+			const struct dprof_sample_agg *e = &tab->e[i];
+			unsigned int k;
+
+			if (!READ_ONCE(e->count) || e->target != t)
+				continue;
+			s.count += e->count;
+			s.misses += e->misses;
+			s.latency += e->latency_sum;
+			for (k = 0; k < n && offs[k].offset != e->offset; k++)
+				;
+			if (k == n) {
+				if (n == max_offs)
+					continue;
+				memset(&offs[n], 0, sizeof(offs[n]));
+				offs[n++].offset = e->offset;
+			}
+			offs[k].count += e->count;
+			offs[k].loads += e->loads;
+			offs[k].stores += e->stores;
+			offs[k].misses += e->misses;
+		}
+	}
+	dprof_history_moves(t, &moved, &histories);
+	if (hw)
+		seq_printf(m, "%-24s %10llu %10llu %6llu%% %9llu  %s\n",
+			   dprof_targets[t].name, s.count, s.misses,
+			   all_misses ? div64_u64(100 * s.misses, all_misses) : 0,
+			   s.misses ? div64_u64(s.latency, s.misses) : 0,
+			   moved ? "yes" : histories ? "no" : "?");
+	else
+		seq_printf(m, "%-24s %10llu %10s %7s %9s  %s\n",
+			   dprof_targets[t].name, s.count, "est.", "-", "-",
+			   moved ? "yes" : histories ? "no" : "?");
+	if (histories)
+		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
+			   moved, histories);
+	sort(offs, n, sizeof(*offs), offset_cmp, NULL);
+	if (n)
+		seq_printf(m, "  %8s %10s %6s %8s %8s %8s\n", "offset", "samples",
+			   "share", "loads", "stores", hw ? "misses" : "");
+	for (i = 0; i < n && i < TOP_OFFSETS; i++)
+		if (hw)
+			seq_printf(m, "  %8u %10llu %5llu%% %8llu %8llu %8llu\n",
+				   offs[i].offset, offs[i].count,
+				   div64_u64(100 * offs[i].count, s.count),
+				   offs[i].loads, offs[i].stores,
+				   offs[i].misses);
+		else
+			seq_printf(m, "  %8u %10llu %5llu%% %8llu %8llu\n",
+				   offs[i].offset, offs[i].count,
+				   div64_u64(100 * offs[i].count, s.count),
+				   offs[i].loads, offs[i].stores);
+}
+
+static void counters_sum(struct sample_counters *sum)
+{
+	unsigned int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct sample_counters *c = per_cpu_ptr(&scount, cpu);
+
+		sum->samples += READ_ONCE(c->samples);
+		sum->in_target += READ_ONCE(c->in_target);
+		sum->other_slab += READ_ONCE(c->other_slab);
+		sum->not_slab += READ_ONCE(c->not_slab);
+		sum->no_addr += READ_ONCE(c->no_addr);
+		sum->misses += READ_ONCE(c->misses);
+		sum->target_misses += READ_ONCE(c->target_misses);
+		sum->table_full += READ_ONCE(c->table_full);
+		sum->nested += READ_ONCE(c->nested);
+	}
+}
+
+void dprof_sample_show(struct seq_file *m, bool brief)
+{
+	struct sample_counters c;
+	u64 elapsed = ktime_get_mono_fast_ns() - start_ns;
+	struct offset_sum *offs;
+	unsigned int t;
+
+	counters_sum(&c);
+	seq_printf(m, "sampler: %s", sampler_names[sampler]);
+	if (sampler == DPROF_SAMPLER_WATCH)
+		seq_printf(m, " (debug registers%s%s): samples are accesses; misses are not measured, estimate them from the histories (dprof-view)\n",
+			   sampler_why ? "; " : "", sampler_why ? sampler_why : "");
+	else if (sampler == DPROF_SAMPLER_NONE)
+		seq_printf(m, "%s%s\n", sampler_why ? ": " : "",
+			   sampler_why ? sampler_why : "");
+	else
+		seq_printf(m, ", period %llu\n", period);
+	seq_printf(m, "duration_s: %llu.%03llu  cpus: %u  table: %u entries per CPU (%zu bytes each)\n",
+		   elapsed / NSEC_PER_SEC, (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC,
+		   num_online_cpus(), table_entries,
+		   sizeof(struct dprof_sample_agg));
+	seq_printf(m, "samples: %llu, in targets %llu, other slab caches %llu, not slab %llu, no address %llu\n",
+		   c.samples, c.in_target, c.other_slab, c.not_slab, c.no_addr);
+	if (sampler == DPROF_SAMPLER_IBS || sampler == DPROF_SAMPLER_PEBS)
+		seq_printf(m, "misses: %llu sampled, %llu in targets\n",
+			   c.misses, c.target_misses);
+	seq_printf(m, "dropped: %llu (table full), %llu (nested handler)\n",
+		   c.table_full, c.nested);
+	if (brief || sampler == DPROF_SAMPLER_NONE)
+		return;
+	offs = kvcalloc(4096, sizeof(*offs), GFP_KERNEL);
+	if (!offs)
+		return;
+	seq_printf(m, "\n%-24s %10s %10s %7s %9s  %s\n", "type", "samples",
+		   "misses", "miss%", "avg_lat", "bounce");
+	for (t = 0; t < dprof_nr_targets; t++)
+		show_target(m, t, c.misses, offs, 4096);
+	kvfree(offs);
+}

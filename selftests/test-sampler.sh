@@ -1,0 +1,46 @@
+#!/bin/sh
+# Sampler selection: an explicit hardware sampler the machine lacks fails
+# the load with one clear line and ENODEV; auto falls back to the watch
+# sampler and the profile says misses are not measured; bad values are
+# refused with EINVAL.
+. ./functions.sh
+trap cleanup_modules EXIT
+
+have_ibs=0 have_pebs=0
+[ -d /sys/bus/event_source/devices/ibs_op ] && have_ibs=1
+[ -e /sys/bus/event_source/devices/cpu/events/mem-loads ] && have_pebs=1
+log_canary
+if [ $have_ibs -eq 0 ]; then
+	expect_load_error 19 dprof target=skbuff sampler=ibs
+	dmesg_since_canary | grep -q "sampler=ibs: .*use sampler=watch" ||
+		fail "no clear message for sampler=ibs"
+	echo "ok: sampler=ibs refused: $(dmesg_since_canary | grep 'sampler=ibs' | tail -n 1)"
+fi
+if [ $have_pebs -eq 0 ]; then
+	expect_load_error 19 dprof target=skbuff sampler=pebs
+	dmesg_since_canary | grep -q "sampler=pebs: .*use sampler=watch" ||
+		fail "no clear message for sampler=pebs"
+	echo "ok: sampler=pebs refused"
+fi
+expect_load_error 22 dprof target=skbuff sampler=nonsense
+expect_load_error 22 dprof target=skbuff sampler=watch history=0
+expect_load_error 22 dprof target=skbuff sample_table=1000
+echo "ok: bad sampler parameters refused"
+
+load_mod dprof target=skbuff
+head -n 2 $DPROF_DIR/profile
+if [ $have_ibs -eq 0 ] && [ $have_pebs -eq 0 ]; then
+	grep -q "^sampler: watch .*misses are not measured" $DPROF_DIR/profile ||
+		fail "auto did not fall back to watch with a note on misses"
+	echo "ok: auto picked the watch sampler and says misses are estimated"
+fi
+udp_flood -s 0 -r 1 -d 2 >/dev/null
+cat $DPROF_DIR/profile
+awk '$1 == "skbuff_head_cache" && $2 > 0 { found = 1 } END { exit !found }' \
+	$DPROF_DIR/profile || fail "the profile shows no skbuff samples"
+[ $have_ibs -eq 1 ] || [ $have_pebs -eq 1 ] ||
+	awk '$1 == "skbuff_head_cache" { exit $3 != "est." }' $DPROF_DIR/profile ||
+	fail "misses are not labelled as estimates"
+echo "ok: skbuff_head_cache has samples and hot offsets"
+unload_mod dprof
+exit 0
