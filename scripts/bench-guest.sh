@@ -7,7 +7,7 @@
 # not hardware timings; the ratios are what this measures.
 rounds=${1:-5}
 secs=${2:-2}
-off="" hooks="" hist="" capped=""
+off="" hooks="" hist="" capped="" nosample=""
 flood() { udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }'; }
 recorded() {
 	modload /lib/modules/dprof/dprof.ko target=skbuff "$@"
@@ -20,10 +20,13 @@ for i in $(seq "$rounds"); do
 	rmmod dprof
 	capped="$capped $(recorded history_max_arms=10)"
 	rmmod dprof
+	nosample="$nosample $(recorded sampler=off)"
+	rmmod dprof
 	hist="$hist $(recorded)"
 	if [ "$i" -eq "$rounds" ]; then
 		sed -n '/^handler costs/,/^histories:/p' /sys/kernel/debug/dprof/status
 		cat /sys/kernel/debug/dprof/histories
+		sed -n '1,6p' /sys/kernel/debug/dprof/profile
 		dprof-view info /tmp/bench.dprof | grep -E "^(records|histories|file)"
 		ls -l /tmp/bench.dprof | awk '{ print "recording: " $5 " bytes" }'
 	fi
@@ -34,9 +37,13 @@ echo "packets/s without dprof:          $off"
 echo "packets/s with slab hooks only:   $hooks"
 echo "packets/s with hooks + histories: $hist"
 echo "  ... with history_max_arms=10:    $capped"
+echo "  ... with sampler=off:             $nosample"
 median() { echo "$@" | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 awk -v a="$(median $off)" -v b="$(median $hooks)" -v c="$(median $hist)" \
-	-v d="$(median $capped)" -v n="$rounds" 'BEGIN {
+	-v d="$(median $capped)" -v e="$(median $nosample)" -v n="$rounds" 'BEGIN {
 	printf "median packets/s: without %d, hooks %d (%.1f%% overhead), hooks + histories %d (%.1f%%), histories at 10 arms/s %d (%.1f%%); %d rounds of '"$secs"' s each\n",
-		a, b, 100 * (a - b) / a, c, 100 * (a - c) / a, d, 100 * (a - d) / a, n }'
+		a, b, 100 * (a - b) / a, c, 100 * (a - c) / a, d, 100 * (a - d) / a, n
+	printf "watch sampler (aggregating the history hits): %d packets/s with it, %d without (sampler=off): %.1f%% of the throughput\n",
+		c, e, 100 * (e - c) / e }'
 echo "history element: 16 bytes in the ring and the file (struct dprof_hist_elem)"
+echo "aggregated sample entry: 40 bytes (struct dprof_sample_agg), sample_table=4096 per CPU: 160 KiB per CPU"

@@ -33,6 +33,9 @@ else
 	echo "(no complete history crossed from CPU 0 to CPU 1 in this run)"
 fi
 echo
+echo "== the data profile (/sys/kernel/debug/dprof/profile)"
+cat /sys/kernel/debug/dprof/profile
+echo
 echo "== history collection (/sys/kernel/debug/dprof/histories)"
 cat /sys/kernel/debug/dprof/histories
 echo

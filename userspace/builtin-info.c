@@ -111,6 +111,14 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 			(unsigned long long)r->kind_count[DPROF_REC_HIST_ELEM],
 			(unsigned long long)r->kind_count[DPROF_REC_HIST_END],
 			r->nr_ipmap);
+	if (r->nr_samples) {
+		uint64_t n = 0;
+
+		for (size_t i = 0; i < r->nr_samples; i++)
+			n += r->samples[i].count;
+		fprintf(out, "samples:    %llu in %zu aggregated entries (type, offset, ip, source)\n",
+			(unsigned long long)n, r->nr_samples);
+	}
 	fprintf(out, "lost:       %llu records marked lost in the stream; module dropped %llu since load (%s at start)\n",
 		(unsigned long long)r->lost_marked,
 		(unsigned long long)r->end.lost, META("dropped_at_start"));
@@ -186,6 +194,7 @@ static void info_json(FILE *out, const struct info *in, const char *path)
 	json_uint(&j, "history_access", r->kind_count[DPROF_REC_HIST_ELEM]);
 	json_uint(&j, "history_end", r->kind_count[DPROF_REC_HIST_END]);
 	json_uint(&j, "ipmap_entries", r->nr_ipmap);
+	json_uint(&j, "sample_entries", r->nr_samples);
 	json_uint(&j, "lost_in_stream", r->lost_marked);
 	json_uint(&j, "module_dropped", r->end.lost);
 	json_object_end(&j);

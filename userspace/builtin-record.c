@@ -441,6 +441,49 @@ static int record_loop(struct record_state *st, double *elapsed)
 	return 0;
 }
 
+/*
+ * The module's aggregated samples at the end of the run, whole entries;
+ * their trap ips (watch sampler) join the ip map.
+ */
+static void write_samples(struct record_state *st)
+{
+	char path[600];
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", st->debugfs, DPROF_FILE_SAMPLES);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;		/* a module without samplers */
+	for (;;) {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	if (n < 0)
+		fprintf(stderr, "%s: record: warning: reading %s: %s; samples incomplete\n",
+			prog_name, path, strerror(errno));
+	close(fd);
+	len -= len % sizeof(struct dprof_sample_agg);
+	for (size_t off = 0; off < len; off += sizeof(struct dprof_sample_agg)) {
+		const struct dprof_sample_agg *e = (const void *)(buf + off);
+
+		if ((e->flags & DPROF_AGG_WATCH_IP) && e->ip >> 32 == 0xffffffff)
+			note_trap_ip(st, (uint32_t)e->ip);
+	}
+	rec_write_section(&st->out, DPROF_SEC_SAMPLES, buf, len);
+	free(buf);
+}
+
 static int finish(struct record_state *st, double elapsed)
 {
 	struct dprof_file_end end = {
@@ -450,6 +493,7 @@ static int finish(struct record_state *st, double elapsed)
 	};
 	char *status = debugfs_file(st, DPROF_FILE_STATUS);
 	char *histories = debugfs_file(st, DPROF_FILE_HISTORIES);
+	char *profile = debugfs_file(st, DPROF_FILE_PROFILE);
 
 	if (status)
 		rec_write_section(&st->out, DPROF_SEC_STATUS, status,
@@ -457,8 +501,13 @@ static int finish(struct record_state *st, double elapsed)
 	if (histories)
 		rec_write_section(&st->out, DPROF_SEC_HISTORIES, histories,
 				  strlen(histories));
+	if (profile)
+		rec_write_section(&st->out, DPROF_SEC_PROFILE, profile,
+				  strlen(profile));
 	free(status);
 	free(histories);
+	free(profile);
+	write_samples(st);
 	write_ipmap(st);
 	rec_write_section(&st->out, DPROF_SEC_END, &end, sizeof(end));
 	if (rec_writer_close(&st->out)) {

@@ -75,6 +75,8 @@ const char *section_kind_name(uint32_t kind)
 	case DPROF_SEC_END: return "end";
 	case DPROF_SEC_IPMAP: return "ipmap";
 	case DPROF_SEC_HISTORIES: return "histories";
+	case DPROF_SEC_SAMPLES: return "samples";
+	case DPROF_SEC_PROFILE: return "profile";
 	default: return "unknown";
 	}
 }
@@ -176,6 +178,29 @@ static size_t record_size(uint16_t kind)
 	default:
 		return 0;
 	}
+}
+
+/* Samples are decoded after the targets, so their indexes can be checked. */
+static int check_sample(const struct recording *r,
+			const struct dprof_sample_agg *e,
+			const struct rec_section *s, size_t k,
+			struct rec_error *err)
+{
+	uint64_t at = s->header_offset + sizeof(struct dprof_section) +
+		      k * sizeof(*e);
+
+	if (e->target >= r->nr_targets)
+		return fail(err, at, "sample %zu names target %u, the file has %zu",
+			    k, e->target, r->nr_targets);
+	if (e->src >= DPROF_NR_SRC)
+		return fail(err, at, "sample %zu has data source %u", k, e->src);
+	if (e->offset >= r->targets[e->target].object_size)
+		return fail(err, at, "sample %zu: offset %u beyond the %u-byte object",
+			    k, e->offset, r->targets[e->target].object_size);
+	if (!e->count || e->misses > e->count)
+		return fail(err, at, "sample %zu counts %u samples, %u misses",
+			    k, e->count, e->misses);
+	return 0;
 }
 
 /* Kind-specific checks of a record whose size is right. */
@@ -347,6 +372,17 @@ static int decode_sections(struct recording *r, struct rec_error *err)
 			free((void *)r->histories_text);
 			r->histories_text = section_text(s);
 			break;
+		case DPROF_SEC_PROFILE:
+			free((void *)r->profile_text);
+			r->profile_text = section_text(s);
+			break;
+		case DPROF_SEC_SAMPLES:
+			ret = parse_array(s, sizeof(struct dprof_sample_agg),
+					  (void **)&r->samples, &r->nr_samples,
+					  "samples", err);
+			for (size_t k = 0; !ret && k < r->nr_samples; k++)
+				ret = check_sample(r, &r->samples[k], s, k, err);
+			break;
 		case DPROF_SEC_IPMAP:
 			free(r->ipmap);
 			r->ipmap = NULL;
@@ -454,6 +490,8 @@ void recording_free(struct recording *r)
 	free((void *)r->kallsyms);
 	free((void *)r->status);
 	free((void *)r->histories_text);
+	free((void *)r->profile_text);
+	free(r->samples);
 	free(r->ipmap);
 	if (r->owns_buf)
 		free(r->buf);

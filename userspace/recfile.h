@@ -63,6 +63,9 @@ struct recording {
 	const char *histories_text;	/* debugfs "histories" at the end */
 	struct dprof_file_ipmap *ipmap;	/* sorted by trap_ip by the writer */
 	size_t nr_ipmap;
+	struct dprof_sample_agg *samples;	/* aggregated, all CPUs */
+	size_t nr_samples;
+	const char *profile_text;	/* debugfs "profile" at the end */
 	const uint8_t *btf;
 	size_t btf_len;
 
