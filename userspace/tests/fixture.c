@@ -85,6 +85,19 @@ void fixture_end(struct fixture *f)
 	section(f, DPROF_SEC_END, &end, sizeof(end));
 }
 
+void fixture_end_with(struct fixture *f, uint32_t kind, const void *data,
+		      uint64_t len)
+{
+	struct dprof_section *ev = (void *)(f->buf + f->events_offset -
+					    sizeof(*ev));
+	struct dprof_file_end end = { .records = f->records,
+				      .duration_ns = 1000000000 };
+
+	ev->length = f->len - f->events_offset;
+	section(f, kind, data, len);
+	section(f, DPROF_SEC_END, &end, sizeof(end));
+}
+
 void fixture_free(struct fixture *f)
 {
 	free(f->buf);

@@ -21,6 +21,9 @@ void fixture_event(struct fixture *f, uint16_t kind, uint16_t cpu,
 void fixture_raw(struct fixture *f, const void *rec, size_t size);
 /* Closes the events section and appends the end section. */
 void fixture_end(struct fixture *f);
+/* Same, with one more section between the events and the end. */
+void fixture_end_with(struct fixture *f, uint32_t kind, const void *data,
+		      uint64_t len);
 void fixture_free(struct fixture *f);
 
 #endif

@@ -7,7 +7,9 @@
  * mem_remote 37, mem_snoopx 38-39).
  */
 #include "decode.h"
+#include "fixture.h"
 #include "harness.h"
+#include "recfile.h"
 
 /* IbsOpData3 */
 #define LD	(1ULL << 0)
@@ -135,7 +137,51 @@ static void test_pebs_level_numbers(void)
 	CHECK(!a.load && !a.store && !a.l1_miss);
 }
 
+static int parse_samples(const struct dprof_sample_agg *e, size_t n,
+			 struct rec_error *err)
+{
+	struct fixture f;
+	struct recording r;
+	int ret;
+
+	fixture_begin(&f, 1);
+	fixture_end_with(&f, DPROF_SEC_SAMPLES, e, n * sizeof(*e));
+	ret = recording_parse(&r, f.buf, f.len, err);
+	if (!ret) {
+		CHECK_EQ_U64(r.nr_samples, n);
+		recording_free(&r);
+	}
+	fixture_free(&f);
+	return ret;
+}
+
+static void test_sample_entries_validated(void)
+{
+	struct dprof_sample_agg e = {
+		.ip = 0xffffffff81000100ull, .count = 10, .misses = 2,
+		.loads = 10, .offset = 8, .target = 0, .src = DPROF_SRC_L2,
+	};
+	struct rec_error err;
+
+	CHECK(parse_samples(&e, 1, &err) == 0);
+	e.offset = 200;			/* cache0's object is 200 bytes */
+	CHECK(parse_samples(&e, 1, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "beyond");
+	e.offset = 8;
+	e.target = 3;
+	CHECK(parse_samples(&e, 1, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "target");
+	e.target = 0;
+	e.src = DPROF_NR_SRC;
+	CHECK(parse_samples(&e, 1, &err) != 0);
+	e.src = DPROF_SRC_L1;
+	e.misses = 11;
+	CHECK(parse_samples(&e, 1, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "misses");
+}
+
 const struct unit_test decode_tests[] = {
+	{ "sample_entries_validated", test_sample_entries_validated },
 	{ "ibs_l1_hit_load", test_ibs_l1_hit_load },
 	{ "ibs_dram_miss_with_latency", test_ibs_dram_miss_with_latency },
 	{ "ibs_sources", test_ibs_sources },
