@@ -10,7 +10,11 @@ secs=${2:-2}
 off="" hooks="" hist="" capped="" nosample=""
 flood() { udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }'; }
 recorded() {
-	modload /lib/modules/dprof/dprof.ko target=skbuff "$@"
+	if ! modload /lib/modules/dprof/dprof.ko target=skbuff "$@" >&2; then
+		dmesg | grep "dprof:" | tail -n 3 >&2
+		echo 0
+		return
+	fi
 	dprof-view record -o /tmp/bench.dprof -- udp_flood -s 0 -r 1 -d "$secs" 2>/dev/null |
 		awk '{ print $9 }'
 }
