@@ -183,6 +183,7 @@ struct dprof_sample_config {
 	u64 period;		/* 0: the sampler's default */
 	unsigned int table_entries;	/* per CPU, a power of two */
 	bool history;		/* the watch sampler's windows exist */
+	bool records;		/* also emit every sample to the rings */
 };
 
 int dprof_sample_init(const struct dprof_sample_config *sc);

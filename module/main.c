@@ -91,6 +91,11 @@ module_param(sample_table, uint, 0444);
 MODULE_PARM_DESC(sample_table,
 		 "Aggregated sample entries per CPU, a power of two (256..1048576, default 4096; 40 bytes each)");
 
+static bool sample_records;
+module_param(sample_records, bool, 0444);
+MODULE_PARM_DESC(sample_records,
+		 "Also write every access sample (32 bytes) to the rings, besides the per-CPU aggregation (default N)");
+
 static int slab_cache_offset = -1;
 module_param(slab_cache_offset, int, 0444);
 MODULE_PARM_DESC(slab_cache_offset,
@@ -188,6 +193,7 @@ static int sample_params(struct dprof_sample_config *sc)
 	sc->period = period;
 	sc->table_entries = sample_table;
 	sc->history = history;
+	sc->records = sample_records;
 	return 0;
 }
 

@@ -70,6 +70,7 @@ static int hotplug_state = -1;
 static struct perf_event_attr attrs[2];	/* loads (or IBS op), stores */
 static unsigned int nr_attrs;
 static const char *sampler_why;		/* why auto picked what it did */
+static bool emit_records;		/* sample_records=1 */
 
 static const char *const sampler_names[] = {
 	[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
@@ -84,6 +85,27 @@ static u32 agg_hash(u8 target, u16 offset, u64 ip, u8 src)
 		       ((u64)src << 60), 32);
 }
 
+static void emit_record(u8 target, u16 offset, u64 ip,
+			const struct dprof_access *a, u8 agg_flags)
+{
+	struct dprof_sample_rec rec = {
+		.hdr = {
+			.kind = DPROF_REC_SAMPLE, .size = sizeof(rec),
+			.cpu = smp_processor_id(), .target = target,
+			.flags = (a->load ? DPROF_SAMPLE_LOAD : 0) |
+				 (a->store ? DPROF_SAMPLE_STORE : 0) |
+				 (a->l1_miss ? DPROF_SAMPLE_MISS : 0) |
+				 (agg_flags & DPROF_AGG_WATCH_IP ?
+				  DPROF_SAMPLE_TRAP_IP : 0),
+		},
+		.time_ns = ktime_get_mono_fast_ns(),
+		.ip = ip, .offset = offset, .latency = a->latency,
+		.src = a->src,
+	};
+
+	dprof_ring_write(&rec, sizeof(rec));
+}
+
 static void agg_add(u8 target, u16 offset, u64 ip, const struct dprof_access *a,
 		    u8 flags)
 {
@@ -91,6 +113,9 @@ static void agg_add(u8 target, u16 offset, u64 ip, const struct dprof_access *a,
 	struct sample_counters *c = this_cpu_ptr(&scount);
 	u32 h = agg_hash(target, offset, ip, a->src);
 	unsigned int i;
+
+	if (emit_records)
+		emit_record(target, offset, ip, a, flags);
 
 	for (i = 0; i < MAX_PROBE; i++) {
 		struct dprof_sample_agg *e = &t->e[(h + i) & t->mask];
@@ -413,6 +438,7 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 	int ret;
 
 	table_entries = sc->table_entries;
+	emit_records = sc->records;
 	start_ns = ktime_get_mono_fast_ns();
 	sampler = DPROF_SAMPLER_NONE;
 	if (want == DPROF_SAMPLER_NONE)

@@ -43,4 +43,15 @@ awk '$1 == "skbuff_head_cache" && $2 > 0 { found = 1 } END { exit !found }' \
 	fail "misses are not labelled as estimates"
 echo "ok: skbuff_head_cache has samples and hot offsets"
 unload_mod dprof
+
+# sample_records=1: every aggregated sample is also a 32-byte record.
+load_mod dprof target=skbuff sample_records=1
+dprof-view record -o "$TMP/samples.dprof" -- udp_flood -s 0 -r 1 -d 2 >/dev/null ||
+	fail "recording with sample_records=1 failed"
+dprof-view info "$TMP/samples.dprof" | grep -E "samples|lost"
+raw=$(dprof-view info "$TMP/samples.dprof" | awk '$1 == "raw" { print $3 }')
+agg=$(dprof-view info "$TMP/samples.dprof" | awk '$1 == "samples:" { print $2 }')
+[ "${raw:-0}" -gt 0 ] || fail "no raw sample records"
+expect_eq "raw sample records" "$raw" "$agg"
+unload_mod dprof
 exit 0

@@ -111,6 +111,9 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 			(unsigned long long)r->kind_count[DPROF_REC_HIST_ELEM],
 			(unsigned long long)r->kind_count[DPROF_REC_HIST_END],
 			r->nr_ipmap);
+	if (r->kind_count[DPROF_REC_SAMPLE])
+		fprintf(out, "raw samples: %llu records\n",
+			(unsigned long long)r->kind_count[DPROF_REC_SAMPLE]);
 	if (r->nr_samples) {
 		uint64_t n = 0;
 

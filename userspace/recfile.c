@@ -175,6 +175,8 @@ static size_t record_size(uint16_t kind)
 		return sizeof(struct dprof_hist_elem);
 	case DPROF_REC_HIST_END:
 		return sizeof(struct dprof_hist_end);
+	case DPROF_REC_SAMPLE:
+		return sizeof(struct dprof_sample_rec);
 	default:
 		return 0;
 	}
@@ -230,6 +232,15 @@ static int check_record(const struct recording *r, const uint8_t *rec,
 				return fail(err, at,
 					    "history %u watches offset %u beyond the %u-byte object",
 					    b.id, b.offset[i], size);
+	}
+	if (hdr.kind == DPROF_REC_SAMPLE) {
+		struct dprof_sample_rec sr;
+
+		memcpy(&sr, rec, sizeof(sr));
+		if (sr.src >= DPROF_NR_SRC ||
+		    sr.offset >= r->targets[hdr.target].object_size)
+			return fail(err, at, "sample at offset %u, source %u",
+				    sr.offset, sr.src);
 	}
 	if (hdr.kind == DPROF_REC_HIST_END) {
 		struct dprof_hist_end e;

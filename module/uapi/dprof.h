@@ -57,6 +57,7 @@ enum dprof_rec_kind {
 	DPROF_REC_HIST_BEGIN = 4,	/* struct dprof_hist_begin */
 	DPROF_REC_HIST_ELEM = 5,	/* struct dprof_hist_elem */
 	DPROF_REC_HIST_END = 6,	/* struct dprof_hist_end */
+	DPROF_REC_SAMPLE = 7,	/* struct dprof_sample_rec (sample_records=1) */
 };
 
 struct dprof_rec_hdr {
@@ -221,6 +222,26 @@ struct dprof_sample_agg {
 };
 
 /*
+ * One raw access sample (32 bytes; the thesis used 88), emitted besides
+ * the aggregation when the module is loaded with sample_records=1.
+ * hdr.flags: DPROF_SAMPLE_*.
+ */
+#define DPROF_SAMPLE_LOAD	0x01
+#define DPROF_SAMPLE_STORE	0x02
+#define DPROF_SAMPLE_MISS	0x04	/* missed L1 */
+#define DPROF_SAMPLE_TRAP_IP	0x08	/* ip is the trap ip (watch sampler) */
+
+struct dprof_sample_rec {
+	struct dprof_rec_hdr hdr;	/* cpu, target, flags */
+	__u64 time_ns;		/* CLOCK_MONOTONIC */
+	__u64 ip;
+	__u16 offset;		/* byte offset in the object */
+	__u16 latency;		/* miss latency, cycles; 0 unknown */
+	__u8 src;		/* enum dprof_src */
+	__u8 reserved[3];
+};
+
+/*
  * Recording file written by "dprof-view record": a header, then sections.
  * Each section is a struct dprof_section followed by `length` payload bytes
  * and zero padding to the next multiple of 8.  A file is complete when its
@@ -307,6 +328,7 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_end) == 40, "hist_end size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_elem) == 16, "hist_elem size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_ipmap) == 16, "ipmap size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_agg) == 40, "sample_agg size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_rec) == 32, "sample_rec size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_header) == 16, "file hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_section) == 16, "section size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_target) == 80, "target size");
