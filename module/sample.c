@@ -375,12 +375,15 @@ static int setup_pebs(void)
 /* Create the counters on every online CPU and follow hotplug. */
 static int start_perf(void)
 {
+	unsigned int cpu;
 	int ret;
 
+	/* One trial counter first, so a refusal is one clear error. */
 	cpus_read_lock();
-	ret = perf_create_cpu(raw_smp_processor_id());
+	cpu = cpumask_first(cpu_online_mask);
+	ret = perf_create_cpu(cpu);
 	if (!ret)
-		perf_release_cpu(raw_smp_processor_id());
+		perf_release_cpu(cpu);
 	cpus_read_unlock();
 	if (ret) {
 		sampler_why = "the PMU refused the counter";
