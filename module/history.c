@@ -20,8 +20,10 @@
  * write breakpoint; a read trips only the read/write one.  When a CPU
  * reports both for one write (both DR6 bits, as the SDM specifies), the
  * read/write report comes second in the same #DB, with the same trap frame
- * and ip, and is recognised and not counted twice.  QEMU TCG reports only
- * the lower register, which gives the same answer.  The slot order is
+ * and ip, and is recognised and not counted twice.  A CPU that reports
+ * only the lower register (QEMU's emulation may stop at the first match)
+ * gives the same answer; the ground-truth selftest checks the split in
+ * the guest.  The slot order is
  * checked on every CPU after arming; if it is not as required the history
  * is flagged DPROF_HIST_RW_UNSURE instead of guessing.
  *

@@ -49,5 +49,8 @@ awk -v a="$(median $off)" -v b="$(median $hooks)" -v c="$(median $hist)" \
 		a, b, 100 * (a - b) / a, c, 100 * (a - c) / a, d, 100 * (a - d) / a, n
 	printf "watch sampler (aggregating the history hits): %d packets/s with it, %d without (sampler=off): %.1f%% of the throughput\n",
 		c, e, 100 * (e - c) / e }'
+echo "$off" | tr ' ' '\n' | sort -n | awk 'NF { v[++n] = $1 } END {
+	printf "noise: rounds without dprof ranged %d..%d packets/s (%.0f%% of the median); read the overheads against it\n",
+		v[1], v[n], 100 * (v[n] - v[1]) / v[int((n + 1) / 2)] }'
 echo "history element: 16 bytes in the ring and the file (struct dprof_hist_elem)"
 echo "aggregated sample entry: 40 bytes (struct dprof_sample_agg), sample_table=4096 per CPU: 160 KiB per CPU"

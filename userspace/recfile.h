@@ -77,7 +77,10 @@ struct recording {
 
 int recording_load(struct recording *r, const char *path,
 		   struct rec_error *err);
-/* Parse a buffer the caller keeps alive (tests and fuzzing). */
+/*
+ * Parse a buffer the caller keeps alive (tests and fuzzing).  On failure
+ * nothing is held: no recording_free() is needed.
+ */
 int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 		    struct rec_error *err);
 void recording_free(struct recording *r);
