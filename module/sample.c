@@ -535,7 +535,7 @@ size_t dprof_sample_read(void *buf, size_t room, loff_t *pos)
 }
 
 struct type_sum {
-	u64 count, misses, latency, loads, stores;
+	u64 count, misses, latency;
 };
 
 struct offset_sum {
