@@ -175,21 +175,56 @@ static int find_cache_name(void)
 		if (found < 0 || off + (int)sizeof(long) == dprof_layout.cache_list)
 			found = off;
 	}
-	if (matches > 1 && found + (int)sizeof(long) != dprof_layout.cache_list)
+	if (matches > 1 && found + (int)sizeof(long) != dprof_layout.cache_list) {
+		pr_info("calibration: %d words point at the cache name, none right before list (%d)\n",
+			matches, dprof_layout.cache_list);
 		return -1;
+	}
 	return found;
+}
+
+/*
+ * Caches another CPU may create between our two calibration caches.  Other
+ * lists may also lead from b to a (seen on 6.12: one at offset 360, four
+ * hops); only in slab_caches is every node on the way a struct kmem_cache,
+ * i.e. an object of the cache our two kmem_caches came from.
+ */
+#define LIST_HOPS	16
+
+static bool reaches_through_caches(unsigned long from, unsigned long to,
+				   int off, struct kmem_cache *caches)
+{
+	unsigned long node = from;
+	int hops;
+
+	for (hops = 0; hops < LIST_HOPS; hops++) {
+		if (node == to)
+			return true;
+		if (!node || dprof_cache_of((void *)(node - off), NULL) != caches ||
+		    copy_from_kernel_nofault(&node, (void *)node, sizeof(node)))
+			return false;
+	}
+	return false;
 }
 
 static int find_cache_list(void)
 {
 	unsigned long a = (unsigned long)calib[0].s;
-	unsigned long b = (unsigned long)calib[1].s;
+	struct kmem_cache *caches;
 	int off, found = -1;
 
-	/* b was created after a: b.list.next == &a.list, a.list.prev == &b.list */
+	if (dprof_layout.slab_cache < 0)
+		return -1;	/* needed to tell a kmem_cache */
+	caches = dprof_cache_of(calib[0].s, NULL);
+	if (!caches || caches != dprof_cache_of(calib[1].s, NULL))
+		return -1;
+	/*
+	 * slab_caches gets new caches at its head: walking on from b (made
+	 * second) reaches a, usually in one hop.
+	 */
 	for (off = 0; off + 16 <= CALIB_SCAN; off += sizeof(long)) {
-		if (word_at(calib[1].s, off) != a + off ||
-		    word_at(calib[0].s, off + sizeof(long)) != b + off)
+		if (!reaches_through_caches(word_at(calib[1].s, off), a + off,
+					    off, caches))
 			continue;
 		if (found >= 0)
 			return -1;
@@ -258,8 +293,8 @@ static bool layout_complete(void)
 }
 
 /*
- * A cache created by someone else between our two breaks the list
- * adjacency the calibration relies on: try again with fresh caches, and
+ * Something else can still make a field ambiguous (two candidate offsets):
+ * try again with fresh caches, and
  * only report the fields that still fail on the last attempt.
  */
 #define CALIB_ATTEMPTS 5
