@@ -207,6 +207,41 @@ static bool reaches_through_caches(unsigned long from, unsigned long to,
 	return false;
 }
 
+static bool read_word(unsigned long addr, unsigned long *val)
+{
+	return !copy_from_kernel_nofault(val, (void *)addr, sizeof(*val));
+}
+
+/*
+ * Is the list_head at @off of every kmem_cache the slab_caches list?  Walk
+ * the whole ring from a: every link must be doubly consistent (next's
+ * prev is the node), b must be on it, and exactly one node must not be a
+ * kmem_cache: the static slab_caches head.  A chain of pointers that only
+ * happens to lead from b to a fails this.
+ */
+static bool is_slab_caches(int off, struct kmem_cache *caches)
+{
+	unsigned long start = (unsigned long)calib[0].s + off;
+	unsigned long b = (unsigned long)calib[1].s + off;
+	unsigned long node = start, next, back;
+	int steps, heads = 0;
+	bool seen_b = false;
+
+	for (steps = 0; steps < WALK_LIMIT; steps++) {
+		if (!read_word(node, &next) || !read_word(next + sizeof(long), &back) ||
+		    back != node)
+			return false;
+		if (next == start)
+			return seen_b && heads == 1;
+		seen_b |= next == b;
+		if (dprof_cache_of((void *)(next - off), NULL) != caches &&
+		    ++heads > 1)
+			return false;
+		node = next;
+	}
+	return false;
+}
+
 static int find_cache_list(void)
 {
 	unsigned long a = (unsigned long)calib[0].s;
@@ -224,7 +259,8 @@ static int find_cache_list(void)
 	 */
 	for (off = 0; off + 16 <= CALIB_SCAN; off += sizeof(long)) {
 		if (!reaches_through_caches(word_at(calib[1].s, off), a + off,
-					    off, caches))
+					    off, caches) ||
+		    !is_slab_caches(off, caches))
 			continue;
 		if (found >= 0)
 			return -1;
