@@ -164,6 +164,7 @@ struct dprof_history_config {
 
 int dprof_history_init(const struct dprof_history_config *config);
 void dprof_history_exit(void);
+void dprof_history_sync(void);
 /* From the slab hooks, for target objects. */
 void dprof_history_alloc(int target, unsigned long base,
 			 unsigned long call_site);

@@ -150,7 +150,6 @@ static DEFINE_MUTEX(hist_lock);		/* breakpoints, after cpus_read_lock */
 static struct task_struct *thread;
 static DECLARE_WAIT_QUEUE_HEAD(thread_wq);
 static bool thread_kick;
-static struct irq_work kick_work;
 static int hotplug_state = -1;
 static void *reserve;			/* object held while arming */
 static DEFINE_PER_CPU(u64, prev_allocs);
@@ -160,6 +159,9 @@ static void kick_fn(struct irq_work *w)
 	WRITE_ONCE(thread_kick, true);
 	wake_up(&thread_wq);
 }
+
+/* Static: the hooks can kick before dprof_history_init() and after exit. */
+static struct irq_work kick_work = IRQ_WORK_INIT(kick_fn);
 
 static u64 now_ns(void)
 {
@@ -352,7 +354,7 @@ void dprof_history_cache_destroyed(int target)
 		this_cpu_write(dprof_self_alloc, 0);
 		local_irq_restore(flags);
 	}
-	irq_work_queue(&kick_work);
+	/* The collector notices the dead target within its 5 ms poll. */
 }
 
 /* ---- arming (process context, cpus_read_lock + hist_lock) -------------- */
@@ -863,7 +865,6 @@ int dprof_history_init(const struct dprof_history_config *config)
 
 	cfg = *config;
 	atomic_long_set(&watch.word, make_word(0, W_IDLE));
-	init_irq_work(&kick_work, kick_fn);
 	if (!cfg.enabled)
 		return 0;
 	bps_per_offset = cfg.split_rw ? 2 : 1;
@@ -915,6 +916,12 @@ void dprof_history_exit(void)
 		pr_warn("watched object still held at exit\n");
 	for (i = 0; i < dprof_nr_targets; i++)
 		plan_free(&plans[i]);
+}
+
+/* After the hooks are gone: no kick may run once the module is freed. */
+void dprof_history_sync(void)
+{
+	irq_work_sync(&kick_work);
 }
 
 /* ---- reporting --------------------------------------------------------- */

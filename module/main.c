@@ -2,8 +2,9 @@
 /*
  * dprof: data-type cache-miss profiler.  Module parameters and the
  * init/exit ladder; every subsystem is set up in the order below and torn
- * down in exact reverse.  The hooks come last so that everything they use
- * exists before the first one fires.
+ * down in exact reverse.  The hooks come after everything they write to;
+ * the history collector comes after the hooks, so that no breakpoint is
+ * armed while their tracepoints and kprobes are patched in or out.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -251,18 +252,26 @@ static int __init dprof_init(void)
 	ret = dprof_sample_init(&sc);
 	if (ret)
 		goto err_debugfs;
-	ret = dprof_history_init(&hc);
-	if (ret)
-		goto err_sample;
 	ret = dprof_slab_init();
 	if (ret)
-		goto err_history;
+		goto err_sample;
+	/*
+	 * Last in, first out: no debug register is armed while the hooks'
+	 * tracepoints and kprobes are patched into the kernel text (a QEMU
+	 * TCG guest crashed on an int3 of a tracepoint being patched while
+	 * breakpoints were armed).  The hooks only compare against the
+	 * history state, which is idle before this and after its exit.
+	 */
+	ret = dprof_history_init(&hc);
+	if (ret)
+		goto err_slab;
 	pr_info("profiling %u cache(s), first %s\n", dprof_nr_targets,
 		dprof_targets[0].name);
 	return 0;
 
-err_history:
-	dprof_history_exit();
+err_slab:
+	dprof_slab_exit();
+	dprof_history_sync();
 err_sample:
 	dprof_sample_exit();
 err_debugfs:
@@ -278,8 +287,9 @@ err_target:
 
 static void __exit dprof_exit(void)
 {
-	dprof_slab_exit();
 	dprof_history_exit();
+	dprof_slab_exit();
+	dprof_history_sync();
 	dprof_sample_exit();
 	dprof_debugfs_exit();
 	dprof_ring_exit();
