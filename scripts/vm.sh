@@ -68,7 +68,19 @@ else
 	} >"$share/run.sh"
 fi
 
-set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1024 \
+# QEMU 7.2's multi-threaded TCG loses cross-vCPU code modification on
+# 6.12 kernels: toggling any kmem tracepoint while another vCPU allocates
+# oopses on a stale int3 from text_poke_bp() within ~30 toggles, without
+# dprof loaded (scripts/repro-textpoke.sh).  Single-threaded TCG never does,
+# and 6.1 does not under either, so 6.12 runs single-threaded.  DPROF_ACCEL
+# overrides (e.g. DPROF_ACCEL=tcg to reproduce).
+case $kver in
+6.1.*) accel=tcg ;;
+*) accel=tcg,thread=single ;;
+esac
+accel=${DPROF_ACCEL:-$accel}
+
+set -- qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 -m 1024 \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 quiet slab_nomerge dprof.mode=$mode" \
 	-virtfs "local,path=$share,mount_tag=host,security_model=none,id=host" \

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Guest script: reproduces the QEMU 7.2 multi-threaded-TCG failure on
+# Debian 6.12 without dprof.  A stress kthread allocates and frees on CPU 1
+# while this toggles the four kmem tracepoints through tracefs; each toggle
+# patches kmem_cache_alloc/free with text_poke_bp().  Under MTTCG the guest
+# soon dies with "Oops: int3" at kmem_cache_alloc_noprof+0x129 or
+# kmem_cache_free+0xaf: a stale int3 runs after its descriptor was dropped.
+#
+#   DPROF_ACCEL=tcg scripts/vm.sh -k 6.12 scripts/repro-textpoke.sh 60
+#
+# exits 124 (oops) within ~30 toggles in 6 of 6 runs seen on 2026-11-22;
+# with the default accel for 6.12 (tcg,thread=single) and on 6.1 it ends 0.
+cd /selftests || exit 1
+. ./functions.sh
+toggles=${1:-60}
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+events=/sys/kernel/tracing/events/kmem
+load_mod dprof_workload
+wl "stress 1"
+i=0
+while [ "$i" -lt "$toggles" ]; do
+	for e in kmem_cache_alloc kmem_cache_free kmalloc kfree; do
+		echo 1 >"$events/$e/enable"
+	done
+	wl "churn 2000 0"
+	for e in kmem_cache_alloc kmem_cache_free kmalloc kfree; do
+		echo 0 >"$events/$e/enable"
+	done
+	i=$((i + 1))
+done
+wl stop
+unload_mod dprof_workload
+echo "$toggles tracepoint toggles under allocation load, no oops"
