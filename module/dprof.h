@@ -77,6 +77,7 @@ void dprof_liveset_exit(void);
 enum dprof_liveset_result dprof_liveset_insert(unsigned long base);
 bool dprof_liveset_remove(unsigned long base);
 bool dprof_liveset_contains(unsigned long base);
+bool dprof_liveset_pick(unsigned long *base);
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 			 unsigned long *max_probe);
 
@@ -151,7 +152,9 @@ static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
 
 /* ---- history.c: object access histories with debug registers ---------- */
 struct dprof_history_config {
-	bool enabled;
+	bool enabled;		/* histories */
+	bool windows;		/* sample windows for the watch sampler */
+	unsigned int window_ms;	/* length of one sample window */
 	bool pairs;		/* every pair of members, else a history set */
 	unsigned int len;	/* bytes per watched offset: 1, 2, 4, 8 */
 	bool split_rw;		/* write + read/write breakpoint per offset */
@@ -170,6 +173,8 @@ void dprof_history_alloc(int target, unsigned long base,
 			 unsigned long call_site);
 void dprof_history_free(int target, unsigned long base,
 			unsigned long call_site);
+/* From the free hooks, after the object left the live set. */
+void dprof_window_free(unsigned long base);
 void dprof_history_cache_destroyed(int target);
 struct seq_file;
 void dprof_history_show(struct seq_file *m, bool brief);
@@ -183,15 +188,19 @@ struct dprof_sample_config {
 	int sampler;		/* enum dprof_sampler or DPROF_SAMPLER_AUTO */
 	u64 period;		/* 0: the sampler's default */
 	unsigned int table_entries;	/* per CPU, a power of two */
-	bool history;		/* the watch sampler's windows exist */
 	bool records;		/* also emit every sample to the rings */
 };
 
 int dprof_sample_init(const struct dprof_sample_config *sc);
 void dprof_sample_exit(void);
-/* From the debug-register handler: one access to a target object. */
+/*
+ * From the debug-register handler: one access to a target object, trapped
+ * by a sample window (@window) or by a history watch.
+ */
 void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
-			bool write);
+			bool write, bool window);
+/* The sampler in use (after dprof_sample_init()). */
+enum dprof_sampler dprof_sample_which(void);
 size_t dprof_sample_read(void *buf, size_t room, loff_t *pos);
 void dprof_sample_show(struct seq_file *m, bool brief);
 /* Set while dprof allocates or frees an object itself: hooks ignore it. */

@@ -38,6 +38,19 @@
  * are dropped and counted.  A watched address freed and reallocated before
  * the thread disarms stays ENDED: two lives are never mixed.
  *
+ * Sample windows (the watch sampler, sampler=watch or auto without IBS/PEBS)
+ * use the same registers and states:
+ *   IDLE -> ARMING (thread: a random live object from the live set, the
+ *           least-exposed offsets of its type's plan)
+ *   ARMING -> SAMPLING -> ENDED (thread, after sample_window_ms)
+ *   ARMING or SAMPLING -> ENDED (free hook: the object died)
+ * Every trapped access to a live target object is an access sample.  The
+ * thread alternates between histories and windows, one arm each, so both
+ * get the registers in turn and history_max_arms caps the two together.
+ * The free hook checks the window after the object left the live set, and
+ * the thread checks the live set after publishing the window: one of the
+ * two always sees the other, so no window outlives its object unnoticed.
+ *
  * CPU hotplug: breakpoints are per-CPU kernel counters created by dprof
  * (not register_wide_hw_breakpoint, which covers only the CPUs online when
  * it is called); a hotplug callback arms a CPU that comes online and
@@ -74,6 +87,7 @@ enum watch_state {
 	W_ACTIVE,
 	W_ENDING,
 	W_ENDED,
+	W_SAMPLING,	/* a sample window is open */
 };
 
 #define STATE_BITS	3
@@ -99,6 +113,9 @@ struct watch {
 	u8 end_reason;
 	atomic_t elements;
 	atomic_t dropped;	/* by the hit-rate limit */
+	bool window;		/* a sample window, not a history */
+	u64 open_ns;		/* SAMPLING since */
+	u64 cut_ns;		/* when the free hook ended the window */
 };
 
 /* Per CPU: the breakpoints and the last write trap, see bp_hit(). */
@@ -115,8 +132,11 @@ struct hist_plan {
 	unsigned int nr_members;
 	u16 (*items)[NR_WATCH_OFFSETS];	/* DPROF_HIST_NO_OFFSET pads */
 	u32 *done;		/* complete histories per item */
+	u64 *exposure_ns;	/* time sample windows watched each item */
 	unsigned int nr_items;
 	unsigned int cursor;
+	unsigned int wcursor;
+	u64 windows;		/* windows opened on this type */
 };
 
 struct hist_counters {
@@ -127,6 +147,10 @@ struct hist_counters {
 	u64 nospc;		/* debug registers held by someone else */
 	u64 ends[DPROF_HIST_UNLOAD + 1];
 	u64 first_arm_ns;
+	u64 windows_full;	/* ran for sample_window_ms */
+	u64 windows_cut;	/* the object was freed while watched */
+	u64 windows_missed;	/* freed before the window opened */
+	u64 windows_no_object;	/* no live target object found */
 };
 
 static struct dprof_history_config cfg;
@@ -139,6 +163,7 @@ static atomic64_t hits_outside_life;	/* before alloc or after free */
 static atomic64_t hits_rate_dropped;
 static atomic64_t ip_out_of_range;
 static atomic_t hits_window;		/* elements this second */
+static atomic64_t window_hits;		/* samples taken in windows */
 /* Per target: complete histories, and those whose object changed CPU. */
 static atomic64_t target_histories[DPROF_MAX_TARGETS];
 static atomic64_t target_moved[DPROF_MAX_TARGETS];
@@ -203,7 +228,8 @@ static void emit_element(unsigned long word, unsigned int w, bool write,
 	dprof_ring_write(&el, sizeof(el));
 	if (el.cpu != READ_ONCE(watch.alloc_cpu))
 		WRITE_ONCE(watch.moved, true);
-	dprof_sample_watch(watch.target, watch.offset[w], regs->ip, write);
+	dprof_sample_watch(watch.target, watch.offset[w], regs->ip, write,
+			   false);
 }
 
 /*
@@ -233,6 +259,18 @@ static void bp_hit(struct perf_event *bp, struct perf_sample_data *data,
 		goto out;
 	} else {
 		hc->w_regs = NULL;
+	}
+	if (word_state(word) == W_SAMPLING) {
+		/* Freed and reused by the same cache is still this type. */
+		if (dprof_liveset_contains(READ_ONCE(watch.addr))) {
+			dprof_sample_watch(watch.target, watch.offset[w],
+					   regs->ip, write_bp, true);
+			atomic64_inc(&window_hits);
+			emitted = true;
+		} else {
+			atomic64_inc(&hits_outside_life);
+		}
+		goto out;
 	}
 	if (word_state(word) != W_ACTIVE) {
 		atomic64_inc(&hits_outside_life);
@@ -335,6 +373,24 @@ void dprof_history_free(int target, unsigned long base,
 	/* The free hook runs before the object is freed. */
 	if (base == READ_ONCE(watch.addr) && target == READ_ONCE(watch.target) &&
 	    end_history(DPROF_HIST_FREED, call_site))
+		irq_work_queue(&kick_work);
+}
+
+/*
+ * After the object left the live set (the barrier of its removal orders
+ * that before these loads): end a sample window on it.
+ */
+void dprof_window_free(unsigned long base)
+{
+	unsigned long word = atomic_long_read_acquire(&watch.word);
+	unsigned int state = word_state(word);
+
+	if ((state != W_ARMING && state != W_SAMPLING) ||
+	    !READ_ONCE(watch.window) || base != READ_ONCE(watch.addr))
+		return;
+	WRITE_ONCE(watch.cut_ns, now_ns());
+	if (atomic_long_cmpxchg(&watch.word, word,
+				make_word(word_id(word), W_ENDED)) == word)
 		irq_work_queue(&kick_work);
 }
 
@@ -547,6 +603,7 @@ static void plan_free(struct hist_plan *p)
 	kvfree(p->members);
 	kvfree(p->items);
 	kvfree(p->done);
+	kvfree(p->exposure_ns);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -606,7 +663,8 @@ static int plan_build(struct hist_plan *p, const struct dprof_target *t)
 		p->nr_items = DIV_ROUND_UP(n, 2);
 	p->items = kvcalloc(p->nr_items, sizeof(*p->items), GFP_KERNEL);
 	p->done = kvcalloc(p->nr_items, sizeof(u32), GFP_KERNEL);
-	if (!p->items || !p->done)
+	p->exposure_ns = kvcalloc(p->nr_items, sizeof(u64), GFP_KERNEL);
+	if (!p->items || !p->done || !p->exposure_ns)
 		return -ENOMEM;
 	if (offsets_per_watch == 1) {
 		for (i = 0; i < n; i++) {
@@ -641,6 +699,21 @@ static unsigned int plan_next(struct hist_plan *p)
 			best = k;
 	}
 	p->cursor = best + 1;
+	return best;
+}
+
+/* For windows: the item watched least long so far, ties rotating. */
+static unsigned int plan_next_window(struct hist_plan *p)
+{
+	unsigned int i, best = p->wcursor % p->nr_items;
+
+	for (i = 0; i < p->nr_items; i++) {
+		unsigned int k = (p->wcursor + i) % p->nr_items;
+
+		if (p->exposure_ns[k] < p->exposure_ns[best])
+			best = k;
+	}
+	p->wcursor = best + 1;
 	return best;
 }
 
@@ -697,6 +770,7 @@ static void arm_next(void)
 	watch.nr_offsets = watch.offset[1] == DPROF_HIST_NO_OFFSET ? 1 : 2;
 	watch.cpus_changed = false;
 	watch.end_reason = 0;
+	watch.window = false;
 	atomic_long_set_release(&watch.word, make_word(id, W_ARMING));
 
 	start = get_cycles();
@@ -725,6 +799,93 @@ out:
 	cpus_read_unlock();
 }
 
+static void arm_window(void)
+{
+	struct dprof_resolved r;
+	struct hist_plan *p;
+	unsigned long base;
+	unsigned int item;
+	u64 start;
+	int ret;
+	u32 id;
+
+	if (!dprof_liveset_pick(&base) ||
+	    dprof_resolve(base, &r) || r.base != base ||
+	    (READ_ONCE(dprof_targets[r.target].flags) & DPROF_TARGET_DEAD) ||
+	    !plans[r.target].nr_items) {
+		counters.windows_no_object++;
+		return;
+	}
+	p = &plans[r.target];
+	item = plan_next_window(p);
+	id = next_id++;
+	watch.window = true;
+	watch.addr = base;
+	watch.target = r.target;
+	watch.plan_item = item;
+	watch.offset[0] = p->items[item][0];
+	watch.offset[1] = p->items[item][1];
+	watch.nr_offsets = watch.offset[1] == DPROF_HIST_NO_OFFSET ? 1 : 2;
+	watch.cpus_changed = false;
+	watch.end_reason = 0;
+	watch.cut_ns = 0;
+	atomic_long_set_release(&watch.word, make_word(id, W_ARMING));
+	/* Publish the window before checking that the object still lives. */
+	smp_mb();
+	if (!dprof_liveset_contains(base)) {
+		counters.windows_missed++;
+		watch.addr = 0;
+		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
+		return;
+	}
+	start = get_cycles();
+	cpus_read_lock();
+	mutex_lock(&hist_lock);
+	ret = arm_all();
+	mutex_unlock(&hist_lock);
+	cpus_read_unlock();
+	if (ret) {
+		if (ret == -ENOSPC)
+			counters.nospc++;
+		watch.addr = 0;
+		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
+		return;
+	}
+	start = get_cycles() - start;
+	counters.arms++;
+	counters.arm_cycles += start;
+	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
+	p->windows++;
+	watch.open_ns = now_ns();
+	watch.deadline_ns = watch.open_ns +
+			    (u64)cfg.window_ms * NSEC_PER_MSEC;
+	if (atomic_long_cmpxchg(&watch.word, make_word(id, W_ARMING),
+				make_word(id, W_SAMPLING)) !=
+	    make_word(id, W_ARMING)) {
+		/* Freed while arming: ENDED, the next step disarms. */
+		counters.windows_missed++;
+		watch.open_ns = 0;
+	}
+}
+
+/* A window ended (@cut: by the free of its object): credit its exposure. */
+static void window_ended(bool cut)
+{
+	struct hist_plan *p = &plans[watch.target];
+	u64 end = cut ? READ_ONCE(watch.cut_ns) : now_ns();
+
+	if (!watch.open_ns)
+		return;		/* never opened: counted as missed */
+	if (cut)
+		counters.windows_cut++;
+	else
+		counters.windows_full++;
+	if (!watch.cpus_changed && watch.plan_item < p->nr_items &&
+	    end > watch.open_ns)
+		p->exposure_ns[watch.plan_item] += end - watch.open_ns;
+	watch.open_ns = 0;
+}
+
 static void disarm(void)
 {
 	unsigned long word = atomic_long_read(&watch.word);
@@ -749,20 +910,39 @@ static void disarm(void)
 				make_word(word_id(word), W_IDLE));
 }
 
+static bool next_is_window;
+
 static void collector_step(unsigned int *arms_this_second)
 {
 	unsigned long word = atomic_long_read(&watch.word);
 	u64 now = now_ns();
 	bool dead = READ_ONCE(dprof_targets[watch.target].flags) &
 		    DPROF_TARGET_DEAD;
+	bool window;
 
 	switch (word_state(word)) {
 	case W_IDLE:
-		if (READ_ONCE(cfg.enabled) && READ_ONCE(dprof_enabled) &&
-		    *arms_this_second < cfg.max_arms) {
-			(*arms_this_second)++;
+		if (!(cfg.enabled || cfg.windows) ||
+		    !READ_ONCE(dprof_enabled) ||
+		    *arms_this_second >= cfg.max_arms)
+			break;
+		(*arms_this_second)++;
+		/* Histories and windows take turns at the registers. */
+		window = cfg.windows && (!cfg.enabled || next_is_window);
+		next_is_window = !window;
+		if (window)
+			arm_window();
+		else
 			arm_next();
-		}
+		break;
+	case W_SAMPLING:
+		if (now < watch.deadline_ns && !dead)
+			break;
+		if (atomic_long_cmpxchg(&watch.word, word,
+					make_word(word_id(word), W_ENDED)) != word)
+			break;	/* the free hook ended it first */
+		window_ended(false);
+		disarm();
 		break;
 	case W_WAITING:
 		if (now < watch.deadline_ns && !dead)
@@ -782,6 +962,8 @@ static void collector_step(unsigned int *arms_this_second)
 			disarm();
 		break;
 	case W_ENDED:
+		if (watch.window)
+			window_ended(true);
 		disarm();
 		break;
 	default:	/* CLAIMING, ENDING: a hook is in the middle of it */
@@ -798,6 +980,7 @@ static void collector_finish(void)
 		end_history(DPROF_HIST_UNLOAD, 0);
 		break;
 	case W_WAITING:
+	case W_SAMPLING:
 		atomic_long_set(&watch.word, make_word(word_id(word), W_ENDED));
 		break;
 	default:
@@ -865,13 +1048,13 @@ int dprof_history_init(const struct dprof_history_config *config)
 
 	cfg = *config;
 	atomic_long_set(&watch.word, make_word(0, W_IDLE));
-	if (!cfg.enabled)
+	if (!cfg.enabled && !cfg.windows)
 		return 0;
 	bps_per_offset = cfg.split_rw ? 2 : 1;
 	slots = probe_slots();
 	offsets_per_watch = slots / bps_per_offset;
 	if (!offsets_per_watch) {
-		pr_warn("no free debug registers: object access histories off\n");
+		pr_warn("no free debug registers: object access histories and sample windows off\n");
 		return 0;
 	}
 	for (i = 0; i < dprof_nr_targets; i++) {
@@ -936,6 +1119,7 @@ static const char *const state_names[] = {
 	[W_IDLE] = "idle", [W_ARMING] = "arming", [W_WAITING] = "waiting",
 	[W_CLAIMING] = "claiming", [W_ACTIVE] = "watching",
 	[W_ENDING] = "ending", [W_ENDED] = "ended",
+	[W_SAMPLING] = "sampling",
 };
 
 static void show_plan(struct seq_file *m, unsigned int t)
@@ -959,6 +1143,17 @@ static void show_plan(struct seq_file *m, unsigned int t)
 		   total, rounds,
 		   offsets_per_watch == 1 ? "offsets" : "pairs",
 		   covered, p->nr_items);
+	if (cfg.windows && p->nr_items) {
+		u64 lo = U64_MAX, hi = 0;
+
+		for (i = 0; i < p->nr_items; i++) {
+			lo = min(lo, p->exposure_ns[i]);
+			hi = max(hi, p->exposure_ns[i]);
+		}
+		seq_printf(m, "      sample windows %llu, watched per %s %llu-%llu ms\n",
+			   p->windows, offsets_per_watch == 1 ? "offset" : "pair",
+			   div_u64(lo, NSEC_PER_MSEC), div_u64(hi, NSEC_PER_MSEC));
+	}
 }
 
 void dprof_history_show(struct seq_file *m, bool brief)
@@ -971,7 +1166,7 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	unsigned int t;
 	int cpu;
 
-	if (!cfg.enabled) {
+	if (!cfg.enabled && !cfg.windows) {
 		seq_puts(m, "histories: off (history=0)\n");
 		return;
 	}
@@ -981,10 +1176,20 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	}
 	for_each_possible_cpu(cpu)
 		dprof_stats_sum(&sum, cpu);
-	seq_printf(m, "histories: %s, history %u, %llu complete in %llu.%03llu s\n",
-		   state_names[word_state(word)], word_id(word),
-		   c->ends[DPROF_HIST_FREED], elapsed / NSEC_PER_SEC,
-		   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
+	if (cfg.enabled)
+		seq_printf(m, "histories: %s, watch %u, %llu complete in %llu.%03llu s\n",
+			   state_names[word_state(word)], word_id(word),
+			   c->ends[DPROF_HIST_FREED], elapsed / NSEC_PER_SEC,
+			   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
+	else
+		seq_printf(m, "histories: off (history=0); registers %s, watch %u\n",
+			   state_names[word_state(word)], word_id(word));
+	if (cfg.windows)
+		seq_printf(m, "sample windows: %llu full, %llu cut short by a free, %llu missed (freed before armed), %llu found no live object; %llu samples; sample_window_ms=%u%s\n",
+			   c->windows_full, c->windows_cut, c->windows_missed,
+			   c->windows_no_object,
+			   (u64)atomic64_read(&window_hits), cfg.window_ms,
+			   cfg.enabled ? ", taking turns with histories" : "");
 	seq_printf(m, "  debug registers: %u of 4 (%u offset%s per object, %s), length %u\n",
 		   slots, offsets_per_watch, offsets_per_watch > 1 ? "s" : "",
 		   bps_per_offset > 1 ?
@@ -1003,8 +1208,9 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		   c->ends[DPROF_HIST_FREED], c->ends[DPROF_HIST_TIMEOUT],
 		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->reserve_failed,
 		   c->nospc);
-	seq_printf(m, "  hits: %llu recorded, %llu dropped by history_max_hits, %llu outside the object's life, %llu ip out of range\n",
-		   hit->hits, (u64)atomic64_read(&hits_rate_dropped),
+	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside the object's life, %llu ip out of range\n",
+		   hit->hits, (u64)atomic64_read(&window_hits),
+		   (u64)atomic64_read(&hits_rate_dropped),
 		   (u64)atomic64_read(&hits_outside_life),
 		   (u64)atomic64_read(&ip_out_of_range));
 	if (brief)

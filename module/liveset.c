@@ -19,6 +19,8 @@
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/atomic.h>
+#include <linux/random.h>
+#include <linux/sched.h>
 #include "dprof.h"
 
 #define SLOT_EMPTY	0UL
@@ -129,6 +131,45 @@ bool dprof_liveset_contains(unsigned long base)
 			return false;
 	}
 	return false;
+}
+
+/* Slots one pick may read: 8 MiB, a few ms at most. */
+#define PICK_MAX_READS	(1U << 20)
+
+/*
+ * A live object chosen uniformly at random, for the sample windows
+ * (process context).  A dense set is sampled by rejection (random slots
+ * until one holds an object); a sparse one, where that would take too
+ * many tries, by a reservoir over the slots from a random start (just
+ * taking the first object after a random slot would favour objects after
+ * long empty runs).  Both read at most PICK_MAX_READS slots, so a table
+ * larger than that is only sampled in part when it is sparse.
+ */
+bool dprof_liveset_pick(unsigned long *base)
+{
+	unsigned long live = atomic_long_read(&live_count), v;
+	unsigned int nr = 1U << slot_bits, i, start, seen = 0;
+
+	if (!slots || !live)
+		return false;
+	if (live * 64 >= nr) {
+		for (i = 0; i < 64 * 16; i++) {
+			v = READ_ONCE(slots[get_random_u32_below(nr)]);
+			if (v > SLOT_TOMB) {
+				*base = v;
+				return true;
+			}
+		}
+	}
+	start = get_random_u32_below(nr);
+	for (i = 0; i < min(nr, PICK_MAX_READS); i++) {
+		v = READ_ONCE(slots[(start + i) & (nr - 1)]);
+		if (v > SLOT_TOMB && !get_random_u32_below(++seen))
+			*base = v;
+		if (!(i & 0xffff))
+			cond_resched();
+	}
+	return seen > 0;
 }
 
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,

@@ -77,6 +77,11 @@ module_param(history_wait_ms, uint, 0444);
 MODULE_PARM_DESC(history_wait_ms,
 		 "Give up on an armed address not reallocated within this time (10..60000, default 500)");
 
+static unsigned int sample_window_ms = 20;
+module_param(sample_window_ms, uint, 0444);
+MODULE_PARM_DESC(sample_window_ms,
+		 "watch sampler: how long one window watches two offsets of a random live object (default 20 ms)");
+
 static char *sampler = "auto";
 module_param(sampler, charp, 0444);
 MODULE_PARM_DESC(sampler,
@@ -161,8 +166,10 @@ static int history_params(struct dprof_history_config *hc)
 	if (!range_ok("history_max_arms", history_max_arms, 1, 10000) ||
 	    !range_ok("history_max_hits", history_max_hits, 100, 10000000) ||
 	    !range_ok("history_timeout_ms", history_timeout_ms, 10, 4000) ||
-	    !range_ok("history_wait_ms", history_wait_ms, 10, 60000))
+	    !range_ok("history_wait_ms", history_wait_ms, 10, 60000) ||
+	    !range_ok("sample_window_ms", sample_window_ms, 1, 1000))
 		return -EINVAL;
+	hc->window_ms = sample_window_ms;
 	return 0;
 }
 
@@ -193,7 +200,6 @@ static int sample_params(struct dprof_sample_config *sc)
 	}
 	sc->period = period;
 	sc->table_entries = sample_table;
-	sc->history = history;
 	sc->records = sample_records;
 	return 0;
 }
@@ -262,6 +268,7 @@ static int __init dprof_init(void)
 	 * breakpoints were armed).  The hooks only compare against the
 	 * history state, which is idle before this and after its exit.
 	 */
+	hc.windows = dprof_sample_which() == DPROF_SAMPLER_WATCH;
 	ret = dprof_history_init(&hc);
 	if (ret)
 		goto err_slab;

@@ -6,8 +6,10 @@
  *
  *  ibs    AMD IBS op through a perf kernel counter per CPU on the ibs_op PMU
  *  pebs   Intel PEBS mem-loads (with ldlat) and mem-stores, precise_ip
- *  watch  debug registers: the accesses the history watches trap, with
- *         offset, ip, CPU and read/write but no hit/miss or latency
+ *  watch  debug registers: accesses trapped by short windows on random
+ *         offsets of random live target objects, and by the history
+ *         watches (history.c arms both, taking turns), with offset, ip,
+ *         CPU and read/write but no hit/miss or latency
  *
  * Both hardware samplers use perf's generic data_src/weight/addr, which
  * the kernel fills from PEBS records and (since 6.1) from IBS; decode.h
@@ -53,6 +55,7 @@ struct sample_counters {
 	u64 target_misses;
 	u64 table_full;		/* dropped: no slot within MAX_PROBE */
 	u64 nested;		/* dropped: handler re-entered */
+	u64 from_windows;	/* watch: trapped in a sample window */
 };
 
 static DEFINE_PER_CPU(struct agg_table, agg);
@@ -144,7 +147,7 @@ static void agg_add(u8 target, u16 offset, u64 ip, const struct dprof_access *a,
 }
 
 void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
-			bool write)
+			bool write, bool window)
 {
 	struct sample_counters *c;
 	struct dprof_access a = {
@@ -160,6 +163,7 @@ void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
 	}
 	c->samples++;
 	c->in_target++;
+	c->from_windows += window;
 	agg_add(target, offset, ip, &a, DPROF_AGG_WATCH_IP);
 out:
 	this_cpu_dec(agg.busy);
@@ -435,6 +439,11 @@ static int try_hardware(enum dprof_sampler which)
 	return ret;
 }
 
+enum dprof_sampler dprof_sample_which(void)
+{
+	return sampler;
+}
+
 int dprof_sample_init(const struct dprof_sample_config *sc)
 {
 	enum dprof_sampler want = sc->sampler;
@@ -474,16 +483,7 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 		}
 		sampler_why = "no AMD IBS and no Intel PEBS here";
 	}
-	/* watch: the history watches are the windows. */
-	if (!sc->history) {
-		if (want == DPROF_SAMPLER_WATCH) {
-			pr_err("sampler=watch needs history=1: its windows are the history watches\n");
-			ret = -EINVAL;
-			goto err;
-		}
-		free_tables();
-		return 0;	/* auto without history: no sampler */
-	}
+	/* watch: history.c opens the windows once it starts. */
 	period = 0;
 	sampler = DPROF_SAMPLER_WATCH;
 	return 0;
@@ -635,6 +635,7 @@ static void counters_sum(struct sample_counters *sum)
 		sum->target_misses += READ_ONCE(c->target_misses);
 		sum->table_full += READ_ONCE(c->table_full);
 		sum->nested += READ_ONCE(c->nested);
+		sum->from_windows += READ_ONCE(c->from_windows);
 	}
 }
 
@@ -661,6 +662,9 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		   sizeof(struct dprof_sample_agg));
 	seq_printf(m, "samples: %llu, in targets %llu, other slab caches %llu, not slab %llu, no address %llu\n",
 		   c.samples, c.in_target, c.other_slab, c.not_slab, c.no_addr);
+	if (sampler == DPROF_SAMPLER_WATCH)
+		seq_printf(m, "watch samples: %llu from sample windows on live objects, %llu from history watches\n",
+			   c.from_windows, c.in_target - c.from_windows);
 	if (sampler == DPROF_SAMPLER_IBS || sampler == DPROF_SAMPLER_PEBS)
 		seq_printf(m, "misses: %llu sampled, %llu in targets\n",
 			   c.misses, c.target_misses);

@@ -77,6 +77,8 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	if (!dprof_liveset_remove((unsigned long)ptr)) {
 		flags |= DPROF_OBJ_NOT_LIVE;
 		this_cpu_inc(dprof_stats.frees_not_live);
+	} else {
+		dprof_window_free((unsigned long)ptr);
 	}
 	ev.hdr.kind = DPROF_REC_FREE;
 	ev.hdr.size = sizeof(ev);

@@ -23,7 +23,7 @@ if [ $have_pebs -eq 0 ]; then
 	echo "ok: sampler=pebs refused"
 fi
 expect_load_error 22 dprof target=skbuff sampler=nonsense
-expect_load_error 22 dprof target=skbuff sampler=watch history=0
+expect_load_error 22 dprof target=skbuff sample_window_ms=0
 expect_load_error 22 dprof target=skbuff sample_table=1000
 echo "ok: bad sampler parameters refused"
 

@@ -22,9 +22,12 @@
  * (192), hand-off through a queue (256); every other offset is padding
  * that nothing touches.  The table is the ground truth the selftests use.
  *
- * Control: write "run ROUNDS ITERS A B" to /sys/kernel/debug/dprof_sharing/ctl
- * (returns when done); /sys/kernel/debug/dprof_sharing/stats shows what
- * ran.
+ * Control: write "run ROUNDS ITERS A B [PAUSE_US]" to
+ * /sys/kernel/debug/dprof_sharing/ctl (returns when done);
+ * /sys/kernel/debug/dprof_sharing/stats shows what ran.  PAUSE_US spaces
+ * the iterations out (busy wait, both threads), so that a field is
+ * touched at a pace real objects see instead of in a tight loop; the
+ * counts per iteration do not change.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,6 +41,8 @@
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/sched.h>
 
 struct dprof_sharing_obj {
 	u64 shared_count;	/*   0 */
@@ -59,7 +64,7 @@ static DEFINE_MUTEX(lock);	/* one run at a time */
 
 /* The state of a run, shared by the two kthreads. */
 static struct {
-	unsigned long rounds, iters;
+	unsigned long rounds, iters, pause_us;
 	struct dprof_sharing_obj *cur;	/* this round's object */
 	struct dprof_sharing_obj *slot;	/* the one-slot hand-off queue */
 	unsigned long started;		/* rounds A has started */
@@ -83,6 +88,15 @@ static void bump(u64 *field)
 
 	barrier();
 	WRITE_ONCE(*field, v + 1);
+}
+
+/* Between iterations: PAUSE_US of work that touches no object field. */
+static void pace(void)
+{
+	if (run.pause_us) {
+		udelay(run.pause_us);
+		cond_resched();
+	}
 }
 
 static int thread_a(void *arg)
@@ -109,6 +123,7 @@ static int thread_a(void *arg)
 			WRITE_ONCE(o->written_by_a, i);
 			sink += READ_ONCE(o->read_mostly);
 			bump(&o->private_count);
+			pace();
 		}
 		/* The queue holds one object: wait until B took the last. */
 		wait_event(run.wq, !READ_ONCE(run.slot));
@@ -146,6 +161,7 @@ static int thread_b(void *arg)
 			bump(&o->shared_count);
 			WRITE_ONCE(o->written_by_b, i);
 			sink += READ_ONCE(o->read_mostly);
+			pace();
 		}
 		wait_event(run.wq, READ_ONCE(run.slot));
 		o = xchg(&run.slot, NULL);	/* full barrier: sees handoff_seq */
@@ -174,13 +190,14 @@ static int start_on(int (*fn)(void *), int cpu, const char *name,
 	return 0;
 }
 
-static int do_run(unsigned long rounds, unsigned long iters, int a, int b)
+static int do_run(unsigned long rounds, unsigned long iters, int a, int b,
+		  unsigned long pause_us)
 {
 	struct task_struct *ta, *tb;
 	int ret;
 
 	if (a == b || !cpu_online(a) || !cpu_online(b) || !rounds ||
-	    iters > 1000000)
+	    iters > 1000000 || pause_us > 1000)
 		return -EINVAL;
 	memset(&run, 0, sizeof(run));
 	init_waitqueue_head(&run.wq);
@@ -188,6 +205,7 @@ static int do_run(unsigned long rounds, unsigned long iters, int a, int b)
 	init_completion(&run.b_done_all);
 	run.rounds = rounds;
 	run.iters = iters;
+	run.pause_us = pause_us;
 	cpus_read_lock();
 	ret = start_on(thread_b, b, "dprof_share_b/%u", &tb);
 	if (ret)
@@ -225,7 +243,7 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
 	char cmd[64];
-	unsigned long rounds, iters;
+	unsigned long rounds, iters, pause_us = 0;
 	int a, b, ret;
 
 	if (count >= sizeof(cmd))
@@ -233,10 +251,11 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(cmd, ubuf, count))
 		return -EFAULT;
 	cmd[count] = '\0';
-	if (sscanf(cmd, "run %lu %lu %d %d", &rounds, &iters, &a, &b) != 4)
+	if (sscanf(cmd, "run %lu %lu %d %d %lu", &rounds, &iters, &a, &b,
+		   &pause_us) < 4)
 		return -EINVAL;
 	mutex_lock(&lock);
-	ret = do_run(rounds, iters, a, b);
+	ret = do_run(rounds, iters, a, b, pause_us);
 	mutex_unlock(&lock);
 	return ret ? ret : count;
 }

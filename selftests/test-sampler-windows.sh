@@ -1,0 +1,60 @@
+#!/bin/sh
+# Watch sampler, windows only (history=0): short debug-register windows on
+# random live objects.  dprof_sharing objects live for ITERS iterations;
+# in each iteration CPU A bumps shared_count (read + write, offset 0),
+# writes written_by_a (64), reads read_mostly (128) and bumps
+# private_count (read + write, 192), and CPU B bumps shared_count, writes
+# written_by_b (72) and reads read_mostly: 10 accesses, so while an object
+# lives its offsets take 40/10/10/20/20 % of the accesses, and the padding
+# (8, 264) none; handoff_seq (256) is touched twice per life, which is
+# nothing next to 10 x 5000.  Iterations are 200 us apart (PAUSE_US), a
+# pace at which the #DB of each trapped access (~10 us here) does not
+# change how often the threads touch the fields; in a tight loop it would
+# (every watched CPU becomes trap-bound, see Documentation/design.rst).
+# The windows' per-offset sample shares must match within 5 points once
+# every pair was watched for at least 300 ms (15 windows' worth).
+. ./functions.sh
+trap cleanup_modules EXIT
+expected() {
+	case $1 in
+	0) echo 40 ;; 64|72) echo 10 ;; 128|192) echo 20 ;; *) echo 0 ;;
+	esac
+}
+
+load_mod dprof_sharing
+load_mod dprof target=dprof_sharing sampler=watch history=0 \
+	sample_window_ms=20 history_offsets=0,64,72,128,192,256,8,264
+grep -q "^sampler: watch" $DPROF_DIR/profile || fail "sampler is not watch"
+i=0
+while [ $i -lt 100 ]; do
+	echo "run 1 5000 0 1 200" >/sys/kernel/debug/dprof_sharing/ctl ||
+		fail "the sharing workload failed"
+	watched=$(awk '/watched per pair/ { split($NF == "ms" ? $(NF - 1) : "", r, "-"); print r[1] }' \
+		$DPROF_DIR/histories)
+	[ "${watched:-0}" -ge 300 ] && break
+	i=$((i + 1))
+done
+cat $DPROF_DIR/histories
+[ "${watched:-0}" -ge 300 ] ||
+	fail "pairs watched only ${watched:-0} ms each in sample windows"
+full=$(awk '/^sample windows:/ { print $3 }' $DPROF_DIR/histories)
+grep -q "^watch samples: [1-9][0-9]* from sample windows on live objects, 0 from history watches" \
+	$DPROF_DIR/profile || fail "samples did not come from windows alone: $(grep '^watch samples' $DPROF_DIR/profile)"
+cat $DPROF_DIR/profile
+awk '$1 ~ /^[0-9]+$/ && NF >= 5 && $3 ~ /%$/ { print $1, $2 }' $DPROF_DIR/profile \
+	>"$TMP/shares"
+total=$(awk '{ s += $2 } END { print s + 0 }' "$TMP/shares")
+[ "$total" -ge 1000 ] || fail "only $total samples"
+for off in 0 64 72 128 192 256 8 264; do
+	got=$(awk -v o=$off '$1 == o { print $2 }' "$TMP/shares")
+	want=$(expected $off)
+	awk -v g="${got:-0}" -v t="$total" -v w="$want" -v o=$off 'BEGIN {
+		share = 100 * g / t
+		d = share - w; if (d < 0) d = -d
+		printf "offset %3d: %5.1f%% of %d samples, expected %5.1f%%\n", o, share, t, w
+		exit d > 5 }' || fail "offset $off is off by more than 5 points"
+done
+echo "ok: window shares match the workload within 5 points ($total samples, $full windows)"
+unload_mod dprof
+unload_mod dprof_sharing
+exit 0
