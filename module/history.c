@@ -137,6 +137,8 @@ struct hist_plan {
 	unsigned int cursor;
 	unsigned int wcursor;
 	u64 windows;		/* windows opened on this type */
+	unsigned int window_backoff;	/* turns skipped after the last miss */
+	unsigned int window_skip;	/* turns still to skip */
 };
 
 struct hist_counters {
@@ -151,6 +153,7 @@ struct hist_counters {
 	u64 windows_cut;	/* the object was freed while watched */
 	u64 windows_missed;	/* freed before the window opened */
 	u64 windows_no_object;	/* no live target object found */
+	u64 windows_skipped;	/* turns skipped: the type's objects die first */
 };
 
 static struct dprof_history_config cfg;
@@ -799,7 +802,14 @@ out:
 	cpus_read_unlock();
 }
 
-static void arm_window(void)
+static void window_missed(struct hist_plan *p)
+{
+	p->window_backoff = clamp(p->window_backoff * 2, 1U, 64U);
+	p->window_skip = p->window_backoff;
+}
+
+/* Opens a sample window; false if it did not take the registers. */
+static bool arm_window(void)
 {
 	struct dprof_resolved r;
 	struct hist_plan *p;
@@ -814,9 +824,20 @@ static void arm_window(void)
 	    (READ_ONCE(dprof_targets[r.target].flags) & DPROF_TARGET_DEAD) ||
 	    !plans[r.target].nr_items) {
 		counters.windows_no_object++;
-		return;
+		return false;
 	}
 	p = &plans[r.target];
+	/*
+	 * Objects that die before the registers are armed (skbuffs live
+	 * microseconds, an arm takes milliseconds) would make every window
+	 * an arm for nothing: after each miss, skip twice as many turns
+	 * (up to 64) for this type; an opened window resets it.
+	 */
+	if (p->window_skip) {
+		p->window_skip--;
+		counters.windows_skipped++;
+		return false;
+	}
 	item = plan_next_window(p);
 	id = next_id++;
 	watch.window = true;
@@ -834,9 +855,10 @@ static void arm_window(void)
 	smp_mb();
 	if (!dprof_liveset_contains(base)) {
 		counters.windows_missed++;
+		window_missed(p);
 		watch.addr = 0;
 		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
-		return;
+		return false;
 	}
 	start = get_cycles();
 	cpus_read_lock();
@@ -849,7 +871,7 @@ static void arm_window(void)
 			counters.nospc++;
 		watch.addr = 0;
 		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
-		return;
+		return true;
 	}
 	start = get_cycles() - start;
 	counters.arms++;
@@ -864,8 +886,12 @@ static void arm_window(void)
 	    make_word(id, W_ARMING)) {
 		/* Freed while arming: ENDED, the next step disarms. */
 		counters.windows_missed++;
+		window_missed(p);
 		watch.open_ns = 0;
+	} else {
+		p->window_backoff = 0;
 	}
+	return true;
 }
 
 /* A window ended (@cut: by the free of its object): credit its exposure. */
@@ -930,9 +956,8 @@ static void collector_step(unsigned int *arms_this_second)
 		/* Histories and windows take turns at the registers. */
 		window = cfg.windows && (!cfg.enabled || next_is_window);
 		next_is_window = !window;
-		if (window)
-			arm_window();
-		else
+		/* A window that did not arm leaves the turn to a history. */
+		if (!window || (!arm_window() && cfg.enabled))
 			arm_next();
 		break;
 	case W_SAMPLING:
@@ -1185,9 +1210,9 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		seq_printf(m, "histories: off (history=0); registers %s, watch %u\n",
 			   state_names[word_state(word)], word_id(word));
 	if (cfg.windows)
-		seq_printf(m, "sample windows: %llu full, %llu cut short by a free, %llu missed (freed before armed), %llu found no live object; %llu samples; sample_window_ms=%u%s\n",
+		seq_printf(m, "sample windows: %llu full, %llu cut short by a free, %llu missed (freed before armed), %llu found no live object, %llu turns skipped after misses; %llu samples; sample_window_ms=%u%s\n",
 			   c->windows_full, c->windows_cut, c->windows_missed,
-			   c->windows_no_object,
+			   c->windows_no_object, c->windows_skipped,
 			   (u64)atomic64_read(&window_hits), cfg.window_ms,
 			   cfg.enabled ? ", taking turns with histories" : "");
 	seq_printf(m, "  debug registers: %u of 4 (%u offset%s per object, %s), length %u\n",
@@ -1208,7 +1233,7 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		   c->ends[DPROF_HIST_FREED], c->ends[DPROF_HIST_TIMEOUT],
 		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->reserve_failed,
 		   c->nospc);
-	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside the object's life, %llu ip out of range\n",
+	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside a life or window, %llu ip out of range\n",
 		   hit->hits, (u64)atomic64_read(&window_hits),
 		   (u64)atomic64_read(&hits_rate_dropped),
 		   (u64)atomic64_read(&hits_outside_life),

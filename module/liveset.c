@@ -134,7 +134,7 @@ bool dprof_liveset_contains(unsigned long base)
 }
 
 /* Slots one pick may read: 8 MiB, a few ms at most. */
-#define PICK_MAX_READS	(1U << 20)
+#define PICK_MAX_READS	BIT(20)
 
 /*
  * A live object chosen uniformly at random, for the sample windows
@@ -162,7 +162,7 @@ bool dprof_liveset_pick(unsigned long *base)
 		}
 	}
 	start = get_random_u32_below(nr);
-	for (i = 0; i < min(nr, PICK_MAX_READS); i++) {
+	for (i = 0; i < min_t(unsigned int, nr, PICK_MAX_READS); i++) {
 		v = READ_ONCE(slots[(start + i) & (nr - 1)]);
 		if (v > SLOT_TOMB && !get_random_u32_below(++seen))
 			*base = v;

@@ -1,13 +1,14 @@
 #!/bin/sh
 # Overhead of dprof.ko on real UDP loopback traffic, inside one guest:
-# rounds alternate between no module, the slab hooks alone (history=0) and
-# hooks plus object access histories (the default, and capped at 10
-# arms/s), each recorded by
-# dprof-view, so all three see the same emulated machine.  TCG timings are
+# rounds alternate between no module, the slab hooks alone (history=0
+# sampler=off), hooks plus the watch sampler's windows (history=0), hooks
+# plus histories without sampling (sampler=off), and the default (both),
+# also capped at 10 arms/s, each recorded by dprof-view, so all see the
+# same emulated machine.  TCG timings are
 # not hardware timings; the ratios are what this measures.
 rounds=${1:-5}
 secs=${2:-2}
-off="" hooks="" hist="" capped="" nosample=""
+off="" hooks="" hist="" capped="" nosample="" windows=""
 flood() { udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }'; }
 recorded() {
 	if ! modload /lib/modules/dprof/dprof.ko target=skbuff "$@" >&2; then
@@ -20,7 +21,13 @@ recorded() {
 }
 for i in $(seq "$rounds"); do
 	off="$off $(flood)"
-	hooks="$hooks $(recorded history=0)"
+	hooks="$hooks $(recorded history=0 sampler=off)"
+	rmmod dprof
+	windows="$windows $(recorded history=0)"
+	if [ "$i" -eq "$rounds" ]; then
+		grep "^sample windows" /sys/kernel/debug/dprof/histories
+		grep "^watch samples" /sys/kernel/debug/dprof/profile
+	fi
 	rmmod dprof
 	capped="$capped $(recorded history_max_arms=10)"
 	rmmod dprof
@@ -39,15 +46,19 @@ for i in $(seq "$rounds"); do
 done
 echo "packets/s without dprof:          $off"
 echo "packets/s with slab hooks only:   $hooks"
+echo "packets/s with hooks + windows:   $windows"
 echo "packets/s with hooks + histories: $hist"
 echo "  ... with history_max_arms=10:    $capped"
 echo "  ... with sampler=off:             $nosample"
 median() { echo "$@" | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 awk -v a="$(median $off)" -v b="$(median $hooks)" -v c="$(median $hist)" \
-	-v d="$(median $capped)" -v e="$(median $nosample)" -v n="$rounds" 'BEGIN {
+	-v d="$(median $capped)" -v e="$(median $nosample)" -v n="$rounds" \
+	-v w="$(median $windows)" 'BEGIN {
 	printf "median packets/s: without %d, hooks %d (%.1f%% overhead), hooks + histories %d (%.1f%%), histories at 10 arms/s %d (%.1f%%); %d rounds of '"$secs"' s each\n",
 		a, b, 100 * (a - b) / a, c, 100 * (a - c) / a, d, 100 * (a - d) / a, n
-	printf "watch sampler (aggregating the history hits): %d packets/s with it, %d without (sampler=off): %.1f%% of the throughput\n",
+	printf "watch sampler, windows only (history=0): %d packets/s, hooks alone %d: %.1f%% overhead of sampling at the defaults\n",
+		w, b, 100 * (b - w) / b
+	printf "watch sampler with histories (default): %d packets/s, histories alone (sampler=off) %d: %.1f%%\n",
 		c, e, 100 * (e - c) / e }'
 echo "$off" | tr ' ' '\n' | sort -n | awk 'NF { v[++n] = $1 } END {
 	printf "noise: rounds without dprof ranged %d..%d packets/s (%.0f%% of the median); read the overheads against it\n",
