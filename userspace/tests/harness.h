@@ -47,6 +47,7 @@ struct unit_test {
 };
 
 extern const struct unit_test recfile_tests[], objects_tests[],
-	sysinfo_tests[], json_tests[], histories_tests[], decode_tests[];
+	sysinfo_tests[], json_tests[], histories_tests[], decode_tests[],
+	layout_tests[];
 
 #endif

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Struct layouts from BTF (see layout.h).  The struct is flattened into
+ * its leaf members: nested structs and unions, named or anonymous, are
+ * walked into; arrays, scalars, pointers and enums are leaves.  Padding
+ * is what no leaf covers, so it needs no bookkeeping of its own.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "layout.h"
+#include "util.h"
+
+/* Deep enough for any kernel struct; guards against malformed BTF. */
+#define MAX_DEPTH 32
+
+struct flattener {
+	const struct btf *btf;
+	struct layout *l;
+	size_t cap;
+};
+
+/* typedef, const, volatile, restrict, type_tag: what they name. */
+static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, *id);
+	int guard = 0;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)) && guard++ < 64) {
+		*id = t->type;
+		t = btf__type_by_id(btf, *id);
+	}
+	return t;
+}
+
+static void add_field(struct flattener *f, const char *path, uint32_t offset,
+		      uint32_t size, uint32_t elem_size, uint32_t bit_off,
+		      uint32_t bit_size)
+{
+	struct layout_field *lf;
+
+	if (f->l->nr_fields == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->l->fields = xrealloc(f->l->fields,
+					f->cap * sizeof(*f->l->fields));
+	}
+	lf = &f->l->fields[f->l->nr_fields++];
+	lf->offset = offset;
+	lf->size = size;
+	lf->elem_size = elem_size;
+	lf->bit_offset = bit_off;
+	lf->bit_size = bit_size;
+	lf->path = xstrdup(path);
+}
+
+static char *join(const char *prefix, const char *name)
+{
+	size_t n = strlen(prefix) + strlen(name) + 2;
+	char *s = xmalloc(n);
+
+	snprintf(s, n, "%s%s%s", prefix, *prefix && *name ? "." : "", name);
+	return s;
+}
+
+static int flatten(struct flattener *f, uint32_t id, uint32_t base_bits,
+		   const char *prefix, int depth)
+{
+	const struct btf_type *t = skip_mods(f->btf, &id);
+	const struct btf_member *m;
+	int i, ret = 0;
+
+	if (!t || depth > MAX_DEPTH)
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t) && !ret; i++, m++) {
+		uint32_t mid = m->type, bits = base_bits +
+				btf_member_bit_offset(t, i);
+		uint32_t bsize = btf_member_bitfield_size(t, i);
+		const struct btf_type *mt = skip_mods(f->btf, &mid);
+		const char *name = btf__name_by_offset(f->btf, m->name_off);
+		char *path = join(prefix, name ? name : "");
+		long long sz;
+
+		if (!mt) {
+			free(path);
+			return -1;
+		}
+		if (bsize) {
+			uint32_t first = bits / 8, last = (bits + bsize - 1) / 8;
+
+			add_field(f, path, first, last - first + 1, 0,
+				  bits % 8, bsize);
+		} else if (btf_is_composite(mt)) {
+			ret = flatten(f, mid, bits, path, depth + 1);
+		} else {
+			sz = btf__resolve_size(f->btf, mid);
+			if (sz < 0)
+				sz = 0;
+			if (btf_is_array(mt)) {
+				uint32_t eid = btf_array(mt)->type;
+				long long esz = btf__resolve_size(f->btf, eid);
+
+				add_field(f, path, bits / 8, (uint32_t)sz,
+					  esz > 0 ? (uint32_t)esz : 0, 0, 0);
+			} else {
+				add_field(f, path, bits / 8, (uint32_t)sz, 0,
+					  0, 0);
+			}
+		}
+		free(path);
+	}
+	return ret;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct layout_field *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	/* qsort is not stable: the members' order breaks ties. */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int layout_from_btf(const struct btf *btf, const char *name,
+		    struct layout *out, char *err, size_t errlen)
+{
+	struct flattener f = { .btf = btf, .l = out };
+	const struct btf_type *t;
+	int kind = BTF_KIND_STRUCT;
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (id < 0) {
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_UNION);
+		kind = BTF_KIND_UNION;
+	}
+	if (id < 0) {
+		snprintf(err, errlen, "no struct or union '%s' in the BTF", name);
+		return -1;
+	}
+	t = btf__type_by_id(btf, id);
+	if (flatten(&f, id, 0, "", 0)) {
+		layout_free(out);
+		snprintf(err, errlen, "struct %s: malformed BTF", name);
+		return -1;
+	}
+	for (i = 0; i < out->nr_fields; i++) {
+		out->fields[i].seq = (uint32_t)i;
+		if (out->fields[i].size > out->max_field_size)
+			out->max_field_size = out->fields[i].size;
+	}
+	qsort(out->fields, out->nr_fields, sizeof(*out->fields), by_offset);
+	out->size = t->size;
+	out->name = xmalloc(strlen(name) + 8);
+	sprintf(out->name, "%s %s", kind == BTF_KIND_UNION ? "union" : "struct",
+		name);
+	return 0;
+}
+
+void layout_free(struct layout *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_fields; i++)
+		free(l->fields[i].path);
+	free(l->fields);
+	free(l->name);
+	memset(l, 0, sizeof(*l));
+}
+
+static void append(char *buf, size_t len, size_t *pos, const char *s)
+{
+	int n = snprintf(buf + *pos, len - *pos, "%s", s);
+
+	if (n > 0)
+		*pos = *pos + (size_t)n < len ? *pos + (size_t)n : len - 1;
+}
+
+const char *layout_name_at(const struct layout *l, uint32_t off, char *buf,
+			   size_t len)
+{
+	size_t lo = 0, hi = l->nr_fields, i, first, pos = 0;
+	uint32_t from;
+	int found = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (off >= l->size) {
+		snprintf(buf, len, "(beyond the struct)");
+		return buf;
+	}
+	/* The first field starting after off bounds the candidates. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (l->fields[mid].offset <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * Fields starting before it may still cover off (a union's longer
+	 * member, an array), but none starting more than the largest field's
+	 * size before it.
+	 */
+	from = off + 1 > l->max_field_size ? off + 1 - l->max_field_size : 0;
+	first = 0;
+	hi = lo;
+	while (first < hi) {
+		size_t mid = (first + hi) / 2;
+
+		if (l->fields[mid].offset < from)
+			first = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = first; i < lo; i++) {
+		const struct layout_field *f = &l->fields[i];
+		char idx[32];
+
+		if (off < f->offset || off >= f->offset + f->size)
+			continue;
+		if (found++)
+			append(buf, len, &pos, "|");
+		append(buf, len, &pos, f->path);
+		if (f->elem_size && f->size > f->elem_size) {
+			snprintf(idx, sizeof(idx), "[%u]",
+				 (off - f->offset) / f->elem_size);
+			append(buf, len, &pos, idx);
+		}
+	}
+	if (!found)
+		snprintf(buf, len, "(padding)");
+	return buf;
+}
+
+/*
+ * Slab caches whose objects are a kernel struct of another name.  Caches
+ * named like their struct (dentry, task_struct, mm_struct, ...) need no
+ * entry: the lookup falls back to the cache name.
+ */
+static const char *const builtin_map[][2] = {
+	{ "skbuff_head_cache", "sk_buff" },
+	{ "skbuff_fclone_cache", "sk_buff_fclones" },
+	{ "skbuff_small_head", NULL },
+	{ "TCP", "tcp_sock" },
+	{ "TCPv6", "tcp6_sock" },
+	{ "UDP", "udp_sock" },
+	{ "UDPv6", "udp6_sock" },
+	{ "RAW", "raw_sock" },
+	{ "PING", "inet_sock" },
+	{ "request_sock_TCP", "tcp_request_sock" },
+	{ "tw_sock_TCP", "tcp_timewait_sock" },
+	{ "sock_inode_cache", "socket_alloc" },
+	{ "filp", "file" },
+	{ "inode_cache", "inode" },
+	{ "vm_area_struct", "vm_area_struct" },
+	{ "files_cache", "files_struct" },
+	{ "signal_cache", "signal_struct" },
+	{ "sighand_cache", "sighand_struct" },
+	{ "fs_cache", "fs_struct" },
+	{ "cred_jar", "cred" },
+	{ "anon_vma_chain", "anon_vma_chain" },
+	{ "pid", "pid" },
+};
+
+int type_map_add(struct type_map *m, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+
+	if (!eq || eq == spec || !eq[1])
+		return -1;
+	m->caches = xrealloc(m->caches, (m->nr + 1) * sizeof(*m->caches));
+	m->structs = xrealloc(m->structs, (m->nr + 1) * sizeof(*m->structs));
+	m->caches[m->nr] = xstrdup(spec);
+	m->caches[m->nr][eq - spec] = '\0';
+	m->structs[m->nr] = xstrdup(eq + 1);
+	m->nr++;
+	return 0;
+}
+
+const char *type_map_lookup(const struct type_map *m, const char *cache)
+{
+	size_t i;
+
+	for (i = m ? m->nr : 0; i-- > 0;)
+		if (!strcmp(m->caches[i], cache))
+			return m->structs[i];
+	for (i = 0; i < sizeof(builtin_map) / sizeof(builtin_map[0]); i++)
+		if (!strcmp(builtin_map[i][0], cache))
+			return builtin_map[i][1];
+	return NULL;
+}
+
+void type_map_free(struct type_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr; i++) {
+		free(m->caches[i]);
+		free(m->structs[i]);
+	}
+	free(m->caches);
+	free(m->structs);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Field names from BTF.  The BTF is built here with libbpf's writer, so
+ * the expected layout is the one written down below, not anything the
+ * code under test computed:
+ *
+ *   struct inner { int a; short b; };            8 bytes, 2 of padding
+ *   struct t {
+ *           u64_t x;                             0..7   (typedef)
+ *           union { u32 u1; u16 u2; };           8..11  (anonymous)
+ *                                                12..15 padding
+ *           struct inner in;                     16..23
+ *           u8 arr[10];                          24..33
+ *           u32 bf1:3, bf2:5;                    byte 34 (bitfields)
+ *                                                35..39 padding
+ *           const u64_t *p;                      40..47
+ *   };                                           48 bytes
+ */
+#include <stdlib.h>
+#include <bpf/btf.h>
+#include "harness.h"
+#include "../layout.h"
+
+static struct btf *build_btf(void)
+{
+	struct btf *btf = btf__new_empty();
+	int u8, u16, u32, s16, s32, u64, u64t, inner, anon, arr, cu64, ptr, t;
+
+	u8 = btf__add_int(btf, "unsigned char", 1, 0);
+	u16 = btf__add_int(btf, "unsigned short", 2, 0);
+	u32 = btf__add_int(btf, "unsigned int", 4, 0);
+	s16 = btf__add_int(btf, "short", 2, BTF_INT_SIGNED);
+	s32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	u64 = btf__add_int(btf, "unsigned long long", 8, 0);
+	u64t = btf__add_typedef(btf, "u64_t", u64);
+
+	inner = btf__add_struct(btf, "inner", 8);
+	btf__add_field(btf, "a", s32, 0, 0);
+	btf__add_field(btf, "b", s16, 32, 0);
+
+	anon = btf__add_union(btf, NULL, 4);
+	btf__add_field(btf, "u1", u32, 0, 0);
+	btf__add_field(btf, "u2", u16, 0, 0);
+
+	arr = btf__add_array(btf, u32, u8, 10);
+	cu64 = btf__add_const(btf, u64t);
+	ptr = btf__add_ptr(btf, cu64);
+
+	t = btf__add_struct(btf, "t", 48);
+	btf__add_field(btf, "x", u64t, 0, 0);
+	btf__add_field(btf, NULL, anon, 64, 0);
+	btf__add_field(btf, "in", inner, 128, 0);
+	btf__add_field(btf, "arr", arr, 192, 0);
+	btf__add_field(btf, "bf1", u32, 272, 3);
+	btf__add_field(btf, "bf2", u32, 275, 5);
+	btf__add_field(btf, "p", ptr, 320, 0);
+	return t > 0 ? btf : NULL;
+}
+
+static void test_names(void)
+{
+	static const struct { unsigned int off; const char *name; } want[] = {
+		{ 0, "x" }, { 7, "x" }, { 8, "u1|u2" }, { 9, "u1|u2" },
+		{ 10, "u1" }, { 11, "u1" }, { 12, "(padding)" },
+		{ 15, "(padding)" }, { 16, "in.a" }, { 19, "in.a" },
+		{ 20, "in.b" }, { 22, "(padding)" }, { 24, "arr[0]" },
+		{ 33, "arr[9]" }, { 34, "bf1|bf2" }, { 35, "(padding)" },
+		{ 40, "p" }, { 47, "p" }, { 48, "(beyond the struct)" },
+	};
+	struct btf *btf = build_btf();
+	struct layout l;
+	char err[128], buf[128];
+	size_t i;
+
+	CHECK(btf != NULL);
+	if (!btf)
+		return;
+	CHECK(layout_from_btf(btf, "t", &l, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(l.size, 48);
+	CHECK(!strcmp(l.name, "struct t"));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		layout_name_at(&l, want[i].off, buf, sizeof(buf));
+		if (strcmp(buf, want[i].name)) {
+			fprintf(stderr, "offset %u: '%s', expected '%s'\n",
+				want[i].off, buf, want[i].name);
+			test_checks_failed++;
+		}
+	}
+	layout_free(&l);
+	CHECK(layout_from_btf(btf, "no_such_struct", &l, err, sizeof(err)) == -1);
+	CHECK_STR_CONTAINS(err, "no struct or union 'no_such_struct'");
+	btf__free(btf);
+}
+
+static void test_type_map(void)
+{
+	struct type_map m = { 0 };
+
+	CHECK(!strcmp(type_map_lookup(&m, "skbuff_head_cache"), "sk_buff"));
+	CHECK(!strcmp(type_map_lookup(&m, "TCP"), "tcp_sock"));
+	CHECK(type_map_lookup(&m, "dentry") == NULL);
+	CHECK(type_map_add(&m, "skbuff_head_cache=my_skb") == 0);
+	CHECK(!strcmp(type_map_lookup(&m, "skbuff_head_cache"), "my_skb"));
+	CHECK(type_map_add(&m, "=x") == -1);
+	CHECK(type_map_add(&m, "nocolon") == -1);
+	CHECK(type_map_add(&m, "a=") == -1);
+	type_map_free(&m);
+}
+
+const struct unit_test layout_tests[] = {
+	{ "layout_field_names_from_btf", test_names },
+	{ "layout_cache_to_struct_map", test_type_map },
+	{ NULL, NULL },
+};
