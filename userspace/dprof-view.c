@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "what a recording holds: kernel, targets, caches, counts" },
 	{ "objects", cmd_objects, "address set: allocations and frees per type and CPU, lifetimes" },
 	{ "histories", cmd_histories, "object access histories: list, or one in full with symbolised ips" },
+	{ "profile", cmd_profile, "data profile: types by misses, then their fields by cache line" },
 };
 
 static void usage(FILE *out)

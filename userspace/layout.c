@@ -5,6 +5,7 @@
  * walked into; arrays, scalars, pointers and enums are leaves.  Padding
  * is what no leaf covers, so it needs no bookkeeping of its own.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -178,11 +179,94 @@ static void append(char *buf, size_t len, size_t *pos, const char *s)
 		*pos = *pos + (size_t)n < len ? *pos + (size_t)n : len - 1;
 }
 
-const char *layout_name_at(const struct layout *l, uint32_t off, char *buf,
-			   size_t len)
+/* Fields [*first, *end) are the only ones that can overlap [lo_off, hi_off]. */
+static void candidates(const struct layout *l, uint32_t lo_off,
+		       uint32_t hi_off, size_t *first, size_t *end)
 {
-	size_t lo = 0, hi = l->nr_fields, i, first, pos = 0;
+	size_t lo = 0, hi = l->nr_fields;
 	uint32_t from;
+
+	/* The first field starting after hi_off bounds the candidates. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (l->fields[mid].offset <= hi_off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * Fields starting before lo_off may still cover it (a union's longer
+	 * member, an array), but none starting more than the largest field's
+	 * size before it.
+	 */
+	from = lo_off + 1 > l->max_field_size ?
+	       lo_off + 1 - l->max_field_size : 0;
+	*end = lo;
+	*first = 0;
+	hi = lo;
+	while (*first < hi) {
+		size_t mid = (*first + hi) / 2;
+
+		if (l->fields[mid].offset < from)
+			*first = mid + 1;
+		else
+			hi = mid;
+	}
+}
+
+static bool covers(const struct layout_field *f, uint32_t off)
+{
+	return off >= f->offset && off < f->offset + f->size;
+}
+
+const struct layout_field *layout_field_at(const struct layout *l,
+					   uint32_t off)
+{
+	const struct layout_field *best = NULL;
+	size_t i, first, end;
+
+	candidates(l, off, off, &first, &end);
+	for (i = first; i < end; i++)
+		if (covers(&l->fields[i], off) &&
+		    (!best || l->fields[i].seq < best->seq))
+			best = &l->fields[i];
+	return best;
+}
+
+static const char *last_component(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? dot + 1 : path;
+}
+
+/*
+ * Was a field of the same leaf name already listed for this range?  The
+ * kernel's struct_group() declares every member twice, in an anonymous
+ * struct and in a named one (sk_buff's "headers"), unioned: "pkt_type"
+ * and "headers.pkt_type" are the same bytes.
+ */
+static bool listed(const struct layout *l, size_t first, size_t i,
+		   uint32_t off, uint32_t len)
+{
+	const struct layout_field *f = &l->fields[i];
+
+	for (size_t k = first; k < i; k++) {
+		const struct layout_field *g = &l->fields[k];
+
+		if (g->offset + g->size > off && g->offset < off + len &&
+		    g->offset == f->offset && g->size == f->size &&
+		    !strcmp(last_component(g->path), last_component(f->path)))
+			return true;
+	}
+	return false;
+}
+
+const char *layout_name_range(const struct layout *l, uint32_t off,
+			      uint32_t n, char *buf, size_t len)
+{
+	size_t i, first, end, pos = 0;
 	int found = 0;
 
 	if (!len)
@@ -192,49 +276,44 @@ const char *layout_name_at(const struct layout *l, uint32_t off, char *buf,
 		snprintf(buf, len, "(beyond the struct)");
 		return buf;
 	}
-	/* The first field starting after off bounds the candidates. */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (l->fields[mid].offset <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/*
-	 * Fields starting before it may still cover off (a union's longer
-	 * member, an array), but none starting more than the largest field's
-	 * size before it.
-	 */
-	from = off + 1 > l->max_field_size ? off + 1 - l->max_field_size : 0;
-	first = 0;
-	hi = lo;
-	while (first < hi) {
-		size_t mid = (first + hi) / 2;
-
-		if (l->fields[mid].offset < from)
-			first = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = first; i < lo; i++) {
+	if (!n)
+		n = 1;
+	if (off + n > l->size)
+		n = l->size - off;
+	candidates(l, off, off + n - 1, &first, &end);
+	for (i = first; i < end; i++) {
 		const struct layout_field *f = &l->fields[i];
+		uint32_t from = f->offset > off ? f->offset : off;
 		char idx[32];
 
-		if (off < f->offset || off >= f->offset + f->size)
+		if (f->offset >= off + n || f->offset + f->size <= off ||
+		    listed(l, first, i, off, n))
 			continue;
 		if (found++)
 			append(buf, len, &pos, "|");
 		append(buf, len, &pos, f->path);
 		if (f->elem_size && f->size > f->elem_size) {
-			snprintf(idx, sizeof(idx), "[%u]",
-				 (off - f->offset) / f->elem_size);
+			uint32_t a = (from - f->offset) / f->elem_size;
+			uint32_t b = (off + n - 1 < f->offset + f->size - 1 ?
+				      off + n - 1 : f->offset + f->size - 1);
+
+			b = (b - f->offset) / f->elem_size;
+			if (a == b)
+				snprintf(idx, sizeof(idx), "[%u]", a);
+			else
+				snprintf(idx, sizeof(idx), "[%u..%u]", a, b);
 			append(buf, len, &pos, idx);
 		}
 	}
 	if (!found)
 		snprintf(buf, len, "(padding)");
 	return buf;
+}
+
+const char *layout_name_at(const struct layout *l, uint32_t off, char *buf,
+			   size_t len)
+{
+	return layout_name_range(l, off, 1, buf, len);
 }
 
 /*

@@ -49,6 +49,18 @@ void layout_free(struct layout *l);
 const char *layout_name_at(const struct layout *l, uint32_t off, char *buf,
 			   size_t len);
 
+/*
+ * The fields overlapping bytes [@off, @off + @n), as layout_name_at()
+ * names them ("[a..b]" for several array elements); a field listed twice
+ * under struct_group() is named once.
+ */
+const char *layout_name_range(const struct layout *l, uint32_t off,
+			      uint32_t n, char *buf, size_t len);
+
+/* The first field (in member order) covering byte @off, or NULL. */
+const struct layout_field *layout_field_at(const struct layout *l,
+					   uint32_t off);
+
 /* The struct dprof's built-in table or the user maps a slab cache to. */
 struct type_map {
 	char **caches, **structs;

@@ -15,6 +15,13 @@
  *                                                35..39 padding
  *           const u64_t *p;                      40..47
  *   };                                           48 bytes
+ *
+ *   struct grp {                                 struct_group() style
+ *           union {
+ *                   struct { u32 a; u32 b; };
+ *                   struct { u32 a; u32 b; } hdr;
+ *           };
+ *   };                                           8 bytes
  */
 #include <stdlib.h>
 #include <bpf/btf.h>
@@ -46,6 +53,22 @@ static struct btf *build_btf(void)
 	cu64 = btf__add_const(btf, u64t);
 	ptr = btf__add_ptr(btf, cu64);
 
+	{
+		int s1 = btf__add_struct(btf, NULL, 8), s2, un, grp;
+
+		btf__add_field(btf, "a", u32, 0, 0);
+		btf__add_field(btf, "b", u32, 32, 0);
+		s2 = btf__add_struct(btf, NULL, 8);
+		btf__add_field(btf, "a", u32, 0, 0);
+		btf__add_field(btf, "b", u32, 32, 0);
+		un = btf__add_union(btf, NULL, 8);
+		btf__add_field(btf, NULL, s1, 0, 0);
+		btf__add_field(btf, "hdr", s2, 0, 0);
+		grp = btf__add_struct(btf, "grp", 8);
+		btf__add_field(btf, NULL, un, 0, 0);
+		if (grp < 0)
+			return NULL;
+	}
 	t = btf__add_struct(btf, "t", 48);
 	btf__add_field(btf, "x", u64t, 0, 0);
 	btf__add_field(btf, NULL, anon, 64, 0);
@@ -86,6 +109,20 @@ static void test_names(void)
 			test_checks_failed++;
 		}
 	}
+	/* Ranges: what a watched 8-byte slot (or any span) overlaps. */
+	CHECK(!strcmp(layout_name_range(&l, 8, 8, buf, sizeof(buf)), "u1|u2"));
+	CHECK(!strcmp(layout_name_range(&l, 24, 4, buf, sizeof(buf)), "arr[0..3]"));
+	CHECK(!strcmp(layout_name_range(&l, 32, 8, buf, sizeof(buf)),
+		      "arr[8..9]|bf1|bf2"));
+	CHECK(!strcmp(layout_name_range(&l, 12, 4, buf, sizeof(buf)), "(padding)"));
+	CHECK(!strcmp(layout_name_range(&l, 20, 8, buf, sizeof(buf)),
+		      "in.b|arr[0..3]"));
+	layout_free(&l);
+
+	CHECK(layout_from_btf(btf, "grp", &l, err, sizeof(err)) == 0);
+	CHECK(!strcmp(layout_name_at(&l, 0, buf, sizeof(buf)), "a"));
+	CHECK(!strcmp(layout_name_at(&l, 5, buf, sizeof(buf)), "b"));
+	CHECK(!strcmp(layout_name_range(&l, 0, 8, buf, sizeof(buf)), "a|b"));
 	layout_free(&l);
 	CHECK(layout_from_btf(btf, "no_such_struct", &l, err, sizeof(err)) == -1);
 	CHECK_STR_CONTAINS(err, "no struct or union 'no_such_struct'");

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view profile: the data profile of a recording (thesis 4.1), types
+ * by misses (or, with the watch sampler, by sampled accesses), then each
+ * type's fields pahole-style, grouped by cache line.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "json.h"
+#include "ksyms.h"
+#include "profile.h"
+#include "util.h"
+#include "view.h"
+
+static const char profile_usage[] =
+	"usage: dprof-view profile [--json] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... RECORDING\n"
+	"\n"
+	"The data profile: one line per profiled type (slab cache) with its\n"
+	"samples, misses, share of all misses, average miss latency and bounce\n"
+	"(objects freed on another CPU than the one that allocated them); then\n"
+	"per type every sampled field, named from the recording's BTF, in\n"
+	"offset order with cache-line boundaries, and the function that\n"
+	"touched it most.  With the watch sampler (no IBS/PEBS, e.g. in a VM)\n"
+	"misses are not measured: types and fields are ranked by sampled\n"
+	"accesses and the miss columns say est.\n"
+	"\n"
+	"  -t, --target CACHE      only this cache\n"
+	"  -T, --type CACHE=STRUCT name CACHE's objects as struct STRUCT (adds\n"
+	"                          to the built-in table: skbuff_head_cache =\n"
+	"                          sk_buff, TCP = tcp_sock, filp = file, ...)\n"
+	"  -j, --json              JSON instead of text\n"
+	"  -o, --output FILE       write there instead of stdout\n"
+	"  -h, --help              this text\n";
+
+struct profile_opts {
+	struct view_opts view;
+	const char *target;
+	struct type_map map;
+};
+
+static int parse_opts(int argc, char **argv, struct profile_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "target", required_argument, NULL, 't' },
+		{ "type", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jo:t:T:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->view.json = 1;
+			break;
+		case 'o':
+			o->view.output = optarg;
+			break;
+		case 't':
+			o->target = optarg;
+			break;
+		case 'T':
+			if (type_map_add(&o->map, optarg)) {
+				errmsg("profile: --type %s: expected CACHE=STRUCT",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			fputs(profile_usage, stdout);
+			exit(EXIT_OK);
+		default:
+			fputs(profile_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		errmsg("profile: expected one recording (see --help)");
+		return EXIT_USAGE;
+	}
+	o->view.input = argv[optind];
+	return 0;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* The figure types and fields are ranked and shared by. */
+static uint64_t weight(const struct profile *p, uint64_t samples,
+		       uint64_t misses)
+{
+	return p->misses_measured ? misses : samples;
+}
+
+static void misses_text(const struct profile *p, uint64_t misses,
+			uint64_t latency_sum, char *m, size_t mlen, char *lat,
+			size_t llen)
+{
+	if (!p->misses_measured) {
+		snprintf(m, mlen, "est.");
+		snprintf(lat, llen, "-");
+		return;
+	}
+	snprintf(m, mlen, "%llu", (unsigned long long)misses);
+	if (misses)
+		snprintf(lat, llen, "%.0f", (double)latency_sum / misses);
+	else
+		snprintf(lat, llen, "-");
+}
+
+static void bounce_text(const struct profile_type *t, char *buf, size_t len)
+{
+	if (!t->matched_frees)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s (%llu of %llu freed on another CPU)",
+			 t->remote_frees ? "yes" : "no",
+			 (unsigned long long)t->remote_frees,
+			 (unsigned long long)t->matched_frees);
+}
+
+static void header_text(FILE *out, const struct profile *p)
+{
+	if (p->misses_measured)
+		fprintf(out, "sampler: %s; types and fields by sampled L1 misses\n",
+			p->sampler);
+	else if (!strcmp(p->sampler, "watch"))
+		fprintf(out, "sampler: watch (debug registers; no IBS/PEBS where this was recorded): misses are not measured, types and fields are ranked by sampled accesses (est.)\n");
+	else
+		fprintf(out, "sampler: %s: no samples were taken\n", p->sampler);
+}
+
+static void type_text(FILE *out, const struct profile *p,
+		      const struct profile_type *t, const struct ksyms *syms)
+{
+	char m[32], lat[32], sym[160];
+	uint64_t tw = weight(p, t->samples, t->misses);
+	long line = -1;
+
+	fprintf(out, "\n%s: %s, %u bytes (%u cache lines)\n", t->cache,
+		t->struct_name ? t->struct_name : "fields unnamed",
+		t->object_size,
+		(t->object_size + PROFILE_LINE - 1) / PROFILE_LINE);
+	if (!t->struct_name)
+		fprintf(out, "  (%s)\n", t->no_names_why);
+	if (!t->nr_fields) {
+		fprintf(out, "  no samples\n");
+		return;
+	}
+	fprintf(out, "  %6s %5s  %-32s %9s %6s %8s %8s %8s %7s  %s\n",
+		"offset", "size", "field", "samples", "share", "loads",
+		"stores", "misses", "avg_lat", "top function");
+	for (size_t i = 0; i < t->nr_fields; i++) {
+		const struct profile_field *f = &t->fields[i];
+
+		if ((long)(f->offset / PROFILE_LINE) != line) {
+			line = f->offset / PROFILE_LINE;
+			fprintf(out, "  --- cache line %ld (bytes %ld-%ld) ---\n",
+				line, line * PROFILE_LINE,
+				(line + 1) * PROFILE_LINE - 1);
+		}
+		misses_text(p, f->misses, f->latency_sum, m, sizeof(m), lat,
+			    sizeof(lat));
+		fprintf(out, "  %6u %5u  %-32s %9llu %5.1f%% %8llu %8llu %8s %7s  %s\n",
+			f->offset, f->size, f->name,
+			(unsigned long long)f->samples,
+			pct(weight(p, f->samples, f->misses), tw),
+			(unsigned long long)f->loads,
+			(unsigned long long)f->stores, m, lat,
+			f->top_ip ? ksyms_format(syms, f->top_ip, sym,
+						 sizeof(sym)) : "-");
+	}
+}
+
+static void profile_text(FILE *out, const struct profile *p,
+			 const char *target, const struct ksyms *syms)
+{
+	uint64_t all = weight(p, p->samples, p->misses);
+	char m[32], lat[32], bounce[96];
+
+	header_text(out, p);
+	fprintf(out, "\n%-24s %-26s %9s %8s %6s %7s  %s\n", "type", "struct",
+		"samples", "misses", "share", "avg_lat", "bounce");
+	for (size_t i = 0; i < p->nr_types; i++) {
+		const struct profile_type *t = &p->types[i];
+
+		if (target && strcmp(target, t->cache))
+			continue;
+		misses_text(p, t->misses, t->latency_sum, m, sizeof(m), lat,
+			    sizeof(lat));
+		bounce_text(t, bounce, sizeof(bounce));
+		fprintf(out, "%-24s %-26s %9llu %8s %5.1f%% %7s  %s\n", t->cache,
+			t->struct_name ? t->struct_name : "-",
+			(unsigned long long)t->samples, m,
+			pct(weight(p, t->samples, t->misses), all), lat, bounce);
+	}
+	for (size_t i = 0; i < p->nr_types; i++)
+		if (!target || !strcmp(target, p->types[i].cache))
+			type_text(out, p, &p->types[i], syms);
+}
+
+static void profile_json(FILE *out, const struct profile *p,
+			 const char *target, const struct ksyms *syms)
+{
+	uint64_t all = weight(p, p->samples, p->misses);
+	struct json j;
+	char sym[160];
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "sampler", p->sampler);
+	json_bool(&j, "misses_measured", p->misses_measured);
+	json_uint(&j, "samples", p->samples);
+	json_uint(&j, "misses", p->misses);
+	json_array_begin(&j, "types");
+	for (size_t i = 0; i < p->nr_types; i++) {
+		const struct profile_type *t = &p->types[i];
+		uint64_t tw = weight(p, t->samples, t->misses);
+
+		if (target && strcmp(target, t->cache))
+			continue;
+		json_object_begin(&j, NULL);
+		json_string(&j, "cache", t->cache);
+		if (t->struct_name)
+			json_string(&j, "struct", t->struct_name);
+		else
+			json_string(&j, "unnamed_why", t->no_names_why);
+		json_uint(&j, "object_size", t->object_size);
+		json_uint(&j, "samples", t->samples);
+		json_uint(&j, "loads", t->loads);
+		json_uint(&j, "stores", t->stores);
+		if (p->misses_measured)
+			json_uint(&j, "misses", t->misses);
+		else
+			json_null(&j, "misses");
+		json_double(&j, "share", pct(tw, all));
+		json_uint(&j, "frees_matched", t->matched_frees);
+		json_uint(&j, "frees_on_other_cpu", t->remote_frees);
+		json_array_begin(&j, "fields");
+		for (size_t k = 0; k < t->nr_fields; k++) {
+			const struct profile_field *f = &t->fields[k];
+
+			json_object_begin(&j, NULL);
+			json_uint(&j, "offset", f->offset);
+			json_uint(&j, "size", f->size);
+			json_uint(&j, "cache_line", f->offset / PROFILE_LINE);
+			json_string(&j, "field", f->name);
+			json_uint(&j, "samples", f->samples);
+			json_uint(&j, "loads", f->loads);
+			json_uint(&j, "stores", f->stores);
+			if (p->misses_measured) {
+				json_uint(&j, "misses", f->misses);
+				if (f->misses)
+					json_double(&j, "avg_latency",
+						    (double)f->latency_sum /
+						    f->misses);
+			} else {
+				json_null(&j, "misses");
+			}
+			json_double(&j, "share",
+				    pct(weight(p, f->samples, f->misses), tw));
+			if (f->top_ip)
+				json_string(&j, "top_function",
+					    ksyms_format(syms, f->top_ip, sym,
+							 sizeof(sym)));
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	struct profile_opts o;
+	struct recording r;
+	struct profile p;
+	struct ksyms syms;
+	FILE *out;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		goto out_map;
+	ret = view_open(&o.view, &r, &out, "profile");
+	if (ret)
+		goto out_map;
+	if (o.target) {
+		bool known = false;
+
+		for (size_t t = 0; t < r.nr_targets; t++)
+			known |= !strcmp(r.targets[t].name, o.target);
+		if (!known) {
+			errmsg("profile: %s profiled no cache named %s",
+			       o.view.input, o.target);
+			view_close(out, &o.view);
+			recording_free(&r);
+			ret = EXIT_USAGE;
+			goto out_map;
+		}
+	}
+	profile_build(&r, &o.map, &p);
+	ksyms_load(&syms, r.kallsyms);
+	if (o.view.json)
+		profile_json(out, &p, o.target, &syms);
+	else
+		profile_text(out, &p, o.target, &syms);
+	ret = view_close(out, &o.view);
+	ksyms_free(&syms);
+	profile_free(&p);
+	recording_free(&r);
+out_map:
+	type_map_free(&o.map);
+	return ret;
+}

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The data profile (see profile.h).  The module's aggregated entries are
+ * keyed by (type, offset, ip, source) per CPU; here they are named and
+ * merged into one row per field: each entry gets its field from the
+ * type's BTF layout, the entries are sorted by (type, field) and every
+ * run becomes a row, its top accessing instruction found by sorting the
+ * run by ip.  Memory is proportional to the entries, not to samples.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "histories.h"
+#include "objects.h"
+#include "profile.h"
+#include "util.h"
+
+/* One aggregated entry with its row key. */
+struct keyed {
+	unsigned int target;
+	uint32_t key_offset;	/* start of the field (array element) */
+	uint32_t size;
+	char *name;		/* owned until the rows are built */
+	uint64_t ip;		/* accessing instruction */
+	const struct dprof_sample_agg *e;
+};
+
+static int by_row(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c;
+
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	if (x->key_offset != y->key_offset)
+		return x->key_offset < y->key_offset ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* The watched slot length from the histories text ("length 8"). */
+static uint32_t watch_slot(const struct recording *r)
+{
+	const char *s = r->histories_text ?
+		strstr(r->histories_text, ", length ") : NULL;
+	unsigned int len;
+
+	if (s && sscanf(s, ", length %u", &len) == 1 && len && len <= 8)
+		return len;
+	return 8;	/* history_len's default */
+}
+
+static void parse_sampler(const struct recording *r, struct profile *p)
+{
+	const char *s = r->profile_text ? strstr(r->profile_text, "sampler: ") :
+		NULL;
+	size_t i = 0;
+
+	snprintf(p->sampler, sizeof(p->sampler), "?");
+	if (s) {
+		s += strlen("sampler: ");
+		while (i + 1 < sizeof(p->sampler) && s[i] >= 'a' && s[i] <= 'z') {
+			p->sampler[i] = s[i];
+			i++;
+		}
+		p->sampler[i] = '\0';
+	} else {
+		for (i = 0; i < r->nr_samples; i++)
+			if (r->samples[i].flags & DPROF_AGG_WATCH_IP) {
+				snprintf(p->sampler, sizeof(p->sampler), "watch");
+				break;
+			}
+	}
+	p->misses_measured = !strcmp(p->sampler, "ibs") ||
+			     !strcmp(p->sampler, "pebs");
+}
+
+
+/* The layout of @t's struct, or NULL with the reason in t->no_names_why. */
+static struct layout *type_layout(struct btf *btf, const char *btf_why,
+				  const struct type_map *map,
+				  struct profile_type *t)
+{
+	const char *sname = type_map_lookup(map, t->cache);
+	struct layout *l;
+	char err[200], why[300];
+
+	if (!btf) {
+		t->no_names_why = xstrdup(btf_why);
+		return NULL;
+	}
+	if (!sname && !strncmp(t->cache, "kmalloc-", 8)) {
+		t->no_names_why = xstrdup("kmalloc caches hold objects of many types; field names need --type CACHE=STRUCT");
+		return NULL;
+	}
+	if (!sname)
+		sname = t->cache;	/* dentry, task_struct, ... */
+	l = xcalloc(1, sizeof(*l));
+	if (layout_from_btf(btf, sname, l, err, sizeof(err))) {
+		snprintf(why, sizeof(why), "%s (map the cache with --type %s=STRUCT)",
+			 err, t->cache);
+		t->no_names_why = xstrdup(why);
+		free(l);
+		return NULL;
+	}
+	t->struct_name = xstrdup(l->name);
+	return l;
+}
+
+/*
+ * A watch sample's offset is the start of the watched slot (history_len
+ * bytes, 8 by default): the access was somewhere in it, so the row names
+ * every field the slot overlaps.  IBS and PEBS give the exact byte.
+ */
+static void key_entry(struct keyed *k, const struct layout *l,
+		      uint32_t slot, char *buf, size_t len)
+{
+	uint32_t off = k->e->offset;
+	const struct layout_field *f = l ? layout_field_at(l, off) : NULL;
+
+	if (!l) {
+		snprintf(buf, len, "+%u", off);
+		k->key_offset = off;
+		k->size = slot;
+	} else if (slot) {
+		layout_name_range(l, off, slot, buf, len);
+		k->key_offset = off;
+		k->size = slot;
+	} else if (!f) {
+		layout_name_at(l, off, buf, len);	/* padding or beyond */
+		k->key_offset = off;
+		k->size = 1;
+	} else {
+		layout_name_at(l, off, buf, len);
+		k->key_offset = f->offset;
+		k->size = f->size;
+		if (f->elem_size && f->size > f->elem_size) {
+			k->key_offset += (off - f->offset) / f->elem_size *
+					 f->elem_size;
+			k->size = f->elem_size;
+		}
+	}
+	k->name = xstrdup(buf);
+}
+
+/* One row from the run [from, to) of sorted entries. */
+static void add_row(struct profile_type *t, const struct keyed *from,
+		    const struct keyed *to)
+{
+	struct profile_field *f;
+	uint64_t ip_samples = 0;
+
+	t->fields = xrealloc(t->fields, (t->nr_fields + 1) * sizeof(*t->fields));
+	f = &t->fields[t->nr_fields++];
+	memset(f, 0, sizeof(*f));
+	f->offset = from->key_offset;
+	f->size = from->size;
+	f->name = xstrdup(from->name);
+	for (const struct keyed *k = from; k < to; k++) {
+		f->samples += k->e->count;
+		f->loads += k->e->loads;
+		f->stores += k->e->stores;
+		f->misses += k->e->misses;
+		f->latency_sum += k->e->latency_sum;
+		/* Sorted by ip within the run: sum each ip's entries. */
+		ip_samples += k->e->count;
+		if (k + 1 == to || k[1].ip != k->ip) {
+			if (ip_samples > f->top_ip_samples) {
+				f->top_ip_samples = ip_samples;
+				f->top_ip = k->ip;
+			}
+			ip_samples = 0;
+		}
+	}
+	t->samples += f->samples;
+	t->loads += f->loads;
+	t->stores += f->stores;
+	t->misses += f->misses;
+	t->latency_sum += f->latency_sum;
+}
+
+static int by_weight(uint64_t wx, uint64_t wy, const struct profile_type *x,
+		     const struct profile_type *y)
+{
+	if (wx != wy)
+		return wx > wy ? -1 : 1;
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+static int by_misses(const void *a, const void *b)
+{
+	const struct profile_type *x = a, *y = b;
+
+	return by_weight(x->misses, y->misses, x, y);
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct profile_type *x = a, *y = b;
+
+	return by_weight(x->samples, y->samples, x, y);
+}
+
+void profile_build(const struct recording *r, const struct type_map *map,
+		   struct profile *p)
+{
+	struct btf *btf = NULL;
+	const char *btf_why = "the recording has no BTF";
+	struct layout **layouts;
+	struct keyed *keyed;
+	struct obj_summary objs;
+	size_t i, n = 0, start;
+	uint32_t slot = watch_slot(r);
+	char buf[512];
+
+	memset(p, 0, sizeof(*p));
+	parse_sampler(r, p);
+	if (r->btf) {
+		btf = btf__new(r->btf, r->btf_len);
+		if (libbpf_get_error(btf)) {
+			btf = NULL;
+			btf_why = "the recording's BTF is unreadable";
+		}
+	}
+	p->nr_types = r->nr_targets;
+	p->types = xcalloc(p->nr_types ? p->nr_types : 1, sizeof(*p->types));
+	layouts = xcalloc(p->nr_types ? p->nr_types : 1, sizeof(*layouts));
+	for (i = 0; i < p->nr_types; i++) {
+		struct profile_type *t = &p->types[i];
+
+		t->target = r->targets[i].index;
+		t->cache = r->targets[i].name;
+		t->object_size = r->targets[i].object_size;
+		layouts[i] = type_layout(btf, btf_why, map, t);
+	}
+	if (!objects_summarize(r, &objs)) {
+		for (i = 0; i < p->nr_types; i++) {
+			unsigned int ti = p->types[i].target;
+
+			if (ti < objs.nr_targets) {
+				p->types[i].matched_frees = objs.targets[ti].matched;
+				p->types[i].remote_frees =
+					objs.targets[ti].remote_frees;
+			}
+		}
+		objects_free(&objs);
+	}
+
+	keyed = xcalloc(r->nr_samples ? r->nr_samples : 1, sizeof(*keyed));
+	for (i = 0; i < r->nr_samples; i++) {
+		const struct dprof_sample_agg *e = &r->samples[i];
+		size_t t;
+
+		for (t = 0; t < p->nr_types; t++)
+			if (p->types[t].target == e->target)
+				break;
+		if (t == p->nr_types || !e->count)
+			continue;	/* validated at load; no such type */
+		keyed[n].target = (unsigned int)t;	/* index into types */
+		keyed[n].e = e;
+		keyed[n].ip = e->ip;
+		if (e->flags & DPROF_AGG_WATCH_IP) {
+			uint64_t a = ipmap_lookup(r, e->ip);
+
+			keyed[n].ip = a ? a : e->ip;
+		}
+		key_entry(&keyed[n], layouts[t],
+			  e->flags & DPROF_AGG_WATCH_IP ? slot : 0, buf,
+			  sizeof(buf));
+		n++;
+	}
+	qsort(keyed, n, sizeof(*keyed), by_row);
+	for (start = 0, i = 1; i <= n; i++) {
+		if (i < n && keyed[i].target == keyed[start].target &&
+		    keyed[i].key_offset == keyed[start].key_offset &&
+		    !strcmp(keyed[i].name, keyed[start].name))
+			continue;
+		if (n)
+			add_row(&p->types[keyed[start].target], &keyed[start],
+				&keyed[i]);
+		start = i;
+	}
+	for (i = 0; i < p->nr_types; i++) {
+		p->samples += p->types[i].samples;
+		p->misses += p->types[i].misses;
+		if (layouts[i])
+			layout_free(layouts[i]);
+		free(layouts[i]);
+	}
+	qsort(p->types, p->nr_types, sizeof(*p->types),
+	      p->misses_measured ? by_misses : by_samples);
+	for (i = 0; i < n; i++)
+		free(keyed[i].name);
+	free(keyed);
+	free(layouts);
+	btf__free(btf);
+}
+
+void profile_free(struct profile *p)
+{
+	for (size_t i = 0; i < p->nr_types; i++) {
+		struct profile_type *t = &p->types[i];
+
+		for (size_t j = 0; j < t->nr_fields; j++)
+			free(t->fields[j].name);
+		free(t->fields);
+		free(t->struct_name);
+		free(t->no_names_why);
+	}
+	free(p->types);
+	memset(p, 0, sizeof(*p));
+}
