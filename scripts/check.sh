@@ -3,7 +3,8 @@
 #  1. userspace unit tests (ASan/UBSan)
 #  2. dprof.ko and the test modules build warning-free against Debian 6.1
 #     and 6.12 headers
-#  3. checkpatch --strict on the kernel code
+#  3. checkpatch --strict on the kernel code; field names from BTF against
+#     pahole for structs of both reference kernels
 #  4. the selftests in a QEMU TCG guest, on 6.1 and on 6.12
 # Ends with one "N passed, N failed" line over all of them.
 set -u
@@ -27,6 +28,7 @@ start=$(date +%s)
 step "unit tests" make -s unit-test
 step "module builds (6.1, 6.12)" make -s build-test
 step "checkpatch --strict" scripts/lint.sh
+step "field names vs pahole (6.1, 6.12)" scripts/check-layout.sh
 step "guest selftests on 6.1" scripts/vm.sh -k 6.1 -t 900 selftests/run.sh
 step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 900 selftests/run.sh
 echo "make check took $(($(date +%s) - start)) s"

@@ -30,6 +30,9 @@ static const char profile_usage[] =
 	"  -T, --type CACHE=STRUCT name CACHE's objects as struct STRUCT (adds\n"
 	"                          to the built-in table: skbuff_head_cache =\n"
 	"                          sk_buff, TCP = tcp_sock, filp = file, ...)\n"
+	"  -k, --kernel            print the profile as dprof.ko printed it at\n"
+	"                          the end of the recording (its debugfs\n"
+	"                          \"profile\" file) instead\n"
 	"  -j, --json              JSON instead of text\n"
 	"  -o, --output FILE       write there instead of stdout\n"
 	"  -h, --help              this text\n";
@@ -38,6 +41,7 @@ struct profile_opts {
 	struct view_opts view;
 	const char *target;
 	struct type_map map;
+	int kernel;
 };
 
 static int parse_opts(int argc, char **argv, struct profile_opts *o)
@@ -47,12 +51,13 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "target", required_argument, NULL, 't' },
 		{ "type", required_argument, NULL, 'T' },
+		{ "kernel", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jo:t:T:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:t:T:kh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
@@ -62,6 +67,9 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 			break;
 		case 't':
 			o->target = optarg;
+			break;
+		case 'k':
+			o->kernel = 1;
 			break;
 		case 'T':
 			if (type_map_add(&o->map, optarg)) {
@@ -136,10 +144,36 @@ static void header_text(FILE *out, const struct profile *p)
 		fprintf(out, "sampler: %s: no samples were taken\n", p->sampler);
 }
 
+/*
+ * A slot over many bitfields names dozens of them: keep whole names up to
+ * @width characters, then say how many more ("|+31 more"; --json has all).
+ */
+static const char *short_name(const char *name, char *buf, size_t width)
+{
+	size_t n = strlen(name), cut = 0, more = 0;
+
+	if (n <= width || width + 16 > 512)
+		return name;
+	for (size_t i = 0; i < n; i++)
+		if (name[i] == '|') {
+			if (i <= width)
+				cut = i;
+			else
+				more++;
+		}
+	if (!cut)
+		return name;
+	more++;		/* the alternative the cut starts */
+	for (size_t i = cut + 1; i <= width && i < n; i++)
+		more -= name[i] == '|';
+	snprintf(buf, 512, "%.*s|+%zu more", (int)cut, name, more);
+	return buf;
+}
+
 static void type_text(FILE *out, const struct profile *p,
 		      const struct profile_type *t, const struct ksyms *syms)
 {
-	char m[32], lat[32], sym[160];
+	char m[32], lat[32], sym[160], nbuf[512];
 	uint64_t tw = weight(p, t->samples, t->misses);
 	long line = -1;
 
@@ -168,7 +202,7 @@ static void type_text(FILE *out, const struct profile *p,
 		misses_text(p, f->misses, f->latency_sum, m, sizeof(m), lat,
 			    sizeof(lat));
 		fprintf(out, "  %6u %5u  %-32s %9llu %5.1f%% %8llu %8llu %8s %7s  %s\n",
-			f->offset, f->size, f->name,
+			f->offset, f->size, short_name(f->name, nbuf, 48),
 			(unsigned long long)f->samples,
 			pct(weight(p, f->samples, f->misses), tw),
 			(unsigned long long)f->loads,
@@ -308,6 +342,20 @@ int cmd_profile(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto out_map;
 		}
+	}
+	if (o.kernel) {
+		if (!r.profile_text) {
+			errmsg("profile: %s holds no profile from dprof.ko (recorded without a sampler?)",
+			       o.view.input);
+			view_close(out, &o.view);
+			recording_free(&r);
+			ret = EXIT_USAGE;
+			goto out_map;
+		}
+		fputs(r.profile_text, out);
+		ret = view_close(out, &o.view);
+		recording_free(&r);
+		goto out_map;
 	}
 	profile_build(&r, &o.map, &p);
 	ksyms_load(&syms, r.kallsyms);

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "objects", cmd_objects, "address set: allocations and frees per type and CPU, lifetimes" },
 	{ "histories", cmd_histories, "object access histories: list, or one in full with symbolised ips" },
 	{ "profile", cmd_profile, "data profile: types by misses, then their fields by cache line" },
+	{ "layout", cmd_layout, "a struct's fields as dprof names them, from BTF" },
 };
 
 static void usage(FILE *out)

@@ -34,9 +34,9 @@ static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
 	return t;
 }
 
-static void add_field(struct flattener *f, const char *path, uint32_t offset,
-		      uint32_t size, uint32_t elem_size, uint32_t bit_off,
-		      uint32_t bit_size)
+static void add_field(struct flattener *f, const char *path, uint32_t type_id,
+		      uint32_t offset, uint32_t size, uint32_t elem_size,
+		      uint32_t bit_off, uint32_t bit_size)
 {
 	struct layout_field *lf;
 
@@ -51,6 +51,7 @@ static void add_field(struct flattener *f, const char *path, uint32_t offset,
 	lf->elem_size = elem_size;
 	lf->bit_offset = bit_off;
 	lf->bit_size = bit_size;
+	lf->type_id = type_id;
 	lf->path = xstrdup(path);
 }
 
@@ -89,7 +90,7 @@ static int flatten(struct flattener *f, uint32_t id, uint32_t base_bits,
 		if (bsize) {
 			uint32_t first = bits / 8, last = (bits + bsize - 1) / 8;
 
-			add_field(f, path, first, last - first + 1, 0,
+			add_field(f, path, mid, first, last - first + 1, 0,
 				  bits % 8, bsize);
 		} else if (btf_is_composite(mt)) {
 			ret = flatten(f, mid, bits, path, depth + 1);
@@ -101,11 +102,11 @@ static int flatten(struct flattener *f, uint32_t id, uint32_t base_bits,
 				uint32_t eid = btf_array(mt)->type;
 				long long esz = btf__resolve_size(f->btf, eid);
 
-				add_field(f, path, bits / 8, (uint32_t)sz,
+				add_field(f, path, mid, bits / 8, (uint32_t)sz,
 					  esz > 0 ? (uint32_t)esz : 0, 0, 0);
 			} else {
-				add_field(f, path, bits / 8, (uint32_t)sz, 0,
-					  0, 0);
+				add_field(f, path, mid, bits / 8, (uint32_t)sz,
+					  0, 0, 0);
 			}
 		}
 		free(path);
@@ -242,10 +243,11 @@ static const char *last_component(const char *path)
 }
 
 /*
- * Was a field of the same leaf name already listed for this range?  The
+ * Was this member already listed for this range under another path?  The
  * kernel's struct_group() declares every member twice, in an anonymous
  * struct and in a named one (sk_buff's "headers"), unioned: "pkt_type"
- * and "headers.pkt_type" are the same bytes.
+ * and "headers.pkt_type" are the same bytes, name and type (unlike
+ * "next" and "list.next", which only share a name).
  */
 static bool listed(const struct layout *l, size_t first, size_t i,
 		   uint32_t off, uint32_t len)
@@ -257,6 +259,8 @@ static bool listed(const struct layout *l, size_t first, size_t i,
 
 		if (g->offset + g->size > off && g->offset < off + len &&
 		    g->offset == f->offset && g->size == f->size &&
+		    g->type_id == f->type_id && g->bit_size == f->bit_size &&
+		    g->bit_offset == f->bit_offset &&
 		    !strcmp(last_component(g->path), last_component(f->path)))
 			return true;
 	}
@@ -286,8 +290,8 @@ const char *layout_name_range(const struct layout *l, uint32_t off,
 		uint32_t from = f->offset > off ? f->offset : off;
 		char idx[32];
 
-		if (f->offset >= off + n || f->offset + f->size <= off ||
-		    listed(l, first, i, off, n))
+		if (!f->size || f->offset >= off + n ||
+		    f->offset + f->size <= off || listed(l, first, i, off, n))
 			continue;
 		if (found++)
 			append(buf, len, &pos, "|");

@@ -22,6 +22,7 @@ struct layout_field {
 	uint16_t bit_offset;	/* bitfields: bit in the struct, mod 8 */
 	uint16_t bit_size;	/* bitfields: width; 0 when not a bitfield */
 	uint32_t seq;		/* order of the member in the type */
+	uint32_t type_id;	/* BTF type, modifiers skipped */
 	char *path;
 };
 

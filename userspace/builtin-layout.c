@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view layout: a struct as dprof names its bytes, from a
+ * recording's BTF or any BTF file (raw, like /sys/kernel/btf/vmlinux, or
+ * an ELF with a .BTF section), so that the names the views print can be
+ * checked against pahole.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "builtin.h"
+#include "json.h"
+#include "layout.h"
+#include "profile.h"
+#include "recfile.h"
+#include "util.h"
+
+static const char layout_usage[] =
+	"usage: dprof-view layout [--json|--bytes] [-o FILE] (--btf FILE | RECORDING) STRUCT\n"
+	"\n"
+	"The leaf fields of struct STRUCT as dprof's views name them (nested and\n"
+	"anonymous structs and unions walked into, arrays and bitfields kept\n"
+	"whole), in offset order with cache-line boundaries and the padding\n"
+	"between them.\n"
+	"\n"
+	"  -b, --btf FILE    read the BTF from FILE (raw BTF such as\n"
+	"                    /sys/kernel/btf/vmlinux, or an ELF with .BTF)\n"
+	"                    instead of a recording\n"
+	"  -B, --bytes       one line per byte: OFFSET NAME (for scripts)\n"
+	"  -j, --json        JSON instead of text\n"
+	"  -o, --output FILE write there instead of stdout\n"
+	"  -h, --help        this text\n";
+
+struct layout_opts {
+	const char *btf_path, *recording, *name, *output;
+	int json, bytes;
+};
+
+static int parse_opts(int argc, char **argv, struct layout_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "btf", required_argument, NULL, 'b' },
+		{ "bytes", no_argument, NULL, 'B' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "b:Bjo:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->btf_path = optarg;
+			break;
+		case 'B':
+			o->bytes = 1;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			fputs(layout_usage, stdout);
+			exit(EXIT_OK);
+		default:
+			fputs(layout_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != (o->btf_path ? 1 : 2)) {
+		errmsg("layout: expected %s (see --help)",
+		       o->btf_path ? "STRUCT after --btf FILE" :
+		       "a recording and a struct name");
+		return EXIT_USAGE;
+	}
+	if (!o->btf_path)
+		o->recording = argv[optind++];
+	o->name = argv[optind];
+	if (!strncmp(o->name, "struct ", 7))
+		o->name += 7;
+	return 0;
+}
+
+static void print_text(FILE *out, const struct layout *l)
+{
+	uint32_t next = 0;
+	long line = -1;
+
+	fprintf(out, "%s: %u bytes, %u cache lines of %d\n", l->name, l->size,
+		(l->size + PROFILE_LINE - 1) / PROFILE_LINE, PROFILE_LINE);
+	fprintf(out, "  %6s %5s  %s\n", "offset", "size", "field");
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct layout_field *f = &l->fields[i];
+
+		if (f->offset > next)
+			fprintf(out, "  %6u %5u  (padding)\n", next,
+				f->offset - next);
+		if ((long)(f->offset / PROFILE_LINE) != line) {
+			line = f->offset / PROFILE_LINE;
+			fprintf(out, "  --- cache line %ld ---\n", line);
+		}
+		if (f->bit_size)
+			fprintf(out, "  %6u %5u  %s:%u (bit %u)\n", f->offset,
+				f->size, f->path, f->bit_size, f->bit_offset);
+		else
+			fprintf(out, "  %6u %5u  %s\n", f->offset, f->size,
+				f->path);
+		if (f->offset + f->size > next)
+			next = f->offset + f->size;
+	}
+	if (l->size > next)
+		fprintf(out, "  %6u %5u  (padding)\n", next, l->size - next);
+}
+
+static void print_json(FILE *out, const struct layout *l)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "name", l->name);
+	json_uint(&j, "size", l->size);
+	json_array_begin(&j, "fields");
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct layout_field *f = &l->fields[i];
+
+		json_object_begin(&j, NULL);
+		json_uint(&j, "offset", f->offset);
+		json_uint(&j, "size", f->size);
+		json_string(&j, "field", f->path);
+		if (f->bit_size) {
+			json_uint(&j, "bit_offset", f->bit_offset);
+			json_uint(&j, "bit_size", f->bit_size);
+		}
+		if (f->elem_size)
+			json_uint(&j, "element_size", f->elem_size);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+static struct btf *load_btf(const struct layout_opts *o, struct recording *r,
+			    int *ret)
+{
+	struct rec_error err;
+	struct btf *btf;
+
+	*ret = EXIT_USAGE;
+	if (o->btf_path) {
+		btf = btf__parse(o->btf_path, NULL);
+		if (libbpf_get_error(btf)) {
+			errmsg("layout: %s: not raw BTF nor an ELF with a .BTF section",
+			       o->btf_path);
+			return NULL;
+		}
+		return btf;
+	}
+	if (recording_load(r, o->recording, &err)) {
+		errmsg("%s: at byte %llu: %s", o->recording,
+		       (unsigned long long)err.offset, err.msg);
+		return NULL;
+	}
+	if (!r->btf) {
+		errmsg("layout: %s holds no BTF (the recording kernel had none); use --btf FILE",
+		       o->recording);
+		return NULL;
+	}
+	btf = btf__new(r->btf, r->btf_len);
+	if (libbpf_get_error(btf)) {
+		errmsg("layout: %s: its BTF section is unreadable", o->recording);
+		return NULL;
+	}
+	return btf;
+}
+
+int cmd_layout(int argc, char **argv)
+{
+	struct layout_opts o;
+	struct recording r = { 0 };
+	struct layout l;
+	struct btf *btf;
+	char err[200], name[512];
+	FILE *out = stdout;
+	int ret;
+
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		return ret;
+	btf = load_btf(&o, &r, &ret);
+	if (!btf)
+		goto out;
+	if (layout_from_btf(btf, o.name, &l, err, sizeof(err))) {
+		errmsg("layout: %s", err);
+		ret = EXIT_USAGE;
+		goto out_btf;
+	}
+	if (o.output) {
+		out = fopen(o.output, "w");
+		if (!out) {
+			errmsg("layout: cannot create %s: %s", o.output,
+			       strerror(errno));
+			ret = EXIT_FAIL;
+			goto out_layout;
+		}
+	}
+	if (o.json) {
+		print_json(out, &l);
+	} else if (o.bytes) {
+		for (uint32_t b = 0; b < l.size; b++)
+			fprintf(out, "%u %s\n", b,
+				layout_name_at(&l, b, name, sizeof(name)));
+	} else {
+		print_text(out, &l);
+	}
+	ret = EXIT_OK;
+	if (out != stdout ? fclose(out) : fflush(out)) {
+		errmsg("layout: writing %s: %s", o.output ? o.output : "stdout",
+		       strerror(errno));
+		ret = EXIT_FAIL;
+	}
+out_layout:
+	layout_free(&l);
+out_btf:
+	btf__free(btf);
+out:
+	recording_free(&r);	/* a no-op when none was loaded */
+	return ret;
+}
