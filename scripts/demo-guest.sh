@@ -33,8 +33,11 @@ else
 	echo "(no complete history crossed from CPU 0 to CPU 1 in this run)"
 fi
 echo
-echo "== the data profile (/sys/kernel/debug/dprof/profile)"
+echo "== the data profile as dprof.ko prints it (/sys/kernel/debug/dprof/profile)"
 cat /sys/kernel/debug/dprof/profile
+echo
+echo "== dprof-view profile skbuff.dprof  (fields named from the guest kernel's BTF)"
+dprof-view profile /host/skbuff.dprof
 echo
 echo "== history collection (/sys/kernel/debug/dprof/histories)"
 cat /sys/kernel/debug/dprof/histories
