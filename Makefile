@@ -26,8 +26,10 @@ VIEW_HDRS := $(wildcard $(TOP)/userspace/*.h) $(TOP)/module/uapi/dprof.h
 PROGS := $(patsubst $(TOP)/selftests/progs/%.c,$(BUILD)/selftests/%,\
 	$(wildcard $(TOP)/selftests/progs/*.c))
 UNIT_SRCS := $(wildcard $(TOP)/userspace/tests/*.c)
+FUZZ_SECONDS ?= 30
+FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
-.PHONY: all module view progs guest-files check unit-test build-test \
+.PHONY: all module view progs guest-files check unit-test build-test fuzz \
 	vm-test demo bench vm-run vm-shell deps lint install clean help
 
 all: module view
@@ -39,6 +41,7 @@ help:
 	@echo "make vm-run SCRIPT=f [KERNEL=6.12]   run a script in the guest"
 	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
 	@echo "make bench      overhead of hooks and histories on UDP throughput in a guest"
+	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
 	@echo "make lint       checkpatch --strict on module/"
 	@echo "make install    install dprof-view and the module (DESTDIR, PREFIX)"
 
@@ -74,6 +77,26 @@ $(BUILD)/unit-tests: $(UNIT_SRCS) $(VIEW_LIB_SRCS) $(VIEW_HDRS)
 	$(CC) $(VIEW_CFLAGS) -I$(TOP)/userspace/tests -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) $(VIEW_LIB_SRCS) \
 		$(VIEW_LIBS) -lm
+
+# libFuzzer on the recording reader and every analysis behind it, for a
+# bounded time (FUZZ_SECONDS); crashes are written to build/fuzz-crash-*.
+fuzz: $(BUILD)/fuzz-recording $(BUILD)/fuzz-seeds
+	@rm -rf $(FUZZ_CORPUS) && mkdir -p $(FUZZ_CORPUS)
+	$(BUILD)/fuzz-seeds $(FUZZ_CORPUS)
+	$(BUILD)/fuzz-recording -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-crash- \
+		$(FUZZ_CORPUS)
+
+$(BUILD)/fuzz-recording: $(TOP)/userspace/fuzz/fuzz-recording.c $(VIEW_LIB_SRCS) $(VIEW_HDRS)
+	@mkdir -p $(BUILD)
+	clang -g -O1 $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
+		-I$(TOP)/userspace -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(VIEW_LIB_SRCS) $(VIEW_LIBS)
+
+$(BUILD)/fuzz-seeds: $(TOP)/userspace/fuzz/fuzz-seeds.c $(TOP)/userspace/tests/fixture.c $(VIEW_LIB_SRCS) $(VIEW_HDRS)
+	@mkdir -p $(BUILD)
+	$(CC) $(VIEW_CFLAGS) -I$(TOP)/userspace/tests -o $@ $< \
+		$(TOP)/userspace/tests/fixture.c $(VIEW_LIB_SRCS) $(VIEW_LIBS)
 
 # Warning-free builds against both reference kernels' headers.
 build-test:

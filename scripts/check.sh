@@ -1,6 +1,7 @@
 #!/bin/sh
 # make check: every test dprof has, in order of cost.
-#  1. userspace unit tests (ASan/UBSan)
+#  1. userspace unit tests (ASan/UBSan), then libFuzzer on the recording
+#     reader and the analyses behind it for 30 s
 #  2. dprof.ko and the test modules build warning-free against Debian 6.1
 #     and 6.12 headers
 #  3. checkpatch --strict on the kernel code; field names from BTF against
@@ -26,6 +27,7 @@ step() {
 
 start=$(date +%s)
 step "unit tests" make -s unit-test
+step "fuzzing the recording reader (30 s)" make -s fuzz FUZZ_SECONDS=30
 step "module builds (6.1, 6.12)" make -s build-test
 step "checkpatch --strict" scripts/lint.sh
 step "field names vs pahole (6.1, 6.12)" scripts/check-layout.sh

@@ -49,6 +49,8 @@ const struct history *histories_find(const struct history_set *hs,
 {
 	struct history key = { .id = id };
 
+	if (!hs->n)	/* bsearch(NULL, 0) is undefined */
+		return NULL;
 	return bsearch(&key, hs->h, hs->n, sizeof(*hs->h), id_cmp);
 }
 
@@ -116,7 +118,8 @@ static void collect_begins(struct history_set *hs, const struct recording *r)
 		h->begin_flags = b.hdr.flags;
 		h->begin_pos = pos;
 	}
-	qsort(hs->h, hs->n, sizeof(*hs->h), id_cmp);
+	if (hs->n)	/* qsort(NULL, 0) is undefined */
+		qsort(hs->h, hs->n, sizeof(*hs->h), id_cmp);
 }
 
 void histories_build(struct history_set *hs, const struct recording *r)
@@ -181,8 +184,9 @@ void histories_build(struct history_set *hs, const struct recording *r)
 	}
 	free(next_same);
 	for (size_t i = 0; i < hs->n; i++)
-		qsort(hs->h[i].elems, hs->h[i].nr_elems,
-		      sizeof(*hs->h[i].elems), elem_cmp);
+		if (hs->h[i].nr_elems)
+			qsort(hs->h[i].elems, hs->h[i].nr_elems,
+			      sizeof(*hs->h[i].elems), elem_cmp);
 }
 
 void histories_free(struct history_set *hs)

@@ -60,7 +60,8 @@ void ksyms_load(struct ksyms *k, const char *text)
 		k->syms[k->nr].module = mod;
 		k->nr++;
 	}
-	qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
+	if (k->nr)
+		qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
 }
 
 void ksyms_free(struct ksyms *k)

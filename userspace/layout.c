@@ -153,7 +153,9 @@ int layout_from_btf(const struct btf *btf, const char *name,
 		if (out->fields[i].size > out->max_field_size)
 			out->max_field_size = out->fields[i].size;
 	}
-	qsort(out->fields, out->nr_fields, sizeof(*out->fields), by_offset);
+	if (out->nr_fields)
+		qsort(out->fields, out->nr_fields, sizeof(*out->fields),
+		      by_offset);
 	out->size = t->size;
 	out->name = xmalloc(strlen(name) + 8);
 	sprintf(out->name, "%s %s", kind == BTF_KIND_UNION ? "union" : "struct",

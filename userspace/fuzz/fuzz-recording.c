@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: a recording file, as dprof-view reads it.  The parser
+ * must refuse what is malformed, and whatever it accepts every analysis
+ * must walk without a read out of bounds (ASan/UBSan build): address set,
+ * histories, and the data profile (BTF included, parsed by libbpf).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "histories.h"
+#include "objects.h"
+#include "profile.h"
+#include "recfile.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct recording r;
+	struct rec_error err;
+	struct obj_summary objs;
+	struct history_set hs;
+	struct profile p;
+	uint8_t *copy;
+
+	/* A private copy: the reader may keep pointers into its buffer. */
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	if (recording_parse(&r, copy, size, &err) == 0) {
+		if (!objects_summarize(&r, &objs))
+			objects_free(&objs);
+		histories_build(&hs, &r);
+		histories_free(&hs);
+		profile_build(&r, NULL, &p);
+		profile_free(&p);
+		recording_free(&r);
+	}
+	free(copy);
+	return 0;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writes the fuzzer's seed corpus: small valid recordings that reach every
+ * reader (events, histories, samples, a profile text, a tiny BTF).
+ *
+ *   fuzz-seeds DIR
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "fixture.h"
+#include "util.h"
+
+
+static int write_seed(const char *dir, const char *name, struct fixture *f)
+{
+	char path[4096];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	out = fopen(path, "wb");
+	if (!out || fwrite(f->buf, 1, f->len, out) != f->len || fclose(out)) {
+		fprintf(stderr, "fuzz-seeds: cannot write %s: %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	fixture_free(f);
+	return 0;
+}
+
+static void history(struct fixture *f)
+{
+	struct dprof_hist_begin b = {
+		.hdr = { .kind = DPROF_REC_HIST_BEGIN, .size = sizeof(b) },
+		.time_ns = 1000, .addr = 0xffff888000001000ull,
+		.call_site = 0xffffffff81000010ull, .id = 7,
+		.offset = { 0, 8 }, .len = 8, .nr_offsets = 2,
+	};
+	struct dprof_hist_elem e = {
+		.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e), .cpu = 1,
+		.tag = 7 | DPROF_ELEM_WRITE, .ip_lo = 0x81000100, .time_ns = 50,
+	};
+	struct dprof_hist_end x = {
+		.hdr = { .kind = DPROF_REC_HIST_END, .size = sizeof(x), .cpu = 1 },
+		.time_ns = 2000, .id = 7, .reason = DPROF_HIST_FREED,
+		.elements = 1,
+	};
+
+	fixture_raw(f, &b, sizeof(b));
+	fixture_raw(f, &e, sizeof(e));
+	fixture_raw(f, &x, sizeof(x));
+}
+
+int main(int argc, char **argv)
+{
+	struct dprof_sample_agg s[2] = {
+		{ .ip = 0xffffffff81000100ull, .count = 5, .loads = 3,
+		  .stores = 2, .offset = 8, .target = 0,
+		  .flags = DPROF_AGG_WATCH_IP },
+		{ .ip = 0xffffffff81000200ull, .count = 2, .misses = 1,
+		  .latency_sum = 300, .loads = 2, .offset = 200, .target = 0 },
+	};
+	struct btf *btf = btf__new_empty();
+	const void *raw;
+	struct fixture f;
+	uint32_t raw_len;
+	int u64, st, bad = 0;
+
+	prog_name = "fuzz-seeds";
+	if (argc != 2) {
+		fprintf(stderr, "usage: fuzz-seeds DIR\n");
+		return 2;
+	}
+	fixture_begin(&f, 2);
+	fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 100, 0xffff888000001000ull);
+	fixture_event(&f, DPROF_REC_FREE, 1, 0, 900, 0xffff888000001000ull);
+	fixture_event(&f, DPROF_REC_ALLOC, 1, 1, 950, 0xffff888000002000ull);
+	fixture_end(&f);
+	bad |= write_seed(argv[1], "events.dprof", &f);
+
+	fixture_begin(&f, 1);
+	history(&f);
+	fixture_end(&f);
+	bad |= write_seed(argv[1], "histories.dprof", &f);
+
+	fixture_begin(&f, 1);
+	fixture_end_with(&f, DPROF_SEC_SAMPLES, s, sizeof(s));
+	bad |= write_seed(argv[1], "samples.dprof", &f);
+
+	/* BTF naming cache0's objects: struct cache0 { u64 a[26]; }. */
+	u64 = btf__add_int(btf, "unsigned long long", 8, 0);
+	st = btf__add_struct(btf, "cache0", 208);
+	btf__add_field(btf, "a", btf__add_array(btf, u64, u64, 26), 0, 0);
+	raw = btf__raw_data(btf, &raw_len);
+	if (st < 0 || !raw) {
+		fprintf(stderr, "fuzz-seeds: cannot build BTF\n");
+		return 1;
+	}
+	fixture_begin(&f, 1);
+	fixture_end_with(&f, DPROF_SEC_BTF, raw, raw_len);
+	bad |= write_seed(argv[1], "btf.dprof", &f);
+	btf__free(btf);
+	return bad;
+}
