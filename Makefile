@@ -83,9 +83,16 @@ $(BUILD)/unit-tests: $(UNIT_SRCS) $(VIEW_LIB_SRCS) $(VIEW_HDRS)
 fuzz: $(BUILD)/fuzz-recording $(BUILD)/fuzz-seeds
 	@rm -rf $(FUZZ_CORPUS) && mkdir -p $(FUZZ_CORPUS)
 	$(BUILD)/fuzz-seeds $(FUZZ_CORPUS)
-	$(BUILD)/fuzz-recording -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-crash- \
-		$(FUZZ_CORPUS)
+	@if $(BUILD)/fuzz-recording -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=65536 -print_final_stats=1 \
+		-artifact_prefix=$(BUILD)/fuzz-crash- $(FUZZ_CORPUS) \
+		>$(BUILD)/fuzz.log 2>&1; then \
+		grep -E "^Done|exec_per_sec|new_units_added" $(BUILD)/fuzz.log; \
+	else \
+		tail -n 30 $(BUILD)/fuzz.log; \
+		echo "fuzz: the reader crashed; input in $(BUILD)/fuzz-crash-*"; \
+		exit 1; \
+	fi
 
 $(BUILD)/fuzz-recording: $(TOP)/userspace/fuzz/fuzz-recording.c $(VIEW_LIB_SRCS) $(VIEW_HDRS)
 	@mkdir -p $(BUILD)
