@@ -3,13 +3,15 @@
  * libFuzzer target: a recording file, as dprof-view reads it.  The parser
  * must refuse what is malformed, and whatever it accepts every analysis
  * must walk without a read out of bounds (ASan/UBSan build): address set,
- * histories, and the data profile (BTF included, parsed by libbpf).
+ * histories, path traces, and the data profile (BTF included, parsed by
+ * libbpf).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "histories.h"
 #include "objects.h"
+#include "paths.h"
 #include "profile.h"
 #include "recfile.h"
 
@@ -21,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rec_error err;
 	struct obj_summary objs;
 	struct history_set hs;
+	struct path_set ps;
 	struct profile p;
 	uint8_t *copy;
 
@@ -33,6 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!objects_summarize(&r, &objs))
 			objects_free(&objs);
 		histories_build(&hs, &r);
+		paths_build(&ps, &r, &hs);
+		paths_free(&ps);
 		histories_free(&hs);
 		profile_build(&r, NULL, &p);
 		profile_free(&p);

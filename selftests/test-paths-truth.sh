@@ -1,0 +1,56 @@
+#!/bin/sh
+# Path traces against ground truth.  Watching private_count (192) and
+# handoff_seq (256) of dprof_sharing's objects, every life takes the same
+# path, fixed by the module's source: thread A on CPU 0 writes
+# private_count once, then reads and writes it ITERS times, writes
+# handoff_seq; thread B on CPU 1 reads handoff_seq (the one CPU change)
+# and frees the object.  So all complete histories must merge into one
+# path of 1 + 2 * ITERS + 2 steps, with exactly that step order, the CPU
+# change at the hand-off read in thread_b, and the free on the same CPU.
+. ./functions.sh
+trap cleanup_modules EXIT
+out=$TMP/paths.dprof
+iters=20
+steps=$((1 + 2 * iters + 2))
+
+load_mod dprof_sharing
+load_mod dprof target=dprof_sharing history_offsets=192,256 sampler=off
+cat >"$TMP/paths-run.sh" <<'EOS'
+iters=$1 dir=$2
+for i in $(seq 60); do
+	echo "run 200 $iters 0 1" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
+	n=$(awk '/complete histories/ { for (i = 1; i < NF; i++)
+		if ($i == "histories") { v = $(i + 1); sub(",", "", v); print v } }' "$dir/histories")
+	[ "${n:-0}" -ge 10 ] && exit 0
+done
+exit 0
+EOS
+dprof-view record -o "$out" -- sh "$TMP/paths-run.sh" "$iters" "$DPROF_DIR" ||
+	fail "record failed"
+unload_mod dprof
+dprof-view paths -n 0 "$out" | head -n 12
+dprof-view paths -n 0 --script -t dprof_sharing "$out" >"$TMP/paths.txt" ||
+	fail "paths failed"
+used=$(dprof-view paths "$out" | awk '$1 == "dprof_sharing:" { print $2 }')
+[ "${used:-0}" -ge 5 ] || fail "only ${used:-0} complete histories"
+expect_eq "unique paths" "$(grep -c '^path ' "$TMP/paths.txt")" 1
+set -- $(grep '^path ' "$TMP/paths.txt")
+expect_eq "histories on the path" "$4" "$used"
+expect_eq "steps" "$5" "$steps"
+expect_eq "CPU changes" "$6" 1
+awk -v iters=$iters -v last=$((steps - 1)) '
+	$1 != "step" { next }
+	{ i = $4; off = $6; rw = $7; chg = $8; fn = $10 }
+	i == 0 { want = "192 write same thread_a" }
+	i >= 1 && i <= 2 * iters { want = "192 " (i % 2 ? "read" : "write") " same thread_a" }
+	i == 2 * iters + 1 { want = "256 write same thread_a" }
+	i == last { want = "256 read change thread_b" }
+	{
+		sub(/\+.*/, "", fn)
+		got = off " " rw " " chg " " fn
+		if (got != want) { printf "step %d: %s, expected %s\n", i, got, want; bad = 1 }
+	}
+	END { exit bad }' "$TMP/paths.txt" || fail "the path's steps are not the source's"
+echo "ok: $used histories, one path of $steps steps, CPU change at the hand-off in thread_b"
+unload_mod dprof_sharing
+exit 0
