@@ -39,6 +39,9 @@ echo
 echo "== dprof-view profile skbuff.dprof  (fields named from the guest kernel's BTF)"
 dprof-view profile /host/skbuff.dprof
 echo
+echo "== dprof-view classify skbuff.dprof  (sharing per field, estimated from the histories)"
+dprof-view classify /host/skbuff.dprof
+echo
 echo "== dprof-view paths -n 1 skbuff.dprof  (histories merged by execution path)"
 dprof-view paths -n 1 /host/skbuff.dprof
 echo

@@ -6,8 +6,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include "builtin.h"
 #include "json.h"
 #include "ksyms.h"
@@ -109,41 +107,6 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 	return 0;
 }
 
-/* Layouts per target for field names; NULL where none is known. */
-static struct layout **load_layouts(const struct recording *r,
-				    const struct type_map *map)
-{
-	struct layout **l = xcalloc(r->nr_targets ? r->nr_targets : 1,
-				    sizeof(*l));
-	struct btf *btf = r->btf ? btf__new(r->btf, r->btf_len) : NULL;
-	char err[200];
-
-	if (libbpf_get_error(btf))
-		return l;
-	for (size_t t = 0; btf && t < r->nr_targets; t++) {
-		const char *s = type_map_lookup(map, r->targets[t].name);
-
-		l[t] = xcalloc(1, sizeof(**l));
-		if (layout_from_btf(btf, s ? s : r->targets[t].name, l[t], err,
-				    sizeof(err))) {
-			free(l[t]);
-			l[t] = NULL;
-		}
-	}
-	btf__free(btf);
-	return l;
-}
-
-static const char *field(struct layout *l, unsigned int off, unsigned int len,
-			 char *buf, size_t n)
-{
-	if (!l)
-		snprintf(buf, n, "+%u", off);
-	else
-		layout_name_range(l, off, len, buf, n);
-	return buf;
-}
-
 static size_t cpu_changes(const struct path *p)
 {
 	size_t n = p->free_cpu_change;
@@ -208,8 +171,8 @@ static void path_text(struct ctx *c, const struct path *p, size_t rank)
 		fprintf(c->out, "    %10.2f %2s %6u %-28s %-5s %7llu  %s\n",
 			s->time_sum_ns / (double)p->count / 1e3,
 			s->cpu_change ? "->" : "", s->offset,
-			field(c->layouts[p->target], s->offset, len, f,
-			      sizeof(f)),
+			view_field(c->layouts[p->target], s->offset, len, f,
+				   sizeof(f)),
 			s->write ? "write" : "read",
 			(unsigned long long)s->samples,
 			ksyms_format(&c->syms, s->ip, b, sizeof(b)));
@@ -262,8 +225,8 @@ static void path_json(struct ctx *c, struct json *j, const struct path *p)
 		json_object_begin(j, NULL);
 		json_double(j, "time_mean_ns", s->time_sum_ns / (double)p->count);
 		json_uint(j, "offset", s->offset);
-		json_string(j, "field", field(c->layouts[p->target], s->offset,
-					      8, f, sizeof(f)));
+		json_string(j, "field", view_field(c->layouts[p->target],
+						   s->offset, 8, f, sizeof(f)));
 		json_bool(j, "write", s->write);
 		json_bool(j, "cpu_change", s->cpu_change);
 		json_uint(j, "samples", s->samples);
@@ -375,16 +338,11 @@ int cmd_paths(int argc, char **argv)
 	c.r = &r;
 	c.ps = &ps;
 	c.o = &o;
-	c.layouts = load_layouts(&r, &o.map);
+	c.layouts = view_layouts(&r, &o.map);
 	ksyms_load(&c.syms, r.kallsyms);
 	emit(&c);
 	ret = view_close(out, &o.view);
-	for (size_t t = 0; t < r.nr_targets; t++) {
-		if (c.layouts[t])
-			layout_free(c.layouts[t]);
-		free(c.layouts[t]);
-	}
-	free(c.layouts);
+	view_layouts_free(c.layouts, r.nr_targets);
 	ksyms_free(&c.syms);
 	paths_free(&ps);
 	histories_free(&hs);

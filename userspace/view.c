@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "layout.h"
 #include "util.h"
 #include "view.h"
 
@@ -39,4 +43,48 @@ int view_close(FILE *out, const struct view_opts *o)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+struct layout **view_layouts(const struct recording *r,
+			     const struct type_map *map)
+{
+	struct layout **l = xcalloc(r->nr_targets ? r->nr_targets : 1,
+				    sizeof(*l));
+	struct btf *btf = r->btf ? btf__new(r->btf, r->btf_len) : NULL;
+	char err[200];
+
+	if (libbpf_get_error(btf))
+		return l;
+	for (size_t t = 0; btf && t < r->nr_targets; t++) {
+		const char *s = type_map_lookup(map, r->targets[t].name);
+
+		l[t] = xcalloc(1, sizeof(**l));
+		if (layout_from_btf(btf, s ? s : r->targets[t].name, l[t], err,
+				    sizeof(err))) {
+			free(l[t]);
+			l[t] = NULL;
+		}
+	}
+	btf__free(btf);
+	return l;
+}
+
+void view_layouts_free(struct layout **l, size_t n)
+{
+	for (size_t t = 0; t < n; t++) {
+		if (l[t])
+			layout_free(l[t]);
+		free(l[t]);
+	}
+	free(l);
+}
+
+const char *view_field(struct layout *l, unsigned int off, unsigned int len,
+		       char *buf, size_t n)
+{
+	if (!l)
+		snprintf(buf, n, "+%u", off);
+	else
+		layout_name_range(l, off, len, buf, n);
+	return buf;
 }

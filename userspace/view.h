@@ -15,4 +15,17 @@ int view_open(const struct view_opts *o, struct recording *r, FILE **out,
 	      const char *cmd);
 int view_close(FILE *out, const struct view_opts *o);
 
+struct layout;
+struct type_map;
+/*
+ * The struct layout of each target from the recording's BTF, for field
+ * names (layout.h); NULL entries where no struct is known.
+ */
+struct layout **view_layouts(const struct recording *r,
+			     const struct type_map *map);
+void view_layouts_free(struct layout **l, size_t n);
+/* The fields a slot of @len bytes at @off covers, or "+OFF" unnamed. */
+const char *view_field(struct layout *l, unsigned int off, unsigned int len,
+		       char *buf, size_t n);
+
 #endif

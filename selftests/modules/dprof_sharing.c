@@ -22,12 +22,17 @@
  * (192), hand-off through a queue (256); every other offset is padding
  * that nothing touches.  The table is the ground truth the selftests use.
  *
- * Control: write "run ROUNDS ITERS A B [PAUSE_US]" to
+ * Control: write "run ROUNDS ITERS A B [PAUSE_US [LOCKSTEP]]" to
  * /sys/kernel/debug/dprof_sharing/ctl (returns when done);
  * /sys/kernel/debug/dprof_sharing/stats shows what ran.  PAUSE_US spaces
  * the iterations out (busy wait, both threads), so that a field is
- * touched at a pace real objects see instead of in a tight loop; the
- * counts per iteration do not change.
+ * touched at a pace real objects see instead of in a tight loop.
+ * LOCKSTEP=1 makes A's and B's iterations alternate (A's i-th, B's i-th,
+ * A's (i+1)-th, ...; they sleep, not spin, while waiting), so the
+ * interleaving, and with it which access follows another CPU's write, is
+ * fixed whatever the scheduler does (a single-threaded TCG guest would
+ * otherwise run one thread's whole loop before the other's).  Neither
+ * changes the counts per iteration.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -65,6 +70,8 @@ static DEFINE_MUTEX(lock);	/* one run at a time */
 /* The state of a run, shared by the two kthreads. */
 static struct {
 	unsigned long rounds, iters, pause_us;
+	bool lockstep;
+	unsigned long step;		/* lockstep: 2i for A's i-th, 2i+1 B's */
 	struct dprof_sharing_obj *cur;	/* this round's object */
 	struct dprof_sharing_obj *slot;	/* the one-slot hand-off queue */
 	unsigned long started;		/* rounds A has started */
@@ -88,6 +95,22 @@ static void bump(u64 *field)
 
 	barrier();
 	WRITE_ONCE(*field, v + 1);
+}
+
+/* Lockstep: wait for this thread's turn, and pass the turn on. */
+static void turn_wait(unsigned long want)
+{
+	if (run.lockstep)
+		wait_event(run.wq, smp_load_acquire(&run.step) == want);
+}
+
+static void turn_pass(unsigned long next)
+{
+	if (run.lockstep) {
+		/* This iteration's accesses before the other thread's. */
+		smp_store_release(&run.step, next);
+		wake_up_all(&run.wq);
+	}
 }
 
 /* Between iterations: PAUSE_US of work that touches no object field. */
@@ -115,14 +138,17 @@ static int thread_a(void *arg)
 		WRITE_ONCE(o->read_mostly, r);
 		WRITE_ONCE(o->private_count, 0);
 		WRITE_ONCE(run.cur, o);
+		WRITE_ONCE(run.step, 0);
 		/* Publishes the initialised object to B (acquire in B). */
 		smp_store_release(&run.started, r);
 		wake_up_all(&run.wq);
 		for (i = 0; i < run.iters; i++) {
+			turn_wait(2 * i);
 			bump(&o->shared_count);
 			WRITE_ONCE(o->written_by_a, i);
 			sink += READ_ONCE(o->read_mostly);
 			bump(&o->private_count);
+			turn_pass(2 * i + 1);
 			pace();
 		}
 		/* The queue holds one object: wait until B took the last. */
@@ -158,9 +184,11 @@ static int thread_b(void *arg)
 			break;
 		o = READ_ONCE(run.cur);
 		for (i = 0; i < run.iters; i++) {
+			turn_wait(2 * i + 1);
 			bump(&o->shared_count);
 			WRITE_ONCE(o->written_by_b, i);
 			sink += READ_ONCE(o->read_mostly);
+			turn_pass(2 * i + 2);
 			pace();
 		}
 		wait_event(run.wq, READ_ONCE(run.slot));
@@ -191,7 +219,7 @@ static int start_on(int (*fn)(void *), int cpu, const char *name,
 }
 
 static int do_run(unsigned long rounds, unsigned long iters, int a, int b,
-		  unsigned long pause_us)
+		  unsigned long pause_us, bool lockstep)
 {
 	struct task_struct *ta, *tb;
 	int ret;
@@ -206,6 +234,7 @@ static int do_run(unsigned long rounds, unsigned long iters, int a, int b,
 	run.rounds = rounds;
 	run.iters = iters;
 	run.pause_us = pause_us;
+	run.lockstep = lockstep;
 	cpus_read_lock();
 	ret = start_on(thread_b, b, "dprof_share_b/%u", &tb);
 	if (ret)
@@ -244,18 +273,18 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 {
 	char cmd[64];
 	unsigned long rounds, iters, pause_us = 0;
-	int a, b, ret;
+	int a, b, lockstep = 0, ret;
 
 	if (count >= sizeof(cmd))
 		return -EINVAL;
 	if (copy_from_user(cmd, ubuf, count))
 		return -EFAULT;
 	cmd[count] = '\0';
-	if (sscanf(cmd, "run %lu %lu %d %d %lu", &rounds, &iters, &a, &b,
-		   &pause_us) < 4)
+	if (sscanf(cmd, "run %lu %lu %d %d %lu %d", &rounds, &iters, &a, &b,
+		   &pause_us, &lockstep) < 4 || lockstep < 0 || lockstep > 1)
 		return -EINVAL;
 	mutex_lock(&lock);
-	ret = do_run(rounds, iters, a, b, pause_us);
+	ret = do_run(rounds, iters, a, b, pause_us, lockstep);
 	mutex_unlock(&lock);
 	return ret ? ret : count;
 }

@@ -3,12 +3,13 @@
  * libFuzzer target: a recording file, as dprof-view reads it.  The parser
  * must refuse what is malformed, and whatever it accepts every analysis
  * must walk without a read out of bounds (ASan/UBSan build): address set,
- * histories, path traces, and the data profile (BTF included, parsed by
+ * histories, path traces, miss classification, and the data profile (BTF included, parsed by
  * libbpf).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "classify.h"
 #include "histories.h"
 #include "objects.h"
 #include "paths.h"
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct obj_summary objs;
 	struct history_set hs;
 	struct path_set ps;
+	struct classify c;
 	struct profile p;
 	uint8_t *copy;
 
@@ -38,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		histories_build(&hs, &r);
 		paths_build(&ps, &r, &hs);
 		paths_free(&ps);
+		classify_build(&c, &hs);
+		classify_free(&c);
 		histories_free(&hs);
 		profile_build(&r, NULL, &p);
 		profile_free(&p);

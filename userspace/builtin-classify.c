@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view classify: per type and field, the estimated misses of the
+ * recorded histories split into true sharing, false sharing, transfers
+ * and first touches, with the fields and instructions whose writes caused
+ * the invalidations.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "classify.h"
+#include "json.h"
+#include "ksyms.h"
+#include "layout.h"
+#include "util.h"
+#include "view.h"
+
+static const char classify_usage[] =
+	"usage: dprof-view classify [--json|--script] [-o FILE] [-t CACHE] [-T CACHE=STRUCT]... RECORDING\n"
+	"\n"
+	"Miss classification from the object access histories: each complete\n"
+	"history is replayed access by access, and an access by a CPU to a\n"
+	"cache line is an invalidation when that CPU had used the line earlier\n"
+	"in the object's life and another CPU wrote it since (true sharing when\n"
+	"the write was to the same field, false sharing when to another field\n"
+	"of the line), a transfer when it is the CPU's first use of a line\n"
+	"another CPU wrote (the object moving), a first touch otherwise\n"
+	"(unclassified), and a hit when none applies.  A field is labelled\n"
+	"true-sharing or false-sharing when at least 5%% of its accesses are\n"
+	"such invalidations.  These are estimates from access order, not\n"
+	"measured misses; a write to another field is seen only by histories\n"
+	"that watched both (history_mode=pairs).  Conflict and capacity misses\n"
+	"are not classified yet.\n"
+	"\n"
+	"  -t, --target CACHE       only this cache\n"
+	"  -T, --type CACHE=STRUCT  name fields as STRUCT (see profile --help)\n"
+	"  -s, --script             one line per field, for scripts:\n"
+	"                             field CACHE OFFSET LABEL ACCESSES TRUE FALSE\n"
+	"                               TRANSFERS FIRST_TOUCH WRITER_OFFSETS\n"
+	"                           (WRITER_OFFSETS: the distinct offsets whose\n"
+	"                           writes caused the labelled invalidations,\n"
+	"                           or -)\n"
+	"  -j, --json               JSON instead of text\n"
+	"  -o, --output FILE        write there instead of stdout\n"
+	"  -h, --help               this text\n";
+
+struct classify_opts {
+	struct view_opts view;
+	const char *target;
+	int script;
+	struct type_map map;
+};
+
+static int parse_opts(int argc, char **argv, struct classify_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "target", required_argument, NULL, 't' },
+		{ "type", required_argument, NULL, 'T' },
+		{ "script", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jo:t:T:sh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->view.json = 1;
+			break;
+		case 'o':
+			o->view.output = optarg;
+			break;
+		case 't':
+			o->target = optarg;
+			break;
+		case 's':
+			o->script = 1;
+			break;
+		case 'T':
+			if (type_map_add(&o->map, optarg)) {
+				errmsg("classify: --type %s: expected CACHE=STRUCT",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			fputs(classify_usage, stdout);
+			exit(EXIT_OK);
+		default:
+			fputs(classify_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		errmsg("classify: expected one recording (see --help)");
+		return EXIT_USAGE;
+	}
+	o->view.input = argv[optind];
+	return 0;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+/* The writers behind the label: true-sharing or false-sharing ones. */
+static const struct classify_writer *writers(const struct classify_field *f)
+{
+	return f->label == CLASSIFY_FALSE_SHARING ? f->false_writers :
+	       f->true_writers;
+}
+
+static void writers_text(const struct classify_field *f, struct layout *l,
+			 const struct ksyms *syms, char *buf, size_t len)
+{
+	const struct classify_writer *w = writers(f);
+	char name[256], sym[160];
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	if (f->label == CLASSIFY_NEITHER) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	for (int i = 0; i < CLASSIFY_MAX_WRITERS && w[i].count && pos < len; i++)
+		pos += snprintf(buf + pos, len - pos, "%s%s by %s (%llu)",
+				i ? ", " : "",
+				view_field(l, w[i].offset, 8, name, sizeof(name)),
+				ksyms_format(syms, w[i].ip, sym, sizeof(sym)),
+				(unsigned long long)w[i].count);
+}
+
+int cmd_classify(int argc, char **argv)
+{
+	struct classify_opts o;
+	struct history_set hs;
+	struct classify c;
+	struct recording r;
+	struct layout **layouts;
+	struct ksyms syms;
+	struct json j;
+	FILE *out;
+	int ret, cur = -1;
+	char name[256], wbuf[1024];
+
+	memset(&o, 0, sizeof(o));
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		goto out_map;
+	ret = view_open(&o.view, &r, &out, "classify");
+	if (ret)
+		goto out_map;
+	if (o.target) {
+		bool known = false;
+
+		for (size_t t = 0; t < r.nr_targets; t++)
+			known |= !strcmp(r.targets[t].name, o.target);
+		if (!known) {
+			errmsg("classify: %s profiled no cache named %s",
+			       o.view.input, o.target);
+			view_close(out, &o.view);
+			recording_free(&r);
+			ret = EXIT_USAGE;
+			goto out_map;
+		}
+	}
+	histories_build(&hs, &r);
+	classify_build(&c, &hs);
+	layouts = view_layouts(&r, &o.map);
+	ksyms_load(&syms, r.kallsyms);
+	if (o.view.json) {
+		json_init(&j, out);
+		json_object_begin(&j, NULL);
+		json_bool(&j, "estimated", true);
+		json_uint(&j, "histories", c.histories);
+		json_uint(&j, "histories_not_used", c.skipped);
+		json_double(&j, "label_threshold", c.threshold);
+		json_array_begin(&j, "fields");
+	} else if (!o.script) {
+		fprintf(out, "miss classification, estimated from %llu complete histories (%llu others not used); label at >= %.0f%% of accesses\n",
+			(unsigned long long)c.histories,
+			(unsigned long long)c.skipped, 100 * c.threshold);
+	}
+	for (size_t i = 0; i < c.n; i++) {
+		const struct classify_field *f = &c.f[i];
+		const char *cache;
+		struct layout *l;
+
+		if (f->target < 0 || (size_t)f->target >= r.nr_targets)
+			continue;
+		cache = r.targets[f->target].name;
+		l = layouts[f->target];
+		if (o.target && strcmp(o.target, cache))
+			continue;
+		view_field(l, f->offset, 8, name, sizeof(name));
+		if (o.view.json) {
+			json_object_begin(&j, NULL);
+			json_string(&j, "cache", cache);
+			json_uint(&j, "offset", f->offset);
+			json_string(&j, "field", name);
+			json_string(&j, "label", classify_label_name(f->label));
+			json_uint(&j, "accesses", f->accesses);
+			json_uint(&j, "hits", f->hits);
+			json_uint(&j, "true_sharing", f->true_sharing);
+			json_uint(&j, "false_sharing", f->false_sharing);
+			json_uint(&j, "transfers", f->transfers);
+			json_uint(&j, "first_touch", f->first_touch);
+			writers_text(f, l, &syms, wbuf, sizeof(wbuf));
+			json_string(&j, "invalidated_by", wbuf);
+			json_object_end(&j);
+			continue;
+		}
+		if (o.script) {
+			const struct classify_writer *w = writers(f);
+			size_t pos = 0;
+
+			wbuf[0] = '\0';
+			for (int k = 0; f->label != CLASSIFY_NEITHER &&
+			     k < CLASSIFY_MAX_WRITERS && w[k].count; k++) {
+				bool dup = false;
+
+				for (int m = 0; m < k; m++)
+					dup |= w[m].offset == w[k].offset;
+				if (!dup)
+					pos += snprintf(wbuf + pos,
+							sizeof(wbuf) - pos,
+							"%s%u", pos ? "," : "",
+							w[k].offset);
+			}
+			fprintf(out, "field %s %u %s %llu %llu %llu %llu %llu %s\n",
+				cache, f->offset, classify_label_name(f->label),
+				(unsigned long long)f->accesses,
+				(unsigned long long)f->true_sharing,
+				(unsigned long long)f->false_sharing,
+				(unsigned long long)f->transfers,
+				(unsigned long long)f->first_touch,
+				wbuf[0] ? wbuf : "-");
+			continue;
+		}
+		if (f->target != cur) {
+			cur = f->target;
+			fprintf(out, "\n%s:\n  %6s %-24s %9s %7s %8s %8s %8s %8s  %-13s %s\n",
+				cache, "offset", "field", "accesses", "hits",
+				"true_shr", "false_shr", "transfer", "1st_touch",
+				"label", "invalidated by");
+		}
+		writers_text(f, l, &syms, wbuf, sizeof(wbuf));
+		fprintf(out, "  %6u %-24.24s %9llu %6.1f%% %7.1f%% %8.1f%% %7.1f%% %8.1f%%  %-13s %s\n",
+			f->offset, name, (unsigned long long)f->accesses,
+			pct(f->hits, f->accesses),
+			pct(f->true_sharing, f->accesses),
+			pct(f->false_sharing, f->accesses),
+			pct(f->transfers, f->accesses),
+			pct(f->first_touch, f->accesses),
+			classify_label_name(f->label), wbuf);
+	}
+	if (o.view.json) {
+		json_array_end(&j);
+		json_object_end(&j);
+		json_finish(&j);
+	} else if (!o.script) {
+		fprintf(out, "\nfirst touches are unclassified; conflict and capacity misses are not classified yet (they need the working-set simulation)\n");
+	}
+	ret = view_close(out, &o.view);
+	ksyms_free(&syms);
+	view_layouts_free(layouts, r.nr_targets);
+	classify_free(&c);
+	histories_free(&hs);
+	recording_free(&r);
+out_map:
+	type_map_free(&o.map);
+	return ret;
+}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Miss classification from histories (see classify.h).  A history watches
+ * at most two slots, so it touches at most two lines and a handful of
+ * CPUs: the replay keeps tiny arrays, searched linearly.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "classify.h"
+#include "util.h"
+
+#define MAX_SEEN 128	/* (line, cpu) pairs one history can touch */
+
+struct seen {
+	uint64_t line;
+	uint16_t cpu;
+	size_t last;		/* index of this CPU's last access to line */
+};
+
+/* The last write to a line by one CPU. */
+struct last_write {
+	uint64_t line;
+	uint16_t cpu;
+	size_t idx;
+};
+
+struct replay {
+	struct seen s[MAX_SEEN];
+	size_t n;
+	struct last_write w[MAX_SEEN];
+	size_t nw;
+};
+
+static struct seen *seen_find(struct replay *rp, uint64_t line, uint16_t cpu)
+{
+	for (size_t i = 0; i < rp->n; i++)
+		if (rp->s[i].line == line && rp->s[i].cpu == cpu)
+			return &rp->s[i];
+	return NULL;
+}
+
+static struct classify_field *field_of(struct classify *c, size_t *cap,
+				       int target, uint16_t offset)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->f[i].target == target && c->f[i].offset == offset)
+			return &c->f[i];
+	if (c->n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		c->f = xrealloc(c->f, *cap * sizeof(*c->f));
+	}
+	memset(&c->f[c->n], 0, sizeof(c->f[c->n]));
+	c->f[c->n].target = target;
+	c->f[c->n].offset = offset;
+	return &c->f[c->n++];
+}
+
+static void add_writer(struct classify_writer *w, uint16_t offset,
+		       uint64_t ip)
+{
+	size_t i, least = 0;
+
+	for (i = 0; i < CLASSIFY_MAX_WRITERS; i++) {
+		if (w[i].count && w[i].offset == offset && w[i].ip == ip) {
+			w[i].count++;
+			return;
+		}
+		if (w[i].count < w[least].count)
+			least = i;
+	}
+	/* Full: replace the rarest (a bounded, approximate top list). */
+	w[least].offset = offset;
+	w[least].ip = ip;
+	w[least].count = 1;
+}
+
+static bool usable(const struct history *h)
+{
+	return h->reason == DPROF_HIST_FREED &&
+	       !(h->end_flags & (DPROF_HIST_CPUS_CHANGED |
+				 DPROF_HIST_TRUNCATED)) &&
+	       !(h->begin_flags & DPROF_HIST_RW_UNSURE) && !h->dropped;
+}
+
+/* The last write to @line by a CPU other than @cpu after index @after. */
+static const struct hist_elem *foreign_write(const struct history *h,
+					     const struct replay *rp,
+					     uint64_t line, uint16_t cpu,
+					     long after)
+{
+	const struct last_write *best = NULL;
+
+	for (size_t k = 0; k < rp->nw; k++) {
+		const struct last_write *w = &rp->w[k];
+
+		if (w->line == line && w->cpu != cpu && (long)w->idx > after &&
+		    (!best || w->idx > best->idx))
+			best = w;
+	}
+	return best ? &h->elems[best->idx] : NULL;
+}
+
+static void note_write(struct replay *rp, uint64_t line, uint16_t cpu,
+		       size_t idx)
+{
+	for (size_t k = 0; k < rp->nw; k++)
+		if (rp->w[k].line == line && rp->w[k].cpu == cpu) {
+			rp->w[k].idx = idx;
+			return;
+		}
+	if (rp->nw < MAX_SEEN)
+		rp->w[rp->nw++] = (struct last_write){ line, cpu, idx };
+}
+
+static void replay(struct classify *c, size_t *cap, const struct history *h)
+{
+	struct replay rp = { .n = 0 };
+	struct classify_field *f;
+
+	for (int k = 0; k < h->nr_offsets && k < 2; k++) {
+		f = field_of(c, cap, h->target, h->offset[k]);
+		f->histories++;
+	}
+	for (size_t i = 0; i < h->nr_elems; i++) {
+		const struct hist_elem *e = &h->elems[i];
+		uint64_t line = (h->addr + e->offset) / CLASSIFY_LINE;
+		struct seen *s = seen_find(&rp, line, e->cpu);
+		const struct hist_elem *w;
+
+		f = field_of(c, cap, h->target, e->offset);
+		f->accesses++;
+		w = foreign_write(h, &rp, line, e->cpu, s ? (long)s->last : -1);
+		if (e->write)
+			note_write(&rp, line, e->cpu, i);
+		if (!s) {
+			if (w)
+				f->transfers++;
+			else
+				f->first_touch++;
+			if (rp.n < MAX_SEEN)
+				rp.s[rp.n++] = (struct seen){ line, e->cpu, i };
+			continue;
+		}
+		s->last = i;
+		if (!w) {
+			f->hits++;
+		} else if (w->offset == e->offset) {
+			f->true_sharing++;
+			add_writer(f->true_writers, w->offset, w->ip);
+		} else {
+			f->false_sharing++;
+			add_writer(f->false_writers, w->offset, w->ip);
+		}
+	}
+}
+
+static int by_field(const void *a, const void *b)
+{
+	const struct classify_field *x = a, *y = b;
+
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct classify_writer *x = a, *y = b;
+
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+void classify_build(struct classify *c, const struct history_set *hs)
+{
+	size_t cap = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->threshold = CLASSIFY_THRESHOLD;
+	for (size_t i = 0; i < hs->n; i++) {
+		if (!usable(&hs->h[i])) {
+			c->skipped++;
+			continue;
+		}
+		c->histories++;
+		replay(c, &cap, &hs->h[i]);
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		struct classify_field *f = &c->f[i];
+		double t = f->accesses ? (double)f->true_sharing / f->accesses : 0;
+		double fs = f->accesses ? (double)f->false_sharing / f->accesses : 0;
+
+		qsort(f->true_writers, CLASSIFY_MAX_WRITERS,
+		      sizeof(*f->true_writers), by_count);
+		qsort(f->false_writers, CLASSIFY_MAX_WRITERS,
+		      sizeof(*f->false_writers), by_count);
+		if (t >= c->threshold && t >= fs)
+			f->label = CLASSIFY_TRUE_SHARING;
+		else if (fs >= c->threshold)
+			f->label = CLASSIFY_FALSE_SHARING;
+		else
+			f->label = CLASSIFY_NEITHER;
+	}
+	if (c->n)
+		qsort(c->f, c->n, sizeof(*c->f), by_field);
+}
+
+void classify_free(struct classify *c)
+{
+	free(c->f);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *classify_label_name(enum classify_label l)
+{
+	switch (l) {
+	case CLASSIFY_TRUE_SHARING: return "true-sharing";
+	case CLASSIFY_FALSE_SHARING: return "false-sharing";
+	default: return "neither";
+	}
+}

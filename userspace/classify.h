@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Miss classification (thesis 4.3) from object access histories: which
+ * accesses are estimated misses, and why.  Replaying each complete
+ * history in time order, an access by CPU c to cache line L is
+ *
+ *   an invalidation when c accessed L earlier in the life and another CPU
+ *     wrote L since: true sharing if that write touched the same watched
+ *     bytes, false sharing if other bytes of the line (the writer's field
+ *     is kept);
+ *   a transfer when it is c's first access to L and another CPU wrote L
+ *     before: the object moving between CPUs, which sharing does not
+ *     cause and moving less would avoid;
+ *   a first touch when it is c's first access to L and no other CPU wrote
+ *     it: cold for this CPU, unclassified;
+ *   a hit otherwise.
+ *
+ * Histories see only their watched offsets, so a write to another field
+ * of the line is visible only in histories that watched both (history_mode
+ * =pairs covers every pair).  Conflict and capacity misses need the
+ * working-set simulation and are not classified here.  Plain analysis.
+ */
+#ifndef DPROF_CLASSIFY_H
+#define DPROF_CLASSIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "histories.h"
+#include "recfile.h"
+
+#define CLASSIFY_LINE 64
+#define CLASSIFY_MAX_WRITERS 4
+
+/* Who invalidated a field's line: the writing field and instruction. */
+struct classify_writer {
+	uint16_t offset;
+	uint64_t ip;
+	uint64_t count;
+};
+
+enum classify_label {
+	CLASSIFY_NEITHER,	/* invalidations rare: private or read-mostly */
+	CLASSIFY_TRUE_SHARING,
+	CLASSIFY_FALSE_SHARING,
+};
+
+struct classify_field {
+	int target;
+	uint16_t offset;	/* watched slot */
+	uint64_t accesses;	/* history elements */
+	uint64_t hits, true_sharing, false_sharing, transfers, first_touch;
+	uint64_t histories;	/* complete histories that watched it */
+	struct classify_writer true_writers[CLASSIFY_MAX_WRITERS];
+	struct classify_writer false_writers[CLASSIFY_MAX_WRITERS];
+	enum classify_label label;
+};
+
+struct classify {
+	struct classify_field *f;	/* by target, then offset */
+	size_t n;
+	double threshold;	/* share of accesses that makes a label */
+	uint64_t histories, skipped;
+};
+
+/* Share of a field's accesses that must be invalidations to label it. */
+#define CLASSIFY_THRESHOLD 0.05
+
+void classify_build(struct classify *c, const struct history_set *hs);
+void classify_free(struct classify *c);
+const char *classify_label_name(enum classify_label l);
+
+#endif
