@@ -100,6 +100,7 @@ static void bump(u64 *field)
 /* Lockstep: wait for this thread's turn, and pass the turn on. */
 static void turn_wait(unsigned long want)
 {
+	/* Pairs with turn_pass(): the other thread's accesses came first. */
 	if (run.lockstep)
 		wait_event(run.wq, smp_load_acquire(&run.step) == want);
 }
