@@ -100,9 +100,10 @@ static void bump(u64 *field)
 /* Lockstep: wait for this thread's turn, and pass the turn on. */
 static void turn_wait(unsigned long want)
 {
+	if (!run.lockstep)
+		return;
 	/* Pairs with turn_pass(): the other thread's accesses came first. */
-	if (run.lockstep)
-		wait_event(run.wq, smp_load_acquire(&run.step) == want);
+	wait_event(run.wq, smp_load_acquire(&run.step) == want);
 }
 
 static void turn_pass(unsigned long next)
