@@ -6,7 +6,9 @@
 # handoff_seq; thread B on CPU 1 reads handoff_seq (the one CPU change)
 # and frees the object.  So all complete histories must merge into one
 # path of 1 + 2 * ITERS + 2 steps, with exactly that step order, the CPU
-# change at the hand-off read in thread_b, and the free on the same CPU.
+# change at the hand-off read in thread_b, and the free on the same CPU;
+# and the data flow graph must have exactly one CPU-change edge, from
+# thread_a to thread_b (the queue hand-off), drawn bold red in DOT.
 . ./functions.sh
 trap cleanup_modules EXIT
 out=$TMP/paths.dprof
@@ -52,5 +54,19 @@ awk -v iters=$iters -v last=$((steps - 1)) '
 	}
 	END { exit bad }' "$TMP/paths.txt" || fail "the path's steps are not the source's"
 echo "ok: $used histories, one path of $steps steps, CPU change at the hand-off in thread_b"
+
+dprof-view flow "$out" dprof_sharing | tee "$TMP/flow.txt" || fail "flow failed"
+changes=$(awk '$2 == "=>" && $1 ~ /^[0-9]+$/' "$TMP/flow.txt")
+expect_eq "CPU-change edges" "$(echo "$changes" | grep -c .)" 1
+echo "$changes" | grep -q "thread_a \[dprof_sharing\] => thread_b \[dprof_sharing\]" ||
+	fail "the CPU change is not thread_a => thread_b: $changes"
+dprof-view flow --dot "$out" dprof_sharing >"$TMP/flow.dot" || fail "flow --dot failed"
+expect_eq "bold red DOT edges" "$(grep -c 'color=red, style=bold' "$TMP/flow.dot")" 1
+if ! command -v dot >/dev/null; then
+	dprof-view flow --svg "$TMP/flow.svg" "$out" dprof_sharing 2>"$TMP/err"
+	expect_eq "flow --svg without graphviz: exit status" $? 1
+	grep -q "graphviz's dot is not installed" "$TMP/err" ||
+		fail "no clear message without graphviz: $(cat "$TMP/err")"
+fi
 unload_mod dprof_sharing
 exit 0

@@ -75,7 +75,7 @@ static void add_writer(struct classify_writer *w, uint16_t offset,
 	w[least].count = 1;
 }
 
-static bool usable(const struct history *h)
+bool classify_usable(const struct history *h)
 {
 	return h->reason == DPROF_HIST_FREED &&
 	       !(h->end_flags & (DPROF_HIST_CPUS_CHANGED |
@@ -113,46 +113,77 @@ static void note_write(struct replay *rp, uint64_t line, uint16_t cpu,
 		rp->w[rp->nw++] = (struct last_write){ line, cpu, idx };
 }
 
+void classify_history(const struct history *h, uint8_t *class,
+		      const struct hist_elem **writer)
+{
+	struct replay *rp = xcalloc(1, sizeof(*rp));
+
+	for (size_t i = 0; i < h->nr_elems; i++) {
+		const struct hist_elem *e = &h->elems[i];
+		uint64_t line = (h->addr + e->offset) / CLASSIFY_LINE;
+		struct seen *s = seen_find(rp, line, e->cpu);
+		const struct hist_elem *w;
+
+		w = foreign_write(h, rp, line, e->cpu, s ? (long)s->last : -1);
+		if (e->write)
+			note_write(rp, line, e->cpu, i);
+		writer[i] = w;
+		if (!s) {
+			class[i] = w ? CLASS_TRANSFER : CLASS_FIRST_TOUCH;
+			if (rp->n < MAX_SEEN)
+				rp->s[rp->n++] = (struct seen){ line, e->cpu, i };
+			continue;
+		}
+		s->last = i;
+		if (!w)
+			class[i] = CLASS_HIT;
+		else if (w->offset == e->offset)
+			class[i] = CLASS_TRUE_SHARING;
+		else
+			class[i] = CLASS_FALSE_SHARING;
+	}
+	free(rp);
+}
+
 static void replay(struct classify *c, size_t *cap, const struct history *h)
 {
-	struct replay rp = { .n = 0 };
+	uint8_t *class = xcalloc(h->nr_elems + 1, 1);
+	const struct hist_elem **writer = xcalloc(h->nr_elems + 1,
+						  sizeof(*writer));
 	struct classify_field *f;
 
 	for (int k = 0; k < h->nr_offsets && k < 2; k++) {
 		f = field_of(c, cap, h->target, h->offset[k]);
 		f->histories++;
 	}
+	classify_history(h, class, writer);
 	for (size_t i = 0; i < h->nr_elems; i++) {
-		const struct hist_elem *e = &h->elems[i];
-		uint64_t line = (h->addr + e->offset) / CLASSIFY_LINE;
-		struct seen *s = seen_find(&rp, line, e->cpu);
-		const struct hist_elem *w;
+		const struct hist_elem *w = writer[i];
 
-		f = field_of(c, cap, h->target, e->offset);
+		f = field_of(c, cap, h->target, h->elems[i].offset);
 		f->accesses++;
-		w = foreign_write(h, &rp, line, e->cpu, s ? (long)s->last : -1);
-		if (e->write)
-			note_write(&rp, line, e->cpu, i);
-		if (!s) {
-			if (w)
-				f->transfers++;
-			else
-				f->first_touch++;
-			if (rp.n < MAX_SEEN)
-				rp.s[rp.n++] = (struct seen){ line, e->cpu, i };
-			continue;
-		}
-		s->last = i;
-		if (!w) {
+		switch (class[i]) {
+		case CLASS_TRANSFER:
+			f->transfers++;
+			break;
+		case CLASS_FIRST_TOUCH:
+			f->first_touch++;
+			break;
+		case CLASS_HIT:
 			f->hits++;
-		} else if (w->offset == e->offset) {
+			break;
+		case CLASS_TRUE_SHARING:
 			f->true_sharing++;
 			add_writer(f->true_writers, w->offset, w->ip);
-		} else {
+			break;
+		default:
 			f->false_sharing++;
 			add_writer(f->false_writers, w->offset, w->ip);
+			break;
 		}
 	}
+	free(writer);
+	free(class);
 }
 
 static int by_field(const void *a, const void *b)
@@ -178,7 +209,7 @@ void classify_build(struct classify *c, const struct history_set *hs)
 	memset(c, 0, sizeof(*c));
 	c->threshold = CLASSIFY_THRESHOLD;
 	for (size_t i = 0; i < hs->n; i++) {
-		if (!usable(&hs->h[i])) {
+		if (!classify_usable(&hs->h[i])) {
 			c->skipped++;
 			continue;
 		}

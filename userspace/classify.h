@@ -23,6 +23,7 @@
 #ifndef DPROF_CLASSIFY_H
 #define DPROF_CLASSIFY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "histories.h"
@@ -65,6 +66,22 @@ struct classify {
 /* Share of a field's accesses that must be invalidations to label it. */
 #define CLASSIFY_THRESHOLD 0.05
 
+/* The class of each access of one history, as the replay finds it. */
+enum classify_class {
+	CLASS_HIT,
+	CLASS_TRUE_SHARING,
+	CLASS_FALSE_SHARING,
+	CLASS_TRANSFER,
+	CLASS_FIRST_TOUCH,
+};
+
+/*
+ * @class[i] for h->elems[i]; @writer[i] the other CPU's write that
+ * invalidated or transferred the line, or NULL.
+ */
+void classify_history(const struct history *h, uint8_t *class,
+		      const struct hist_elem **writer);
+bool classify_usable(const struct history *h);
 void classify_build(struct classify *c, const struct history_set *hs);
 void classify_free(struct classify *c);
 const char *classify_label_name(enum classify_label l);

@@ -3,13 +3,15 @@
  * libFuzzer target: a recording file, as dprof-view reads it.  The parser
  * must refuse what is malformed, and whatever it accepts every analysis
  * must walk without a read out of bounds (ASan/UBSan build): address set,
- * histories, path traces, miss classification, and the data profile (BTF included, parsed by
+ * histories, path traces, miss classification, data flow, and the data
+ * profile (BTF included, parsed by
  * libbpf).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "classify.h"
+#include "flow.h"
 #include "histories.h"
 #include "objects.h"
 #include "paths.h"
@@ -26,6 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct history_set hs;
 	struct path_set ps;
 	struct classify c;
+	struct ksyms syms;
+	struct flow fl;
 	struct profile p;
 	uint8_t *copy;
 
@@ -42,6 +46,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		paths_free(&ps);
 		classify_build(&c, &hs);
 		classify_free(&c);
+		ksyms_load(&syms, r.kallsyms);
+		for (size_t t = 0; t < r.nr_targets && t < 4; t++) {
+			flow_build(&fl, &hs, (int)t, &syms);
+			flow_free(&fl);
+		}
+		ksyms_free(&syms);
 		histories_free(&hs);
 		profile_build(&r, NULL, &p);
 		profile_free(&p);

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view flow: the data flow graph of one type, as text, Graphviz DOT
+ * or SVG (rendered by graphviz's dot when it is installed).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "builtin.h"
+#include "flow.h"
+#include "json.h"
+#include "util.h"
+#include "view.h"
+
+static const char flow_usage[] =
+	"usage: dprof-view flow [--dot|--json] [--svg FILE] [-o FILE] RECORDING CACHE\n"
+	"\n"
+	"The data flow graph of CACHE's objects: the functions they pass\n"
+	"through from allocation to free, merged over every complete object\n"
+	"access history.  Each edge counts the histories that took it; edges\n"
+	"where the object changed CPU are bold and red; each node gives the\n"
+	"histories through it, the accesses made there and the share of them\n"
+	"that were estimated misses (transfers and invalidations, see\n"
+	"classify --help), by which nodes are shaded in DOT and SVG.\n"
+	"\n"
+	"  -d, --dot          Graphviz DOT instead of text\n"
+	"  -S, --svg FILE     render the graph to FILE with graphviz's dot\n"
+	"  -j, --json         JSON instead of text\n"
+	"  -o, --output FILE  write there instead of stdout\n"
+	"  -h, --help         this text\n";
+
+struct flow_opts {
+	struct view_opts view;
+	const char *cache, *svg;
+	int dot;
+};
+
+static int parse_opts(int argc, char **argv, struct flow_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "dot", no_argument, NULL, 'd' },
+		{ "svg", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "dS:jo:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->dot = 1;
+			break;
+		case 'S':
+			o->svg = optarg;
+			break;
+		case 'j':
+			o->view.json = 1;
+			break;
+		case 'o':
+			o->view.output = optarg;
+			break;
+		case 'h':
+			fputs(flow_usage, stdout);
+			exit(EXIT_OK);
+		default:
+			fputs(flow_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		errmsg("flow: expected a recording and a cache name (see --help)");
+		return EXIT_USAGE;
+	}
+	o->view.input = argv[optind];
+	o->cache = argv[optind + 1];
+	return 0;
+}
+
+static double miss_rate(const struct flow_node *n)
+{
+	return n->accesses ? (double)n->est_misses / (double)n->accesses : 0;
+}
+
+static const char *role_name(enum flow_role r)
+{
+	return r == FLOW_ALLOC ? "alloc" : r == FLOW_FREE ? "free" : "access";
+}
+
+/* DOT string: quotes and backslashes escaped. */
+static void dot_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void write_dot(FILE *out, const struct flow *fl, const char *cache)
+{
+	uint64_t max = 1;
+
+	for (size_t i = 0; i < fl->nr_edges; i++)
+		if (fl->edges[i].histories > max)
+			max = fl->edges[i].histories;
+	fprintf(out, "digraph dprof_flow {\n");
+	fprintf(out, "\tlabel=");
+	{
+		char title[512];
+
+		snprintf(title, sizeof(title),
+			 "%s: data flow over %llu histories (bold red: CPU change; darker: more estimated misses)",
+			 cache, (unsigned long long)fl->histories);
+		dot_str(out, title);
+	}
+	fprintf(out, ";\n\tlabelloc=t;\n\trankdir=TB;\n");
+	fprintf(out, "\tnode [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n");
+	for (size_t i = 0; i < fl->nr_nodes; i++) {
+		const struct flow_node *n = &fl->nodes[i];
+		char label[512];
+		/* White (no misses) to orange (every access a miss). */
+		int green = 255 - (int)(miss_rate(n) * 120);
+		int blue = 255 - (int)(miss_rate(n) * 255);
+
+		if (n->role == FLOW_ACCESS)
+			snprintf(label, sizeof(label),
+				 "%s\\n%llu histories, %llu accesses, %.0f%% est. misses",
+				 n->name, (unsigned long long)n->histories,
+				 (unsigned long long)n->accesses,
+				 100 * miss_rate(n));
+		else
+			snprintf(label, sizeof(label), "%s: %s\\n%llu histories",
+				 role_name(n->role), n->name,
+				 (unsigned long long)n->histories);
+		fprintf(out, "\tn%zu [label=\"", i);
+		for (const char *s = label; *s; s++) {
+			if (*s == '"')
+				fputc('\\', out);
+			fputc(*s, out);
+		}
+		fprintf(out, "\", fillcolor=\"#ff%02x%02x\"%s];\n", green, blue,
+			n->role == FLOW_ACCESS ? "" : ", shape=ellipse");
+	}
+	for (size_t i = 0; i < fl->nr_edges; i++) {
+		const struct flow_edge *e = &fl->edges[i];
+		double w = 1 + 4.0 * (double)e->histories / (double)max;
+
+		fprintf(out, "\tn%zu -> n%zu [label=\"%llu\", penwidth=%.1f%s];\n",
+			e->from, e->to, (unsigned long long)e->histories,
+			e->cpu_change ? w + 2 : w,
+			e->cpu_change ? ", color=red, style=bold, fontcolor=red" : "");
+	}
+	fprintf(out, "}\n");
+}
+
+static void write_text(FILE *out, const struct flow *fl, const char *cache)
+{
+	fprintf(out, "%s: data flow over %llu complete histories\n", cache,
+		(unsigned long long)fl->histories);
+	fprintf(out, "nodes:\n  %4s %-6s %9s %9s %7s  %s\n", "id", "role",
+		"histories", "accesses", "misses", "function");
+	for (size_t i = 0; i < fl->nr_nodes; i++) {
+		const struct flow_node *n = &fl->nodes[i];
+
+		fprintf(out, "  %4zu %-6s %9llu %9llu %6.1f%%  %s\n", i,
+			role_name(n->role), (unsigned long long)n->histories,
+			(unsigned long long)n->accesses, 100 * miss_rate(n),
+			n->name);
+	}
+	fprintf(out, "edges (-> same CPU, => CPU change):\n");
+	for (size_t i = 0; i < fl->nr_edges; i++) {
+		const struct flow_edge *e = &fl->edges[i];
+
+		fprintf(out, "  %4zu %s %-4zu %6llu  %s %s %s\n", e->from,
+			e->cpu_change ? "=>" : "->", e->to,
+			(unsigned long long)e->histories,
+			fl->nodes[e->from].name, e->cpu_change ? "=>" : "->",
+			fl->nodes[e->to].name);
+	}
+	if (!fl->histories)
+		fprintf(out, "no complete histories of %s in this recording\n", cache);
+}
+
+static void write_json(FILE *out, const struct flow *fl, const char *cache)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "cache", cache);
+	json_uint(&j, "histories", fl->histories);
+	json_array_begin(&j, "nodes");
+	for (size_t i = 0; i < fl->nr_nodes; i++) {
+		json_object_begin(&j, NULL);
+		json_uint(&j, "id", i);
+		json_string(&j, "role", role_name(fl->nodes[i].role));
+		json_string(&j, "function", fl->nodes[i].name);
+		json_uint(&j, "histories", fl->nodes[i].histories);
+		json_uint(&j, "accesses", fl->nodes[i].accesses);
+		json_uint(&j, "estimated_misses", fl->nodes[i].est_misses);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_array_begin(&j, "edges");
+	for (size_t i = 0; i < fl->nr_edges; i++) {
+		json_object_begin(&j, NULL);
+		json_uint(&j, "from", fl->edges[i].from);
+		json_uint(&j, "to", fl->edges[i].to);
+		json_bool(&j, "cpu_change", fl->edges[i].cpu_change);
+		json_uint(&j, "histories", fl->edges[i].histories);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+/* Render through graphviz's dot; a clear message when it is missing. */
+static int render_svg(const struct flow *fl, const char *cache,
+		      const char *path)
+{
+	char cmd[4200];
+	FILE *p;
+	int st;
+
+	if (system("command -v dot >/dev/null 2>&1") != 0) {
+		errmsg("flow: graphviz's dot is not installed, so no SVG was written (apt-get install graphviz, or use --dot)");
+		return EXIT_FAIL;
+	}
+	if (strchr(path, '\'')) {
+		errmsg("flow: --svg %s: quotes in the path are not supported", path);
+		return EXIT_USAGE;
+	}
+	snprintf(cmd, sizeof(cmd), "dot -Tsvg -o '%s'", path);
+	p = popen(cmd, "w");
+	if (!p) {
+		errmsg("flow: cannot run dot: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	write_dot(p, fl, cache);
+	st = pclose(p);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		errmsg("flow: dot failed to render %s", path);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int cmd_flow(int argc, char **argv)
+{
+	struct flow_opts o;
+	struct history_set hs;
+	struct recording r;
+	struct ksyms syms;
+	struct flow fl;
+	FILE *out;
+	int ret, target = -1;
+
+	memset(&o, 0, sizeof(o));
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		return ret;
+	ret = view_open(&o.view, &r, &out, "flow");
+	if (ret)
+		return ret;
+	for (size_t t = 0; t < r.nr_targets; t++)
+		if (!strcmp(r.targets[t].name, o.cache))
+			target = (int)t;
+	if (target < 0) {
+		errmsg("flow: %s profiled no cache named %s", o.view.input,
+		       o.cache);
+		view_close(out, &o.view);
+		recording_free(&r);
+		return EXIT_USAGE;
+	}
+	histories_build(&hs, &r);
+	ksyms_load(&syms, r.kallsyms);
+	flow_build(&fl, &hs, target, &syms);
+	if (o.svg)
+		ret = render_svg(&fl, o.cache, o.svg);
+	if (o.view.json)
+		write_json(out, &fl, o.cache);
+	else if (o.dot)
+		write_dot(out, &fl, o.cache);
+	else if (!o.svg)
+		write_text(out, &fl, o.cache);
+	if (view_close(out, &o.view) && !ret)
+		ret = EXIT_FAIL;
+	flow_free(&fl);
+	ksyms_free(&syms);
+	histories_free(&hs);
+	recording_free(&r);
+	return ret;
+}
