@@ -17,7 +17,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 VIEW_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
 	-I$(TOP)/userspace
-VIEW_LIBS := -lbpf -lelf -lcapstone -lz -lm
+VIEW_LIBS := -lbpf -ldw -lelf -lcapstone -lz -lm
 
 VIEW_SRCS := $(wildcard $(TOP)/userspace/*.c)
 VIEW_LIB_SRCS := $(filter-out $(TOP)/userspace/dprof-view.c \

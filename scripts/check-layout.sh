@@ -1,13 +1,16 @@
 #!/bin/sh
-# The field names dprof-view gives byte offsets (from BTF, through libbpf)
-# agree with pahole's layout of the same BTF, for structs of the reference
-# kernels.  The BTF is taken from the kernel images in /boot (the .BTF
-# section of the decompressed vmlinux), so no guest is needed.
+# The field names dprof-view gives byte offsets agree with pahole's layout
+# of the same debug data: from BTF (through libbpf) for structs of the
+# reference kernels, taken from the kernel images in /boot (the .BTF
+# section of the decompressed vmlinux), and from DWARF (through libdwfl)
+# for structs in dprof's own modules (the test struct, and kernel structs
+# with bitfields and anonymous unions that dprof.ko uses).  No guest.
 #
 # For every member pahole prints with a non-zero size, the name dprof-view
 # gives the member's first byte must contain it (as a path component, among
 # union alternatives); every byte of a hole pahole reports must be
-# "(padding)"; and the struct sizes must agree.
+# "(padding)" (holes of the struct itself, not of one union alternative);
+# and the struct sizes must agree.
 #
 #   scripts/check-layout.sh [KERNEL...]      (default: 6.1 6.12)
 set -eu
@@ -43,15 +46,14 @@ extract_btf() {
 }
 
 failed=0 checked=0
-for sel in ${*:-6.1 6.12}; do
-	kver=$("$top/scripts/kernel.sh" "$sel")
-	btf=$work/btf-$kver
-	extract_btf "/boot/vmlinuz-$kver" "$btf"
-	for s in $structs; do
-		pahole -C "$s" "$btf" >"$work/pahole" 2>/dev/null ||
-			{ echo "check-layout: pahole knows no struct $s in $kver" >&2; failed=1; continue; }
-		"$view" layout --btf "$btf" --bytes "$s" >"$work/bytes"
-		if ! awk -v kver="$kver" -v s="$s" '
+# compare LABEL STRUCT PAHOLE_FILE DPROF_VIEW_SOURCE_ARGS...
+compare() {
+	c_label=$1 c_struct=$2 c_src=$3
+	shift 3
+	pahole -C "$c_struct" "$c_src" >"$work/pahole" 2>/dev/null && [ -s "$work/pahole" ] ||
+		{ echo "check-layout: pahole knows no struct $c_struct in $c_src" >&2; failed=1; return; }
+	"$view" layout "$@" --bytes "$c_struct" >"$work/bytes" || { failed=1; return; }
+		if ! awk -v kver="$c_label" -v s="$c_struct" '
 			FNR == NR { name[$1] = $2; n = FNR; next }
 			# Member lines end in /* OFF SIZE */ or /* OFF: BIT SIZE */
 			match($0, /\/\* *[0-9]+(: *[0-9]+)? +[0-9]+ \*\/$/) {
@@ -87,7 +89,9 @@ for sel in ${*:-6.1 6.12}; do
 				}
 				next
 			}
-			/XXX [0-9]+ bytes? hole/ {
+			# Holes of the struct itself (one tab deep); a hole inside
+			# one alternative of a union is covered by the others.
+			/^\t\/\* XXX [0-9]+ bytes? hole/ {
 				match($0, /XXX [0-9]+/); h = substr($0, RSTART + 4, RLENGTH - 4)
 				for (b = last_end; b < last_end + h; b++)
 					if (name[b] != "(padding)") {
@@ -107,6 +111,21 @@ for sel in ${*:-6.1 6.12}; do
 			failed=1
 		fi
 		checked=$((checked + 1))
+}
+
+for sel in ${*:-6.1 6.12}; do
+	kver=$("$top/scripts/kernel.sh" "$sel")
+	btf=$work/btf-$kver
+	extract_btf "/boot/vmlinuz-$kver" "$btf"
+	for s in $structs; do
+		compare "$kver BTF" "$s" "$btf" --btf "$btf"
+	done
+	mods=$top/build/mod-$kver
+	make -s -C "$top" KVER="$kver" module >/dev/null
+	compare "$kver DWARF" dprof_sharing_obj "$mods/dprof_sharing.ko" \
+		--debug "$mods/dprof_sharing.ko"
+	for s in perf_event_attr hw_perf_event perf_event; do
+		compare "$kver DWARF" "$s" "$mods/dprof.ko" --debug "$mods/dprof.ko"
 	done
 done
 [ "$failed" -eq 0 ] || { echo "check-layout: FAILED"; exit 1; }

@@ -8,6 +8,8 @@
 #     CPU: false sharing, each invalidated by the other's writes;
 #   read_mostly (128), written once before B first reads it, and
 #   private_count (192), used by A alone: neither.
+# The fields are named from the module's DWARF (--debug), as in the
+# struct: the text view must put each name on its offset.
 . ./functions.sh
 trap cleanup_modules EXIT
 out=$TMP/classify.dprof
@@ -30,7 +32,16 @@ dprof-view record -o "$out" -- sh "$TMP/classify-run.sh" "$DPROF_DIR" ||
 	fail "record failed"
 grep "rounds complete" $DPROF_DIR/histories
 unload_mod dprof
-dprof-view classify "$out"
+names="--debug $MODDIR/dprof_sharing.ko --type dprof_sharing=dprof_sharing_obj"
+dprof-view classify $names "$out" | tee "$TMP/classify.txt" ||
+	fail "classify failed"
+for f in 0:shared_count 64:written_by_a 72:written_by_b 128:read_mostly \
+	192:private_count; do
+	off=${f%%:*} name=${f#*:}
+	awk -v o="$off" -v n="$name" '$1 == o && $2 == n { ok = 1 } END { exit !ok }' \
+		"$TMP/classify.txt" || fail "offset $off is not named $name"
+done
+echo "ok: fields named from the module's DWARF"
 dprof-view classify --script -t dprof_sharing "$out" >"$TMP/classes" ||
 	fail "classify failed"
 row() { awk -v o="$1" '$1 == "field" && $3 == o' "$TMP/classes"; }

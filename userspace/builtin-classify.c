@@ -35,6 +35,7 @@ static const char classify_usage[] =
 	"\n"
 	"  -t, --target CACHE       only this cache\n"
 	"  -T, --type CACHE=STRUCT  name fields as STRUCT (see profile --help)\n"
+	"  -D, --debug FILE         DWARF for structs the BTF lacks (profile --help)\n"
 	"  -s, --script             one line per field, for scripts:\n"
 	"                             field CACHE OFFSET LABEL ACCESSES TRUE FALSE\n"
 	"                               TRANSFERS FIRST_TOUCH WRITER_OFFSETS\n"
@@ -59,13 +60,14 @@ static int parse_opts(int argc, char **argv, struct classify_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "target", required_argument, NULL, 't' },
 		{ "type", required_argument, NULL, 'T' },
+		{ "debug", required_argument, NULL, 'D' },
 		{ "script", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jo:t:T:sh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:t:T:sD:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
@@ -78,6 +80,9 @@ static int parse_opts(int argc, char **argv, struct classify_opts *o)
 			break;
 		case 's':
 			o->script = 1;
+			break;
+		case 'D':
+			type_map_add_debug(&o->map, optarg);
 			break;
 		case 'T':
 			if (type_map_add(&o->map, optarg)) {

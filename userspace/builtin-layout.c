@@ -19,7 +19,7 @@
 #include "util.h"
 
 static const char layout_usage[] =
-	"usage: dprof-view layout [--json|--bytes] [-o FILE] (--btf FILE | RECORDING) STRUCT\n"
+	"usage: dprof-view layout [--json|--bytes] [-o FILE] (--btf FILE | --debug FILE | RECORDING) STRUCT\n"
 	"\n"
 	"The leaf fields of struct STRUCT as dprof's views name them (nested and\n"
 	"anonymous structs and unions walked into, arrays and bitfields kept\n"
@@ -29,13 +29,15 @@ static const char layout_usage[] =
 	"  -b, --btf FILE    read the BTF from FILE (raw BTF such as\n"
 	"                    /sys/kernel/btf/vmlinux, or an ELF with .BTF)\n"
 	"                    instead of a recording\n"
+	"  -D, --debug FILE  read it from FILE's DWARF (a .ko, or a vmlinux\n"
+	"                    with debug info) instead\n"
 	"  -B, --bytes       one line per byte: OFFSET NAME (for scripts)\n"
 	"  -j, --json        JSON instead of text\n"
 	"  -o, --output FILE write there instead of stdout\n"
 	"  -h, --help        this text\n";
 
 struct layout_opts {
-	const char *btf_path, *recording, *name, *output;
+	const char *btf_path, *debug_path, *recording, *name, *output;
 	int json, bytes;
 };
 
@@ -43,6 +45,7 @@ static int parse_opts(int argc, char **argv, struct layout_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "btf", required_argument, NULL, 'b' },
+		{ "debug", required_argument, NULL, 'D' },
 		{ "bytes", no_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
@@ -52,10 +55,13 @@ static int parse_opts(int argc, char **argv, struct layout_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "b:Bjo:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:D:Bjo:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->btf_path = optarg;
+			break;
+		case 'D':
+			o->debug_path = optarg;
 			break;
 		case 'B':
 			o->bytes = 1;
@@ -74,13 +80,13 @@ static int parse_opts(int argc, char **argv, struct layout_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != (o->btf_path ? 1 : 2)) {
+	if (argc - optind != (o->btf_path || o->debug_path ? 1 : 2)) {
 		errmsg("layout: expected %s (see --help)",
-		       o->btf_path ? "STRUCT after --btf FILE" :
+		       o->btf_path || o->debug_path ? "STRUCT after the file" :
 		       "a recording and a struct name");
 		return EXIT_USAGE;
 	}
-	if (!o->btf_path)
+	if (!o->btf_path && !o->debug_path)
 		o->recording = argv[optind++];
 	o->name = argv[optind];
 	if (!strncmp(o->name, "struct ", 7))
@@ -188,13 +194,22 @@ int cmd_layout(int argc, char **argv)
 	struct recording r = { 0 };
 	struct layout l;
 	struct btf *btf;
-	char err[200], name[512];
+	char err[600], name[512];
 	FILE *out = stdout;
 	int ret;
 
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
+	if (o.debug_path) {
+		if (layout_from_dwarf(o.debug_path, o.name, &l, err,
+				      sizeof(err))) {
+			errmsg("layout: %s", err);
+			return EXIT_USAGE;
+		}
+		btf = NULL;
+		goto print;
+	}
 	btf = load_btf(&o, &r, &ret);
 	if (!btf)
 		goto out;
@@ -203,6 +218,7 @@ int cmd_layout(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_btf;
 	}
+print:
 	if (o.output) {
 		out = fopen(o.output, "w");
 		if (!out) {

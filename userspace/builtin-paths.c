@@ -31,6 +31,7 @@ static const char paths_usage[] =
 	"  -t, --target CACHE   only this cache\n"
 	"  -n, --top N          paths per type (default 5, 0: all)\n"
 	"  -T, --type CACHE=STRUCT  name fields as STRUCT (see profile --help)\n"
+	"  -D, --debug FILE     DWARF for structs the BTF lacks (profile --help)\n"
 	"  -s, --script         one line per path and per step, for scripts:\n"
 	"                         path CACHE RANK COUNT STEPS CPU_CHANGES OFFSETS\n"
 	"                         step CACHE RANK INDEX TIME_NS OFFSET read|write\n"
@@ -55,6 +56,7 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 		{ "target", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "type", required_argument, NULL, 'T' },
+		{ "debug", required_argument, NULL, 'D' },
 		{ "script", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -63,7 +65,7 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 	int c;
 
 	o->top = 5;
-	while ((c = getopt_long(argc, argv, "jo:t:n:T:sh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:t:n:T:sD:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
@@ -83,6 +85,9 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 				errmsg("paths: --top %s: not a count", optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'D':
+			type_map_add_debug(&o->map, optarg);
 			break;
 		case 'T':
 			if (type_map_add(&o->map, optarg)) {

@@ -30,6 +30,9 @@ static const char profile_usage[] =
 	"  -T, --type CACHE=STRUCT name CACHE's objects as struct STRUCT (adds\n"
 	"                          to the built-in table: skbuff_head_cache =\n"
 	"                          sk_buff, TCP = tcp_sock, filp = file, ...)\n"
+	"  -D, --debug FILE        DWARF (a .ko, or a vmlinux with debug info) for\n"
+	"                          structs the recording's BTF lacks (module\n"
+	"                          structs); repeatable\n"
 	"  -k, --kernel            print the profile as dprof.ko printed it at\n"
 	"                          the end of the recording (its debugfs\n"
 	"                          \"profile\" file) instead\n"
@@ -51,13 +54,14 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "target", required_argument, NULL, 't' },
 		{ "type", required_argument, NULL, 'T' },
+		{ "debug", required_argument, NULL, 'D' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jo:t:T:kh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:t:T:kD:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
@@ -70,6 +74,9 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 			break;
 		case 'k':
 			o->kernel = 1;
+			break;
+		case 'D':
+			type_map_add_debug(&o->map, optarg);
 			break;
 		case 'T':
 			if (type_map_add(&o->map, optarg)) {

@@ -34,18 +34,17 @@ static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
 	return t;
 }
 
-static void add_field(struct flattener *f, const char *path, uint32_t type_id,
-		      uint32_t offset, uint32_t size, uint32_t elem_size,
-		      uint32_t bit_off, uint32_t bit_size)
+void layout_add_field(struct layout *l, size_t *cap, const char *path,
+		      uint32_t type_id, uint32_t offset, uint32_t size,
+		      uint32_t elem_size, uint32_t bit_off, uint32_t bit_size)
 {
 	struct layout_field *lf;
 
-	if (f->l->nr_fields == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 64;
-		f->l->fields = xrealloc(f->l->fields,
-					f->cap * sizeof(*f->l->fields));
+	if (l->nr_fields == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		l->fields = xrealloc(l->fields, *cap * sizeof(*l->fields));
 	}
-	lf = &f->l->fields[f->l->nr_fields++];
+	lf = &l->fields[l->nr_fields++];
 	lf->offset = offset;
 	lf->size = size;
 	lf->elem_size = elem_size;
@@ -55,7 +54,15 @@ static void add_field(struct flattener *f, const char *path, uint32_t type_id,
 	lf->path = xstrdup(path);
 }
 
-static char *join(const char *prefix, const char *name)
+static void add_field(struct flattener *f, const char *path, uint32_t type_id,
+		      uint32_t offset, uint32_t size, uint32_t elem_size,
+		      uint32_t bit_off, uint32_t bit_size)
+{
+	layout_add_field(f->l, &f->cap, path, type_id, offset, size, elem_size,
+			 bit_off, bit_size);
+}
+
+char *layout_join(const char *prefix, const char *name)
 {
 	size_t n = strlen(prefix) + strlen(name) + 2;
 	char *s = xmalloc(n);
@@ -80,7 +87,7 @@ static int flatten(struct flattener *f, uint32_t id, uint32_t base_bits,
 		uint32_t bsize = btf_member_bitfield_size(t, i);
 		const struct btf_type *mt = skip_mods(f->btf, &mid);
 		const char *name = btf__name_by_offset(f->btf, m->name_off);
-		char *path = join(prefix, name ? name : "");
+		char *path = layout_join(prefix, name ? name : "");
 		long long sz;
 
 		if (!mt) {
@@ -131,7 +138,6 @@ int layout_from_btf(const struct btf *btf, const char *name,
 	const struct btf_type *t;
 	int kind = BTF_KIND_STRUCT;
 	int id = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
-	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	if (id < 0) {
@@ -148,7 +154,15 @@ int layout_from_btf(const struct btf *btf, const char *name,
 		snprintf(err, errlen, "struct %s: malformed BTF", name);
 		return -1;
 	}
-	for (i = 0; i < out->nr_fields; i++) {
+	layout_finish(out, kind == BTF_KIND_UNION ? "union" : "struct", name,
+		      t->size);
+	return 0;
+}
+
+void layout_finish(struct layout *out, const char *kind, const char *name,
+		   uint32_t size)
+{
+	for (size_t i = 0; i < out->nr_fields; i++) {
 		out->fields[i].seq = (uint32_t)i;
 		if (out->fields[i].size > out->max_field_size)
 			out->max_field_size = out->fields[i].size;
@@ -156,11 +170,9 @@ int layout_from_btf(const struct btf *btf, const char *name,
 	if (out->nr_fields)
 		qsort(out->fields, out->nr_fields, sizeof(*out->fields),
 		      by_offset);
-	out->size = t->size;
-	out->name = xmalloc(strlen(name) + 8);
-	sprintf(out->name, "%s %s", kind == BTF_KIND_UNION ? "union" : "struct",
-		name);
-	return 0;
+	out->size = size;
+	out->name = xmalloc(strlen(kind) + strlen(name) + 2);
+	sprintf(out->name, "%s %s", kind, name);
 }
 
 void layout_free(struct layout *l)
@@ -380,6 +392,31 @@ const char *type_map_lookup(const struct type_map *m, const char *cache)
 	return NULL;
 }
 
+void type_map_add_debug(struct type_map *m, const char *path)
+{
+	m->debug = xrealloc(m->debug, (m->nr_debug + 1) * sizeof(*m->debug));
+	m->debug[m->nr_debug++] = xstrdup(path);
+}
+
+int layout_find(const struct btf *btf, const struct type_map *m,
+		const char *name, struct layout *out, char *err, size_t errlen)
+{
+	char why[300];
+	size_t pos;
+
+	if (btf && !layout_from_btf(btf, name, out, err, errlen))
+		return 0;
+	if (!btf)
+		snprintf(err, errlen, "no BTF");
+	for (size_t i = 0; m && i < m->nr_debug; i++) {
+		if (!layout_from_dwarf(m->debug[i], name, out, why, sizeof(why)))
+			return 0;
+		pos = strlen(err);
+		snprintf(err + pos, errlen - pos, "; %s", why);
+	}
+	return -1;
+}
+
 void type_map_free(struct type_map *m)
 {
 	size_t i;
@@ -390,5 +427,8 @@ void type_map_free(struct type_map *m)
 	}
 	free(m->caches);
 	free(m->structs);
+	for (i = 0; i < m->nr_debug; i++)
+		free(m->debug[i]);
+	free(m->debug);
 	memset(m, 0, sizeof(*m));
 }

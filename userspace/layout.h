@@ -40,7 +40,22 @@ struct layout {
  */
 int layout_from_btf(const struct btf *btf, const char *name,
 		    struct layout *out, char *err, size_t errlen);
+/*
+ * The same from DWARF (a .ko or a vmlinux with debug info, through
+ * libdwfl so that a module's relocations are applied).
+ */
+int layout_from_dwarf(const char *path, const char *name,
+		      struct layout *out, char *err, size_t errlen);
 void layout_free(struct layout *l);
+
+/* For the builders: add one leaf, then sort and name the whole. */
+void layout_add_field(struct layout *l, size_t *cap, const char *path,
+		      uint32_t type_id, uint32_t offset, uint32_t size,
+		      uint32_t elem_size, uint32_t bit_off, uint32_t bit_size);
+void layout_finish(struct layout *l, const char *kind, const char *name,
+		   uint32_t size);
+/* "prefix.name", "name" without a prefix, "prefix" without a name. */
+char *layout_join(const char *prefix, const char *name);
 
 /*
  * The fields covering byte @off, joined with '|' (unions), "[k]" added for
@@ -62,11 +77,26 @@ const char *layout_name_range(const struct layout *l, uint32_t off,
 const struct layout_field *layout_field_at(const struct layout *l,
 					   uint32_t off);
 
-/* The struct dprof's built-in table or the user maps a slab cache to. */
+/*
+ * Where the views find types: the struct dprof's built-in table or the
+ * user maps a slab cache to, and DWARF files (.ko, vmlinux) to search
+ * when the recording's BTF lacks a struct.
+ */
 struct type_map {
 	char **caches, **structs;
 	size_t nr;
+	char **debug;
+	size_t nr_debug;
 };
+
+void type_map_add_debug(struct type_map *m, const char *path);
+/*
+ * Struct @name from @btf (may be NULL), else from the first of @m's DWARF
+ * files that has it.  -1 with every reason in @err when none does.
+ */
+int layout_find(const struct btf *btf, const struct type_map *m,
+		const char *name, struct layout *out, char *err,
+		size_t errlen);
 
 /* Adds "CACHE=STRUCT"; -1 when malformed. */
 int type_map_add(struct type_map *m, const char *spec);

@@ -86,9 +86,9 @@ static struct layout *type_layout(struct btf *btf, const char *btf_why,
 {
 	const char *sname = type_map_lookup(map, t->cache);
 	struct layout *l;
-	char err[200], why[300];
+	char err[600], why[800];
 
-	if (!btf) {
+	if (!btf && (!map || !map->nr_debug)) {
 		t->no_names_why = xstrdup(btf_why);
 		return NULL;
 	}
@@ -99,8 +99,8 @@ static struct layout *type_layout(struct btf *btf, const char *btf_why,
 	if (!sname)
 		sname = t->cache;	/* dentry, task_struct, ... */
 	l = xcalloc(1, sizeof(*l));
-	if (layout_from_btf(btf, sname, l, err, sizeof(err))) {
-		snprintf(why, sizeof(why), "%s (map the cache with --type %s=STRUCT)",
+	if (layout_find(btf, map, sname, l, err, sizeof(err))) {
+		snprintf(why, sizeof(why), "%s (map the cache with --type %s=STRUCT, or give DWARF with --debug FILE)",
 			 err, t->cache);
 		t->no_names_why = xstrdup(why);
 		free(l);

@@ -51,16 +51,16 @@ struct layout **view_layouts(const struct recording *r,
 	struct layout **l = xcalloc(r->nr_targets ? r->nr_targets : 1,
 				    sizeof(*l));
 	struct btf *btf = r->btf ? btf__new(r->btf, r->btf_len) : NULL;
-	char err[200];
+	char err[600];
 
 	if (libbpf_get_error(btf))
-		return l;
-	for (size_t t = 0; btf && t < r->nr_targets; t++) {
+		btf = NULL;
+	for (size_t t = 0; t < r->nr_targets; t++) {
 		const char *s = type_map_lookup(map, r->targets[t].name);
 
 		l[t] = xcalloc(1, sizeof(**l));
-		if (layout_from_btf(btf, s ? s : r->targets[t].name, l[t], err,
-				    sizeof(err))) {
+		if (layout_find(btf, map, s ? s : r->targets[t].name, l[t], err,
+				sizeof(err))) {
 			free(l[t]);
 			l[t] = NULL;
 		}
