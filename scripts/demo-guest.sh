@@ -42,6 +42,9 @@ echo
 echo "== dprof-view classify skbuff.dprof  (sharing per field, estimated from the histories)"
 dprof-view classify /host/skbuff.dprof
 echo
+echo "== dprof-view workingset skbuff.dprof  (occupancy of the L1 data cache)"
+dprof-view workingset /host/skbuff.dprof
+echo
 echo "== dprof-view paths -n 1 skbuff.dprof  (histories merged by execution path)"
 dprof-view paths -n 1 /host/skbuff.dprof
 echo

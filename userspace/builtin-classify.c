@@ -31,7 +31,7 @@ static const char classify_usage[] =
 	"such invalidations.  These are estimates from access order, not\n"
 	"measured misses; a write to another field is seen only by histories\n"
 	"that watched both (history_mode=pairs).  Conflict and capacity misses\n"
-	"are not classified yet.\n"
+	"are the working-set view's (dprof-view workingset).\n"
 	"\n"
 	"  -t, --target CACHE       only this cache\n"
 	"  -T, --type CACHE=STRUCT  name fields as STRUCT (see profile --help)\n"
@@ -268,7 +268,7 @@ int cmd_classify(int argc, char **argv)
 		json_object_end(&j);
 		json_finish(&j);
 	} else if (!o.script) {
-		fprintf(out, "\nfirst touches are unclassified; conflict and capacity misses are not classified yet (they need the working-set simulation)\n");
+		fprintf(out, "\nfirst touches are unclassified; for conflict and capacity misses see dprof-view workingset\n");
 	}
 	ret = view_close(out, &o.view);
 	ksyms_free(&syms);

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "what a recording holds: kernel, targets, caches, counts" },
 	{ "objects", cmd_objects, "address set: allocations and frees per type and CPU, lifetimes" },
 	{ "histories", cmd_histories, "object access histories: list, or one in full with symbolised ips" },
+	{ "workingset", cmd_workingset, "working set per type and cache set: conflict and capacity (estimated)" },
 	{ "flow", cmd_flow, "data flow graph of one type: functions from alloc to free (text, DOT, SVG)" },
 	{ "classify", cmd_classify, "miss classification: true and false sharing per field (estimated)" },
 	{ "paths", cmd_paths, "path traces: histories merged by execution path, with coverage" },

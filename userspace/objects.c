@@ -37,6 +37,7 @@ struct live_map {
 	struct live_slot {
 		uint64_t addr;	/* 0: empty */
 		uint64_t time_ns;
+		size_t life;	/* index in obj_summary.lives */
 		uint16_t cpu;
 		uint8_t target;
 	} *slots;
@@ -168,7 +169,14 @@ int objects_summarize(const struct recording *r, struct obj_summary *out)
 				       sizeof(uint64_t));
 	}
 	live_grow(&live);
-	qsort(ev, n, sizeof(*ev), event_cmp);
+	if (n)
+		qsort(ev, n, sizeof(*ev), event_cmp);
+	out->lives = xcalloc(r->kind_count[DPROF_REC_ALLOC] + 1,
+			     sizeof(*out->lives));
+	if (n) {
+		out->first_ns = ev[0].time_ns;
+		out->last_ns = ev[n - 1].time_ns;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct obj_target_stats *t = &out->targets[ev[i].target];
 		struct live_slot *slot;
@@ -177,8 +185,13 @@ int objects_summarize(const struct recording *r, struct obj_summary *out)
 			struct live_slot v = {
 				.addr = ev[i].addr, .time_ns = ev[i].time_ns,
 				.cpu = ev[i].cpu, .target = ev[i].target,
+				.life = out->nr_lives,
 			};
 
+			out->lives[out->nr_lives++] = (struct obj_life){
+				.addr = ev[i].addr, .alloc_ns = ev[i].time_ns,
+				.end_ns = out->last_ns, .target = ev[i].target,
+			};
 			t->allocs++;
 			t->cpu[ev[i].cpu].allocs++;
 			t->bulk_allocs += !!(ev[i].flags & DPROF_OBJ_BULK);
@@ -201,6 +214,8 @@ int objects_summarize(const struct recording *r, struct obj_summary *out)
 		}
 		lifetimes[ev[i].target][nr_lifetimes[ev[i].target]++] =
 			ev[i].time_ns - slot->time_ns;
+		out->lives[slot->life].end_ns = ev[i].time_ns;
+		out->lives[slot->life].freed = true;
 		live_delete(&live, slot);
 	}
 	for (size_t i = 0; i <= live.mask; i++)
@@ -234,5 +249,6 @@ void objects_free(struct obj_summary *s)
 	for (size_t t = 0; t < s->nr_targets; t++)
 		free(s->targets[t].cpu);
 	free(s->targets);
+	free(s->lives);
 	memset(s, 0, sizeof(*s));
 }

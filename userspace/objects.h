@@ -8,6 +8,7 @@
 #ifndef DPROF_OBJECTS_H
 #define DPROF_OBJECTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "recfile.h"
@@ -33,8 +34,19 @@ struct obj_target_stats {
 	struct obj_cpu_stats *cpu;	/* nr_cpus entries */
 };
 
+/* One object's life in the recording, for the working-set view. */
+struct obj_life {
+	uint64_t addr;
+	uint64_t alloc_ns, end_ns;	/* end: free, or the recording's end */
+	uint8_t target;
+	bool freed;
+};
+
 struct obj_summary {
 	int nr_cpus;
+	struct obj_life *lives;		/* every recorded allocation */
+	size_t nr_lives;
+	uint64_t first_ns, last_ns;	/* span of the alloc/free events */
 	size_t nr_targets;
 	struct obj_target_stats *targets;
 	uint64_t lost_marked;		/* records the stream says were lost */

@@ -157,6 +157,12 @@ static int check_targets(struct recording *r, const struct rec_section *s,
 			return fail(err, s->header_offset + sizeof(*s) +
 					 i * sizeof(*t),
 				    "target %zu is malformed", i);
+		/* No slab object is larger than kmalloc's largest, 4 MiB. */
+		if (!t->object_size || t->object_size > REC_MAX_OBJECT_SIZE)
+			return fail(err, s->header_offset + sizeof(*s) +
+					 i * sizeof(*t),
+				    "target %zu: object size %u is not a slab object's",
+				    i, t->object_size);
 	}
 	return 0;
 }

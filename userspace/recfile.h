@@ -41,6 +41,7 @@ struct rec_section {
 };
 
 #define REC_MAX_KIND 16
+#define REC_MAX_OBJECT_SIZE (8u << 20)	/* twice kmalloc's largest */
 
 struct recording {
 	const char *path;

@@ -3,8 +3,8 @@
  * libFuzzer target: a recording file, as dprof-view reads it.  The parser
  * must refuse what is malformed, and whatever it accepts every analysis
  * must walk without a read out of bounds (ASan/UBSan build): address set,
- * histories, path traces, miss classification, data flow, and the data
- * profile (BTF included, parsed by
+ * histories, path traces, miss classification, data flow, working set
+ * and the data profile (BTF included, parsed by
  * libbpf).
  */
 #include <stdint.h>
@@ -17,6 +17,7 @@
 #include "paths.h"
 #include "profile.h"
 #include "recfile.h"
+#include "workingset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,6 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct classify c;
 	struct ksyms syms;
 	struct flow fl;
+	struct workingset ws;
+	struct ws_geometry geo = {
+		.level = 1, .size = 32 << 10, .ways = 8, .line = 64, .sets = 64,
+	};
 	struct profile p;
 	uint8_t *copy;
 
@@ -39,9 +44,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, data, size);
 	if (recording_parse(&r, copy, size, &err) == 0) {
-		if (!objects_summarize(&r, &objs))
-			objects_free(&objs);
 		histories_build(&hs, &r);
+		if (!objects_summarize(&r, &objs)) {
+			ws_geometry_from(&r, 0, &geo);
+			/* Bounded so that one input stays fast. */
+			if (geo.sets && geo.line && geo.sets <= (1u << 14)) {
+				workingset_build(&ws, &r, &hs, &objs, &geo);
+				workingset_free(&ws);
+			}
+			objects_free(&objs);
+		}
 		paths_build(&ps, &r, &hs);
 		paths_free(&ps);
 		classify_build(&c, &hs);

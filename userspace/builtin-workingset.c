@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view workingset: which types occupy a cache level on average,
+ * how evenly over its associativity sets, and whether that means
+ * conflict or capacity misses.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "json.h"
+#include "util.h"
+#include "view.h"
+#include "workingset.h"
+
+static const char ws_usage[] =
+	"usage: dprof-view workingset [--json] [-o FILE] [-l LEVEL] [-c SIZE,WAYS,LINE] RECORDING\n"
+	"\n"
+	"The working set, from an occupancy model (not an LRU simulation): each\n"
+	"recorded object occupies, for its lifetime, the cache lines of the\n"
+	"fields its type touches (from the histories: the share of lives that\n"
+	"touched each field; else the sampled fields), averaged over the\n"
+	"recording.  Per type: objects live on average, lines each touches,\n"
+	"bytes, and share of the cache.  Per associativity set of the chosen\n"
+	"level (sets indexed by the objects' direct-map addresses, whose low\n"
+	"bits are the physical ones): conflict sets hold more lines than ways\n"
+	"and at least twice the average, listed with the types in them; a\n"
+	"capacity problem is a working set larger than the cache spread evenly.\n"
+	"\n"
+	"  -l, --level N        cache level (default: the first data cache)\n"
+	"  -c, --cache S,W,L    geometry instead of the recorded one: size in\n"
+	"                       bytes (K/M suffixes), ways, line size\n"
+	"  -j, --json           JSON instead of text\n"
+	"  -o, --output FILE    write there instead of stdout\n"
+	"  -h, --help           this text\n";
+
+struct ws_opts {
+	struct view_opts view;
+	unsigned int level;
+	const char *cache;
+};
+
+static int parse_opts(int argc, char **argv, struct ws_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "level", required_argument, NULL, 'l' },
+		{ "cache", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "l:c:jo:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			o->level = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || o->level < 1 || o->level > 4) {
+				errmsg("workingset: --level %s: expected 1 to 4",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			o->cache = optarg;
+			break;
+		case 'j':
+			o->view.json = 1;
+			break;
+		case 'o':
+			o->view.output = optarg;
+			break;
+		case 'h':
+			fputs(ws_usage, stdout);
+			exit(EXIT_OK);
+		default:
+			fputs(ws_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		errmsg("workingset: expected one recording (see --help)");
+		return EXIT_USAGE;
+	}
+	o->view.input = argv[optind];
+	return 0;
+}
+
+/* "32K,8,64" -> geometry; false when malformed. */
+static bool parse_cache(const char *s, struct ws_geometry *g)
+{
+	char *end;
+	uint64_t size = strtoull(s, &end, 10);
+
+	if (*end == 'K' || *end == 'k')
+		size <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		size <<= 20, end++;
+	if (*end != ',')
+		return false;
+	g->ways = (unsigned int)strtoul(end + 1, &end, 10);
+	if (*end != ',')
+		return false;
+	g->line = (unsigned int)strtoul(end + 1, &end, 10);
+	if (*end || !size || !g->ways || !g->line ||
+	    (g->line & (g->line - 1)) || size % ((uint64_t)g->ways * g->line))
+		return false;
+	g->size = size;
+	g->sets = (unsigned int)(size / ((uint64_t)g->ways * g->line));
+	g->level = 0;
+	return true;
+}
+
+static void text(FILE *out, const struct workingset *ws,
+		 const struct recording *r)
+{
+	const struct ws_geometry *g = &ws->geo;
+	char sz[32], b[32];
+
+	format_bytes(sz, sizeof(sz), g->size);
+	char lvl[16];
+
+	if (g->level)
+		snprintf(lvl, sizeof(lvl), "L%u", g->level);
+	else
+		snprintf(lvl, sizeof(lvl), "(--cache)");
+	fprintf(out, "working set (occupancy model) over %.2f s; cache %s: %s, %u-way, %u B lines, %u sets\n",
+		ws->duration_ns / 1e9, lvl, sz, g->ways, g->line, g->sets);
+	fprintf(out, "\n%-24s %9s %10s %11s %7s  %s\n", "type", "objects",
+		"lines/obj", "bytes", "cache%", "touched lines from");
+	for (size_t t = 0; t < ws->nr_types; t++) {
+		const struct ws_type *ty = &ws->types[t];
+
+		format_bytes(b, sizeof(b), (uint64_t)ty->bytes);
+		fprintf(out, "%-24s %9.1f %10.2f %11s %6.1f%%  %s\n",
+			r->targets[t].name, ty->objects, ty->lines_per_object,
+			b, 100.0 * ty->bytes / (double)g->size,
+			ty->from_histories ? "histories" :
+			ty->lines_per_object > 0 ? "samples" :
+			"nothing (no histories or samples)");
+	}
+	fprintf(out, "\nlines per set: average %.2f, most %.2f; %u lines fit (%u sets x %u ways)\n",
+		ws->avg_set_lines, ws->max_set_lines, g->sets * g->ways,
+		g->sets, g->ways);
+	if (!ws->conflict)
+		fprintf(out, "conflict: none (no set holds more lines than ways and twice the average)\n");
+	else
+		fprintf(out, "conflict: %zu set%s hold more lines than ways and at least twice the average:\n",
+			ws->nr_hot, ws->nr_hot == 1 ? "" : "s");
+	for (size_t k = 0; k < ws->nr_hot; k++) {
+		fprintf(out, "  set %5u: %.1f lines:", ws->hot[k].set,
+			ws->hot[k].lines);
+		for (size_t t = 0; t < ws->nr_types; t++)
+			if (ws->hot[k].by_type[t] >= 0.05)
+				fprintf(out, " %s %.1f", r->targets[t].name,
+					ws->hot[k].by_type[t]);
+		fputc('\n', out);
+	}
+	fprintf(out, "capacity: %s (the working set is %.1f%% of the cache%s)\n",
+		ws->capacity ? "yes" : "no",
+		100.0 * ws->total_lines / ((double)g->sets * g->ways),
+		ws->capacity ? ", spread evenly over the sets" : "");
+}
+
+static void json(FILE *out, const struct workingset *ws,
+		 const struct recording *r)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_bool(&j, "estimated", true);
+	json_object_begin(&j, "cache");
+	json_uint(&j, "level", ws->geo.level);
+	json_uint(&j, "size", ws->geo.size);
+	json_uint(&j, "ways", ws->geo.ways);
+	json_uint(&j, "line", ws->geo.line);
+	json_uint(&j, "sets", ws->geo.sets);
+	json_object_end(&j);
+	json_double(&j, "duration_s", ws->duration_ns / 1e9);
+	json_array_begin(&j, "types");
+	for (size_t t = 0; t < ws->nr_types; t++) {
+		json_object_begin(&j, NULL);
+		json_string(&j, "cache", r->targets[t].name);
+		json_double(&j, "objects", ws->types[t].objects);
+		json_double(&j, "lines_per_object", ws->types[t].lines_per_object);
+		json_double(&j, "bytes", ws->types[t].bytes);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_double(&j, "avg_set_lines", ws->avg_set_lines);
+	json_double(&j, "max_set_lines", ws->max_set_lines);
+	json_bool(&j, "conflict", ws->conflict);
+	json_bool(&j, "capacity", ws->capacity);
+	json_array_begin(&j, "conflict_sets");
+	for (size_t k = 0; k < ws->nr_hot; k++) {
+		json_object_begin(&j, NULL);
+		json_uint(&j, "set", ws->hot[k].set);
+		json_double(&j, "lines", ws->hot[k].lines);
+		json_object_begin(&j, "by_type");
+		for (size_t t = 0; t < ws->nr_types; t++)
+			json_double(&j, r->targets[t].name, ws->hot[k].by_type[t]);
+		json_object_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+int cmd_workingset(int argc, char **argv)
+{
+	struct ws_opts o;
+	struct history_set hs;
+	struct obj_summary objs;
+	struct workingset ws;
+	struct ws_geometry geo;
+	struct recording r;
+	FILE *out;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		return ret;
+	if (o.cache && !parse_cache(o.cache, &geo)) {
+		errmsg("workingset: --cache %s: expected SIZE,WAYS,LINE (e.g. 32K,8,64), size a multiple of ways x line",
+		       o.cache);
+		return EXIT_USAGE;
+	}
+	ret = view_open(&o.view, &r, &out, "workingset");
+	if (ret)
+		return ret;
+	if (!o.cache && !ws_geometry_from(&r, o.level, &geo)) {
+		errmsg("workingset: %s records no %s cache geometry; give one with --cache SIZE,WAYS,LINE",
+		       o.view.input, o.level ? "such" : "data");
+		view_close(out, &o.view);
+		recording_free(&r);
+		return EXIT_USAGE;
+	}
+	if (objects_summarize(&r, &objs)) {
+		errmsg("workingset: %s: too many CPUs", o.view.input);
+		view_close(out, &o.view);
+		recording_free(&r);
+		return EXIT_USAGE;
+	}
+	histories_build(&hs, &r);
+	workingset_build(&ws, &r, &hs, &objs, &geo);
+	if (o.view.json)
+		json(out, &ws, &r);
+	else
+		text(out, &ws, &r);
+	ret = view_close(out, &o.view);
+	workingset_free(&ws);
+	histories_free(&hs);
+	objects_free(&objs);
+	recording_free(&r);
+	return ret;
+}

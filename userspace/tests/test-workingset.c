@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The working-set model on recordings whose answer is known: objects 32
+ * KiB apart all map their first line to one set of a 64 KiB 2-way cache
+ * (512 sets of 64 B), which is conflict; 2,048 objects 256 B apart whose
+ * four lines are all touched need 8,192 lines of a 1,024-line cache,
+ * spread evenly, which is capacity.
+ */
+#include <stdbool.h>
+#include "harness.h"
+#include "fixture.h"
+#include "../workingset.h"
+
+static const struct ws_geometry l1 = {
+	.level = 1, .size = 64 << 10, .ways = 2, .line = 64, .sets = 512,
+};
+
+/* A complete history watching @a and @b, both accessed. */
+static void history(struct fixture *f, uint32_t id, uint16_t a, uint16_t b)
+{
+	struct dprof_hist_begin bg = {
+		.hdr = { .kind = DPROF_REC_HIST_BEGIN, .size = sizeof(bg) },
+		.time_ns = 1000, .addr = 0xffff888000100000ull, .id = id,
+		.offset = { a, b }, .len = 8, .nr_offsets = 2,
+	};
+	struct dprof_hist_elem e = {
+		.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e),
+		.ip_lo = 0x81000100, .time_ns = 10,
+	};
+	struct dprof_hist_end end = {
+		.hdr = { .kind = DPROF_REC_HIST_END, .size = sizeof(end) },
+		.time_ns = 1500, .id = id, .reason = DPROF_HIST_FREED,
+		.elements = 2,
+	};
+
+	fixture_raw(f, &bg, sizeof(bg));
+	e.tag = id & DPROF_ELEM_ID_MASK;
+	fixture_raw(f, &e, sizeof(e));
+	e.tag |= DPROF_ELEM_WATCH_B;
+	fixture_raw(f, &e, sizeof(e));
+	fixture_raw(f, &end, sizeof(end));
+}
+
+static void run(struct fixture *f, struct workingset *ws)
+{
+	struct recording r;
+	struct rec_error err;
+	struct history_set hs;
+	struct obj_summary objs;
+
+	CHECK(recording_parse(&r, f->buf, f->len, &err) == 0);
+	CHECK(objects_summarize(&r, &objs) == 0);
+	histories_build(&hs, &r);
+	workingset_build(ws, &r, &hs, &objs, &l1);
+	histories_free(&hs);
+	objects_free(&objs);
+	recording_free(&r);
+}
+
+static void test_workingset_conflict(void)
+{
+	const uint64_t base = 0xffff888001000000ull;
+	struct workingset ws;
+	struct fixture f;
+
+	fixture_begin(&f, 1);
+	history(&f, 1, 0, 8);	/* the first line: touched by every life */
+	for (int i = 0; i < 16; i++)
+		fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 1000, base + i * 32768ull);
+	for (int i = 0; i < 16; i++)
+		fixture_event(&f, DPROF_REC_FREE, 0, 0, 2000, base + i * 32768ull);
+	fixture_end(&f);
+	run(&f, &ws);
+	CHECK(ws.conflict);
+	CHECK(!ws.capacity);
+	CHECK_EQ_U64(ws.nr_hot, 1);
+	CHECK_EQ_U64(ws.hot[0].set, (base / 64) % 512);
+	CHECK_EQ_U64((uint64_t)(ws.hot[0].lines + 0.5), 16);
+	CHECK_EQ_U64((uint64_t)(ws.types[0].objects + 0.5), 16);
+	CHECK_EQ_U64((uint64_t)(ws.types[0].lines_per_object + 0.5), 1);
+	workingset_free(&ws);
+	fixture_free(&f);
+}
+
+static void test_workingset_capacity(void)
+{
+	const uint64_t base = 0xffff888002000000ull;
+	struct workingset ws;
+	struct fixture f;
+
+	fixture_begin(&f, 1);
+	history(&f, 1, 0, 64);
+	history(&f, 2, 128, 192);
+	for (int i = 0; i < 2048; i++)
+		fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 1000, base + i * 256ull);
+	for (int i = 0; i < 2048; i++)
+		fixture_event(&f, DPROF_REC_FREE, 0, 0, 2000, base + i * 256ull);
+	fixture_end(&f);
+	run(&f, &ws);
+	CHECK(ws.capacity);
+	CHECK(!ws.conflict);
+	/* object_size is 200 (fixture): lines 0-3 of each 256-byte slot. */
+	CHECK_EQ_U64((uint64_t)(ws.types[0].lines_per_object + 0.5), 4);
+	CHECK_EQ_U64((uint64_t)(ws.total_lines + 0.5), 8192);
+	workingset_free(&ws);
+	fixture_free(&f);
+}
+
+const struct unit_test workingset_tests[] = {
+	{ "workingset_conflict", test_workingset_conflict },
+	{ "workingset_capacity", test_workingset_capacity },
+	{ NULL, NULL },
+};

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Working-set occupancy model (see workingset.h).  Touch probabilities
+ * are per 8-byte slot of a type: the share of the complete histories
+ * watching a slot in which it was accessed.  An object's line is touched
+ * with the largest probability of its slots (slots of one line are
+ * usually used together).  Cost: one pass over the lives, times the
+ * slots of the object.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "classify.h"
+#include "workingset.h"
+#include "util.h"
+
+#define SLOT 8
+
+bool ws_geometry_from(const struct recording *r, unsigned int level,
+		      struct ws_geometry *g)
+{
+	for (size_t i = 0; i < r->nr_caches; i++) {
+		const struct dprof_file_cache *c = &r->caches[i];
+
+		if (c->type == DPROF_CACHE_INSTRUCTION || !c->sets ||
+		    c->sets > (1u << 24) || !c->line_size ||
+		    (c->line_size & (c->line_size - 1)) ||
+		    (level && c->level != level))
+			continue;
+		g->level = c->level;
+		g->size = c->size;
+		g->ways = c->ways ? c->ways : 1;
+		g->line = c->line_size;
+		g->sets = c->sets;
+		return true;
+	}
+	return false;
+}
+
+/* Per type and slot: touch probability. */
+static double *slot_probabilities(const struct recording *r,
+				  const struct history_set *hs,
+				  size_t t, uint32_t size, bool *from_hist)
+{
+	size_t nslots = (size + SLOT - 1) / SLOT;
+	double *p = xcalloc(nslots + 1, sizeof(*p));
+	uint64_t *watched = xcalloc(nslots + 1, sizeof(*watched));
+	uint64_t *touched = xcalloc(nslots + 1, sizeof(*touched));
+
+	*from_hist = false;
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+		bool seen[2] = { false, false };
+
+		if ((size_t)h->target != t || !classify_usable(h))
+			continue;
+		for (size_t k = 0; k < h->nr_elems; k++)
+			for (int w = 0; w < h->nr_offsets && w < 2; w++)
+				seen[w] |= h->elems[k].offset == h->offset[w];
+		for (int w = 0; w < h->nr_offsets && w < 2; w++) {
+			size_t s = h->offset[w] / SLOT;
+
+			if (s < nslots) {
+				watched[s]++;
+				touched[s] += seen[w];
+			}
+		}
+	}
+	for (size_t s = 0; s < nslots; s++)
+		if (watched[s]) {
+			p[s] = (double)touched[s] / (double)watched[s];
+			*from_hist = true;
+		}
+	if (!*from_hist)	/* IBS/PEBS without histories: sampled slots */
+		for (size_t i = 0; i < r->nr_samples; i++)
+			if (r->samples[i].target == r->targets[t].index &&
+			    r->samples[i].offset / SLOT < nslots)
+				p[r->samples[i].offset / SLOT] = 1.0;
+	free(watched);
+	free(touched);
+	return p;
+}
+
+static int by_lines(const void *a, const void *b)
+{
+	const struct ws_hot_set *x = a, *y = b;
+
+	return x->lines > y->lines ? -1 : x->lines < y->lines;
+}
+
+void workingset_build(struct workingset *ws, const struct recording *r,
+		      const struct history_set *hs,
+		      const struct obj_summary *objs,
+		      const struct ws_geometry *geo)
+{
+	double **probs, *by_type;
+	size_t nt = r->nr_targets;
+
+	memset(ws, 0, sizeof(*ws));
+	ws->geo = *geo;
+	ws->nr_types = nt;
+	ws->types = xcalloc(nt ? nt : 1, sizeof(*ws->types));
+	ws->set_lines = xcalloc(geo->sets, sizeof(*ws->set_lines));
+	by_type = xcalloc((size_t)geo->sets * (nt ? nt : 1), sizeof(*by_type));
+	probs = xcalloc(nt ? nt : 1, sizeof(*probs));
+	ws->duration_ns = objs->last_ns > objs->first_ns ?
+			  (double)(objs->last_ns - objs->first_ns) : 0;
+	for (size_t t = 0; t < nt; t++) {
+		ws->types[t].target = (unsigned int)t;
+		probs[t] = slot_probabilities(r, hs, t, r->targets[t].object_size,
+					      &ws->types[t].from_histories);
+	}
+	for (size_t i = 0; ws->duration_ns > 0 && i < objs->nr_lives; i++) {
+		const struct obj_life *o = &objs->lives[i];
+		size_t t = o->target;
+		uint32_t size;
+		double weight, line_p = 0, lines = 0;
+		uint64_t cur_line = UINT64_MAX;
+
+		if (t >= nt || o->end_ns < o->alloc_ns)
+			continue;
+		size = r->targets[t].object_size;
+		weight = (double)(o->end_ns - o->alloc_ns) / ws->duration_ns;
+		ws->types[t].objects += weight;
+		/* Slots in address order: close a line when the next begins. */
+		for (uint32_t off = 0; off <= size; off += SLOT) {
+			uint64_t line = off < size ? (o->addr + off) / geo->line :
+					UINT64_MAX;
+
+			if (line != cur_line && cur_line != UINT64_MAX &&
+			    line_p > 0) {
+				size_t set = cur_line % geo->sets;
+
+				ws->set_lines[set] += weight * line_p;
+				by_type[set * nt + t] += weight * line_p;
+				lines += line_p;
+			}
+			if (line != cur_line) {
+				cur_line = line;
+				line_p = 0;
+			}
+			if (off < size && probs[t][off / SLOT] > line_p)
+				line_p = probs[t][off / SLOT];
+		}
+		ws->types[t].lines_per_object += weight * lines;
+	}
+	for (size_t t = 0; t < nt; t++) {
+		struct ws_type *ty = &ws->types[t];
+
+		ws->total_lines += ty->lines_per_object;
+		ty->bytes = ty->lines_per_object * geo->line;
+		if (ty->objects > 0)
+			ty->lines_per_object /= ty->objects;
+		free(probs[t]);
+	}
+	free(probs);
+	for (unsigned int s = 0; s < geo->sets; s++)
+		if (ws->set_lines[s] > ws->max_set_lines)
+			ws->max_set_lines = ws->set_lines[s];
+	ws->avg_set_lines = ws->total_lines / geo->sets;
+	/* Conflict: more lines than ways, and twice the average or more. */
+	{
+		struct ws_hot_set *all = xcalloc(geo->sets, sizeof(*all));
+		size_t n = 0;
+
+		for (unsigned int s = 0; s < geo->sets; s++)
+			if (ws->set_lines[s] > geo->ways &&
+			    ws->set_lines[s] >= 2 * ws->avg_set_lines) {
+				all[n].set = s;
+				all[n++].lines = ws->set_lines[s];
+			}
+		if (n)
+			qsort(all, n, sizeof(*all), by_lines);
+		for (size_t k = 0; k < n && k < WS_MAX_HOT; k++) {
+			ws->hot[k] = all[k];
+			ws->hot[k].by_type = xcalloc(nt ? nt : 1, sizeof(double));
+			memcpy(ws->hot[k].by_type, &by_type[all[k].set * nt],
+			       nt * sizeof(double));
+		}
+		ws->nr_hot = n < WS_MAX_HOT ? n : WS_MAX_HOT;
+		ws->conflict = n > 0;
+		free(all);
+	}
+	/* Capacity: more lines than the cache holds, spread evenly. */
+	ws->capacity = ws->total_lines > (double)geo->sets * geo->ways &&
+		       ws->max_set_lines < 2 * ws->avg_set_lines;
+	free(by_type);
+}
+
+void workingset_free(struct workingset *ws)
+{
+	for (size_t k = 0; k < ws->nr_hot; k++)
+		free(ws->hot[k].by_type);
+	free(ws->types);
+	free(ws->set_lines);
+	memset(ws, 0, sizeof(*ws));
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The working-set view (thesis 4.2) as an occupancy model, not an LRU
+ * simulation: every recorded object occupies, for its lifetime, the cache
+ * lines of the fields its type touches (as the histories, or else the
+ * samples, show), each with the probability that a life touches it.
+ * Time-averaging over the recording gives, per type, the objects and
+ * bytes it keeps in use, and per associativity set of one cache level the
+ * lines competing for it.  A set with more lines than ways and at least
+ * twice the average is a conflict set; a working set larger than the
+ * cache with sets used evenly is a capacity problem.  Plain analysis.
+ */
+#ifndef DPROF_WORKINGSET_H
+#define DPROF_WORKINGSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "histories.h"
+#include "objects.h"
+#include "recfile.h"
+
+struct ws_geometry {
+	unsigned int level;	/* 1, 2, 3 */
+	uint64_t size;		/* bytes */
+	unsigned int ways, line, sets;
+};
+
+struct ws_type {
+	unsigned int target;
+	double objects;		/* live on average */
+	double lines_per_object;	/* expected lines a life touches */
+	double bytes;		/* objects * lines_per_object * line */
+	bool from_histories;	/* else from samples, or nothing known */
+};
+
+#define WS_MAX_HOT 16
+
+struct ws_hot_set {
+	unsigned int set;
+	double lines;
+	double *by_type;	/* nr_types entries */
+};
+
+struct workingset {
+	struct ws_geometry geo;
+	double duration_ns;
+	struct ws_type *types;
+	size_t nr_types;
+	double *set_lines;	/* geo.sets entries */
+	double avg_set_lines, max_set_lines;
+	struct ws_hot_set hot[WS_MAX_HOT];	/* conflict sets, most first */
+	size_t nr_hot;
+	double total_lines;
+	bool conflict, capacity;
+};
+
+/*
+ * The recorded geometry of data cache @level (0: the first data or
+ * unified level); false when the recording has none.
+ */
+bool ws_geometry_from(const struct recording *r, unsigned int level,
+		      struct ws_geometry *g);
+void workingset_build(struct workingset *ws, const struct recording *r,
+		      const struct history_set *hs,
+		      const struct obj_summary *objs,
+		      const struct ws_geometry *geo);
+void workingset_free(struct workingset *ws);
+
+#endif
