@@ -29,7 +29,7 @@ UNIT_SRCS := $(wildcard $(TOP)/userspace/tests/*.c)
 FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
-.PHONY: all module view progs guest-files check unit-test build-test fuzz \
+.PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view \
 	vm-test demo bench vm-run vm-shell deps lint install clean help
 
 all: module view
@@ -42,6 +42,7 @@ help:
 	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
 	@echo "make bench      overhead of hooks and histories on UDP throughput in a guest"
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
+	@echo "make bench-view dprof-view's analyses on a synthetic recording (also in bench)"
 	@echo "make lint       checkpatch --strict on module/"
 	@echo "make install    install dprof-view and the module (DESTDIR, PREFIX)"
 
@@ -105,6 +106,15 @@ $(BUILD)/fuzz-seeds: $(TOP)/userspace/fuzz/fuzz-seeds.c $(TOP)/userspace/tests/f
 	$(CC) $(VIEW_CFLAGS) -I$(TOP)/userspace/tests -o $@ $< \
 		$(TOP)/userspace/tests/fixture.c $(VIEW_LIB_SRCS) $(VIEW_LIBS)
 
+# dprof-view's analyses timed on a synthetic recording (one core).
+bench-view: $(BUILD)/bench-view
+	$(BUILD)/bench-view
+
+$(BUILD)/bench-view: $(TOP)/userspace/bench/bench-view.c $(TOP)/userspace/tests/fixture.c $(VIEW_LIB_SRCS) $(VIEW_HDRS)
+	@mkdir -p $(BUILD)
+	$(CC) $(VIEW_CFLAGS) -O2 -I$(TOP)/userspace/tests -o $@ $< \
+		$(TOP)/userspace/tests/fixture.c $(VIEW_LIB_SRCS) $(VIEW_LIBS)
+
 # Warning-free builds against both reference kernels' headers.
 build-test:
 	@for k in 6.1 6.12; do \
@@ -118,8 +128,9 @@ vm-test:
 	$(TOP)/scripts/vm.sh -k $(KERNEL) $(TOP)/selftests/run.sh
 
 # Overhead of the hooks on UDP loopback throughput, in a guest.
-bench: deps
+bench: deps $(BUILD)/bench-view
 	$(TOP)/scripts/vm.sh -k $(KERNEL) $(TOP)/scripts/bench-guest.sh
+	$(BUILD)/bench-view
 
 # --- demo and guest access --------------------------------------------
 demo: deps

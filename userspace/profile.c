@@ -14,6 +14,7 @@
 #include "histories.h"
 #include "objects.h"
 #include "profile.h"
+#include "rawsamples.h"
 #include "util.h"
 
 /* One aggregated entry with its row key. */
@@ -212,7 +213,9 @@ void profile_build(const struct recording *r, const struct type_map *map,
 	struct layout **layouts;
 	struct keyed *keyed;
 	struct obj_summary objs;
-	size_t i, n = 0, start;
+	struct dprof_sample_agg *own = NULL;
+	const struct dprof_sample_agg *samples;
+	size_t i, n = 0, start, nr_samples;
 	uint32_t slot = watch_slot(r);
 	char buf[512];
 
@@ -249,9 +252,16 @@ void profile_build(const struct recording *r, const struct type_map *map,
 		objects_free(&objs);
 	}
 
-	keyed = xcalloc(r->nr_samples ? r->nr_samples : 1, sizeof(*keyed));
-	for (i = 0; i < r->nr_samples; i++) {
-		const struct dprof_sample_agg *e = &r->samples[i];
+	/* Without the module's tables, aggregate its raw sample records. */
+	samples = r->samples;
+	nr_samples = r->nr_samples;
+	if (!nr_samples && r->kind_count[DPROF_REC_SAMPLE]) {
+		nr_samples = raw_samples_aggregate(r, &own);
+		samples = own;
+	}
+	keyed = xcalloc(nr_samples ? nr_samples : 1, sizeof(*keyed));
+	for (i = 0; i < nr_samples; i++) {
+		const struct dprof_sample_agg *e = &samples[i];
 		size_t t;
 
 		for (t = 0; t < p->nr_types; t++)
@@ -295,6 +305,7 @@ void profile_build(const struct recording *r, const struct type_map *map,
 	for (i = 0; i < n; i++)
 		free(keyed[i].name);
 	free(keyed);
+	free(own);
 	free(layouts);
 	btf__free(btf);
 }

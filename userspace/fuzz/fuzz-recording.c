@@ -16,6 +16,7 @@
 #include "objects.h"
 #include "paths.h"
 #include "profile.h"
+#include "rawsamples.h"
 #include "recfile.h"
 #include "workingset.h"
 
@@ -36,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.level = 1, .size = 32 << 10, .ways = 8, .line = 64, .sets = 64,
 	};
 	struct profile p;
+	struct dprof_sample_agg *agg = NULL;
 	uint8_t *copy;
 
 	/* A private copy: the reader may keep pointers into its buffer. */
@@ -44,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, data, size);
 	if (recording_parse(&r, copy, size, &err) == 0) {
+		raw_samples_aggregate(&r, &agg);
 		histories_build(&hs, &r);
 		if (!objects_summarize(&r, &objs)) {
 			ws_geometry_from(&r, 0, &geo);
@@ -68,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		profile_build(&r, NULL, &p);
 		profile_free(&p);
 		recording_free(&r);
+		free(agg);
 	}
 	free(copy);
 	return 0;
