@@ -190,6 +190,16 @@ static void type_text(FILE *out, const struct profile *p,
 		(t->object_size + PROFILE_LINE - 1) / PROFILE_LINE);
 	if (!t->struct_name)
 		fprintf(out, "  (%s)\n", t->no_names_why);
+	if (t->kmalloc && t->allocs) {
+		fprintf(out, "  allocated by:");
+		for (int k = 0; k < PROFILE_SITES && t->sites[k].allocs; k++)
+			fprintf(out, "%s %s %.1f%%", k ? "," : "",
+				ksyms_format(syms, t->sites[k].call_site, sym,
+					     sizeof(sym)),
+				pct(t->sites[k].allocs, t->allocs));
+		fprintf(out, " of %llu allocations\n",
+			(unsigned long long)t->allocs);
+	}
 	if (!t->nr_fields) {
 		fprintf(out, "  no samples\n");
 		return;
@@ -219,11 +229,27 @@ static void type_text(FILE *out, const struct profile *p,
 	}
 }
 
+/* The struct, or for a kmalloc cache the function allocating most. */
+static const char *type_name(const struct profile_type *t,
+			     const struct ksyms *syms, char *buf, size_t len)
+{
+	const struct ksym *s;
+
+	if (t->struct_name)
+		return t->struct_name;
+	if (!t->kmalloc || !t->sites[0].allocs)
+		return "-";
+	s = ksyms_find(syms, t->sites[0].call_site);
+	snprintf(buf, len, "by %s %.0f%%", s ? s->name : "?",
+		 pct(t->sites[0].allocs, t->allocs));
+	return buf;
+}
+
 static void profile_text(FILE *out, const struct profile *p,
 			 const char *target, const struct ksyms *syms)
 {
 	uint64_t all = weight(p, p->samples, p->misses);
-	char m[32], lat[32], bounce[96];
+	char m[32], lat[32], bounce[96], name[160];
 
 	header_text(out, p);
 	fprintf(out, "\n%-24s %-26s %9s %8s %6s %7s  %s\n", "type", "struct",
@@ -236,8 +262,8 @@ static void profile_text(FILE *out, const struct profile *p,
 		misses_text(p, t->misses, t->latency_sum, m, sizeof(m), lat,
 			    sizeof(lat));
 		bounce_text(t, bounce, sizeof(bounce));
-		fprintf(out, "%-24s %-26s %9llu %8s %5.1f%% %7s  %s\n", t->cache,
-			t->struct_name ? t->struct_name : "-",
+		fprintf(out, "%-24s %-26.26s %9llu %8s %5.1f%% %7s  %s\n",
+			t->cache, type_name(t, syms, name, sizeof(name)),
 			(unsigned long long)t->samples, m,
 			pct(weight(p, t->samples, t->misses), all), lat, bounce);
 	}
@@ -283,6 +309,20 @@ static void profile_json(FILE *out, const struct profile *p,
 		json_double(&j, "share", pct(tw, all));
 		json_uint(&j, "frees_matched", t->matched_frees);
 		json_uint(&j, "frees_on_other_cpu", t->remote_frees);
+		if (t->kmalloc) {
+			json_array_begin(&j, "allocation_sites");
+			for (int k = 0; k < PROFILE_SITES && t->sites[k].allocs;
+			     k++) {
+				json_object_begin(&j, NULL);
+				json_string(&j, "call_site",
+					    ksyms_format(syms,
+							 t->sites[k].call_site,
+							 sym, sizeof(sym)));
+				json_uint(&j, "allocations", t->sites[k].allocs);
+				json_object_end(&j);
+			}
+			json_array_end(&j);
+		}
 		json_array_begin(&j, "fields");
 		for (size_t k = 0; k < t->nr_fields; k++) {
 			const struct profile_field *f = &t->fields[k];

@@ -94,7 +94,7 @@ static struct layout *type_layout(struct btf *btf, const char *btf_why,
 		return NULL;
 	}
 	if (!sname && !strncmp(t->cache, "kmalloc-", 8)) {
-		t->no_names_why = xstrdup("kmalloc caches hold objects of many types; field names need --type CACHE=STRUCT");
+		t->no_names_why = xstrdup("kmalloc caches hold objects of many types, named here by allocation site; field names need --type CACHE=STRUCT");
 		return NULL;
 	}
 	if (!sname)
@@ -183,6 +183,89 @@ static void add_row(struct profile_type *t, const struct keyed *from,
 	t->latency_sum += f->latency_sum;
 }
 
+/* Call-site counts of one kmalloc target: a small growable hash. */
+struct site_count {
+	uint64_t site, n;
+};
+
+static void count_site(struct site_count **tab, size_t *cap, size_t *used,
+		       uint64_t site)
+{
+	size_t i;
+
+	if (2 * (*used + 1) > *cap) {
+		size_t old = *cap;
+		struct site_count *o = *tab;
+
+		*cap = old ? 2 * old : 256;
+		*tab = xcalloc(*cap, sizeof(**tab));
+		for (size_t k = 0; k < old; k++) {
+			if (!o[k].n)
+				continue;
+			i = (o[k].site * 0x9e3779b97f4a7c15ull >> 20) & (*cap - 1);
+			while ((*tab)[i].n)
+				i = (i + 1) & (*cap - 1);
+			(*tab)[i] = o[k];
+		}
+		free(o);
+	}
+	i = (site * 0x9e3779b97f4a7c15ull >> 20) & (*cap - 1);
+	while ((*tab)[i].n && (*tab)[i].site != site)
+		i = (i + 1) & (*cap - 1);
+	if (!(*tab)[i].n) {
+		(*tab)[i].site = site;
+		(*used)++;
+	}
+	(*tab)[i].n++;
+}
+
+/* kmalloc-N holds many types: name them by their allocation sites. */
+static void kmalloc_sites(const struct recording *r, struct profile *p)
+{
+	struct site_count *tab[DPROF_MAX_TARGETS] = { 0 };
+	size_t cap[DPROF_MAX_TARGETS] = { 0 }, used[DPROF_MAX_TARGETS] = { 0 };
+	const struct dprof_rec_hdr *hdr;
+	struct rec_iter it;
+	bool any = false;
+
+	for (size_t i = 0; i < p->nr_types; i++)
+		any |= p->types[i].kmalloc;
+	if (!any)
+		return;
+	rec_iter_init(&it, r);
+	while ((hdr = rec_iter_next(&it))) {
+		const struct dprof_obj_event *o = (const void *)hdr;
+
+		if (hdr->kind == DPROF_REC_ALLOC && hdr->target < DPROF_MAX_TARGETS)
+			count_site(&tab[hdr->target], &cap[hdr->target],
+				   &used[hdr->target], o->call_site);
+	}
+	for (size_t i = 0; i < p->nr_types; i++) {
+		struct profile_type *t = &p->types[i];
+		unsigned int ti = t->target;
+
+		if (!t->kmalloc || ti >= DPROF_MAX_TARGETS)
+			continue;
+		for (size_t k = 0; k < cap[ti]; k++) {
+			const struct site_count *s = &tab[ti][k];
+
+			t->allocs += s->n;
+			for (int j = 0; j < PROFILE_SITES; j++) {
+				if (s->n <= t->sites[j].allocs)
+					continue;
+				memmove(&t->sites[j + 1], &t->sites[j],
+					(PROFILE_SITES - j - 1) *
+					sizeof(t->sites[0]));
+				t->sites[j].call_site = s->site;
+				t->sites[j].allocs = s->n;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < DPROF_MAX_TARGETS; i++)
+		free(tab[i]);
+}
+
 static int by_weight(uint64_t wx, uint64_t wy, const struct profile_type *x,
 		     const struct profile_type *y)
 {
@@ -236,9 +319,12 @@ void profile_build(const struct recording *r, const struct type_map *map,
 
 		t->target = r->targets[i].index;
 		t->cache = r->targets[i].name;
+		t->kmalloc = (r->targets[i].flags & DPROF_TARGET_KMALLOC) ||
+			     !strncmp(t->cache, "kmalloc-", 8);
 		t->object_size = r->targets[i].object_size;
 		layouts[i] = type_layout(btf, btf_why, map, t);
 	}
+	kmalloc_sites(r, p);
 	if (!objects_summarize(r, &objs)) {
 		for (i = 0; i < p->nr_types; i++) {
 			unsigned int ti = p->types[i].target;

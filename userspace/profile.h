@@ -25,8 +25,19 @@ struct profile_field {
 	uint64_t top_ip_samples;
 };
 
+#define PROFILE_SITES 3
+
+/* Where objects of a kmalloc cache come from: its types, by call site. */
+struct profile_site {
+	uint64_t call_site;
+	uint64_t allocs;
+};
+
 struct profile_type {
 	unsigned int target;
+	bool kmalloc;		/* a generic cache: named by call sites */
+	uint64_t allocs;	/* recorded allocations */
+	struct profile_site sites[PROFILE_SITES];	/* most first */
 	const char *cache;
 	char *struct_name;	/* "struct sk_buff"; NULL: fields unnamed */
 	char *no_names_why;	/* why, when struct_name is NULL */
