@@ -33,6 +33,15 @@
  * fixed whatever the scheduler does (a single-threaded TCG guest would
  * otherwise run one thread's whole loop before the other's).  Neither
  * changes the counts per iteration.
+ *
+ * Working sets with known cache behaviour: "hold conflict N MS" keeps N
+ * page-sized, page-aligned objects (cache dprof_conflict) and touches
+ * the first line of each for MS milliseconds (replacing a 64th of them
+ * after each pass, so that lives end all along): every object's line falls
+ * in the sets whose index is a multiple of (page size / line size), too
+ * few for N lines (conflict).  "hold capacity N MS" does the same with N
+ * 256-byte objects (cache dprof_capacity), touching all four lines: spread
+ * evenly over the sets, more lines than a small cache holds (capacity).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -64,6 +73,7 @@ struct dprof_sharing_obj {
 };				/* 320 bytes */
 
 static struct kmem_cache *cache;
+static struct kmem_cache *conflict_cache, *capacity_cache;
 static struct dentry *dir;
 static DEFINE_MUTEX(lock);	/* one run at a time */
 
@@ -86,6 +96,12 @@ static unsigned long total_rounds, bad_handoffs, misplaced;
 static void ctor(void *p)
 {
 	memset(p, 0, sizeof(struct dprof_sharing_obj));
+}
+
+/* A constructor keeps SLUB's free pointer out of the held objects. */
+static void hold_ctor(void *p)
+{
+	memset(p, 0, 64);
 }
 
 /* Keeps the compiler from merging a load and a store into one instruction. */
@@ -270,10 +286,60 @@ out:
 	return ret;
 }
 
+#define HOLD_MAX 65536
+
+/*
+ * Keep @n objects live for @ms, touching @lines lines of each, replacing
+ * 1/64th of them after every pass so that lives end and begin all along
+ * (object access histories follow new objects to their free), then free
+ * them all.
+ */
+static int hold(struct kmem_cache *c, unsigned long n, unsigned long ms,
+		unsigned int lines)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms), i, next = 0;
+	void **objs;
+	int ret = 0;
+
+	if (!n || n > HOLD_MAX || ms > 10000)
+		return -EINVAL;
+	objs = kvcalloc(n, sizeof(*objs), GFP_KERNEL);
+	if (!objs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		if (!objs[i]) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	while (!ret && time_before(jiffies, end)) {
+		for (i = 0; i < n; i++) {
+			unsigned int l;
+
+			for (l = 0; l < lines; l++)
+				bump((u64 *)((char *)objs[i] + l * 64));
+		}
+		for (i = 0; i < DIV_ROUND_UP(n, 64) && !ret; i++) {
+			kmem_cache_free(c, objs[next]);
+			objs[next] = kmem_cache_alloc(c, GFP_KERNEL);
+			if (!objs[next])
+				ret = -ENOMEM;
+			next = (next + 1) % n;
+		}
+		cond_resched();
+	}
+	for (i = 0; i < n; i++)
+		if (objs[i])
+			kmem_cache_free(c, objs[i]);
+	kvfree(objs);
+	return ret;
+}
+
 static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
-	char cmd[64];
+	char cmd[64], what[16];
 	unsigned long rounds, iters, pause_us = 0;
 	int a, b, lockstep = 0, ret;
 
@@ -282,6 +348,15 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(cmd, ubuf, count))
 		return -EFAULT;
 	cmd[count] = '\0';
+	if (sscanf(cmd, "hold %15s %lu %lu", what, &rounds, &iters) == 3) {
+		if (!strcmp(what, "conflict"))
+			ret = hold(conflict_cache, rounds, iters, 1);
+		else if (!strcmp(what, "capacity"))
+			ret = hold(capacity_cache, rounds, iters, 4);
+		else
+			ret = -EINVAL;
+		return ret ? ret : count;
+	}
 	if (sscanf(cmd, "run %lu %lu %d %d %lu %d", &rounds, &iters, &a, &b,
 		   &pause_us, &lockstep) < 4 || lockstep < 0 || lockstep > 1)
 		return -EINVAL;
@@ -320,6 +395,16 @@ static int __init sharing_init(void)
 				  SLAB_HWCACHE_ALIGN, ctor);
 	if (!cache)
 		return -ENOMEM;
+	conflict_cache = kmem_cache_create("dprof_conflict", PAGE_SIZE,
+					   PAGE_SIZE, 0, hold_ctor);
+	capacity_cache = kmem_cache_create("dprof_capacity", 256, 0,
+					   SLAB_HWCACHE_ALIGN, hold_ctor);
+	if (!conflict_cache || !capacity_cache) {
+		kmem_cache_destroy(capacity_cache);
+		kmem_cache_destroy(conflict_cache);
+		kmem_cache_destroy(cache);
+		return -ENOMEM;
+	}
 	dir = debugfs_create_dir("dprof_sharing", NULL);
 	debugfs_create_file("ctl", 0200, dir, NULL, &ctl_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
@@ -329,6 +414,8 @@ static int __init sharing_init(void)
 static void __exit sharing_exit(void)
 {
 	debugfs_remove_recursive(dir);
+	kmem_cache_destroy(capacity_cache);
+	kmem_cache_destroy(conflict_cache);
 	kmem_cache_destroy(cache);
 }
 

@@ -1,0 +1,49 @@
+#!/bin/sh
+# The working-set view against workloads whose cache behaviour is known
+# (modules/dprof_sharing.c, "hold"): 64 page-aligned objects touched at
+# their first line can only use the sets whose index is a multiple of
+# page size / line size (conflict, and those sets are named); 4,096
+# 256-byte objects touched at all four lines need 16,384 lines, spread
+# evenly (capacity).  The cache is given with --cache (64 KiB, 2-way,
+# 64-byte lines: 512 sets) so that the answer does not depend on what the
+# emulated CPU reports.  Histories (3 complete per case) tell the view
+# which lines the objects touch.
+. ./functions.sh
+trap cleanup_modules EXIT
+geo=64K,2,64
+sets=512
+stride=$((4096 / 64))	# sets between two page-aligned lines
+
+load_mod dprof_sharing
+record_hold() {	# OUT WHAT N
+	load_mod dprof target=dprof_$2 sampler=off \
+		history_offsets=0,64,128,192 history_timeout_ms=4000
+	dprof-view record -o "$1" -- sh -c "for i in 1 2 3 4; do
+		echo 'hold $2 $3 1200' >/sys/kernel/debug/dprof_sharing/ctl || exit 1
+	done" || fail "record of hold $2 failed"
+	unload_mod dprof
+}
+
+record_hold "$TMP/conflict.dprof" conflict 64
+dprof-view workingset -c $geo "$TMP/conflict.dprof" | tee "$TMP/ws.txt" ||
+	fail "workingset failed"
+grep -q "^conflict: [0-9]* sets\? hold" "$TMP/ws.txt" || fail "no conflict found"
+awk -v st=$stride '$1 == "set" {
+		s = $2; sub(":", "", s); n++
+		if (s % st) { print "set " s " is not a multiple of " st; bad = 1 }
+		if ($0 !~ /dprof_conflict/) { print "set " s " lacks dprof_conflict"; bad = 1 }
+	}
+	END { exit bad || !n }' "$TMP/ws.txt" || fail "the conflict sets are not the page-aligned ones"
+grep -q "^capacity: no" "$TMP/ws.txt" || fail "64 lines called capacity"
+echo "ok: conflict in sets that are multiples of $stride, all dprof_conflict"
+
+record_hold "$TMP/capacity.dprof" capacity 4096
+dprof-view workingset -c $geo "$TMP/capacity.dprof" | tee "$TMP/ws.txt" ||
+	fail "workingset failed"
+grep -q "^capacity: yes" "$TMP/ws.txt" || fail "no capacity problem found"
+grep -q "^conflict: none" "$TMP/ws.txt" || fail "evenly spread lines called conflict"
+awk '$1 == "dprof_capacity" && $3 >= 3.5 && $3 <= 4.0 { ok = 1 } END { exit !ok }' \
+	"$TMP/ws.txt" || fail "dprof_capacity objects do not touch 4 lines each"
+echo "ok: capacity, 4 lines per object, no conflict"
+unload_mod dprof_sharing
+exit 0
