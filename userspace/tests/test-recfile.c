@@ -96,6 +96,28 @@ static void test_target_out_of_range(void)
 	fixture_free(&f);
 }
 
+/* A target larger than any slab object (the views would size by it). */
+static void test_object_size_bounded(void)
+{
+	struct fixture f;
+	struct rec_error err;
+	uint8_t *name;
+	uint32_t big = 16u << 20;
+
+	fixture_begin(&f, 1);
+	fixture_end(&f);
+	name = memmem(f.buf, f.len, "cache0", 7);
+	CHECK(name != NULL);
+	if (name) {
+		/* struct dprof_file_target: index, object_size, stride, flags, name */
+		memcpy(name - 12, &big, 4);
+		memcpy(name - 8, &big, 4);
+		CHECK(parse_copy(f.buf, f.len, &err) == -1);
+		CHECK_STR_CONTAINS(err.msg, "object size 16777216");
+	}
+	fixture_free(&f);
+}
+
 static void test_magic_version_and_endianness(void)
 {
 	struct fixture f;
@@ -207,6 +229,7 @@ const struct unit_test recfile_tests[] = {
 	{ "recfile: every truncation is an error", test_every_truncation_is_an_error },
 	{ "recfile: bad record size names its offset", test_bad_record_size_names_offset },
 	{ "recfile: target index out of range", test_target_out_of_range },
+	{ "recfile: object size bounded", test_object_size_bounded },
 	{ "recfile: magic, version, endianness", test_magic_version_and_endianness },
 	{ "recfile: unknown kinds are skipped", test_unknown_kinds_are_skipped },
 	{ "recfile: end count must match", test_end_count_must_match },
