@@ -159,19 +159,11 @@ int cmd_classify(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "classify");
 	if (ret)
 		goto out_map;
-	if (o.target) {
-		bool known = false;
-
-		for (size_t t = 0; t < r.nr_targets; t++)
-			known |= !strcmp(r.targets[t].name, o.target);
-		if (!known) {
-			errmsg("classify: %s profiled no cache named %s",
-			       o.view.input, o.target);
-			view_close(out, &o.view);
-			recording_free(&r);
-			ret = EXIT_USAGE;
-			goto out_map;
-		}
+	if (o.target && view_target(&r, "classify", o.target) < 0) {
+		view_close(out, &o.view);
+		recording_free(&r);
+		ret = EXIT_USAGE;
+		goto out_map;
 	}
 	histories_build(&hs, &r);
 	classify_build(&c, &hs);

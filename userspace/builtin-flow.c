@@ -260,7 +260,7 @@ int cmd_flow(int argc, char **argv)
 	struct ksyms syms;
 	struct flow fl;
 	FILE *out;
-	int ret, target = -1;
+	int ret, target;
 
 	memset(&o, 0, sizeof(o));
 	ret = parse_opts(argc, argv, &o);
@@ -269,12 +269,8 @@ int cmd_flow(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "flow");
 	if (ret)
 		return ret;
-	for (size_t t = 0; t < r.nr_targets; t++)
-		if (!strcmp(r.targets[t].name, o.cache))
-			target = (int)t;
+	target = view_target(&r, "flow", o.cache);
 	if (target < 0) {
-		errmsg("flow: %s profiled no cache named %s", o.view.input,
-		       o.cache);
 		view_close(out, &o.view);
 		recording_free(&r);
 		return EXIT_USAGE;

@@ -351,17 +351,9 @@ int cmd_histories(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (o.target) {
-		bool known = false;
-
-		for (size_t t = 0; t < r.nr_targets; t++)
-			known |= !strcmp(r.targets[t].name, o.target);
-		if (!known) {
-			errmsg("histories: %s profiled no cache named %s",
-			       o.view.input, o.target);
-			ret = EXIT_USAGE;
-			goto out;
-		}
+	if (o.target && view_target(&r, "histories", o.target) < 0) {
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	if (o.view.json) {
 		struct json j;

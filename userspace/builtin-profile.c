@@ -376,19 +376,11 @@ int cmd_profile(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "profile");
 	if (ret)
 		goto out_map;
-	if (o.target) {
-		bool known = false;
-
-		for (size_t t = 0; t < r.nr_targets; t++)
-			known |= !strcmp(r.targets[t].name, o.target);
-		if (!known) {
-			errmsg("profile: %s profiled no cache named %s",
-			       o.view.input, o.target);
-			view_close(out, &o.view);
-			recording_free(&r);
-			ret = EXIT_USAGE;
-			goto out_map;
-		}
+	if (o.target && view_target(&r, "profile", o.target) < 0) {
+		view_close(out, &o.view);
+		recording_free(&r);
+		ret = EXIT_USAGE;
+		goto out_map;
 	}
 	if (o.kernel) {
 		if (!r.profile_text) {

@@ -75,12 +75,10 @@ static void add_writer(struct classify_writer *w, uint16_t offset,
 	w[least].count = 1;
 }
 
+/* Replays need the writes: a history unsure of them is left out. */
 bool classify_usable(const struct history *h)
 {
-	return h->reason == DPROF_HIST_FREED &&
-	       !(h->end_flags & (DPROF_HIST_CPUS_CHANGED |
-				 DPROF_HIST_TRUNCATED)) &&
-	       !(h->begin_flags & DPROF_HIST_RW_UNSURE) && !h->dropped;
+	return history_complete(h) && !(h->begin_flags & DPROF_HIST_RW_UNSURE);
 }
 
 /* The last write to @line by a CPU other than @cpu after index @after. */

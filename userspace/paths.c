@@ -204,13 +204,6 @@ static int by_target_count(const void *a, const void *b)
 	return x->first_id < y->first_id ? -1 : x->first_id > y->first_id;
 }
 
-static bool usable(const struct history *h)
-{
-	return h->reason == DPROF_HIST_FREED &&
-	       !(h->end_flags & (DPROF_HIST_CPUS_CHANGED |
-				 DPROF_HIST_TRUNCATED)) && !h->dropped;
-}
-
 void paths_build(struct path_set *ps, const struct recording *r,
 		 const struct history_set *hs)
 {
@@ -235,7 +228,7 @@ void paths_build(struct path_set *ps, const struct recording *r,
 		if (h->target < 0 || (size_t)h->target >= ps->nr_targets)
 			continue;
 		pt = &ps->t[h->target];
-		if (!usable(h)) {
+		if (!history_complete(h)) {
 			pt->skipped++;
 			continue;
 		}

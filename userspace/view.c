@@ -45,6 +45,15 @@ int view_close(FILE *out, const struct view_opts *o)
 	return EXIT_OK;
 }
 
+int view_target(const struct recording *r, const char *cmd, const char *name)
+{
+	for (size_t t = 0; t < r->nr_targets; t++)
+		if (!strcmp(r->targets[t].name, name))
+			return (int)t;
+	errmsg("%s: %s profiled no cache named %s", cmd, r->path, name);
+	return -1;
+}
+
 struct layout **view_layouts(const struct recording *r,
 			     const struct type_map *map)
 {

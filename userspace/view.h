@@ -15,6 +15,12 @@ int view_open(const struct view_opts *o, struct recording *r, FILE **out,
 	      const char *cmd);
 int view_close(FILE *out, const struct view_opts *o);
 
+/*
+ * The index of the profiled cache @name in @r, or -1 after a one-line
+ * error naming @cmd and the recording.
+ */
+int view_target(const struct recording *r, const char *cmd, const char *name);
+
 struct layout;
 struct type_map;
 /*
