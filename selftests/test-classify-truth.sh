@@ -10,6 +10,13 @@
 #   private_count (192), used by A alone: neither.
 # The fields are named from the module's DWARF (--debug), as in the
 # struct: the text view must put each name on its offset.
+# The same recording checks the combined trace (paths --combined): the
+# ten pairs' paths put together must give the source's whole-object order,
+# A's two initialising writes (128, 192), then per iteration A's
+# read/write of 0, write of 64, read of 128, read/write of 192 on CPU 0
+# and B's read/write of 0, write of 72, read of 128 on CPU 1: 2 + 10 *
+# ITERS steps, a CPU change at each hand between A and B (2 * ITERS - 1),
+# every pair watched together, no step placed by time, no order broken.
 . ./functions.sh
 trap cleanup_modules EXIT
 out=$TMP/classify.dprof
@@ -56,5 +63,44 @@ expect_class 64 false-sharing 72
 expect_class 72 false-sharing 64
 expect_class 128 neither "-"
 expect_class 192 neither "-"
+
+iters=20
+dprof-view paths --combined -n 1 $names "$out" | head -n 12
+dprof-view paths --combined --script -n 1 -t dprof_sharing "$out" \
+	>"$TMP/combined.txt" || fail "paths --combined failed"
+set -- $(grep '^combined ' "$TMP/combined.txt")
+[ $# -eq 13 ] || fail "no combined trace: $*"
+expect_eq "combined steps" "$5" $((2 + 10 * iters))
+expect_eq "combined CPU changes" "$6" $((2 * iters - 1))
+expect_eq "combined offsets" "$7" "0,64,72,128,192"
+expect_eq "offset pairs watched together" "$8 of $9" "10 of 10"
+expect_eq "steps placed by time" "${10}" 0
+expect_eq "histories' orderings broken" "${11}" 0
+awk '
+	$1 != "cstep" { next }
+	{ i = $4; fn = $11; sub(/\+.*/, "", fn)
+	  got = $6 " " $7 " " $8 " " $9 " " fn }
+	i == 0 { want = "128 write same ordered thread_a" }
+	i == 1 { want = "192 write same ordered thread_a" }
+	i >= 2 {
+		k = (i - 2) % 10
+		a = "thread_a"; b = "thread_b"
+		if (k == 0) want = "0 read " (i == 2 ? "same" : "change") " ordered " a
+		if (k == 1) want = "0 write same ordered " a
+		if (k == 2) want = "64 write same ordered " a
+		if (k == 3) want = "128 read same ordered " a
+		if (k == 4) want = "192 read same ordered " a
+		if (k == 5) want = "192 write same ordered " a
+		if (k == 6) want = "0 read change ordered " b
+		if (k == 7) want = "0 write same ordered " b
+		if (k == 8) want = "72 write same ordered " b
+		if (k == 9) want = "128 read same ordered " b
+	}
+	{
+		if (got != want) { printf "step %d: %s, expected %s\n", i, got, want; bad = 1 }
+	}
+	END { exit bad }' "$TMP/combined.txt" ||
+	fail "the combined trace is not the source's order"
+echo "ok: ten pairs combined into the source's $((2 + 10 * iters))-step order"
 unload_mod dprof_sharing
 exit 0

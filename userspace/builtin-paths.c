@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "combine.h"
 #include "json.h"
 #include "ksyms.h"
 #include "layout.h"
@@ -15,7 +16,8 @@
 #include "view.h"
 
 static const char paths_usage[] =
-	"usage: dprof-view paths [--json|--script] [-o FILE] [-t CACHE] [-n N] RECORDING\n"
+	"usage: dprof-view paths [--combined] [--json|--script] [-o FILE] [-t CACHE]\n"
+	"                        [-n N] RECORDING\n"
 	"\n"
 	"Path traces: complete object access histories of a type merged when\n"
 	"they watched the same offsets and went the same way (same accessing\n"
@@ -28,6 +30,17 @@ static const char paths_usage[] =
 	"read or write, the access samples for that instruction and field, and\n"
 	"the instruction.\n"
 	"\n"
+	"A history watches one or two offsets.  --combined puts the paths of\n"
+	"all offset sets of a type together, per allocation and free site, into\n"
+	"one trace of the whole object: each offset's accesses are those most\n"
+	"histories agree on (paths that differ are left out, counted), and the\n"
+	"paths that watched two offsets together order their accesses.  The\n"
+	"header says how many offset pairs were watched together, how many\n"
+	"steps had to be placed by time because no path orders them (marked ~),\n"
+	"and how much history weight the order goes against; a CPU change no\n"
+	"path saw is shown as ?.\n"
+	"\n"
+	"  -c, --combined       one combined trace per type and allocation site\n"
 	"  -t, --target CACHE   only this cache\n"
 	"  -n, --top N          paths per type (default 5, 0: all)\n"
 	"  -T, --type CACHE=STRUCT  name fields as STRUCT (see profile --help)\n"
@@ -36,6 +49,12 @@ static const char paths_usage[] =
 	"                         path CACHE RANK COUNT STEPS CPU_CHANGES OFFSETS\n"
 	"                         step CACHE RANK INDEX TIME_NS OFFSET read|write\n"
 	"                           same|change SAMPLES SYMBOL\n"
+	"                       with --combined:\n"
+	"                         combined CACHE RANK HISTORIES STEPS CPU_CHANGES\n"
+	"                           OFFSETS PAIRS_WATCHED PAIRS BY_TIME BROKEN\n"
+	"                           ORDER_WEIGHT PATHS_OTHER\n"
+	"                         cstep CACHE RANK INDEX TIME_NS OFFSET read|write\n"
+	"                           same|change|unknown ordered|by-time SAMPLES SYMBOL\n"
 	"  -j, --json           JSON instead of text\n"
 	"  -o, --output FILE    write there instead of stdout\n"
 	"  -h, --help           this text\n";
@@ -45,6 +64,7 @@ struct paths_opts {
 	const char *target;
 	long top;
 	int script;
+	int combined;
 	struct type_map map;
 };
 
@@ -58,6 +78,7 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 		{ "type", required_argument, NULL, 'T' },
 		{ "debug", required_argument, NULL, 'D' },
 		{ "script", no_argument, NULL, 's' },
+		{ "combined", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -65,7 +86,7 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 	int c;
 
 	o->top = 5;
-	while ((c = getopt_long(argc, argv, "jo:t:n:T:sD:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:t:n:T:sD:ch", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
@@ -78,6 +99,9 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 			break;
 		case 's':
 			o->script = 1;
+			break;
+		case 'c':
+			o->combined = 1;
 			break;
 		case 'n':
 			o->top = strtol(optarg, &end, 10);
@@ -125,6 +149,7 @@ struct ctx {
 	FILE *out;
 	const struct recording *r;
 	const struct path_set *ps;
+	const struct combined_set *cs;
 	struct layout **layouts;
 	struct ksyms syms;
 	const struct paths_opts *o;
@@ -244,6 +269,167 @@ static void path_json(struct ctx *c, struct json *j, const struct path *p)
 	json_object_end(j);
 }
 
+static const char *cpu_word(enum combined_cpu cpu)
+{
+	return cpu == COMBINED_CPU_CHANGE ? "change" :
+	       cpu == COMBINED_CPU_SAME ? "same" : "unknown";
+}
+
+static const char *cpu_mark(enum combined_cpu cpu)
+{
+	return cpu == COMBINED_CPU_CHANGE ? "->" :
+	       cpu == COMBINED_CPU_SAME ? "" : "?";
+}
+
+static void offsets_list(const struct combined_trace *t, char *buf,
+			 size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < t->nr_offsets && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u", i ? "," : "",
+				      t->offsets[i]);
+}
+
+static void combined_text(struct ctx *c, const struct combined_trace *t,
+			  size_t rank)
+{
+	char a[160], b[160], f[256], offs[512];
+
+	offsets_list(t, offs, sizeof(offs));
+	fprintf(c->out, "\n  combined trace %zu: %llu histories in %zu paths, offsets %s\n",
+		rank, (unsigned long long)t->histories_used, t->paths_used,
+		offs);
+	fprintf(c->out, "    allocated by %s\n",
+		ksyms_format(&c->syms, t->alloc_site, a, sizeof(a)));
+	fprintf(c->out, "    order: %zu of %zu offset pairs watched together, %zu step%s placed by time (~), %llu of %llu histories' orderings broken\n",
+		t->pairs_watched, t->pairs, t->by_time,
+		t->by_time == 1 ? "" : "s",
+		(unsigned long long)t->order_broken,
+		(unsigned long long)t->order_weight);
+	if (t->paths_other)
+		fprintf(c->out, "    left out: %zu path%s (%llu histories) whose accesses to an offset differ from the rest\n",
+			t->paths_other, t->paths_other == 1 ? "" : "s",
+			(unsigned long long)t->histories_other);
+	fprintf(c->out, "    %zu steps, %zu CPU change%s\n", t->nr_steps,
+		t->cpu_changes, t->cpu_changes == 1 ? "" : "s");
+	fprintf(c->out, "    %10s %3s %6s %-28s %-5s %7s  %s\n", "time_us", "",
+		"offset", "field", "rw", "samples", "instruction");
+	for (size_t i = 0; i < t->nr_steps; i++) {
+		const struct combined_step *s = &t->steps[i];
+		char mark[4];
+
+		snprintf(mark, sizeof(mark), "%s%s", cpu_mark(s->cpu),
+			 s->by_time ? "~" : "");
+		fprintf(c->out, "    %10.2f %3s %6u %-28s %-5s %7llu  %s\n",
+			s->time_mean_ns / 1e3, mark, s->offset,
+			view_field(c->layouts[t->target], s->offset, 8, f,
+				   sizeof(f)),
+			s->write ? "write" : "read",
+			(unsigned long long)s->samples,
+			ksyms_format(&c->syms, s->ip, b, sizeof(b)));
+	}
+	fprintf(c->out, "    %3s freed by %s\n", cpu_mark(t->free_cpu),
+		ksyms_format(&c->syms, t->free_site, b, sizeof(b)));
+}
+
+static void combined_script(struct ctx *c, const struct combined_trace *t,
+			    size_t rank)
+{
+	const char *name = c->r->targets[t->target].name;
+	char b[160], offs[512];
+
+	offsets_list(t, offs, sizeof(offs));
+	fprintf(c->out, "combined %s %zu %llu %zu %zu %s %zu %zu %zu %llu %llu %zu\n",
+		name, rank, (unsigned long long)t->histories_used, t->nr_steps,
+		t->cpu_changes, offs, t->pairs_watched, t->pairs, t->by_time,
+		(unsigned long long)t->order_broken,
+		(unsigned long long)t->order_weight, t->paths_other);
+	for (size_t i = 0; i < t->nr_steps; i++) {
+		const struct combined_step *s = &t->steps[i];
+
+		fprintf(c->out, "cstep %s %zu %zu %.0f %u %s %s %s %llu %s\n",
+			name, rank, i, s->time_mean_ns, s->offset,
+			s->write ? "write" : "read", cpu_word(s->cpu),
+			s->by_time ? "by-time" : "ordered",
+			(unsigned long long)s->samples,
+			ksyms_format(&c->syms, s->ip, b, sizeof(b)));
+	}
+}
+
+static void combined_json(struct ctx *c, struct json *j,
+			  const struct combined_trace *t)
+{
+	char b[160], f[256];
+
+	json_object_begin(j, NULL);
+	json_uint(j, "histories", t->histories_used);
+	json_uint(j, "paths", t->paths_used);
+	json_uint(j, "paths_left_out", t->paths_other);
+	json_uint(j, "histories_left_out", t->histories_other);
+	json_array_begin(j, "offsets");
+	for (size_t k = 0; k < t->nr_offsets; k++)
+		json_uint(j, NULL, t->offsets[k]);
+	json_array_end(j);
+	json_uint(j, "offset_pairs", t->pairs);
+	json_uint(j, "offset_pairs_watched", t->pairs_watched);
+	json_uint(j, "steps_by_time", t->by_time);
+	json_uint(j, "order_weight", t->order_weight);
+	json_uint(j, "order_broken", t->order_broken);
+	json_uint(j, "cpu_changes", t->cpu_changes);
+	json_string(j, "allocated_by", ksyms_format(&c->syms, t->alloc_site, b,
+						    sizeof(b)));
+	json_string(j, "freed_by", ksyms_format(&c->syms, t->free_site, b,
+						sizeof(b)));
+	json_string(j, "free_cpu", cpu_word(t->free_cpu));
+	json_array_begin(j, "steps");
+	for (size_t i = 0; i < t->nr_steps; i++) {
+		const struct combined_step *s = &t->steps[i];
+
+		json_object_begin(j, NULL);
+		json_double(j, "time_mean_ns", s->time_mean_ns);
+		json_uint(j, "offset", s->offset);
+		json_string(j, "field", view_field(c->layouts[t->target],
+						   s->offset, 8, f, sizeof(f)));
+		json_bool(j, "write", s->write);
+		json_string(j, "cpu", cpu_word(s->cpu));
+		json_bool(j, "placed_by_time", s->by_time);
+		json_uint(j, "histories", s->histories);
+		json_uint(j, "samples", s->samples);
+		json_uint(j, "misses", s->misses);
+		json_string(j, "instruction", ksyms_format(&c->syms, s->ip, b,
+							   sizeof(b)));
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+/* The combined traces of target @t, most histories first. */
+static void emit_combined(struct ctx *c, struct json *j, size_t t)
+{
+	size_t rank = 0;
+
+	for (size_t i = 0; i < c->cs->n; i++) {
+		const struct combined_trace *ct = &c->cs->c[i];
+
+		if ((size_t)ct->target != t)
+			continue;
+		if (c->o->top && rank >= (size_t)c->o->top)
+			break;
+		rank++;
+		if (c->o->view.json)
+			combined_json(c, j, ct);
+		else if (c->o->script)
+			combined_script(c, ct, rank);
+		else
+			combined_text(c, ct, rank);
+	}
+	if (!rank && !c->o->view.json && !c->o->script)
+		fprintf(c->out, "  no combined trace: no family of paths watched two offsets or more\n");
+}
+
 static void emit(struct ctx *c)
 {
 	struct json j;
@@ -268,11 +454,16 @@ static void emit(struct ctx *c)
 			json_uint(&j, "unique_paths", pt->nr_paths);
 			json_uint(&j, "new_paths_in_last_20_percent",
 				  paths_new_in_tail(pt, 0.2));
-			json_array_begin(&j, "paths");
+			json_array_begin(&j, c->o->combined ? "combined" :
+							      "paths");
 		} else if (!c->o->script) {
 			if (t)
 				fputc('\n', c->out);
 			type_header(c, t);
+		}
+		if (c->o->combined) {
+			emit_combined(c, &j, t);
+			goto type_end;
 		}
 		for (size_t i = 0; i < c->ps->n; i++) {
 			const struct path *p = &c->ps->p[i];
@@ -293,6 +484,7 @@ static void emit(struct ctx *c)
 			else
 				path_text(c, p, rank);
 		}
+type_end:
 		if (c->o->view.json) {
 			json_array_end(&j);
 			json_object_end(&j);
@@ -310,6 +502,7 @@ int cmd_paths(int argc, char **argv)
 	struct paths_opts o;
 	struct history_set hs;
 	struct path_set ps;
+	struct combined_set cs;
 	struct recording r;
 	struct ctx c;
 	FILE *out;
@@ -330,10 +523,14 @@ int cmd_paths(int argc, char **argv)
 	}
 	histories_build(&hs, &r);
 	paths_build(&ps, &r, &hs);
+	memset(&cs, 0, sizeof(cs));
+	if (o.combined)
+		combine_build(&cs, &ps);
 	memset(&c, 0, sizeof(c));
 	c.out = out;
 	c.r = &r;
 	c.ps = &ps;
+	c.cs = &cs;
 	c.o = &o;
 	c.layouts = view_layouts(&r, &o.map);
 	ksyms_load(&c.syms, r.kallsyms);
@@ -341,6 +538,7 @@ int cmd_paths(int argc, char **argv)
 	ret = view_close(out, &o.view);
 	view_layouts_free(c.layouts, r.nr_targets);
 	ksyms_free(&c.syms);
+	combine_free(&cs);
 	paths_free(&ps);
 	histories_free(&hs);
 	recording_free(&r);

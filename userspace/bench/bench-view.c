@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include "combine.h"
 #include "fixture.h"
 #include "histories.h"
 #include "objects.h"
@@ -93,13 +94,14 @@ int main(int argc, char **argv)
 	struct obj_summary objs;
 	struct history_set hs;
 	struct path_set ps;
+	struct combined_set cs;
 	struct workingset ws;
 	struct recording r;
 	struct rec_error err;
 	struct fixture f;
 	struct rusage ru;
 	double t0, t;
-	size_t nagg, slots;
+	size_t nagg, slots, psteps = 0, csteps = 0;
 
 	prog_name = "bench-view";
 	t0 = now();
@@ -154,6 +156,17 @@ int main(int argc, char **argv)
 	t = now() - t;
 	printf("%-34s %8.3f s  %7.1f M elements/s (%zu unique paths)\n",
 	       "histories and path traces", t, nhist * hlen / t / 1e6, ps.n);
+
+	for (size_t i = 0; i < ps.n; i++)
+		psteps += ps.p[i].nr_steps;
+	t = now();
+	combine_build(&cs, &ps);
+	t = now() - t;
+	for (size_t i = 0; i < cs.n; i++)
+		csteps += cs.c[i].nr_steps;
+	printf("%-34s %8.3f s  %7.1f M path steps/s (%zu traces, %zu steps)\n",
+	       "combined traces", t, psteps / t / 1e6, cs.n, csteps);
+	combine_free(&cs);
 
 	t = now();
 	objects_summarize(&r, &objs);

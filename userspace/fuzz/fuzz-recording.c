@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "classify.h"
+#include "combine.h"
 #include "flow.h"
 #include "histories.h"
 #include "objects.h"
@@ -38,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct profile p;
 	struct dprof_sample_agg *agg = NULL;
+	struct combined_set cs;
 	uint8_t *copy;
 
 	/* A private copy: the reader may keep pointers into its buffer. */
@@ -58,6 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			objects_free(&objs);
 		}
 		paths_build(&ps, &r, &hs);
+		combine_build(&cs, &ps);
+		combine_free(&cs);
 		paths_free(&ps);
 		classify_build(&c, &hs);
 		classify_free(&c);
