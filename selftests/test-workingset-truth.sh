@@ -8,6 +8,10 @@
 # 64-byte lines: 512 sets) so that the answer does not depend on what the
 # emulated CPU reports.  Histories (3 complete per case) tell the view
 # which lines the objects touch.
+# The LRU simulation must agree, from the same recordings: the
+# page-aligned lines miss mostly as conflict misses (a fully associative
+# cache of 1,024 lines holds all 64), in sets that are multiples of 64;
+# the 16,384 lines miss mostly as capacity misses.
 . ./functions.sh
 trap cleanup_modules EXIT
 geo=64K,2,64
@@ -25,7 +29,7 @@ record_hold() {	# OUT WHAT N
 }
 
 record_hold "$TMP/conflict.dprof" conflict 64
-dprof-view workingset -c $geo "$TMP/conflict.dprof" | tee "$TMP/ws.txt" ||
+dprof-view workingset -c $geo --sim-max 2000000 "$TMP/conflict.dprof" | tee "$TMP/ws.txt" ||
 	fail "workingset failed"
 grep -q "^conflict: [0-9]* sets\? hold" "$TMP/ws.txt" || fail "no conflict found"
 awk -v st=$stride '$1 == "set" {
@@ -36,14 +40,38 @@ awk -v st=$stride '$1 == "set" {
 	END { exit bad || !n }' "$TMP/ws.txt" || fail "the conflict sets are not the page-aligned ones"
 grep -q "^capacity: no" "$TMP/ws.txt" || fail "64 lines called capacity"
 echo "ok: conflict in sets that are multiples of $stride, all dprof_conflict"
+# Simulated: misses by kind for a type, from the simulation's table.
+sim_row() {	# TYPE -> "ACCESSES MISS% COLD% CAPACITY% CONFLICT%"
+	awk -v t="$1" '/^LRU simulation/ { on = 1 }
+		on && $1 == t { gsub("%", ""); print $3, $4, $5, $6, $7; exit }' "$TMP/ws.txt"
+}
+set -- $(sim_row dprof_conflict)
+[ $# -eq 5 ] || fail "no simulation row for dprof_conflict"
+echo "simulated dprof_conflict: $1 accesses, misses $2% (cold $3%, capacity $4%, conflict $5%)"
+awk -v a="$1" -v cap="$4" -v con="$5" -v miss="$2" 'BEGIN {
+	exit !(a >= 1000 && con >= miss / 2 && con > 10 * cap) }' ||
+	fail "the simulated misses of page-aligned lines are not mostly conflict"
+awk -v st=$stride '/^sets with the most conflict misses:/ {
+		for (i = 7; i <= NF; i++) { split($i, p, ":"); n++
+			if (p[1] % st) { print "set " p[1] " is not a multiple of " st; bad = 1 } } }
+	END { exit bad || !n }' "$TMP/ws.txt" ||
+	fail "the simulated conflict sets are not the page-aligned ones"
+echo "ok: simulated conflict misses, in sets that are multiples of $stride"
 
 record_hold "$TMP/capacity.dprof" capacity 4096
-dprof-view workingset -c $geo "$TMP/capacity.dprof" | tee "$TMP/ws.txt" ||
+dprof-view workingset -c $geo --sim-max 2000000 "$TMP/capacity.dprof" | tee "$TMP/ws.txt" ||
 	fail "workingset failed"
 grep -q "^capacity: yes" "$TMP/ws.txt" || fail "no capacity problem found"
 grep -q "^conflict: none" "$TMP/ws.txt" || fail "evenly spread lines called conflict"
 awk '$1 == "dprof_capacity" && $3 >= 3.5 && $3 <= 4.0 { ok = 1 } END { exit !ok }' \
 	"$TMP/ws.txt" || fail "dprof_capacity objects do not touch 4 lines each"
 echo "ok: capacity, 4 lines per object, no conflict"
+set -- $(sim_row dprof_capacity)
+[ $# -eq 5 ] || fail "no simulation row for dprof_capacity"
+echo "simulated dprof_capacity: $1 accesses, misses $2% (cold $3%, capacity $4%, conflict $5%)"
+awk -v a="$1" -v cap="$4" -v con="$5" -v miss="$2" 'BEGIN {
+	exit !(a >= 1000 && cap >= miss / 2 && cap > 2 * con) }' ||
+	fail "the simulated misses of 16,384 lines are not mostly capacity"
+echo "ok: simulated capacity misses"
 unload_mod dprof_sharing
 exit 0

@@ -8,13 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "cachesim.h"
+#include "combine.h"
 #include "json.h"
+#include "paths.h"
 #include "util.h"
 #include "view.h"
 #include "workingset.h"
 
 static const char ws_usage[] =
-	"usage: dprof-view workingset [--json] [-o FILE] [-l LEVEL] [-c SIZE,WAYS,LINE] RECORDING\n"
+	"usage: dprof-view workingset [--json] [-o FILE] [-l LEVEL] [-c SIZE,WAYS,LINE]\n"
+	"                             [--no-sim | --sim-max N] RECORDING\n"
 	"\n"
 	"The working set, from an occupancy model (not an LRU simulation): each\n"
 	"recorded object occupies, for its lifetime, the cache lines of the\n"
@@ -27,9 +31,25 @@ static const char ws_usage[] =
 	"and at least twice the average, listed with the types in them; a\n"
 	"capacity problem is a working set larger than the cache spread evenly.\n"
 	"\n"
+	"Then an LRU cache simulation of the same level: every recorded life, at\n"
+	"its address and for its lifetime, replays its type's access template\n"
+	"(the combined trace, else the most frequent path, else the sampled\n"
+	"offsets; times scaled to the life), so the stream is an estimate.  A\n"
+	"fully associative LRU cache of as many lines runs beside it, and each\n"
+	"miss is cold (the life's first access to the line), capacity (the fully\n"
+	"associative cache misses too) or conflict (only the set-associative\n"
+	"one misses).  Per type: lives, accesses, miss rate, the three kinds,\n"
+	"lines held on average; then the sets with the most conflict misses.\n"
+	"Only the profiled types are simulated: other data competes for the\n"
+	"real cache too, so the miss rates are lower bounds.\n"
+	"\n"
 	"  -l, --level N        cache level (default: the first data cache)\n"
 	"  -c, --cache S,W,L    geometry instead of the recorded one: size in\n"
 	"                       bytes (K/M suffixes), ways, line size\n"
+	"      --no-sim         no simulation\n"
+	"      --sim-max N      stop starting lives after N simulated accesses\n"
+	"                       (default 20000000; 0: no limit); the lives left\n"
+	"                       out are counted\n"
 	"  -j, --json           JSON instead of text\n"
 	"  -o, --output FILE    write there instead of stdout\n"
 	"  -h, --help           this text\n";
@@ -38,7 +58,11 @@ struct ws_opts {
 	struct view_opts view;
 	unsigned int level;
 	const char *cache;
+	bool no_sim;
+	uint64_t sim_max;
 };
+
+enum { OPT_NO_SIM = 256, OPT_SIM_MAX };
 
 static int parse_opts(int argc, char **argv, struct ws_opts *o)
 {
@@ -48,13 +72,27 @@ static int parse_opts(int argc, char **argv, struct ws_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-sim", no_argument, NULL, OPT_NO_SIM },
+		{ "sim-max", required_argument, NULL, OPT_SIM_MAX },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	int c;
 
+	o->sim_max = 20000000;
 	while ((c = getopt_long(argc, argv, "l:c:jo:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case OPT_NO_SIM:
+			o->no_sim = true;
+			break;
+		case OPT_SIM_MAX:
+			o->sim_max = strtoull(optarg, &end, 10);
+			if (*end || *optarg == '-' || !*optarg) {
+				errmsg("workingset: --sim-max %s: not a count",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'l':
 			o->level = (unsigned int)strtoul(optarg, &end, 10);
 			if (*end || o->level < 1 || o->level > 4) {
@@ -164,8 +202,143 @@ static void text(FILE *out, const struct workingset *ws,
 		ws->capacity ? ", spread evenly over the sets" : "");
 }
 
+static const char *source_name(enum sim_source s)
+{
+	switch (s) {
+	case SIM_SOURCE_COMBINED:
+		return "combined trace";
+	case SIM_SOURCE_PATH:
+		return "top path";
+	case SIM_SOURCE_SAMPLES:
+		return "sampled offsets";
+	default:
+		return "nothing known";
+	}
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+/* Sets by conflict misses, most first (at most @max); returns how many. */
+static size_t top_conflict_sets(const struct cachesim *sim, unsigned int *top,
+				size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned int s = 0; s < sim->geo.sets; s++) {
+		size_t i;
+
+		if (!sim->set_conflict[s])
+			continue;
+		if (n < max)
+			n++;
+		else if (sim->set_conflict[s] <= sim->set_conflict[top[n - 1]])
+			continue;
+		for (i = n - 1; i > 0 &&
+		     sim->set_conflict[top[i - 1]] < sim->set_conflict[s]; i--)
+			top[i] = top[i - 1];
+		top[i] = s;
+	}
+	return n;
+}
+
+#define SIM_TOP_SETS 8
+
+static void sim_text(FILE *out, const struct cachesim *sim,
+		     const struct sim_template *t, const struct recording *r)
+{
+	unsigned int top[SIM_TOP_SETS];
+	size_t n;
+
+	fprintf(out, "\nLRU simulation (estimated stream: each recorded life replays its type's access template)\n");
+	fprintf(out, "only the profiled types' lines are simulated; the rest of the kernel's data competes for the cache too, so miss rates are lower bounds\n");
+	fprintf(out, "%llu lives, %llu accesses; %llu lives not simulated (--sim-max)\n",
+		(unsigned long long)sim->lives,
+		(unsigned long long)sim->accesses,
+		(unsigned long long)sim->lives_skipped);
+	fprintf(out, "%-24s %8s %10s %6s %6s %9s %9s %9s  %s\n", "type", "lives",
+		"accesses", "miss%", "cold%", "capacity%", "conflict%",
+		"lines_held", "template");
+	for (size_t i = 0; i < sim->nr_types; i++) {
+		const struct sim_type *ty = &sim->types[i];
+
+		fprintf(out, "%-24s %8llu %10llu %5.1f%% %5.1f%% %8.1f%% %8.1f%% %9.1f  %s (%zu accesses)\n",
+			r->targets[i].name, (unsigned long long)ty->lives,
+			(unsigned long long)ty->accesses,
+			pct(ty->misses, ty->accesses),
+			pct(ty->cold, ty->accesses),
+			pct(ty->capacity, ty->accesses),
+			pct(ty->conflict, ty->accesses), ty->lines_in_cache,
+			source_name(t[i].source), t[i].n);
+	}
+	fprintf(out, "misses: %.1f%% of accesses (cold %.1f%%, capacity %.1f%%, conflict %.1f%%); a fully associative cache of as many lines: %.1f%%\n",
+		pct(sim->misses, sim->accesses), pct(sim->cold, sim->accesses),
+		pct(sim->capacity, sim->accesses),
+		pct(sim->conflict, sim->accesses),
+		pct(sim->fa_misses, sim->accesses));
+	n = top_conflict_sets(sim, top, SIM_TOP_SETS);
+	if (!n)
+		fprintf(out, "no conflict misses\n");
+	else
+		fprintf(out, "sets with the most conflict misses:");
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, " %u:%llu", top[k],
+			(unsigned long long)sim->set_conflict[top[k]]);
+	if (n)
+		fputc('\n', out);
+}
+
+static void sim_json(struct json *j, const struct cachesim *sim,
+		     const struct sim_template *t, const struct recording *r)
+{
+	unsigned int top[SIM_TOP_SETS];
+	size_t n = top_conflict_sets(sim, top, SIM_TOP_SETS);
+
+	json_object_begin(j, "simulation");
+	json_bool(j, "estimated", true);
+	json_uint(j, "lives", sim->lives);
+	json_uint(j, "lives_not_simulated", sim->lives_skipped);
+	json_uint(j, "accesses", sim->accesses);
+	json_uint(j, "misses", sim->misses);
+	json_uint(j, "cold", sim->cold);
+	json_uint(j, "capacity", sim->capacity);
+	json_uint(j, "conflict", sim->conflict);
+	json_uint(j, "fully_associative_misses", sim->fa_misses);
+	json_array_begin(j, "types");
+	for (size_t i = 0; i < sim->nr_types; i++) {
+		const struct sim_type *ty = &sim->types[i];
+
+		json_object_begin(j, NULL);
+		json_string(j, "cache", r->targets[i].name);
+		json_string(j, "template", source_name(t[i].source));
+		json_uint(j, "template_accesses", t[i].n);
+		json_uint(j, "lives", ty->lives);
+		json_uint(j, "accesses", ty->accesses);
+		json_uint(j, "misses", ty->misses);
+		json_uint(j, "cold", ty->cold);
+		json_uint(j, "capacity", ty->capacity);
+		json_uint(j, "conflict", ty->conflict);
+		json_double(j, "lines_held", ty->lines_in_cache);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "conflict_sets");
+	for (size_t k = 0; k < n; k++) {
+		json_object_begin(j, NULL);
+		json_uint(j, "set", top[k]);
+		json_uint(j, "conflict_misses", sim->set_conflict[top[k]]);
+		json_uint(j, "misses", sim->set_misses[top[k]]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 static void json(FILE *out, const struct workingset *ws,
-		 const struct recording *r)
+		 const struct recording *r, const struct cachesim *sim,
+		 const struct sim_template *tmpl)
 {
 	struct json j;
 
@@ -206,6 +379,8 @@ static void json(FILE *out, const struct workingset *ws,
 		json_object_end(&j);
 	}
 	json_array_end(&j);
+	if (sim)
+		sim_json(&j, sim, tmpl, r);
 	json_object_end(&j);
 	json_finish(&j);
 }
@@ -217,6 +392,8 @@ int cmd_workingset(int argc, char **argv)
 	struct obj_summary objs;
 	struct workingset ws;
 	struct ws_geometry geo;
+	struct sim_template *tmpl = NULL;
+	struct cachesim sim;
 	struct recording r;
 	FILE *out;
 	int ret;
@@ -248,11 +425,31 @@ int cmd_workingset(int argc, char **argv)
 	}
 	histories_build(&hs, &r);
 	workingset_build(&ws, &r, &hs, &objs, &geo);
-	if (o.view.json)
-		json(out, &ws, &r);
-	else
+	if (!o.no_sim) {
+		struct path_set ps;
+		struct combined_set cs;
+
+		paths_build(&ps, &r, &hs);
+		combine_build(&cs, &ps);
+		tmpl = xcalloc(r.nr_targets + 1, sizeof(*tmpl));
+		sim_templates_build(tmpl, &r, &ps, &cs);
+		combine_free(&cs);
+		paths_free(&ps);
+		cachesim_run(&sim, tmpl, r.nr_targets, &objs, &geo, o.sim_max);
+	}
+	if (o.view.json) {
+		json(out, &ws, &r, o.no_sim ? NULL : &sim, tmpl);
+	} else {
 		text(out, &ws, &r);
+		if (!o.no_sim)
+			sim_text(out, &sim, tmpl, &r);
+	}
 	ret = view_close(out, &o.view);
+	if (!o.no_sim) {
+		cachesim_free(&sim);
+		sim_templates_free(tmpl, r.nr_targets);
+		free(tmpl);
+	}
 	workingset_free(&ws);
 	histories_free(&hs);
 	objects_free(&objs);

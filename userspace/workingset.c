@@ -22,7 +22,7 @@ bool ws_geometry_from(const struct recording *r, unsigned int level,
 		const struct dprof_file_cache *c = &r->caches[i];
 
 		if (c->type == DPROF_CACHE_INSTRUCTION || !c->sets ||
-		    c->sets > (1u << 24) || !c->line_size ||
+		    c->sets > (1u << 24) || c->ways > 1024 || !c->line_size ||
 		    (c->line_size & (c->line_size - 1)) ||
 		    (level && c->level != level))
 			continue;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include "cachesim.h"
 #include "combine.h"
 #include "fixture.h"
 #include "histories.h"
@@ -95,6 +96,8 @@ int main(int argc, char **argv)
 	struct history_set hs;
 	struct path_set ps;
 	struct combined_set cs;
+	struct sim_template *tmpl;
+	struct cachesim sim;
 	struct workingset ws;
 	struct recording r;
 	struct rec_error err;
@@ -166,7 +169,6 @@ int main(int argc, char **argv)
 		csteps += cs.c[i].nr_steps;
 	printf("%-34s %8.3f s  %7.1f M path steps/s (%zu traces, %zu steps)\n",
 	       "combined traces", t, psteps / t / 1e6, cs.n, csteps);
-	combine_free(&cs);
 
 	t = now();
 	objects_summarize(&r, &objs);
@@ -180,6 +182,20 @@ int main(int argc, char **argv)
 	slots = nobj * ((r.targets[0].object_size + 7) / 8 + 1);
 	printf("%-34s %8.3f s  %7.1f M line placements/s (occupancy model, not LRU)\n",
 	       "working set", t, slots / t / 1e6);
+
+	tmpl = xcalloc(r.nr_targets + 1, sizeof(*tmpl));
+	sim_templates_build(tmpl, &r, &ps, &cs);
+	t = now();
+	cachesim_run(&sim, tmpl, r.nr_targets, &objs, &l1, 0);
+	t = now() - t;
+	printf("%-34s %8.3f s  %7.1f M simulated accesses/s (%llu accesses, %llu lives, LRU + fully associative)\n",
+	       "cache simulation", t, sim.accesses / t / 1e6,
+	       (unsigned long long)sim.accesses,
+	       (unsigned long long)sim.lives);
+	cachesim_free(&sim);
+	sim_templates_free(tmpl, r.nr_targets);
+	free(tmpl);
+	combine_free(&cs);
 
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak resident memory: %.0f MB, of which the recording buffer is %.0f MB\n",

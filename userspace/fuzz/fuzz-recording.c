@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cachesim.h"
 #include "classify.h"
 #include "combine.h"
 #include "flow.h"
@@ -40,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct profile p;
 	struct dprof_sample_agg *agg = NULL;
 	struct combined_set cs;
+	struct cachesim sim;
 	uint8_t *copy;
 
 	/* A private copy: the reader may keep pointers into its buffer. */
@@ -61,6 +63,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		paths_build(&ps, &r, &hs);
 		combine_build(&cs, &ps);
+		if (!objects_summarize(&r, &objs)) {
+			ws_geometry_from(&r, 0, &geo);
+			if (geo.sets && geo.line && geo.sets <= (1u << 14) &&
+			    geo.ways <= 64) {
+				struct sim_template *t;
+
+				t = calloc(r.nr_targets + 1, sizeof(*t));
+				if (t) {
+					sim_templates_build(t, &r, &ps, &cs);
+					/* Bounded so that one input stays fast. */
+					cachesim_run(&sim, t, r.nr_targets, &objs,
+						     &geo, 20000);
+					cachesim_free(&sim);
+					sim_templates_free(t, r.nr_targets);
+					free(t);
+				}
+			}
+			objects_free(&objs);
+		}
 		combine_free(&cs);
 		paths_free(&ps);
 		classify_build(&c, &hs);

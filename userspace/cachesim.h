@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Cache simulation (thesis 4.2, 5.3): the recorded lives (address set)
+ * replay their type's access template, an estimated access stream, through
+ * an LRU set-associative cache of the recorded geometry and, beside it, a
+ * fully associative LRU cache of the same number of lines.  Every miss is
+ * one of the classic three:
+ *   cold      the life's first access to that line (a new object);
+ *   capacity  the fully associative cache misses too: too much data;
+ *   conflict  only the set-associative cache misses: too many lines in
+ *             that set.
+ * A type's template is its combined trace (paths --combined), else its
+ * most frequent path, else the offsets the access samples saw, all at
+ * allocation; each step's time is its mean time since allocation as a
+ * share of the mean lifetime, scaled to each life.  So the stream is an
+ * estimate: the lives and addresses are measured, the accesses within a
+ * life are the template's.  Plain analysis: no I/O.
+ */
+#ifndef DPROF_CACHESIM_H
+#define DPROF_CACHESIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "combine.h"
+#include "objects.h"
+#include "paths.h"
+#include "recfile.h"
+#include "workingset.h"
+
+enum sim_source {
+	SIM_SOURCE_NONE,	/* nothing known: the type is not simulated */
+	SIM_SOURCE_COMBINED,	/* combined trace of the type */
+	SIM_SOURCE_PATH,	/* most frequent path */
+	SIM_SOURCE_SAMPLES,	/* sampled offsets, once each, at allocation */
+};
+
+struct sim_access {
+	uint32_t offset;
+	double frac;		/* of the life, 0..1, ascending */
+};
+
+struct sim_template {
+	enum sim_source source;
+	struct sim_access *a;
+	size_t n;
+};
+
+struct sim_type {
+	uint64_t lives, accesses, misses;
+	uint64_t cold, capacity, conflict;
+	double lines_in_cache;	/* lines it holds, averaged over snapshots */
+};
+
+struct cachesim {
+	struct ws_geometry geo;
+	size_t nr_types;
+	struct sim_type *types;
+	uint64_t *set_misses, *set_conflict;	/* geo.sets entries */
+	uint64_t accesses, misses, cold, capacity, conflict;
+	uint64_t fa_misses;	/* of the fully associative cache */
+	uint64_t lives, lives_skipped;	/* simulated; not (access cap) */
+	size_t snapshots;
+};
+
+/* Templates for the @r->nr_targets types (@t has that many entries). */
+void sim_templates_build(struct sim_template *t, const struct recording *r,
+			 const struct path_set *ps,
+			 const struct combined_set *cs);
+void sim_templates_free(struct sim_template *t, size_t n);
+
+/*
+ * Replays @objs' lives in allocation order until @max_accesses (0: no
+ * limit); the lives left are counted in lives_skipped.
+ */
+void cachesim_run(struct cachesim *sim, const struct sim_template *t,
+		  size_t nr_types, const struct obj_summary *objs,
+		  const struct ws_geometry *geo, uint64_t max_accesses);
+void cachesim_free(struct cachesim *sim);
+
+#endif
