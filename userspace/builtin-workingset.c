@@ -11,6 +11,7 @@
 #include "cachesim.h"
 #include "combine.h"
 #include "json.h"
+#include "ksyms.h"
 #include "paths.h"
 #include "util.h"
 #include "view.h"
@@ -41,7 +42,8 @@ static const char ws_usage[] =
 	"one misses).  Per type: lives, accesses, miss rate, the three kinds,\n"
 	"lines held on average; then the sets with the most conflict misses.\n"
 	"Only the profiled types are simulated: other data competes for the\n"
-	"real cache too, so the miss rates are lower bounds.\n"
+	"real cache too, so the miss rates are lower bounds.  Last, the top\n"
+	"paths of the types that hold a tenth of the working set or more.\n"
 	"\n"
 	"  -l, --level N        cache level (default: the first data cache)\n"
 	"  -c, --cache S,W,L    geometry instead of the recorded one: size in\n"
@@ -385,6 +387,48 @@ static void json(FILE *out, const struct workingset *ws,
 	json_finish(&j);
 }
 
+/*
+ * The paths of the types that hold a tenth of the working set or more:
+ * how they live, in one line per path; paths -t TYPE shows the steps.
+ */
+static void dominant_paths(FILE *out, const struct workingset *ws,
+			   const struct path_set *ps, const struct recording *r)
+{
+	struct ksyms syms;
+	bool any = false;
+
+	ksyms_load(&syms, r->kallsyms);
+	for (size_t t = 0; t < ws->nr_types; t++) {
+		size_t shown = 0;
+
+		if (ws->total_lines <= 0 || ws->types[t].bytes <
+		    0.1 * ws->total_lines * ws->geo.line)
+			continue;
+		for (size_t i = 0; i < ps->n && shown < 3; i++) {
+			const struct path *p = &ps->p[i];
+			const struct path_target *pt = &ps->t[t];
+			char a[160], b[160];
+			size_t changes = p->free_cpu_change;
+
+			if ((size_t)p->target != t)
+				continue;
+			if (!any)
+				fprintf(out, "\npaths of the dominant types (dprof-view paths -t TYPE for their steps):\n");
+			any = true;
+			for (size_t k = 0; k < p->nr_steps; k++)
+				changes += p->steps[k].cpu_change;
+			fprintf(out, "  %s path %zu: %llu of %zu histories, %zu steps, %zu CPU change%s, lifetime %.1f us, %s -> %s\n",
+				r->targets[t].name, ++shown,
+				(unsigned long long)p->count, pt->histories,
+				p->nr_steps, changes, changes == 1 ? "" : "s",
+				p->lifetime_sum_ns / (double)p->count / 1e3,
+				ksyms_format(&syms, p->alloc_site, a, sizeof(a)),
+				ksyms_format(&syms, p->free_site, b, sizeof(b)));
+		}
+	}
+	ksyms_free(&syms);
+}
+
 int cmd_workingset(int argc, char **argv)
 {
 	struct ws_opts o;
@@ -394,6 +438,7 @@ int cmd_workingset(int argc, char **argv)
 	struct ws_geometry geo;
 	struct sim_template *tmpl = NULL;
 	struct cachesim sim;
+	struct path_set ps;
 	struct recording r;
 	FILE *out;
 	int ret;
@@ -425,16 +470,14 @@ int cmd_workingset(int argc, char **argv)
 	}
 	histories_build(&hs, &r);
 	workingset_build(&ws, &r, &hs, &objs, &geo);
+	paths_build(&ps, &r, &hs);
 	if (!o.no_sim) {
-		struct path_set ps;
 		struct combined_set cs;
 
-		paths_build(&ps, &r, &hs);
 		combine_build(&cs, &ps);
 		tmpl = xcalloc(r.nr_targets + 1, sizeof(*tmpl));
 		sim_templates_build(tmpl, &r, &ps, &cs);
 		combine_free(&cs);
-		paths_free(&ps);
 		cachesim_run(&sim, tmpl, r.nr_targets, &objs, &geo, o.sim_max);
 	}
 	if (o.view.json) {
@@ -443,8 +486,10 @@ int cmd_workingset(int argc, char **argv)
 		text(out, &ws, &r);
 		if (!o.no_sim)
 			sim_text(out, &sim, tmpl, &r);
+		dominant_paths(out, &ws, &ps, &r);
 	}
 	ret = view_close(out, &o.view);
+	paths_free(&ps);
 	if (!o.no_sim) {
 		cachesim_free(&sim);
 		sim_templates_free(tmpl, r.nr_targets);
