@@ -73,6 +73,10 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 		fprintf(out, "label:      %s\n", v);
 	if ((v = recording_meta(r, "command")))
 		fprintf(out, "command:    %s\n", v);
+	if ((v = recording_meta(r, "work")))
+		fprintf(out, "work:       %s (as the workload reported it)\n", v);
+	if ((v = recording_meta(r, "load")))
+		fprintf(out, "load:       %s\n", v);
 	fprintf(out, "targets:\n");
 	for (size_t i = 0; i < r->nr_targets; i++) {
 		const struct dprof_file_target *t = &r->targets[i];

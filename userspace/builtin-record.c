@@ -28,6 +28,8 @@ struct record_opts {
 	const char *output;
 	double duration;	/* seconds, 0: until interrupted */
 	const char *label;
+	const char *work;	/* a number, or @FILE read at the end */
+	const char *load;
 	char **command;		/* run this, record until it exits */
 };
 
@@ -57,7 +59,8 @@ static void on_signal(int sig)
 static void record_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: dprof-view record [-o FILE] [-d DURATION] [-l LABEL] [-- COMMAND [ARGS...]]\n"
+		"usage: dprof-view record [-o FILE] [-d DURATION] [-l LABEL] [--work N|@FILE]\n"
+		"                         [--load L] [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Drain dprof.ko's rings into a recording until DURATION passes, COMMAND\n"
 		"exits, or SIGINT/SIGTERM arrives.  The file also holds the kernel release,\n"
@@ -66,10 +69,23 @@ static void record_usage(FILE *out)
 		"  -o, --output FILE      recording to write (default dprof.data)\n"
 		"  -d, --duration TIME    stop after TIME (e.g. 10, 2.5s, 500ms)\n"
 		"  -l, --label TEXT       free-form label stored in the file\n"
+		"      --work N|@FILE     work the workload did (requests, packets...), for\n"
+		"                         diff --weighted; @FILE: read the number from FILE\n"
+		"                         when recording ends (the workload writes it)\n"
+		"      --load L           the offered load (clients, rate...), for\n"
+		"                         diff --saturation\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"Environment: DPROF_DEBUGFS (default /sys/kernel/debug/dprof), DPROF_SYSFS,\n"
 		"DPROF_PROCFS redirect where the module and system files are read.\n");
+}
+
+static bool is_number(const char *s)
+{
+	char *end;
+
+	strtod(s, &end);
+	return end != s && !*end;
 }
 
 static int parse_record_opts(int argc, char **argv, struct record_opts *o)
@@ -78,6 +94,8 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "label", required_argument, NULL, 'l' },
+		{ "work", required_argument, NULL, 'W' },
+		{ "load", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -104,6 +122,22 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 				return EXIT_USAGE;
 			}
 			o->label = optarg;
+			break;
+		case 'W':
+			if (optarg[0] != '@' && !is_number(optarg)) {
+				errmsg("record: --work %s: expected a number or @FILE",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			o->work = optarg;
+			break;
+		case 'L':
+			if (!is_number(optarg)) {
+				errmsg("record: --load %s: expected a number",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			o->load = optarg;
 			break;
 		case 'h':
 			record_usage(stdout);
@@ -484,6 +518,37 @@ static void write_samples(struct record_state *st)
 	free(buf);
 }
 
+/*
+ * The work and load the run was given or reported, in a second META
+ * section: a workload knows its work only when it has finished.
+ */
+static int write_work_meta(struct record_state *st)
+{
+	char meta[256], *text = NULL;
+	const char *work = st->opts.work;
+	int len = 0;
+
+	if (work && work[0] == '@') {
+		text = read_whole_file(work + 1, NULL);
+		if (!text || !is_number(strtok(text, " \t\n") ?: "")) {
+			errmsg("record: --work %s: %s holds no number (%s); the recording has no work figure",
+			       work, work + 1, text ? "malformed" : strerror(errno));
+			free(text);
+			return EXIT_FAIL;
+		}
+		work = text;
+	}
+	if (work)
+		len += snprintf(meta + len, sizeof(meta) - len, "work=%s\n", work);
+	if (st->opts.load)
+		len += snprintf(meta + len, sizeof(meta) - len, "load=%s\n",
+				st->opts.load);
+	if (len)
+		rec_write_section(&st->out, DPROF_SEC_META, meta, (uint64_t)len);
+	free(text);
+	return 0;
+}
+
 static int finish(struct record_state *st, double elapsed)
 {
 	struct dprof_file_end end = {
@@ -494,6 +559,7 @@ static int finish(struct record_state *st, double elapsed)
 	char *status = debugfs_file(st, DPROF_FILE_STATUS);
 	char *histories = debugfs_file(st, DPROF_FILE_HISTORIES);
 	char *profile = debugfs_file(st, DPROF_FILE_PROFILE);
+	int work_failed;
 
 	if (status)
 		rec_write_section(&st->out, DPROF_SEC_STATUS, status,
@@ -509,6 +575,7 @@ static int finish(struct record_state *st, double elapsed)
 	free(profile);
 	write_samples(st);
 	write_ipmap(st);
+	work_failed = write_work_meta(st);
 	rec_write_section(&st->out, DPROF_SEC_END, &end, sizeof(end));
 	if (rec_writer_close(&st->out)) {
 		errmsg("record: writing %s failed: %s", st->opts.output,
@@ -519,7 +586,7 @@ static int finish(struct record_state *st, double elapsed)
 		"[ dprof-view record: %llu records (%.1f KiB) in %.2f s written to %s; module dropped %llu since load ]\n",
 		(unsigned long long)st->records, st->bytes / 1024.0, elapsed,
 		st->opts.output, (unsigned long long)end.lost);
-	return 0;
+	return work_failed;
 }
 
 int cmd_record(int argc, char **argv)

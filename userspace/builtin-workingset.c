@@ -128,31 +128,6 @@ static int parse_opts(int argc, char **argv, struct ws_opts *o)
 	return 0;
 }
 
-/* "32K,8,64" -> geometry; false when malformed. */
-static bool parse_cache(const char *s, struct ws_geometry *g)
-{
-	char *end;
-	uint64_t size = strtoull(s, &end, 10);
-
-	if (*end == 'K' || *end == 'k')
-		size <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		size <<= 20, end++;
-	if (*end != ',')
-		return false;
-	g->ways = (unsigned int)strtoul(end + 1, &end, 10);
-	if (*end != ',')
-		return false;
-	g->line = (unsigned int)strtoul(end + 1, &end, 10);
-	if (*end || !size || !g->ways || !g->line ||
-	    (g->line & (g->line - 1)) || size % ((uint64_t)g->ways * g->line))
-		return false;
-	g->size = size;
-	g->sets = (unsigned int)(size / ((uint64_t)g->ways * g->line));
-	g->level = 0;
-	return true;
-}
-
 static void text(FILE *out, const struct workingset *ws,
 		 const struct recording *r)
 {
@@ -447,7 +422,7 @@ int cmd_workingset(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
-	if (o.cache && !parse_cache(o.cache, &geo)) {
+	if (o.cache && !ws_parse_cache(o.cache, &geo)) {
 		errmsg("workingset: --cache %s: expected SIZE,WAYS,LINE (e.g. 32K,8,64), size a multiple of ways x line",
 		       o.cache);
 		return EXIT_USAGE;

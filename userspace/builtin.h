@@ -13,6 +13,7 @@ int cmd_classify(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
 int cmd_workingset(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* Options every view takes: [--json] [-o FILE] FILE. */
 struct view_opts {

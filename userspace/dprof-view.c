@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "classify", cmd_classify, "miss classification: true and false sharing per field (estimated)" },
 	{ "paths", cmd_paths, "path traces: histories merged by execution path, with coverage" },
 	{ "profile", cmd_profile, "data profile: types by misses, then their fields by cache line" },
+	{ "diff", cmd_diff, "differential profile of two sides (peak vs drop-off): ratio, weighted, saturation" },
 	{ "layout", cmd_layout, "a struct's fields as dprof names them, from BTF" },
 };
 

@@ -36,6 +36,31 @@ bool ws_geometry_from(const struct recording *r, unsigned int level,
 	return false;
 }
 
+/* "32K,8,64" -> geometry; false when malformed. */
+bool ws_parse_cache(const char *s, struct ws_geometry *g)
+{
+	char *end;
+	uint64_t size = strtoull(s, &end, 10);
+
+	if (*end == 'K' || *end == 'k')
+		size <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		size <<= 20, end++;
+	if (*end != ',')
+		return false;
+	g->ways = (unsigned int)strtoul(end + 1, &end, 10);
+	if (*end != ',')
+		return false;
+	g->line = (unsigned int)strtoul(end + 1, &end, 10);
+	if (*end || !size || !g->ways || !g->line ||
+	    (g->line & (g->line - 1)) || size % ((uint64_t)g->ways * g->line))
+		return false;
+	g->size = size;
+	g->sets = (unsigned int)(size / ((uint64_t)g->ways * g->line));
+	g->level = 0;
+	return true;
+}
+
 /* Per type and slot: touch probability. */
 static double *slot_probabilities(const struct recording *r,
 				  const struct history_set *hs,

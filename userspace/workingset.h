@@ -61,6 +61,8 @@ struct workingset {
  */
 bool ws_geometry_from(const struct recording *r, unsigned int level,
 		      struct ws_geometry *g);
+/* "32K,8,64" (size with K/M, ways, line) -> geometry; false: malformed. */
+bool ws_parse_cache(const char *s, struct ws_geometry *g);
 void workingset_build(struct workingset *ws, const struct recording *r,
 		      const struct history_set *hs,
 		      const struct obj_summary *objs,

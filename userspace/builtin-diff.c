@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view diff: a differential profile of two sides, A (the less
+ * stressed) and B, each one or more recordings, over any bucket and
+ * measure of the views, with error bars and the filtering that keeps
+ * noise out of the ranking.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "diffbuckets.h"
+#include "json.h"
+#include "util.h"
+#include "view.h"
+
+static const char diff_usage[] =
+	"usage: dprof-view diff [-b BY] [-m MEASURE] [--ratio | --weighted[=W1,W2] |\n"
+	"                       --saturation[=L1,L2] --limit M] [--min N] [--all]\n"
+	"                       [--per-second] [-n N] [--json|--script] [-o FILE]\n"
+	"                       A[,A2...] B[,B2...]\n"
+	"\n"
+	"Differential profile (McKenney 1999; DProf thesis 6.2): the same measure\n"
+	"in corresponding buckets of two sides, A the less stressed run (say the\n"
+	"peak of throughput) and B the more stressed one (the drop-off).  A side\n"
+	"is one recording or several, comma-separated: counts are summed over\n"
+	"them, means pooled, levels averaged.\n"
+	"\n"
+	"Methods:\n"
+	"  --ratio               B / A, largest first (default)\n"
+	"  --weighted[=W1,W2]    d = W1 B - W2 A, W the work done in each run,\n"
+	"                        largest first; without values, the work the\n"
+	"                        recordings carry (record --work)\n"
+	"  --saturation[=L1,L2]  the load at which the measure reaches --limit M,\n"
+	"                        projected linearly and as a power law from the\n"
+	"                        loads L (record --load), smallest first; M in\n"
+	"                        the unit the measure is shown in\n"
+	"\n"
+	"Error bars and filtering: with two or more recordings on both sides the\n"
+	"95%% interval is a bootstrap over each side's recordings and the\n"
+	"Mann-Whitney p of the per-recording values is shown; otherwise the\n"
+	"interval comes from the sampling error (Poisson counts, items'\n"
+	"variance).  Levels (working-set model outputs) in single recordings have\n"
+	"none.  A bucket is filtered when its counts are under --min on both\n"
+	"sides (means: items under --min on either side), or when its interval\n"
+	"holds \"no change\" (ratio 1, difference 0); the output says how many.\n"
+	"\n"
+	"  -b, --by BY          type (default), field, function, path, set\n"
+	"  -m, --measure M      see below (default samples, or misses where\n"
+	"                       IBS/PEBS measured them)\n"
+	"      --min N          minimum count or items (default 10)\n"
+	"      --all            show filtered buckets too, marked\n"
+	"      --per-second     counts as rates over each side's recorded time\n"
+	"  -n, --top N          buckets shown (default 20, 0: all)\n"
+	"  -T, --type CACHE=STRUCT, -D, --debug FILE   field names (profile --help)\n"
+	"  -c, --cache S,W,L    geometry for ws-bytes and ws-lines (workingset)\n"
+	"      --seed N         bootstrap seed (default fixed: reproducible)\n"
+	"  -s, --script         one tab-separated line per bucket:\n"
+	"                         row RANK KEY A B FIGURE LO HI P STATE\n"
+	"  -j, --json           JSON instead of text\n"
+	"  -o, --output FILE    write there instead of stdout\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Measures (and the buckets they exist for):\n";
+
+struct diff_cli {
+	const char *output;
+	int json, script, all;
+	int by, measure;
+	struct diff_opts d;
+	bool w_given, l_given, limit_given;
+	long top;
+	char **a, **b;		/* recording paths per side */
+	size_t na, nb;
+	struct type_map map;
+	const char *cache;
+};
+
+enum {
+	OPT_RATIO = 256, OPT_WEIGHTED, OPT_SATURATION, OPT_LIMIT, OPT_MIN,
+	OPT_ALL, OPT_PER_SECOND, OPT_SEED,
+};
+
+static void usage(FILE *out)
+{
+	fputs(diff_usage, out);
+	for (int m = 0; m < DIFF_M_MAX; m++) {
+		char by[64] = "";
+
+		for (int b = 0; b < DIFF_BY_MAX; b++)
+			if (diff_measures[m].by & (1u << b))
+				snprintf(by + strlen(by), sizeof(by) - strlen(by),
+					 "%s%s", by[0] ? "," : "", diff_by_names[b]);
+		fprintf(out, "  %-13s %s [%s]\n", diff_measures[m].name,
+			diff_measures[m].what, by);
+	}
+}
+
+static bool parse_pair(const char *s, double *x, double *y)
+{
+	char *end;
+
+	*x = strtod(s, &end);
+	if (end == s || *end != ',')
+		return false;
+	s = end + 1;
+	*y = strtod(s, &end);
+	return end != s && !*end;
+}
+
+/* "a,b,c" -> array of paths (the string is split in place). */
+static char **split_side(char *s, size_t *n)
+{
+	char **v = NULL, *tok, *save = NULL;
+
+	*n = 0;
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		v = xrealloc(v, (*n + 1) * sizeof(*v));
+		v[(*n)++] = tok;
+	}
+	return v;
+}
+
+static int parse_opts(int argc, char **argv, struct diff_cli *o)
+{
+	static const struct option longopts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "measure", required_argument, NULL, 'm' },
+		{ "ratio", no_argument, NULL, OPT_RATIO },
+		{ "weighted", optional_argument, NULL, OPT_WEIGHTED },
+		{ "saturation", optional_argument, NULL, OPT_SATURATION },
+		{ "limit", required_argument, NULL, OPT_LIMIT },
+		{ "min", required_argument, NULL, OPT_MIN },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "per-second", no_argument, NULL, OPT_PER_SECOND },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "top", required_argument, NULL, 'n' },
+		{ "type", required_argument, NULL, 'T' },
+		{ "debug", required_argument, NULL, 'D' },
+		{ "cache", required_argument, NULL, 'c' },
+		{ "script", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	o->by = DIFF_BY_TYPE;
+	o->measure = -1;
+	o->top = 20;
+	o->d.method = DIFF_RATIO;
+	o->d.min = 10;
+	while ((c = getopt_long(argc, argv, "b:m:n:T:D:c:sjo:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->by = diff_by_lookup(optarg);
+			if (o->by < 0) {
+				errmsg("diff: --by %s: expected type, field, function, path or set",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'm':
+			o->measure = diff_measure_lookup(optarg);
+			if (o->measure < 0) {
+				errmsg("diff: --measure %s: unknown (see --help for the list)",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_RATIO:
+			o->d.method = DIFF_RATIO;
+			break;
+		case OPT_WEIGHTED:
+			o->d.method = DIFF_WEIGHTED;
+			if (optarg) {
+				if (!parse_pair(optarg, &o->d.w1, &o->d.w2)) {
+					errmsg("diff: --weighted=%s: expected W1,W2 (work done in A and B)",
+					       optarg);
+					return EXIT_USAGE;
+				}
+				o->w_given = true;
+			}
+			break;
+		case OPT_SATURATION:
+			o->d.method = DIFF_SATURATION;
+			if (optarg) {
+				if (!parse_pair(optarg, &o->d.l1, &o->d.l2)) {
+					errmsg("diff: --saturation=%s: expected L1,L2 (load of A and B)",
+					       optarg);
+					return EXIT_USAGE;
+				}
+				o->l_given = true;
+			}
+			break;
+		case OPT_LIMIT:
+			o->d.limit = strtod(optarg, &end);
+			if (*end || end == optarg || o->d.limit <= 0) {
+				errmsg("diff: --limit %s: expected a positive number",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			o->limit_given = true;
+			break;
+		case OPT_MIN:
+			o->d.min = strtod(optarg, &end);
+			if (*end || end == optarg || o->d.min < 0) {
+				errmsg("diff: --min %s: expected a count", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_ALL:
+			o->all = 1;
+			break;
+		case OPT_PER_SECOND:
+			o->d.per_second = true;
+			break;
+		case OPT_SEED:
+			o->d.seed = strtoull(optarg, &end, 0);
+			if (*end || end == optarg) {
+				errmsg("diff: --seed %s: expected a number", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'n':
+			o->top = strtol(optarg, &end, 10);
+			if (*end || o->top < 0) {
+				errmsg("diff: --top %s: not a count", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'T':
+			if (type_map_add(&o->map, optarg)) {
+				errmsg("diff: --type %s: expected CACHE=STRUCT",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'D':
+			type_map_add_debug(&o->map, optarg);
+			break;
+		case 'c':
+			o->cache = optarg;
+			break;
+		case 's':
+			o->script = 1;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_OK);
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 2) {
+		errmsg("diff: expected two sides, A (less stressed) and B, each RECORDING[,RECORDING...] (see --help)");
+		return EXIT_USAGE;
+	}
+	if (o->d.method == DIFF_SATURATION && !o->limit_given) {
+		errmsg("diff: --saturation needs --limit M, the value at which the measure saturates");
+		return EXIT_USAGE;
+	}
+	o->a = split_side(argv[optind], &o->na);
+	o->b = split_side(argv[optind + 1], &o->nb);
+	if (!o->na || !o->nb) {
+		errmsg("diff: a side names no recording");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* One side: every recording loaded, and its buckets. */
+struct side {
+	struct recording *r;
+	struct diff_table *t;
+	size_t n;
+	double work, load;	/* summed work, mean load; NAN unknown */
+};
+
+static int load_side(struct side *s, char **paths, size_t n,
+		     const struct diff_cli *o, const struct ws_geometry *geo,
+		     int measure)
+{
+	double load_sum = 0;
+
+	s->r = xcalloc(n, sizeof(*s->r));
+	s->t = xcalloc(n, sizeof(*s->t));
+	s->work = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rec_error err;
+		struct ws_geometry g;
+		char why[512];
+
+		if (recording_load(&s->r[i], paths[i], &err)) {
+			errmsg("diff: %s: byte %llu: %s", paths[i],
+			       (unsigned long long)err.offset, err.msg);
+			return EXIT_FAIL;
+		}
+		s->n = i + 1;
+		g = *geo;
+		if (!o->cache && !ws_geometry_from(&s->r[i], 0, &g))
+			g = *geo;	/* the default below */
+		if (diff_buckets_build(&s->t[i], &s->r[i], (enum diff_by)o->by,
+				       (enum diff_measure)measure, &o->map, &g,
+				       why, sizeof(why))) {
+			errmsg("diff: %s", why);
+			return EXIT_USAGE;
+		}
+		s->work += s->t[i].work;
+		load_sum += s->t[i].load;
+	}
+	s->load = load_sum / (double)n;
+	return 0;
+}
+
+static void free_side(struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		diff_table_free(&s->t[i]);
+		recording_free(&s->r[i]);
+	}
+	free(s->t);
+	free(s->r);
+}
+
+/* Misses where every recording measured them, else samples. */
+static int default_measure(char **a, size_t na, char **b, size_t nb)
+{
+	for (size_t i = 0; i < na + nb; i++) {
+		struct recording r;
+		struct rec_error err;
+		const char *p;
+		bool measured;
+
+		if (recording_load(&r, i < na ? a[i] : b[i - na], &err))
+			return DIFF_M_SAMPLES;	/* load_side says why */
+		p = r.profile_text ? strstr(r.profile_text, "sampler: ") : NULL;
+		measured = p && (!strncmp(p + 9, "ibs", 3) ||
+				 !strncmp(p + 9, "pebs", 4));
+		recording_free(&r);
+		if (!measured)
+			return DIFF_M_SAMPLES;
+	}
+	return DIFF_M_MISSES;
+}
+
+static const char *method_name(enum diff_method m)
+{
+	return m == DIFF_RATIO ? "ratio B/A, largest first" :
+	       m == DIFF_WEIGHTED ? "weighted difference W_A*B - W_B*A, largest first" :
+	       "projected saturation load, smallest first";
+}
+
+static const char *error_name(enum diff_error e)
+{
+	return e == DIFF_ERROR_RECORDINGS ?
+	       "95% bootstrap interval over each side's recordings, Mann-Whitney p of the per-recording values" :
+	       e == DIFF_ERROR_SAMPLING ?
+	       "95% interval from the sampling error (one recording on a side: the run-to-run spread is not in it)" :
+	       "none (levels from single recordings have no known error)";
+}
+
+static void side_text(FILE *out, const char *name, const struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const char *label = recording_meta(&s->r[i], "label");
+
+		fprintf(out, "  %s: %s: %s%s%s%.2f s", name, s->r[i].path,
+			label ? "label \"" : "", label ? label : "",
+			label ? "\", " : "", s->t[i].duration_s);
+		if (!isnan(s->t[i].work))
+			fprintf(out, ", work %g", s->t[i].work);
+		if (!isnan(s->t[i].load))
+			fprintf(out, ", load %g", s->t[i].load);
+		fputc('\n', out);
+	}
+}
+
+/* @inf names +infinity: "new" for a ratio over 0, "never" for a load. */
+static void fmt_value(char *buf, size_t len, double v, double scale,
+		      const char *inf)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isinf(v) || fabs(v * scale) > 1e15)
+		snprintf(buf, len, v > 0 ? inf : "-inf");
+	else
+		snprintf(buf, len, "%.4g", v * scale);
+}
+
+static const char *state_name(enum diff_state s)
+{
+	return s == DIFF_KEPT ? "kept" : s == DIFF_FILTERED_MIN ?
+	       "below-min" : "not-significant";
+}
+
+static void emit_text(FILE *out, const struct diff_cli *o,
+		      const struct side *a, const struct side *b,
+		      const struct diff_result *res, int measure)
+{
+	const struct diff_measure_info *mi = &diff_measures[measure];
+	/* A difference is in the measure's unit; a ratio or a load is not. */
+	double fscale = o->d.method == DIFF_WEIGHTED ? mi->scale : 1;
+	const char *inf = o->d.method == DIFF_SATURATION ? "never" : "new";
+	size_t shown = 0;
+
+	fprintf(out, "differential profile of %s: %s", mi->name, mi->what);
+	if (strcmp(mi->unit, mi->name))
+		fprintf(out, ", in %s", mi->unit);
+	fprintf(out, "; by %s; %s\n", diff_by_names[o->by],
+		method_name(o->d.method));
+	side_text(out, "A", a);
+	side_text(out, "B", b);
+	if (o->d.method == DIFF_WEIGHTED)
+		fprintf(out, "  weights: work %g (A), %g (B)\n", o->d.w1, o->d.w2);
+	if (o->d.method == DIFF_SATURATION)
+		fprintf(out, "  loads: %g (A), %g (B); saturation at %g %s\n",
+			o->d.l1, o->d.l2, o->d.limit * mi->scale, mi->unit);
+	if (mi->kind == DIFF_COUNT && !o->d.per_second &&
+	    fabs(a->t[0].duration_s - b->t[0].duration_s) >
+	    0.1 * fmax(a->t[0].duration_s, b->t[0].duration_s))
+		fprintf(out, "  note: the sides ran for different times; --per-second compares rates\n");
+	fprintf(out, "  error bars: %s\n", error_name(res->error));
+	fprintf(out, "  %zu of %zu buckets kept; filtered: %zu below --min %g, %zu not significant%s\n",
+		res->kept, res->n, res->filtered_min, o->d.min,
+		res->filtered_test, o->all ? " (shown, marked)" : " (--all shows them)");
+	fprintf(out, "\n%4s  %-40s %11s %11s %10s %-23s%s%s\n", "rank", "bucket",
+		"A", "B",
+		o->d.method == DIFF_RATIO ? "B/A" :
+		o->d.method == DIFF_WEIGHTED ? "diff" : "load(lin)",
+		"  95% interval",
+		o->d.method == DIFF_SATURATION ? " load(pow)" : "",
+		res->error == DIFF_ERROR_RECORDINGS ? "  MW p" : "");
+	for (size_t i = 0; i < res->n; i++) {
+		const struct diff_row *r = &res->rows[i];
+		char va[32], vb[32], f[32], lo[32], hi[32], ci[80] = "", pw[32];
+
+		if (r->state != DIFF_KEPT && !o->all)
+			continue;
+		if (o->top && shown >= (size_t)o->top)
+			break;
+		shown++;
+		fmt_value(va, sizeof(va), r->a, mi->scale, "inf");
+		fmt_value(vb, sizeof(vb), r->b, mi->scale, "inf");
+		fmt_value(f, sizeof(f), r->figure, fscale, inf);
+		if (!isnan(r->lo)) {
+			fmt_value(lo, sizeof(lo), r->lo, fscale, inf);
+			fmt_value(hi, sizeof(hi), r->hi, fscale, inf);
+			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+		}
+		fprintf(out, "%4zu  %-40s %11s %11s %10s  %-21s", shown, r->key,
+			va, vb, f, ci[0] ? ci : "-");
+		if (o->d.method == DIFF_SATURATION) {
+			fmt_value(pw, sizeof(pw), r->figure_power, 1, inf);
+			fprintf(out, " %9s", pw);
+		}
+		if (res->error == DIFF_ERROR_RECORDINGS)
+			fprintf(out, "  %.3g", r->p);
+		if (r->state != DIFF_KEPT)
+			fprintf(out, "  (%s)", state_name(r->state));
+		fputc('\n', out);
+	}
+	if (!shown)
+		fprintf(out, "(no bucket left: see the filters above)\n");
+}
+
+static void emit_script(FILE *out, const struct diff_cli *o,
+			const struct diff_result *res)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < res->n; i++) {
+		const struct diff_row *r = &res->rows[i];
+
+		if (r->state != DIFF_KEPT && !o->all)
+			continue;
+		if (o->top && shown >= (size_t)o->top)
+			break;
+		fprintf(out, "row\t%zu\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%s\n",
+			++shown, r->key, r->a, r->b, r->figure, r->lo, r->hi,
+			r->p, state_name(r->state));
+	}
+	fprintf(out, "summary\t%zu\t%zu\t%zu\t%zu\n", res->n, res->kept,
+		res->filtered_min, res->filtered_test);
+}
+
+static void json_number(struct json *j, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		json_null(j, key);
+	else
+		json_double(j, key, v);
+}
+
+static void emit_json(FILE *out, const struct diff_cli *o,
+		      const struct side *a, const struct side *b,
+		      const struct diff_result *res, int measure)
+{
+	const struct side *sides[2] = { a, b };
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "measure", diff_measures[measure].name);
+	json_string(&j, "unit", diff_measures[measure].unit);
+	json_string(&j, "by", diff_by_names[o->by]);
+	json_string(&j, "method", o->d.method == DIFF_RATIO ? "ratio" :
+		    o->d.method == DIFF_WEIGHTED ? "weighted" : "saturation");
+	json_string(&j, "error_bars", res->error == DIFF_ERROR_RECORDINGS ?
+		    "bootstrap-recordings" : res->error == DIFF_ERROR_SAMPLING ?
+		    "sampling" : "none");
+	for (int s = 0; s < 2; s++) {
+		json_array_begin(&j, s ? "b" : "a");
+		for (size_t i = 0; i < sides[s]->n; i++) {
+			const char *label = recording_meta(&sides[s]->r[i], "label");
+
+			json_object_begin(&j, NULL);
+			json_string(&j, "path", sides[s]->r[i].path);
+			if (label)
+				json_string(&j, "label", label);
+			json_double(&j, "duration_s", sides[s]->t[i].duration_s);
+			json_number(&j, "work", sides[s]->t[i].work);
+			json_number(&j, "load", sides[s]->t[i].load);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+	}
+	json_uint(&j, "buckets", res->n);
+	json_uint(&j, "kept", res->kept);
+	json_uint(&j, "filtered_below_min", res->filtered_min);
+	json_uint(&j, "filtered_not_significant", res->filtered_test);
+	json_array_begin(&j, "rows");
+	for (size_t i = 0; i < res->n; i++) {
+		const struct diff_row *r = &res->rows[i];
+
+		if (r->state != DIFF_KEPT && !o->all)
+			continue;
+		json_object_begin(&j, NULL);
+		json_string(&j, "bucket", r->key);
+		json_number(&j, "a", r->a);
+		json_number(&j, "b", r->b);
+		json_number(&j, "a_n", r->a_n);
+		json_number(&j, "b_n", r->b_n);
+		json_number(&j, "figure", r->figure);
+		if (o->d.method == DIFF_SATURATION)
+			json_number(&j, "figure_power_law", r->figure_power);
+		json_number(&j, "ci_low", r->lo);
+		json_number(&j, "ci_high", r->hi);
+		json_number(&j, "mann_whitney_p", r->p);
+		json_string(&j, "state", state_name(r->state));
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+/* Work and loads: given, else from the recordings, else an error. */
+static int weights_and_loads(struct diff_cli *o, const struct side *a,
+			     const struct side *b)
+{
+	if (o->d.method == DIFF_WEIGHTED && !o->w_given) {
+		if (isnan(a->work) || isnan(b->work)) {
+			errmsg("diff: --weighted needs the work done in each run: record with --work, or give --weighted=W1,W2");
+			return EXIT_USAGE;
+		}
+		o->d.w1 = a->work;
+		o->d.w2 = b->work;
+	}
+	if (o->d.method == DIFF_SATURATION && !o->l_given) {
+		if (isnan(a->load) || isnan(b->load)) {
+			errmsg("diff: --saturation needs the load of each run: record with --load, or give --saturation=L1,L2");
+			return EXIT_USAGE;
+		}
+		o->d.l1 = a->load;
+		o->d.l2 = b->load;
+	}
+	if (o->d.method == DIFF_SATURATION && o->d.l2 <= o->d.l1) {
+		errmsg("diff: --saturation: B's load (%g) must exceed A's (%g)",
+		       o->d.l2, o->d.l1);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	const struct ws_geometry l1_default = {
+		.level = 1, .size = 32 << 10, .ways = 8, .line = 64, .sets = 64,
+	};
+	struct ws_geometry geo = l1_default;
+	struct side a = { 0 }, b = { 0 };
+	struct diff_result res = { 0 };
+	struct view_opts vo = { 0 };
+	struct diff_cli o;
+	FILE *out = NULL;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		goto out;
+	if (o.cache && !ws_parse_cache(o.cache, &geo)) {
+		errmsg("diff: --cache %s: expected SIZE,WAYS,LINE (e.g. 32K,8,64)",
+		       o.cache);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (o.measure < 0)
+		o.measure = o.by == DIFF_BY_PATH ? DIFF_M_HISTORIES :
+			    o.by == DIFF_BY_SET ? DIFF_M_WS_LINES :
+			    default_measure(o.a, o.na, o.b, o.nb);
+	/* --limit is in the unit shown (us for lifetimes): make it raw. */
+	o.d.limit /= diff_measures[o.measure].scale;
+	ret = load_side(&a, o.a, o.na, &o, &geo, o.measure);
+	if (!ret)
+		ret = load_side(&b, o.b, o.nb, &o, &geo, o.measure);
+	if (!ret)
+		ret = weights_and_loads(&o, &a, &b);
+	if (ret)
+		goto out;
+	diff_compute(&res, a.t, a.n, b.t, b.n, diff_measures[o.measure].kind,
+		     &o.d);
+	vo.output = o.output;
+	if (o.output) {
+		out = fopen(o.output, "w");
+		if (!out) {
+			errmsg("diff: cannot write %s: %s", o.output,
+			       strerror(errno));
+			ret = EXIT_FAIL;
+			goto out;
+		}
+	} else {
+		out = stdout;
+	}
+	if (o.json)
+		emit_json(out, &o, &a, &b, &res, o.measure);
+	else if (o.script)
+		emit_script(out, &o, &res);
+	else
+		emit_text(out, &o, &a, &b, &res, o.measure);
+	ret = view_close(out, &vo);
+out:
+	diff_result_free(&res);
+	free_side(&a);
+	free_side(&b);
+	free(o.a);
+	free(o.b);
+	type_map_free(&o.map);
+	return ret;
+}
