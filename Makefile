@@ -30,13 +30,14 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view \
-	vm-test demo bench vm-run vm-shell deps lint install clean help
+	vm-test demo demo-diff bench vm-run vm-shell deps lint install clean help
 
 all: module view
 
 help:
 	@echo "make            build dprof.ko (KDIR=$(KDIR)) and dprof-view"
 	@echo "make demo       set up everything, boot a guest, profile skbuffs"
+	@echo "make demo-diff  a TCP server at its peak and drop-off, diffed"
 	@echo "make check      set up everything and run every test"
 	@echo "make vm-run SCRIPT=f [KERNEL=6.12]   run a script in the guest"
 	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
@@ -135,6 +136,10 @@ bench: deps $(BUILD)/bench-view
 # --- demo and guest access --------------------------------------------
 demo: deps
 	@$(TOP)/scripts/demo.sh
+
+# Peak vs drop-off of a TCP server, and the differential profiles.
+demo-diff: deps
+	@$(TOP)/scripts/demo-diff.sh
 
 vm-run:
 	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=file [KERNEL=6.12]" >&2; exit 2; }

@@ -183,5 +183,10 @@ double diff_quantile(double *v, size_t n, double q)
 	i = (size_t)pos;
 	if (i + 1 >= n)
 		return v[n - 1];
+	/* Equal neighbours (infinities too: inf - inf is NAN) need no mix. */
+	if (v[i] == v[i + 1] || pos == (double)i)
+		return v[i];
+	if (isinf(v[i]) || isinf(v[i + 1]))
+		return pos - (double)i < 0.5 ? v[i] : v[i + 1];
 	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
 }

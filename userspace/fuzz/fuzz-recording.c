@@ -13,6 +13,7 @@
 #include "cachesim.h"
 #include "classify.h"
 #include "combine.h"
+#include "diffbuckets.h"
 #include "flow.h"
 #include "histories.h"
 #include "objects.h"
@@ -95,6 +96,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		histories_free(&hs);
 		profile_build(&r, NULL, &p);
 		profile_free(&p);
+		/* The differential profile's buckets, one of each source. */
+		for (int m = 0; m < DIFF_M_MAX; m++) {
+			struct diff_table t;
+			char why[256];
+			int by = m == DIFF_M_HISTORIES ? DIFF_BY_PATH :
+				 m == DIFF_M_WS_LINES ? DIFF_BY_SET :
+				 m == DIFF_M_SAMPLES ? DIFF_BY_FUNCTION :
+				 DIFF_BY_TYPE;
+
+			if (m == DIFF_M_WS_BYTES || m == DIFF_M_LIVE_OBJECTS)
+				continue;	/* as live-bytes */
+			if ((m == DIFF_M_LIVE_BYTES || m == DIFF_M_WS_LINES) &&
+			    (!geo.sets || !geo.line || geo.sets > (1u << 14)))
+				continue;	/* bounded, as above */
+			if (!diff_buckets_build(&t, &r, by, m, NULL, &geo, why,
+						sizeof(why)))
+				diff_table_free(&t);
+		}
 		recording_free(&r);
 		free(agg);
 	}

@@ -175,6 +175,18 @@ static void test_diff_mann_whitney_exact(void)
 	CHECK(NEAR(u, 3, 1e-12));
 }
 
+static void test_diff_quantile(void)
+{
+	double v[] = { 4, 1, 3, 2 }, w[] = { 1, INFINITY, INFINITY, INFINITY };
+
+	CHECK(NEAR(diff_quantile(v, 4, 0.5), 2.5, 1e-12));
+	CHECK(NEAR(diff_quantile(v, 4, 0), 1, 1e-12));
+	/* A figure that is infinite in most draws keeps an infinite end. */
+	CHECK(isinf(diff_quantile(w, 4, 0.975)));
+	CHECK(isinf(diff_quantile(w, 4, 0.5)));
+	CHECK(NEAR(diff_quantile(w, 4, 0.025), 1, 1e-12));
+}
+
 static void test_diff_wilson(void)
 {
 	double lo, hi;
@@ -262,6 +274,7 @@ const struct unit_test diff_tests[] = {
 	  test_diff_table1_saturation },
 	{ "diff: Mann-Whitney exact p values", test_diff_mann_whitney_exact },
 	{ "diff: Wilson interval", test_diff_wilson },
+	{ "diff: quantiles, infinities included", test_diff_quantile },
 	{ "diff: minimum count and significance filters", test_diff_filters },
 	{ "diff: several recordings: bootstrap and rank test",
 	  test_diff_recordings },
