@@ -52,6 +52,8 @@ const struct diff_measure_info diff_measures[DIFF_M_MAX] = {
 		"bytes", "working set: live objects x lines they touch (estimate)" },
 	[DIFF_M_CPU_CHANGES] = { "cpu-changes", DIFF_MEAN, B(DIFF_BY_TYPE), 1,
 		"per life", "CPU changes per complete history (bounce)" },
+	[DIFF_M_REMOTE_FREES] = { "remote-frees", DIFF_COUNT, B(DIFF_BY_TYPE),
+		1, "frees", "frees on another CPU than the allocation (bounce)" },
 	[DIFF_M_HISTORIES] = { "histories", DIFF_COUNT, B(DIFF_BY_PATH), 1,
 		"histories", "complete histories taking the path" },
 	[DIFF_M_WS_LINES] = { "ws-lines", DIFF_LEVEL, B(DIFF_BY_SET), 1,
@@ -388,6 +390,7 @@ int diff_buckets_build(struct diff_table *t, const struct recording *r,
 	case DIFF_M_WS_LINES:
 	case DIFF_M_CPU_CHANGES:
 	case DIFF_M_HISTORIES:
+	case DIFF_M_REMOTE_FREES:
 		if (objects_summarize(r, &objs)) {
 			snprintf(err, errlen, "%s: too many CPUs",
 				 r->path ? r->path : "the recording");
@@ -400,6 +403,11 @@ int diff_buckets_build(struct diff_table *t, const struct recording *r,
 			lives_buckets(t, r, &objs, m);
 		else if (m == DIFF_M_CPU_CHANGES)
 			cpu_change_buckets(t, r, &hs);
+		else if (m == DIFF_M_REMOTE_FREES)
+			for (size_t i = 0; i < r->nr_targets &&
+			     i < objs.nr_targets; i++)
+				add_count(t, r->targets[i].name,
+					  (double)objs.targets[i].remote_frees);
 		else
 			ws_buckets(t, r, &hs, &objs, geo, m);
 		histories_free(&hs);
