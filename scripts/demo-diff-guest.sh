@@ -18,7 +18,7 @@ done
 rmmod dprof
 A=/host/peak-1.dprof,/host/peak-2.dprof
 B=/host/dropoff-1.dprof,/host/dropoff-2.dprof
-for m in live-bytes lifetime ws-bytes samples; do
+for m in live-bytes lifetime ws-bytes sim-miss-rate samples; do
 	echo
 	echo "== dprof-view diff -m $m --all peak dropoff"
 	dprof-view diff -m "$m" --all "$A" "$B"
@@ -30,5 +30,5 @@ echo
 echo "== dprof-view diff -b field -m samples --weighted -n 8 peak dropoff  (fields whose accesses grew more than the work done)"
 dprof-view diff -b field -m samples --weighted -n 8 "$A" "$B"
 echo
-echo "== dprof-view diff -m latency peak dropoff  (the watch sampler cannot tell)"
+echo "== dprof-view diff -m latency peak dropoff  (the watch sampler cannot tell; sim-miss-rate above is the estimate)"
 dprof-view diff -m latency "$A" "$B" || true

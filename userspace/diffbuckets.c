@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cachesim.h"
+#include "combine.h"
 #include "diffbuckets.h"
 #include "histories.h"
 #include "ksyms.h"
@@ -50,6 +52,8 @@ const struct diff_measure_info diff_measures[DIFF_M_MAX] = {
 		"bytes", "objects live on average x object size" },
 	[DIFF_M_WS_BYTES] = { "ws-bytes", DIFF_LEVEL, B(DIFF_BY_TYPE), 1,
 		"bytes", "working set: live objects x lines they touch (estimate)" },
+	[DIFF_M_SIM_MISS_RATE] = { "sim-miss-rate", DIFF_LEVEL, B(DIFF_BY_TYPE),
+		100, "%", "miss rate in the LRU simulation (workingset; estimate)" },
 	[DIFF_M_CPU_CHANGES] = { "cpu-changes", DIFF_MEAN, B(DIFF_BY_TYPE), 1,
 		"per life", "CPU changes per complete history (bounce)" },
 	[DIFF_M_REMOTE_FREES] = { "remote-frees", DIFF_COUNT, B(DIFF_BY_TYPE),
@@ -247,6 +251,35 @@ static void ws_buckets(struct diff_table *t, const struct recording *r,
 	workingset_free(&ws);
 }
 
+/* Simulated accesses per recording at most: keeps a diff quick. */
+#define SIM_MAX_ACCESSES 5000000
+
+static void sim_buckets(struct diff_table *t, const struct recording *r,
+			const struct history_set *hs,
+			const struct obj_summary *objs,
+			const struct ws_geometry *geo)
+{
+	struct sim_template *tmpl = xcalloc(r->nr_targets + 1, sizeof(*tmpl));
+	struct combined_set cs;
+	struct path_set ps;
+	struct cachesim sim;
+
+	paths_build(&ps, r, hs);
+	combine_build(&cs, &ps);
+	sim_templates_build(tmpl, r, &ps, &cs);
+	cachesim_run(&sim, tmpl, r->nr_targets, objs, geo, SIM_MAX_ACCESSES);
+	for (size_t i = 0; i < r->nr_targets; i++)
+		if (sim.types[i].accesses)
+			add(t, r->targets[i].name,
+			    (double)sim.types[i].misses /
+			    (double)sim.types[i].accesses, 1, NAN);
+	cachesim_free(&sim);
+	sim_templates_free(tmpl, r->nr_targets);
+	free(tmpl);
+	combine_free(&cs);
+	paths_free(&ps);
+}
+
 /* --- from histories and path traces ------------------------------------ */
 
 static void cpu_change_buckets(struct diff_table *t, const struct recording *r,
@@ -387,6 +420,7 @@ int diff_buckets_build(struct diff_table *t, const struct recording *r,
 	case DIFF_M_LIVE_OBJECTS:
 	case DIFF_M_LIVE_BYTES:
 	case DIFF_M_WS_BYTES:
+	case DIFF_M_SIM_MISS_RATE:
 	case DIFF_M_WS_LINES:
 	case DIFF_M_CPU_CHANGES:
 	case DIFF_M_HISTORIES:
@@ -403,6 +437,8 @@ int diff_buckets_build(struct diff_table *t, const struct recording *r,
 			lives_buckets(t, r, &objs, m);
 		else if (m == DIFF_M_CPU_CHANGES)
 			cpu_change_buckets(t, r, &hs);
+		else if (m == DIFF_M_SIM_MISS_RATE)
+			sim_buckets(t, r, &hs, &objs, geo);
 		else if (m == DIFF_M_REMOTE_FREES)
 			for (size_t i = 0; i < r->nr_targets &&
 			     i < objs.nr_targets; i++)

@@ -107,7 +107,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (m == DIFF_M_WS_BYTES || m == DIFF_M_LIVE_OBJECTS)
 				continue;	/* as live-bytes */
-			if ((m == DIFF_M_LIVE_BYTES || m == DIFF_M_WS_LINES) &&
+			if ((m == DIFF_M_LIVE_BYTES || m == DIFF_M_WS_LINES ||
+			     m == DIFF_M_SIM_MISS_RATE) &&
 			    (!geo.sets || !geo.line || geo.sets > (1u << 14)))
 				continue;	/* bounded, as above */
 			if (!diff_buckets_build(&t, &r, by, m, NULL, &geo, why,
