@@ -61,6 +61,8 @@ static int parse_opts(int argc, char **argv, struct classify_opts *o)
 		{ "target", required_argument, NULL, 't' },
 		{ "type", required_argument, NULL, 'T' },
 		{ "debug", required_argument, NULL, 'D' },
+		{ "vmlinux", required_argument, NULL, 'D' },
+		{ "module-dir", required_argument, NULL, 'D' },
 		{ "script", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

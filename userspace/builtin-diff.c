@@ -139,6 +139,8 @@ static int parse_opts(int argc, char **argv, struct diff_cli *o)
 		{ "top", required_argument, NULL, 'n' },
 		{ "type", required_argument, NULL, 'T' },
 		{ "debug", required_argument, NULL, 'D' },
+		{ "vmlinux", required_argument, NULL, 'D' },
+		{ "module-dir", required_argument, NULL, 'D' },
 		{ "cache", required_argument, NULL, 'c' },
 		{ "script", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },

@@ -30,7 +30,8 @@ static const char layout_usage[] =
 	"                    /sys/kernel/btf/vmlinux, or an ELF with .BTF)\n"
 	"                    instead of a recording\n"
 	"  -D, --debug FILE  read it from FILE's DWARF (a .ko, or a vmlinux\n"
-	"                    with debug info) instead\n"
+	"                    with debug info) instead; --vmlinux FILE is the\n"
+	"                    same, --module-dir DIR searches every module below\n"
 	"  -B, --bytes       one line per byte: OFFSET NAME (for scripts)\n"
 	"  -j, --json        JSON instead of text\n"
 	"  -o, --output FILE write there instead of stdout\n"
@@ -46,6 +47,8 @@ static int parse_opts(int argc, char **argv, struct layout_opts *o)
 	static const struct option longopts[] = {
 		{ "btf", required_argument, NULL, 'b' },
 		{ "debug", required_argument, NULL, 'D' },
+		{ "vmlinux", required_argument, NULL, 'D' },
+		{ "module-dir", required_argument, NULL, 'D' },
 		{ "bytes", no_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
@@ -202,8 +205,22 @@ int cmd_layout(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (o.debug_path) {
-		if (layout_from_dwarf(o.debug_path, o.name, &l, err,
-				      sizeof(err))) {
+		struct type_map map = { 0 };
+		int found;
+
+		/* A file, or a directory of modules (--module-dir). */
+		type_map_add_debug(&map, o.debug_path);
+		if (!map.nr_debug) {
+			errmsg("layout: %s holds no kernel module (.ko)",
+			       o.debug_path);
+			return EXIT_USAGE;
+		}
+		found = map.nr_debug == 1 ?
+			layout_from_dwarf(map.debug[0], o.name, &l, err,
+					  sizeof(err)) :
+			layout_find(NULL, &map, o.name, &l, err, sizeof(err));
+		type_map_free(&map);
+		if (found) {
 			errmsg("layout: %s", err);
 			return EXIT_USAGE;
 		}

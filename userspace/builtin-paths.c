@@ -77,6 +77,8 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 		{ "top", required_argument, NULL, 'n' },
 		{ "type", required_argument, NULL, 'T' },
 		{ "debug", required_argument, NULL, 'D' },
+		{ "vmlinux", required_argument, NULL, 'D' },
+		{ "module-dir", required_argument, NULL, 'D' },
 		{ "script", no_argument, NULL, 's' },
 		{ "combined", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },

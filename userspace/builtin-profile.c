@@ -32,7 +32,9 @@ static const char profile_usage[] =
 	"                          sk_buff, TCP = tcp_sock, filp = file, ...)\n"
 	"  -D, --debug FILE        DWARF (a .ko, or a vmlinux with debug info) for\n"
 	"                          structs the recording's BTF lacks (module\n"
-	"                          structs); repeatable\n"
+	"                          structs); repeatable.  --vmlinux FILE is the\n"
+	"                          same; --module-dir DIR adds every module\n"
+	"                          (.ko, .ko.xz, ...) below DIR\n"
 	"  -k, --kernel            print the profile as dprof.ko printed it at\n"
 	"                          the end of the recording (its debugfs\n"
 	"                          \"profile\" file) instead\n"
@@ -55,6 +57,8 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 		{ "target", required_argument, NULL, 't' },
 		{ "type", required_argument, NULL, 'T' },
 		{ "debug", required_argument, NULL, 'D' },
+		{ "vmlinux", required_argument, NULL, 'D' },
+		{ "module-dir", required_argument, NULL, 'D' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

@@ -6,7 +6,9 @@
  * is what no leaf covers, so it needs no bookkeeping of its own.
  */
 #include <stdbool.h>
+#include <ftw.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <bpf/btf.h>
 #include "layout.h"
@@ -392,8 +394,53 @@ const char *type_map_lookup(const struct type_map *m, const char *cache)
 	return NULL;
 }
 
+static struct type_map *walk_map;
+
+static bool is_module_file(const char *path)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
+					    ".ko.gz" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t e = strlen(ends[i]);
+
+		if (n > e && !strcmp(path + n - e, ends[i]))
+			return true;
+	}
+	return false;
+}
+
+static int add_module(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_F && is_module_file(path))
+		type_map_add_debug(walk_map, path);
+	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 void type_map_add_debug(struct type_map *m, const char *path)
 {
+	struct stat st;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		size_t from = m->nr_debug;
+
+		/* --module-dir: every module below, in a stable order. */
+		walk_map = m;
+		nftw(path, add_module, 16, FTW_PHYS);
+		walk_map = NULL;
+		qsort(m->debug + from, m->nr_debug - from, sizeof(*m->debug),
+		      str_cmp);
+		return;
+	}
 	m->debug = xrealloc(m->debug, (m->nr_debug + 1) * sizeof(*m->debug));
 	m->debug[m->nr_debug++] = xstrdup(path);
 }

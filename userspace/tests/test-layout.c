@@ -25,6 +25,9 @@
  */
 #include <stdlib.h>
 #include <bpf/btf.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "harness.h"
 #include "../layout.h"
 
@@ -144,8 +147,47 @@ static void test_type_map(void)
 	type_map_free(&m);
 }
 
+/* --module-dir: every module file below a directory, sorted. */
+static void test_module_dir(void)
+{
+	char dir[] = "/tmp/dprof-test-modXXXXXX", path[128];
+	static const char *const files[] = { "b.ko", "a.ko.xz", "notes.txt",
+					     "sub/c.ko", "sub/d.ko.zst" };
+	struct type_map m = { 0 };
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CHECK(mkdir(path, 0700) == 0);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (f)
+			fclose(f);
+	}
+	type_map_add_debug(&m, dir);
+	CHECK_EQ_U64(m.nr_debug, 4);
+	if (m.nr_debug == 4) {
+		CHECK_STR_CONTAINS(m.debug[0], "/a.ko.xz");
+		CHECK_STR_CONTAINS(m.debug[1], "/b.ko");
+		CHECK_STR_CONTAINS(m.debug[2], "/sub/c.ko");
+		CHECK_STR_CONTAINS(m.debug[3], "/sub/d.ko.zst");
+	}
+	type_map_free(&m);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 const struct unit_test layout_tests[] = {
 	{ "layout_field_names_from_btf", test_names },
 	{ "layout_cache_to_struct_map", test_type_map },
+	{ "layout: --module-dir finds every module below", test_module_dir },
 	{ NULL, NULL },
 };
