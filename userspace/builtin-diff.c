@@ -308,7 +308,7 @@ static int load_side(struct side *s, char **paths, size_t n,
 		if (recording_load(&s->r[i], paths[i], &err)) {
 			errmsg("diff: %s: byte %llu: %s", paths[i],
 			       (unsigned long long)err.offset, err.msg);
-			return EXIT_FAIL;
+			return EXIT_USAGE;	/* as every view: bad input */
 		}
 		s->n = i + 1;
 		g = *geo;

@@ -389,8 +389,17 @@ int diff_buckets_build(struct diff_table *t, const struct recording *r,
 	t->work = meta_number(r, "work");
 	t->load = meta_number(r, "load");
 	if (!(diff_measures[m].by & B(by))) {
-		snprintf(err, errlen, "--measure %s does not exist by %s",
-			 diff_measures[m].name, diff_by_names[by]);
+		size_t n = (size_t)snprintf(err, errlen,
+			"--measure %s does not exist by %s; it does with -b",
+			diff_measures[m].name, diff_by_names[by]);
+
+		for (int b = 0, first = 1; b < DIFF_BY_MAX && n < errlen; b++)
+			if (diff_measures[m].by & B(b)) {
+				n += (size_t)snprintf(err + n, errlen - n, "%s%s",
+						      first ? " " : " or ",
+						      diff_by_names[b]);
+				first = 0;
+			}
 		return -1;
 	}
 	switch (m) {
