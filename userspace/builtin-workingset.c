@@ -9,7 +9,6 @@
 #include <string.h>
 #include "builtin.h"
 #include "cachesim.h"
-#include "combine.h"
 #include "json.h"
 #include "ksyms.h"
 #include "paths.h"
@@ -33,9 +32,11 @@ static const char ws_usage[] =
 	"capacity problem is a working set larger than the cache spread evenly.\n"
 	"\n"
 	"Then an LRU cache simulation of the same level: every recorded life, at\n"
-	"its address and for its lifetime, replays its type's access template\n"
-	"(the combined trace, else the most frequent path, else the sampled\n"
-	"offsets; times scaled to the life), so the stream is an estimate.  A\n"
+	"its address and for its lifetime, replays recorded accesses of its\n"
+	"type: one complete history of each offset set merged by time, a\n"
+	"different choice for successive lives so that paths recur as often as\n"
+	"they were seen (else the sampled offsets; times scaled to the life),\n"
+	"so the stream is an estimate.  A\n"
 	"fully associative LRU cache of as many lines runs beside it, and each\n"
 	"miss is cold (the life's first access to the line), capacity (the fully\n"
 	"associative cache misses too) or conflict (only the set-associative\n"
@@ -182,10 +183,8 @@ static void text(FILE *out, const struct workingset *ws,
 static const char *source_name(enum sim_source s)
 {
 	switch (s) {
-	case SIM_SOURCE_COMBINED:
-		return "combined trace";
-	case SIM_SOURCE_PATH:
-		return "top path";
+	case SIM_SOURCE_HISTORIES:
+		return "histories";
 	case SIM_SOURCE_SAMPLES:
 		return "sampled offsets";
 	default:
@@ -241,14 +240,15 @@ static void sim_text(FILE *out, const struct cachesim *sim,
 	for (size_t i = 0; i < sim->nr_types; i++) {
 		const struct sim_type *ty = &sim->types[i];
 
-		fprintf(out, "%-24s %8llu %10llu %5.1f%% %5.1f%% %8.1f%% %8.1f%% %9.1f  %s (%zu accesses)\n",
+		fprintf(out, "%-24s %8llu %10llu %5.1f%% %5.1f%% %8.1f%% %8.1f%% %9.1f  %s (%zu, %zu offset sets, %.1f accesses/life)\n",
 			r->targets[i].name, (unsigned long long)ty->lives,
 			(unsigned long long)ty->accesses,
 			pct(ty->misses, ty->accesses),
 			pct(ty->cold, ty->accesses),
 			pct(ty->capacity, ty->accesses),
 			pct(ty->conflict, ty->accesses), ty->lines_in_cache,
-			source_name(t[i].source), t[i].n);
+			source_name(t[i].source), t[i].histories,
+			t[i].offset_sets, sim_template_accesses(&t[i]));
 	}
 	fprintf(out, "misses: %.1f%% of accesses (cold %.1f%%, capacity %.1f%%, conflict %.1f%%); a fully associative cache of as many lines: %.1f%%\n",
 		pct(sim->misses, sim->accesses), pct(sim->cold, sim->accesses),
@@ -290,7 +290,11 @@ static void sim_json(struct json *j, const struct cachesim *sim,
 		json_object_begin(j, NULL);
 		json_string(j, "cache", r->targets[i].name);
 		json_string(j, "template", source_name(t[i].source));
-		json_uint(j, "template_accesses", t[i].n);
+		json_uint(j, "template_histories", t[i].histories);
+		json_uint(j, "template_offset_sets", t[i].offset_sets);
+		json_uint(j, "template_variants", t[i].nv);
+		json_double(j, "template_accesses_per_life",
+			    sim_template_accesses(&t[i]));
 		json_uint(j, "lives", ty->lives);
 		json_uint(j, "accesses", ty->accesses);
 		json_uint(j, "misses", ty->misses);
@@ -447,12 +451,8 @@ int cmd_workingset(int argc, char **argv)
 	workingset_build(&ws, &r, &hs, &objs, &geo);
 	paths_build(&ps, &r, &hs);
 	if (!o.no_sim) {
-		struct combined_set cs;
-
-		combine_build(&cs, &ps);
 		tmpl = xcalloc(r.nr_targets + 1, sizeof(*tmpl));
-		sim_templates_build(tmpl, &r, &ps, &cs);
-		combine_free(&cs);
+		sim_templates_build(tmpl, &r, &hs);
 		cachesim_run(&sim, tmpl, r.nr_targets, &objs, &geo, o.sim_max);
 	}
 	if (o.view.json) {

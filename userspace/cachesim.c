@@ -16,58 +16,13 @@
 
 /* --- templates --------------------------------------------------------- */
 
-static void template_from_steps(struct sim_template *t, size_t n,
-				const uint16_t *offsets, const double *times,
-				double lifetime)
+static int by_frac(const void *a, const void *b)
 {
-	double prev = 0;
+	const struct sim_access *x = a, *y = b;
 
-	t->a = xcalloc(n ? n : 1, sizeof(*t->a));
-	t->n = n;
-	for (size_t k = 0; k < n; k++) {
-		double f = lifetime > 0 ? times[k] / lifetime : 0;
-
-		/* Keep the trace's order: times are means, they may cross. */
-		if (f < prev)
-			f = prev;
-		if (f > 1)
-			f = 1;
-		t->a[k].offset = offsets[k];
-		t->a[k].frac = f;
-		prev = f;
-	}
-}
-
-static void template_from_combined(struct sim_template *t,
-				   const struct combined_trace *c)
-{
-	uint16_t *off = xcalloc(c->nr_steps + 1, sizeof(*off));
-	double *times = xcalloc(c->nr_steps + 1, sizeof(*times));
-
-	for (size_t k = 0; k < c->nr_steps; k++) {
-		off[k] = c->steps[k].offset;
-		times[k] = c->steps[k].time_mean_ns;
-	}
-	template_from_steps(t, c->nr_steps, off, times, c->lifetime_mean_ns);
-	t->source = SIM_SOURCE_COMBINED;
-	free(off);
-	free(times);
-}
-
-static void template_from_path(struct sim_template *t, const struct path *p)
-{
-	uint16_t *off = xcalloc(p->nr_steps + 1, sizeof(*off));
-	double *times = xcalloc(p->nr_steps + 1, sizeof(*times));
-
-	for (size_t k = 0; k < p->nr_steps; k++) {
-		off[k] = p->steps[k].offset;
-		times[k] = p->steps[k].time_sum_ns / (double)p->count;
-	}
-	template_from_steps(t, p->nr_steps, off, times,
-			    p->lifetime_sum_ns / (double)p->count);
-	t->source = SIM_SOURCE_PATH;
-	free(off);
-	free(times);
+	if (x->frac != y->frac)
+		return x->frac < y->frac ? -1 : 1;
+	return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
 /* No histories (IBS/PEBS alone): each sampled 8-byte slot, once. */
@@ -77,50 +32,135 @@ static void template_from_samples(struct sim_template *t,
 	uint32_t size = r->targets[target].object_size;
 	size_t nslots = (size + 7) / 8;
 	bool *seen = xcalloc(nslots + 1, sizeof(*seen));
-	size_t n = 0;
+	struct sim_variant *v;
 
+	t->nv = 1;
+	t->v = v = xcalloc(1, sizeof(*t->v));
 	for (size_t i = 0; i < r->nr_samples; i++)
 		if (r->samples[i].target == r->targets[target].index &&
 		    r->samples[i].offset / 8 < nslots)
 			seen[r->samples[i].offset / 8] = true;
-	t->a = xcalloc(nslots + 1, sizeof(*t->a));
+	v->a = xcalloc(nslots + 1, sizeof(*v->a));
 	for (size_t s = 0; s < nslots; s++)
 		if (seen[s])
-			t->a[n++].offset = (uint32_t)(s * 8);
-	t->n = n;
-	t->source = n ? SIM_SOURCE_SAMPLES : SIM_SOURCE_NONE;
+			v->a[v->n++].offset = (uint32_t)(s * 8);
+	t->source = v->n ? SIM_SOURCE_SAMPLES : SIM_SOURCE_NONE;
 	free(seen);
 }
 
+/* Complete histories of one target, grouped by the offsets they watched. */
+struct offset_group {
+	uint16_t offset[2];
+	uint8_t nr_offsets;
+	const struct history **h;
+	size_t n;
+};
+
+static size_t group_histories(const struct history_set *hs, size_t target,
+			      struct offset_group **out)
+{
+	struct offset_group *g = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+		size_t k;
+
+		if ((size_t)h->target != target || !history_complete(h) ||
+		    h->end_ns < h->alloc_ns)
+			continue;
+		for (k = 0; k < n; k++)
+			if (g[k].nr_offsets == h->nr_offsets &&
+			    g[k].offset[0] == h->offset[0] &&
+			    (h->nr_offsets < 2 || g[k].offset[1] == h->offset[1]))
+				break;
+		if (k == n) {
+			g = xrealloc(g, (n + 1) * sizeof(*g));
+			memset(&g[n], 0, sizeof(g[n]));
+			g[n].nr_offsets = h->nr_offsets;
+			g[n].offset[0] = h->offset[0];
+			g[n].offset[1] = h->offset[1];
+			n++;
+		}
+		g[k].h = xrealloc(g[k].h, (g[k].n + 1) * sizeof(*g[k].h));
+		g[k].h[g[k].n++] = h;
+	}
+	*out = g;
+	return n;
+}
+
+static void template_from_histories(struct sim_template *t,
+				    struct offset_group *g, size_t ng)
+{
+	size_t most = 0;
+
+	for (size_t k = 0; k < ng; k++) {
+		most = g[k].n > most ? g[k].n : most;
+		t->histories += g[k].n;
+	}
+	t->offset_sets = ng;
+	for (t->nv = 1; t->nv < most && t->nv < SIM_MAX_VARIANTS; t->nv <<= 1)
+		;
+	t->v = xcalloc(t->nv, sizeof(*t->v));
+	for (size_t v = 0; v < t->nv; v++) {
+		struct sim_variant *var = &t->v[v];
+		size_t total = 0;
+
+		for (size_t k = 0; k < ng; k++)
+			total += g[k].h[v % g[k].n]->nr_elems;
+		var->a = xcalloc(total + 1, sizeof(*var->a));
+		for (size_t k = 0; k < ng; k++) {
+			const struct history *h = g[k].h[v % g[k].n];
+			double life = (double)(h->end_ns - h->alloc_ns);
+
+			for (size_t e = 0; e < h->nr_elems; e++) {
+				double f = life > 0 ?
+					   (double)h->elems[e].time_ns / life : 0;
+
+				var->a[var->n].offset = h->elems[e].offset;
+				var->a[var->n++].frac = f < 0 ? 0 : f > 1 ? 1 : f;
+			}
+		}
+		if (var->n)
+			qsort(var->a, var->n, sizeof(*var->a), by_frac);
+	}
+	t->source = SIM_SOURCE_HISTORIES;
+}
+
 void sim_templates_build(struct sim_template *t, const struct recording *r,
-			 const struct path_set *ps,
-			 const struct combined_set *cs)
+			 const struct history_set *hs)
 {
 	for (size_t tg = 0; tg < r->nr_targets; tg++) {
-		const struct combined_trace *best = NULL;
-		const struct path *path = NULL;
+		struct offset_group *g;
+		size_t ng = group_histories(hs, tg, &g);
 
 		memset(&t[tg], 0, sizeof(t[tg]));
-		/* Both sets are sorted by target, most histories first. */
-		for (size_t i = 0; cs && i < cs->n && !best; i++)
-			if ((size_t)cs->c[i].target == tg && cs->c[i].nr_steps)
-				best = &cs->c[i];
-		for (size_t i = 0; ps && i < ps->n && !path; i++)
-			if ((size_t)ps->p[i].target == tg && ps->p[i].nr_steps)
-				path = &ps->p[i];
-		if (best && (!path || best->histories_used >= path->count))
-			template_from_combined(&t[tg], best);
-		else if (path)
-			template_from_path(&t[tg], path);
+		if (ng)
+			template_from_histories(&t[tg], g, ng);
 		else
 			template_from_samples(&t[tg], r, tg);
+		for (size_t k = 0; k < ng; k++)
+			free(g[k].h);
+		free(g);
 	}
+}
+
+double sim_template_accesses(const struct sim_template *t)
+{
+	size_t sum = 0;
+
+	for (size_t v = 0; v < t->nv; v++)
+		sum += t->v[v].n;
+	return t->nv ? (double)sum / (double)t->nv : 0;
 }
 
 void sim_templates_free(struct sim_template *t, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(t[i].a);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t v = 0; v < t[i].nv; v++)
+			free(t[i].v[v].a);
+		free(t[i].v);
+	}
 }
 
 /* --- the two caches ---------------------------------------------------- */
@@ -353,38 +393,51 @@ static int by_alloc(const void *a, const void *b)
 	       (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
+/* Life @life replays variant @life mod nv (nv is a power of two). */
+static const struct sim_variant *variant_of(const struct sim_template *t,
+					    size_t type, uint32_t life)
+{
+	return &t[type].v[life & (t[type].nv - 1)];
+}
+
 static uint64_t event_time(const struct obj_life *o, double frac)
 {
 	return o->alloc_ns + (uint64_t)(frac * (double)(o->end_ns - o->alloc_ns));
 }
 
 /*
- * Whether step @k of @t is the life's first access to its line, for an
- * object at @misalign bytes into a line: computed once per type and
- * misalignment (slab objects have few).
+ * Whether step k of a variant is the life's first access to its line,
+ * for an object at @misalign bytes into a line: computed once per
+ * variant and misalignment (slab objects have few), with a bitmap of the
+ * object's lines.
  */
 struct first_touch {
-	bool **by_misalign;	/* [type][misalign] -> per step */
+	bool **by_misalign;	/* [variant index][misalign] -> per step */
+	size_t *base;		/* per type: index of its first variant */
 	unsigned int line;
 };
 
 static const bool *first_touch_of(struct first_touch *ft,
-				  const struct sim_template *t, size_t type,
+				  const struct sim_variant *v, size_t index,
 				  unsigned int misalign)
 {
-	bool **m = &ft->by_misalign[type * ft->line + misalign];
+	bool **m = &ft->by_misalign[index * ft->line + misalign];
 
 	if (!*m) {
-		*m = xcalloc(t->n + 1, sizeof(**m));
-		for (size_t k = 0; k < t->n; k++) {
-			uint64_t line = (misalign + t->a[k].offset) / ft->line;
-			bool first = true;
+		uint32_t most = 0;
+		uint8_t *seen;
 
-			for (size_t j = 0; j < k && first; j++)
-				first = (misalign + t->a[j].offset) / ft->line !=
-					line;
-			(*m)[k] = first;
+		for (size_t k = 0; k < v->n; k++)
+			most = v->a[k].offset > most ? v->a[k].offset : most;
+		seen = xcalloc((misalign + (size_t)most) / ft->line / 8 + 1, 1);
+		*m = xcalloc(v->n + 1, sizeof(**m));
+		for (size_t k = 0; k < v->n; k++) {
+			size_t line = (misalign + v->a[k].offset) / ft->line;
+
+			(*m)[k] = !(seen[line / 8] & (1u << (line % 8)));
+			seen[line / 8] |= (uint8_t)(1u << (line % 8));
 		}
+		free(seen);
 	}
 	return *m;
 }
@@ -414,6 +467,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	struct event *heap;
 	unsigned int line_shift = 0;
 	uint64_t set_mask = 0, last_line = NO_LINE;
+	size_t nr_variants;
 
 	memset(sim, 0, sizeof(*sim));
 	sim->geo = *geo;
@@ -431,13 +485,17 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	memset(sc.tag, 0xff, lines * sizeof(*sc.tag));
 	sc.owner = xcalloc(lines, sizeof(*sc.owner));
 	lru_init(&fa, lines);
-	ft.by_misalign = xcalloc(nr_types * geo->line + 1,
+	ft.base = xcalloc(nr_types + 1, sizeof(*ft.base));
+	for (size_t i = 0; i < nr_types; i++)
+		ft.base[i + 1] = ft.base[i] + t[i].nv;
+	nr_variants = ft.base[nr_types];
+	ft.by_misalign = xcalloc(nr_variants * geo->line + 1,
 				 sizeof(*ft.by_misalign));
 	order = xcalloc(objs->nr_lives + 1, sizeof(*order));
 	for (size_t i = 0; i < objs->nr_lives; i++) {
 		const struct obj_life *o = &objs->lives[i];
 
-		if (o->target < nr_types && t[o->target].n &&
+		if (o->target < nr_types && t[o->target].nv &&
 		    o->end_ns >= o->alloc_ns)
 			order[nlives++] = (uint32_t)i;
 	}
@@ -448,7 +506,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	heap = xcalloc(nlives + 1, sizeof(*heap));
 	for (size_t next = 0; next < nlives || nheap;) {
 		const struct obj_life *o;
-		const struct sim_template *tm;
+		const struct sim_variant *tm;
 		struct sim_type *ty;
 		struct event e;
 		uint64_t line;
@@ -466,15 +524,18 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 			o = &objs->lives[order[next]];
 			e.life = order[next++];
 			e.step = 0;
-			e.time = event_time(o, t[o->target].a[0].frac);
-			heap_push(heap, &nheap, e);
+			tm = variant_of(t, o->target, e.life);
 			sim->lives++;
 			sim->types[o->target].lives++;
+			if (!tm->n)
+				continue;	/* a life that touched nothing */
+			e.time = event_time(o, tm->a[0].frac);
+			heap_push(heap, &nheap, e);
 			continue;
 		}
 		e = heap[0];
 		o = &objs->lives[e.life];
-		tm = &t[o->target];
+		tm = variant_of(t, o->target, e.life);
 		ty = &sim->types[o->target];
 		line = (o->addr + tm->a[e.step].offset) >> line_shift;
 		/* Divisions cost more than the rest of an access. */
@@ -492,7 +553,8 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 			last_line = line;
 		}
 		if (!hit) {
-			const bool *first = first_touch_of(&ft, tm, o->target,
+			const bool *first = first_touch_of(&ft, tm,
+					ft.base[o->target] + (tm - t[o->target].v),
 					(unsigned int)(o->addr & (geo->line - 1)));
 
 			ty->misses++;
@@ -528,9 +590,10 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	for (size_t i = 0; i < nr_types; i++)
 		if (sim->snapshots)
 			sim->types[i].lines_in_cache /= (double)sim->snapshots;
-	for (size_t i = 0; i < nr_types * geo->line; i++)
+	for (size_t i = 0; i < nr_variants * geo->line; i++)
 		free(ft.by_misalign[i]);
 	free(ft.by_misalign);
+	free(ft.base);
 	free(heap);
 	free(order);
 	lru_free(&fa);

@@ -9,12 +9,17 @@
  *   capacity  the fully associative cache misses too: too much data;
  *   conflict  only the set-associative cache misses: too many lines in
  *             that set.
- * A type's template is its combined trace (paths --combined), else its
- * most frequent path, else the offsets the access samples saw, all at
- * allocation; each step's time is its mean time since allocation as a
- * share of the mean lifetime, scaled to each life.  So the stream is an
- * estimate: the lives and addresses are measured, the accesses within a
- * life are the template's.  Plain analysis: no I/O.
+ * A type's template comes from its complete histories, i.e. its path
+ * traces with their frequencies: histories watch one offset set each, so
+ * a variant of the template takes one history of every offset set and
+ * merges their accesses by time (each access at its time since
+ * allocation as a share of that history's life).  Life i replays variant
+ * i mod the number of variants, so paths recur in proportion to how often
+ * they were seen, and every life's accesses are scaled to its own
+ * lifetime.  Without histories, the offsets the access samples saw, once
+ * each at allocation.  So the stream is an estimate: the lives and
+ * addresses are measured, the accesses within a life are the histories'.
+ * Plain analysis: no I/O.
  */
 #ifndef DPROF_CACHESIM_H
 #define DPROF_CACHESIM_H
@@ -22,16 +27,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "combine.h"
+#include "histories.h"
 #include "objects.h"
-#include "paths.h"
 #include "recfile.h"
 #include "workingset.h"
 
 enum sim_source {
 	SIM_SOURCE_NONE,	/* nothing known: the type is not simulated */
-	SIM_SOURCE_COMBINED,	/* combined trace of the type */
-	SIM_SOURCE_PATH,	/* most frequent path */
+	SIM_SOURCE_HISTORIES,	/* complete histories (path traces) */
 	SIM_SOURCE_SAMPLES,	/* sampled offsets, once each, at allocation */
 };
 
@@ -40,10 +43,19 @@ struct sim_access {
 	double frac;		/* of the life, 0..1, ascending */
 };
 
-struct sim_template {
-	enum sim_source source;
+struct sim_variant {
 	struct sim_access *a;
 	size_t n;
+};
+
+#define SIM_MAX_VARIANTS 64
+
+struct sim_template {
+	enum sim_source source;
+	struct sim_variant *v;	/* nv, a power of two */
+	size_t nv;
+	size_t histories;	/* behind the variants */
+	size_t offset_sets;	/* merged into each variant */
 };
 
 struct sim_type {
@@ -65,8 +77,9 @@ struct cachesim {
 
 /* Templates for the @r->nr_targets types (@t has that many entries). */
 void sim_templates_build(struct sim_template *t, const struct recording *r,
-			 const struct path_set *ps,
-			 const struct combined_set *cs);
+			 const struct history_set *hs);
+/* Accesses per life, averaged over the variants. */
+double sim_template_accesses(const struct sim_template *t);
 void sim_templates_free(struct sim_template *t, size_t n);
 
 /*

@@ -197,14 +197,11 @@ static void pick_paths(struct family *f, struct combined_trace *c)
 		if (ok) {
 			c->paths_used++;
 			c->histories_used += p->count;
-			c->lifetime_mean_ns += p->lifetime_sum_ns;
 		} else {
 			c->paths_other++;
 			c->histories_other += p->count;
 		}
 	}
-	if (c->histories_used)
-		c->lifetime_mean_ns /= (double)c->histories_used;
 }
 
 /* Offsets no used path watched have no accesses to place: drop them. */

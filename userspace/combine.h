@@ -59,7 +59,6 @@ struct combined_trace {
 	size_t pairs, pairs_watched;	/* offset pairs; ordered by a path */
 	size_t paths_used, paths_other;
 	uint64_t histories_used, histories_other;
-	double lifetime_mean_ns;	/* over the histories used */
 	uint64_t order_weight;	/* edge weight, in histories */
 	uint64_t order_broken;	/* weight the order had to go against */
 	size_t by_time;		/* steps placed by time */

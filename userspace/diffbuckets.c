@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cachesim.h"
-#include "combine.h"
 #include "diffbuckets.h"
 #include "histories.h"
 #include "ksyms.h"
@@ -260,13 +259,9 @@ static void sim_buckets(struct diff_table *t, const struct recording *r,
 			const struct ws_geometry *geo)
 {
 	struct sim_template *tmpl = xcalloc(r->nr_targets + 1, sizeof(*tmpl));
-	struct combined_set cs;
-	struct path_set ps;
 	struct cachesim sim;
 
-	paths_build(&ps, r, hs);
-	combine_build(&cs, &ps);
-	sim_templates_build(tmpl, r, &ps, &cs);
+	sim_templates_build(tmpl, r, hs);
 	cachesim_run(&sim, tmpl, r->nr_targets, objs, geo, SIM_MAX_ACCESSES);
 	for (size_t i = 0; i < r->nr_targets; i++)
 		if (sim.types[i].accesses)
@@ -276,8 +271,6 @@ static void sim_buckets(struct diff_table *t, const struct recording *r,
 	cachesim_free(&sim);
 	sim_templates_free(tmpl, r->nr_targets);
 	free(tmpl);
-	combine_free(&cs);
-	paths_free(&ps);
 }
 
 /* --- from histories and path traces ------------------------------------ */

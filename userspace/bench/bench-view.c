@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 	       "working set", t, slots / t / 1e6);
 
 	tmpl = xcalloc(r.nr_targets + 1, sizeof(*tmpl));
-	sim_templates_build(tmpl, &r, &ps, &cs);
+	sim_templates_build(tmpl, &r, &hs);
 	t = now();
 	cachesim_run(&sim, tmpl, r.nr_targets, &objs, &l1, 0);
 	t = now() - t;

@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 				t = calloc(r.nr_targets + 1, sizeof(*t));
 				if (t) {
-					sim_templates_build(t, &r, &ps, &cs);
+					sim_templates_build(t, &r, &hs);
 					/* Bounded so that one input stays fast. */
 					cachesim_run(&sim, t, r.nr_targets, &objs,
 						     &geo, 20000);

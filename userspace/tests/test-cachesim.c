@@ -7,8 +7,10 @@
  * set-associative and the fully associative LRU must agree on every
  * access of a random stream.
  */
+#include <math.h>
 #include <stdlib.h>
 #include "harness.h"
+#include "fixture.h"
 #include "../cachesim.h"
 #include "../util.h"
 
@@ -18,16 +20,21 @@ static const struct ws_geometry geo_64k = {
 	.level = 1, .size = 64 << 10, .ways = 2, .line = 64, .sets = 512,
 };
 
-/* @rounds passes over @nr offsets, evenly spread over the life. */
+/* One variant: @rounds passes over @nr offsets, spread over the life. */
 static void template_rounds(struct sim_template *t, const uint32_t *off,
 			    size_t nr, size_t rounds)
 {
-	t->source = SIM_SOURCE_COMBINED;
-	t->n = nr * rounds;
-	t->a = xcalloc(t->n, sizeof(*t->a));
-	for (size_t k = 0; k < t->n; k++) {
-		t->a[k].offset = off[k % nr];
-		t->a[k].frac = (double)(k + 1) / (double)t->n;
+	struct sim_variant *v;
+
+	memset(t, 0, sizeof(*t));
+	t->source = SIM_SOURCE_HISTORIES;
+	t->nv = 1;
+	t->v = v = xcalloc(1, sizeof(*t->v));
+	v->n = nr * rounds;
+	v->a = xcalloc(v->n, sizeof(*v->a));
+	for (size_t k = 0; k < v->n; k++) {
+		v->a[k].offset = off[k % nr];
+		v->a[k].frac = (double)(k + 1) / (double)v->n;
 	}
 }
 
@@ -150,13 +157,18 @@ static void test_cachesim_one_set_agrees(void)
 	uint64_t x = 12345;
 
 	for (int k = 0; k < 2; k++) {
-		t[k].source = SIM_SOURCE_PATH;
-		t[k].n = 300;
-		t[k].a = xcalloc(t[k].n, sizeof(*t[k].a));
-		for (size_t i = 0; i < t[k].n; i++) {
+		struct sim_variant *v;
+
+		memset(&t[k], 0, sizeof(t[k]));
+		t[k].source = SIM_SOURCE_HISTORIES;
+		t[k].nv = 1;
+		t[k].v = v = xcalloc(1, sizeof(*t[k].v));
+		v->n = 300;
+		v->a = xcalloc(v->n, sizeof(*v->a));
+		for (size_t i = 0; i < v->n; i++) {
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			t[k].a[i].offset = (uint32_t)((x >> 33) % 64) * 64;
-			t[k].a[i].frac = (double)i / (double)t[k].n;
+			v->a[i].offset = (uint32_t)((x >> 33) % 64) * 64;
+			v->a[i].frac = (double)i / (double)v->n;
 		}
 	}
 	lives_at(&o, 40, 8192, 5000000);
@@ -182,7 +194,91 @@ static void test_cachesim_one_set_agrees(void)
 	sim_templates_free(t, 2);
 }
 
+/* A freed life watching @a,@b: accesses at @times (ns since alloc). */
+static void history(struct fixture *f, uint32_t id, uint16_t a, uint16_t b,
+		    const uint32_t *times, const bool *on_b, size_t n)
+{
+	struct dprof_hist_begin bg = {
+		.hdr = { .kind = DPROF_REC_HIST_BEGIN, .size = sizeof(bg) },
+		.time_ns = 1000000 * id, .addr = 0xffff888000001000ull,
+		.call_site = 0xffffffff81000010ull, .id = id,
+		.offset = { a, b }, .len = 8, .nr_offsets = 2,
+	};
+	struct dprof_hist_end end = {
+		.hdr = { .kind = DPROF_REC_HIST_END, .size = sizeof(end) },
+		.time_ns = 1000000 * id + 1000, .id = id,
+		.reason = DPROF_HIST_FREED, .elements = (uint32_t)n,
+		.call_site = 0xffffffff81000020ull,
+	};
+
+	fixture_raw(f, &bg, sizeof(bg));
+	for (size_t i = 0; i < n; i++) {
+		struct dprof_hist_elem e = {
+			.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e),
+			.tag = (id & DPROF_ELEM_ID_MASK) |
+			       (on_b[i] ? DPROF_ELEM_WATCH_B : 0),
+			.ip_lo = 0x81000100, .time_ns = times[i],
+		};
+
+		fixture_raw(f, &e, sizeof(e));
+	}
+	fixture_raw(f, &end, sizeof(end));
+}
+
+/*
+ * Two histories watched offsets 0/8, one watched 64/72 (lives of
+ * 1000 ns): two variants, each one 0/8 history merged by time with the
+ * 64/72 one, so successive lives take both 0/8 paths.
+ */
+static void test_cachesim_templates_from_histories(void)
+{
+	static const uint32_t t1[] = { 100, 900 }, t2[] = { 500 },
+			      t3[] = { 300, 700 };
+	static const bool b1[] = { false, true }, b2[] = { true },
+			  b3[] = { false, false };
+	struct history_set hs;
+	struct sim_template t;
+	struct recording r;
+	struct rec_error err;
+	struct fixture f;
+
+	fixture_begin(&f, 1);
+	history(&f, 1, 0, 8, t1, b1, 2);
+	history(&f, 2, 0, 8, t2, b2, 1);
+	history(&f, 3, 64, 72, t3, b3, 2);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	histories_build(&hs, &r);
+	sim_templates_build(&t, &r, &hs);
+	CHECK_EQ_U64(t.source, SIM_SOURCE_HISTORIES);
+	CHECK_EQ_U64(t.histories, 3);
+	CHECK_EQ_U64(t.offset_sets, 2);
+	CHECK_EQ_U64(t.nv, 2);
+	if (t.nv == 2) {
+		/* 0 @0.1, 64 @0.3, 64 @0.7, 8 @0.9 */
+		static const uint32_t want0[] = { 0, 64, 64, 8 };
+		/* 64 @0.3, 8 @0.5, 64 @0.7 */
+		static const uint32_t want1[] = { 64, 8, 64 };
+
+		CHECK_EQ_U64(t.v[0].n, 4);
+		CHECK_EQ_U64(t.v[1].n, 3);
+		for (size_t k = 0; k < 4 && k < t.v[0].n; k++)
+			CHECK_EQ_U64(t.v[0].a[k].offset, want0[k]);
+		for (size_t k = 0; k < 3 && k < t.v[1].n; k++)
+			CHECK_EQ_U64(t.v[1].a[k].offset, want1[k]);
+		CHECK(fabs(t.v[0].a[0].frac - 0.1) < 1e-9);
+		CHECK(fabs(t.v[1].a[1].frac - 0.5) < 1e-9);
+		CHECK(fabs(sim_template_accesses(&t) - 3.5) < 1e-9);
+	}
+	sim_templates_free(&t, 1);
+	histories_free(&hs);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test cachesim_tests[] = {
+	{ "cachesim: templates from histories, one variant per path",
+	  test_cachesim_templates_from_histories },
 	{ "cachesim: page-aligned lines crowd 8 sets: conflict",
 	  test_cachesim_conflict },
 	{ "cachesim: 8x the cache in round robin: capacity",
