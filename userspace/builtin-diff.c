@@ -46,6 +46,8 @@ static const char diff_usage[] =
 	"none.  A bucket is filtered when its counts are under --min on both\n"
 	"sides (means: items under --min on either side), or when its interval\n"
 	"holds \"no change\" (ratio 1, difference 0); the output says how many.\n"
+	"The interval is the filter, not p: with three recordings per side the\n"
+	"smallest possible p is 0.1.\n"
 	"\n"
 	"  -b, --by BY          type (default), field, function, path, set\n"
 	"  -m, --measure M      see below (default samples, or misses where\n"
