@@ -27,7 +27,7 @@ static const char classify_usage[] =
 	"of the line), a transfer when it is the CPU's first use of a line\n"
 	"another CPU wrote (the object moving), a first touch otherwise\n"
 	"(unclassified), and a hit when none applies.  A field is labelled\n"
-	"true-sharing or false-sharing when at least 5%% of its accesses are\n"
+	"true-sharing or false-sharing when at least 5% of its accesses are\n"
 	"such invalidations.  These are estimates from access order, not\n"
 	"measured misses; a write to another field is seen only by histories\n"
 	"that watched both (history_mode=pairs).  Conflict and capacity misses\n"

@@ -39,7 +39,7 @@ static const char diff_usage[] =
 	"                        the unit the measure is shown in\n"
 	"\n"
 	"Error bars and filtering: with two or more recordings on both sides the\n"
-	"95%% interval is a bootstrap over each side's recordings and the\n"
+	"95% interval is a bootstrap over each side's recordings and the\n"
 	"Mann-Whitney p of the per-recording values is shown; otherwise the\n"
 	"interval comes from the sampling error (Poisson counts, items'\n"
 	"variance).  Levels (working-set model outputs) in single recordings have\n"

@@ -24,7 +24,7 @@ static const char paths_usage[] =
 	"instructions in the same order, same CPU changes, same allocation and\n"
 	"free sites).  Per type: histories used, unique paths, and how the\n"
 	"number of unique paths grew with the histories collected (new paths\n"
-	"in the last 20%% mean more collection would find more).  Per path: how\n"
+	"in the last 20% mean more collection would find more).  Per path: how\n"
 	"many histories took it, mean lifetime, then every step with its mean\n"
 	"time since allocation, a -> where the object changed CPU, the field,\n"
 	"read or write, the access samples for that instruction and field, and\n"
