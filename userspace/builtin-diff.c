@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "diffbuckets.h"
 #include "json.h"
+#include "profile.h"
 #include "util.h"
 #include "view.h"
 
@@ -289,23 +290,17 @@ static int parse_opts(int argc, char **argv, struct diff_cli *o)
 struct side {
 	struct recording *r;
 	struct diff_table *t;
-	size_t n;
+	size_t n;		/* recordings loaded */
 	double work, load;	/* summed work, mean load; NAN unknown */
+	double duration;	/* summed recorded time */
 };
 
-static int load_side(struct side *s, char **paths, size_t n,
-		     const struct diff_cli *o, const struct ws_geometry *geo,
-		     int measure)
+static int load_side(struct side *s, char **paths, size_t n)
 {
-	double load_sum = 0;
-
 	s->r = xcalloc(n, sizeof(*s->r));
 	s->t = xcalloc(n, sizeof(*s->t));
-	s->work = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct rec_error err;
-		struct ws_geometry g;
-		char why[512];
 
 		if (recording_load(&s->r[i], paths[i], &err)) {
 			errmsg("diff: %s: byte %llu: %s", paths[i],
@@ -313,9 +308,21 @@ static int load_side(struct side *s, char **paths, size_t n,
 			return EXIT_USAGE;	/* as every view: bad input */
 		}
 		s->n = i + 1;
-		g = *geo;
-		if (!o->cache && !ws_geometry_from(&s->r[i], 0, &g))
-			g = *geo;	/* the default below */
+	}
+	return 0;
+}
+
+static int side_buckets(struct side *s, const struct diff_cli *o,
+			const struct ws_geometry *geo, int measure)
+{
+	double load_sum = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct ws_geometry g = *geo;
+		char why[512];
+
+		if (!o->cache)	/* else the default stays */
+			ws_geometry_from(&s->r[i], 0, &g);
 		if (diff_buckets_build(&s->t[i], &s->r[i], (enum diff_by)o->by,
 				       (enum diff_measure)measure, &o->map, &g,
 				       why, sizeof(why))) {
@@ -323,9 +330,10 @@ static int load_side(struct side *s, char **paths, size_t n,
 			return EXIT_USAGE;
 		}
 		s->work += s->t[i].work;
+		s->duration += s->t[i].duration_s;
 		load_sum += s->t[i].load;
 	}
-	s->load = load_sum / (double)n;
+	s->load = load_sum / (double)s->n;
 	return 0;
 }
 
@@ -340,23 +348,14 @@ static void free_side(struct side *s)
 }
 
 /* Misses where every recording measured them, else samples. */
-static int default_measure(char **a, size_t na, char **b, size_t nb)
+static int default_measure(const struct side *a, const struct side *b)
 {
-	for (size_t i = 0; i < na + nb; i++) {
-		struct recording r;
-		struct rec_error err;
-		const char *p;
-		bool measured;
+	char sampler[16];
 
-		if (recording_load(&r, i < na ? a[i] : b[i - na], &err))
-			return DIFF_M_SAMPLES;	/* load_side says why */
-		p = r.profile_text ? strstr(r.profile_text, "sampler: ") : NULL;
-		measured = p && (!strncmp(p + 9, "ibs", 3) ||
-				 !strncmp(p + 9, "pebs", 4));
-		recording_free(&r);
-		if (!measured)
+	for (size_t i = 0; i < a->n + b->n; i++)
+		if (!profile_sampler(i < a->n ? &a->r[i] : &b->r[i - a->n],
+				     sampler, sizeof(sampler)))
 			return DIFF_M_SAMPLES;
-	}
 	return DIFF_M_MISSES;
 }
 
@@ -433,15 +432,16 @@ static void emit_text(FILE *out, const struct diff_cli *o,
 		fprintf(out, "  loads: %g (A), %g (B); saturation at %g %s\n",
 			o->d.l1, o->d.l2, o->d.limit * mi->scale, mi->unit);
 	if (mi->kind == DIFF_COUNT && !o->d.per_second &&
-	    fabs(a->t[0].duration_s - b->t[0].duration_s) >
-	    0.1 * fmax(a->t[0].duration_s, b->t[0].duration_s))
+	    fabs(a->duration - b->duration) >
+	    0.1 * fmax(a->duration, b->duration))
 		fprintf(out, "  note: the sides ran for different times; --per-second compares rates\n");
 	fprintf(out, "  error bars: %s\n", error_name(res->error));
 	fprintf(out, "  %zu of %zu buckets kept; filtered: %zu below --min %g, %zu not significant%s\n",
 		res->kept, res->n, res->filtered_min, o->d.min,
 		res->filtered_test, o->all ? " (shown, marked)" : " (--all shows them)");
-	fprintf(out, "\n%4s  %-40s %11s %11s %10s %-23s%s%s\n", "rank", "bucket",
-		"A", "B",
+	/* A mean says over how many items (lives, misses, histories). */
+	fprintf(out, "\n%4s  %-40s %11s %11s%s %10s %-23s%s%s\n", "rank", "bucket",
+		"A", "B", mi->kind == DIFF_MEAN ? "      n(A)      n(B)" : "",
 		o->d.method == DIFF_RATIO ? "B/A" :
 		o->d.method == DIFF_WEIGHTED ? "diff" : "load(lin)",
 		"  95% interval",
@@ -464,8 +464,10 @@ static void emit_text(FILE *out, const struct diff_cli *o,
 			fmt_value(hi, sizeof(hi), r->hi, fscale, inf);
 			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 		}
-		fprintf(out, "%4zu  %-40s %11s %11s %10s  %-21s", shown, r->key,
-			va, vb, f, ci[0] ? ci : "-");
+		fprintf(out, "%4zu  %-40s %11s %11s", shown, r->key, va, vb);
+		if (mi->kind == DIFF_MEAN)
+			fprintf(out, " %9.0f %9.0f", r->a_n, r->b_n);
+		fprintf(out, " %10s  %-21s", f, ci[0] ? ci : "-");
 		if (o->d.method == DIFF_SATURATION) {
 			fmt_value(pw, sizeof(pw), r->figure_power, 1, inf);
 			fprintf(out, " %9s", pw);
@@ -622,15 +624,20 @@ int cmd_diff(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	ret = load_side(&a, o.a, o.na);
+	if (!ret)
+		ret = load_side(&b, o.b, o.nb);
+	if (ret)
+		goto out;
 	if (o.measure < 0)
 		o.measure = o.by == DIFF_BY_PATH ? DIFF_M_HISTORIES :
 			    o.by == DIFF_BY_SET ? DIFF_M_WS_LINES :
-			    default_measure(o.a, o.na, o.b, o.nb);
+			    default_measure(&a, &b);
 	/* --limit is in the unit shown (us for lifetimes): make it raw. */
 	o.d.limit /= diff_measures[o.measure].scale;
-	ret = load_side(&a, o.a, o.na, &o, &geo, o.measure);
+	ret = side_buckets(&a, &o, &geo, o.measure);
 	if (!ret)
-		ret = load_side(&b, o.b, o.nb, &o, &geo, o.measure);
+		ret = side_buckets(&b, &o, &geo, o.measure);
 	if (!ret)
 		ret = weights_and_loads(&o, &a, &b);
 	if (ret)

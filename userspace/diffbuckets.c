@@ -92,20 +92,13 @@ static void add_count(struct diff_table *t, const char *key, double count)
 
 /* --- from the data profile --------------------------------------------- */
 
-static int profile_buckets(struct diff_table *t, const struct recording *r,
-			   enum diff_by by, enum diff_measure m,
-			   const struct type_map *map, char *err, size_t errlen)
+static void profile_buckets(struct diff_table *t, const struct recording *r,
+			    enum diff_by by, enum diff_measure m,
+			    const struct type_map *map)
 {
 	struct profile p;
 
 	profile_build(r, map, &p);
-	if (m != DIFF_M_SAMPLES && !p.misses_measured) {
-		snprintf(err, errlen,
-			 "%s has no measured misses (sampler %s: debug registers see accesses, not misses); compare --measure samples instead",
-			 r->path ? r->path : "the recording", p.sampler);
-		profile_free(&p);
-		return -1;
-	}
 	for (size_t i = 0; i < p.nr_types; i++) {
 		const struct profile_type *ty = &p.types[i];
 
@@ -134,7 +127,20 @@ static int profile_buckets(struct diff_table *t, const struct recording *r,
 		}
 	}
 	profile_free(&p);
-	return 0;
+}
+
+/* Misses and their latency exist only where IBS or PEBS measured them. */
+static int misses_measured(const struct recording *r, enum diff_measure m,
+			   char *err, size_t errlen)
+{
+	char sampler[16];
+
+	if (m == DIFF_M_SAMPLES || profile_sampler(r, sampler, sizeof(sampler)))
+		return 0;
+	snprintf(err, errlen,
+		 "%s has no measured misses (sampler %s: debug registers see accesses, not misses); compare --measure samples instead",
+		 r->path ? r->path : "the recording", sampler);
+	return -1;
 }
 
 /* The function of @ip, without the offset: "name [module]". */
@@ -375,7 +381,6 @@ int diff_buckets_build(struct diff_table *t, const struct recording *r,
 	enum diff_kind kind = diff_measures[m].kind;
 	struct obj_summary objs;
 	struct history_set hs;
-	int ret = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->duration_s = (double)r->end.duration_ns / 1e9;
@@ -399,23 +404,12 @@ int diff_buckets_build(struct diff_table *t, const struct recording *r,
 	case DIFF_M_SAMPLES:
 	case DIFF_M_MISSES:
 	case DIFF_M_LATENCY:
-		if (by == DIFF_BY_FUNCTION) {
-			struct profile p;
-			bool measured;
-
-			profile_build(r, map, &p);
-			measured = p.misses_measured;
-			profile_free(&p);
-			if (m != DIFF_M_SAMPLES && !measured) {
-				snprintf(err, errlen,
-					 "%s has no measured misses (debug registers see accesses, not misses); compare --measure samples instead",
-					 r->path ? r->path : "the recording");
-				return -1;
-			}
+		if (misses_measured(r, m, err, errlen))
+			return -1;
+		if (by == DIFF_BY_FUNCTION)
 			function_buckets(t, r, m);
-		} else {
-			ret = profile_buckets(t, r, by, m, map, err, errlen);
-		}
+		else
+			profile_buckets(t, r, by, m, map);
 		break;
 	case DIFF_M_ALLOCS:
 	case DIFF_M_LIFETIME:
@@ -454,10 +448,6 @@ int diff_buckets_build(struct diff_table *t, const struct recording *r,
 	default:
 		snprintf(err, errlen, "unknown measure");
 		return -1;
-	}
-	if (ret) {
-		diff_table_free(t);
-		return ret;
 	}
 	diff_table_finish(t, kind);
 	return 0;

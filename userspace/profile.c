@@ -54,29 +54,28 @@ static uint32_t watch_slot(const struct recording *r)
 	return 8;	/* history_len's default */
 }
 
-static void parse_sampler(const struct recording *r, struct profile *p)
+bool profile_sampler(const struct recording *r, char *sampler, size_t len)
 {
 	const char *s = r->profile_text ? strstr(r->profile_text, "sampler: ") :
 		NULL;
 	size_t i = 0;
 
-	snprintf(p->sampler, sizeof(p->sampler), "?");
+	snprintf(sampler, len, "?");
 	if (s) {
 		s += strlen("sampler: ");
-		while (i + 1 < sizeof(p->sampler) && s[i] >= 'a' && s[i] <= 'z') {
-			p->sampler[i] = s[i];
+		while (i + 1 < len && s[i] >= 'a' && s[i] <= 'z') {
+			sampler[i] = s[i];
 			i++;
 		}
-		p->sampler[i] = '\0';
+		sampler[i] = '\0';
 	} else {
 		for (i = 0; i < r->nr_samples; i++)
 			if (r->samples[i].flags & DPROF_AGG_WATCH_IP) {
-				snprintf(p->sampler, sizeof(p->sampler), "watch");
+				snprintf(sampler, len, "watch");
 				break;
 			}
 	}
-	p->misses_measured = !strcmp(p->sampler, "ibs") ||
-			     !strcmp(p->sampler, "pebs");
+	return !strcmp(sampler, "ibs") || !strcmp(sampler, "pebs");
 }
 
 
@@ -303,7 +302,7 @@ void profile_build(const struct recording *r, const struct type_map *map,
 	char buf[512];
 
 	memset(p, 0, sizeof(*p));
-	parse_sampler(r, p);
+	p->misses_measured = profile_sampler(r, p->sampler, sizeof(p->sampler));
 	if (r->btf) {
 		btf = btf__new(r->btf, r->btf_len);
 		if (libbpf_get_error(btf)) {

@@ -64,5 +64,10 @@ struct profile {
 void profile_build(const struct recording *r, const struct type_map *map,
 		   struct profile *p);
 void profile_free(struct profile *p);
+/*
+ * The sampler @r was recorded with ("ibs", "pebs", "watch", "off", "?")
+ * into @sampler; true when it measured misses (IBS or PEBS).
+ */
+bool profile_sampler(const struct recording *r, char *sampler, size_t len);
 
 #endif
