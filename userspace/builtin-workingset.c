@@ -230,10 +230,10 @@ static void sim_text(FILE *out, const struct cachesim *sim,
 
 	fprintf(out, "\nLRU simulation (estimated stream: each recorded life replays its type's access template)\n");
 	fprintf(out, "only the profiled types' lines are simulated; the rest of the kernel's data competes for the cache too, so miss rates are lower bounds\n");
-	fprintf(out, "%llu lives, %llu accesses; %llu lives not simulated (--sim-max)\n",
+	fprintf(out, "%llu lives, %llu accesses; %llu lives not simulated (--sim-max); lines held averaged over %zu snapshots\n",
 		(unsigned long long)sim->lives,
 		(unsigned long long)sim->accesses,
-		(unsigned long long)sim->lives_skipped);
+		(unsigned long long)sim->lives_skipped, sim->snapshots);
 	fprintf(out, "%-24s %8s %10s %6s %6s %9s %9s %9s  %s\n", "type", "lives",
 		"accesses", "miss%", "cold%", "capacity%", "conflict%",
 		"lines_held", "template");
@@ -283,6 +283,7 @@ static void sim_json(struct json *j, const struct cachesim *sim,
 	json_uint(j, "capacity", sim->capacity);
 	json_uint(j, "conflict", sim->conflict);
 	json_uint(j, "fully_associative_misses", sim->fa_misses);
+	json_uint(j, "snapshots", sim->snapshots);
 	json_array_begin(j, "types");
 	for (size_t i = 0; i < sim->nr_types; i++) {
 		const struct sim_type *ty = &sim->types[i];
