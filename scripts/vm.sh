@@ -68,16 +68,13 @@ else
 	} >"$share/run.sh"
 fi
 
-# QEMU 7.2's multi-threaded TCG loses cross-vCPU code modification on
-# 6.12 kernels: toggling any kmem tracepoint while another vCPU allocates
-# oopses on a stale int3 from text_poke_bp() within ~30 toggles, without
-# dprof loaded (scripts/repro-textpoke.sh).  Single-threaded TCG never does,
-# and 6.1 does not under either, so 6.12 runs single-threaded.  DPROF_ACCEL
-# overrides (e.g. DPROF_ACCEL=tcg to reproduce).
-case $kver in
-6.1.*) accel=tcg ;;
-*) accel=tcg,thread=single ;;
-esac
+# Multi-threaded TCG: each vCPU is a host thread, so cross-CPU sharing in
+# the guest is real concurrency.  This needs QEMU >= 10 (install-deps.sh
+# takes it from bookworm-backports); 7.2 lost data watchpoints on atomic
+# read-modify-writes and oopsed 6.12 guests on stale text_poke_bp() int3s
+# (Documentation/design.rst).  DPROF_ACCEL overrides, e.g.
+# DPROF_ACCEL=tcg,thread=single for one host thread.
+accel=tcg
 accel=${DPROF_ACCEL:-$accel}
 
 set -- qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 -m 1024 \
