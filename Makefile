@@ -82,9 +82,12 @@ $(BUILD)/unit-tests: $(UNIT_SRCS) $(VIEW_LIB_SRCS) $(VIEW_HDRS)
 
 # libFuzzer on the recording reader and every analysis behind it, for a
 # bounded time (FUZZ_SECONDS); crashes are written to build/fuzz-crash-*.
+# Inputs that once crashed it live in userspace/fuzz/regressions/ and are
+# always part of the corpus.
 fuzz: $(BUILD)/fuzz-recording $(BUILD)/fuzz-seeds
 	@rm -rf $(FUZZ_CORPUS) && mkdir -p $(FUZZ_CORPUS)
 	$(BUILD)/fuzz-seeds $(FUZZ_CORPUS)
+	@cp $(TOP)/userspace/fuzz/regressions/* $(FUZZ_CORPUS)/
 	@if $(BUILD)/fuzz-recording -max_total_time=$(FUZZ_SECONDS) \
 		-max_len=65536 -print_final_stats=1 \
 		-artifact_prefix=$(BUILD)/fuzz-crash- $(FUZZ_CORPUS) \

@@ -619,7 +619,7 @@ int cmd_diff(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (o.cache && !ws_parse_cache(o.cache, &geo)) {
-		errmsg("diff: --cache %s: expected SIZE,WAYS,LINE (e.g. 32K,8,64)",
+		errmsg("diff: --cache %s: expected SIZE,WAYS,LINE (e.g. 32K,8,64): size a multiple of ways x line, line a power of two of 16-4096 bytes, 1-1024 ways, at most 16M lines",
 		       o.cache);
 		ret = EXIT_USAGE;
 		goto out;

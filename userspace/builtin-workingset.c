@@ -428,7 +428,7 @@ int cmd_workingset(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (o.cache && !ws_parse_cache(o.cache, &geo)) {
-		errmsg("workingset: --cache %s: expected SIZE,WAYS,LINE (e.g. 32K,8,64), size a multiple of ways x line",
+		errmsg("workingset: --cache %s: expected SIZE,WAYS,LINE (e.g. 32K,8,64): size a multiple of ways x line, line a power of two of 16-4096 bytes, 1-1024 ways, at most 16M lines",
 		       o.cache);
 		return EXIT_USAGE;
 	}
@@ -436,7 +436,7 @@ int cmd_workingset(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!o.cache && !ws_geometry_from(&r, o.level, &geo)) {
-		errmsg("workingset: %s records no %s cache geometry; give one with --cache SIZE,WAYS,LINE",
+		errmsg("workingset: %s records no usable %s cache geometry; give one with --cache SIZE,WAYS,LINE",
 		       o.view.input, o.level ? "such" : "data");
 		view_close(out, &o.view);
 		recording_free(&r);

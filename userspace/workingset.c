@@ -15,20 +15,34 @@
 
 #define SLOT 8
 
+/*
+ * Geometries the models can hold: a power-of-two line of 16 B to 4 KiB,
+ * 1 to 1024 ways, and at most WS_MAX_LINES lines (a 1 GiB cache of
+ * 64-byte lines; the simulation keeps some 40 bytes per line).  Anything
+ * else in a recording or on the command line is bad input, not an
+ * allocation to attempt.
+ */
+bool ws_geometry_ok(uint64_t sets, uint64_t ways, uint64_t line)
+{
+	return line >= 16 && line <= 4096 && !(line & (line - 1)) &&
+	       ways >= 1 && ways <= 1024 && sets >= 1 &&
+	       sets * ways <= WS_MAX_LINES;
+}
+
 bool ws_geometry_from(const struct recording *r, unsigned int level,
 		      struct ws_geometry *g)
 {
 	for (size_t i = 0; i < r->nr_caches; i++) {
 		const struct dprof_file_cache *c = &r->caches[i];
+		unsigned int ways = c->ways ? c->ways : 1;
 
-		if (c->type == DPROF_CACHE_INSTRUCTION || !c->sets ||
-		    c->sets > (1u << 24) || c->ways > 1024 || !c->line_size ||
-		    (c->line_size & (c->line_size - 1)) ||
+		if (c->type == DPROF_CACHE_INSTRUCTION ||
+		    !ws_geometry_ok(c->sets, ways, c->line_size) ||
 		    (level && c->level != level))
 			continue;
 		g->level = c->level;
 		g->size = c->size;
-		g->ways = c->ways ? c->ways : 1;
+		g->ways = ways;
 		g->line = c->line_size;
 		g->sets = c->sets;
 		return true;
@@ -36,27 +50,34 @@ bool ws_geometry_from(const struct recording *r, unsigned int level,
 	return false;
 }
 
-/* "32K,8,64" -> geometry; false when malformed. */
+/* "32K,8,64" -> geometry; false when malformed or out of range. */
 bool ws_parse_cache(const char *s, struct ws_geometry *g)
 {
 	char *end;
-	uint64_t size = strtoull(s, &end, 10);
+	uint64_t size = strtoull(s, &end, 10), ways, line, sets;
 
+	if (end == s || size > (UINT64_C(1) << 40))
+		return false;
 	if (*end == 'K' || *end == 'k')
 		size <<= 10, end++;
 	else if (*end == 'M' || *end == 'm')
 		size <<= 20, end++;
 	if (*end != ',')
 		return false;
-	g->ways = (unsigned int)strtoul(end + 1, &end, 10);
+	ways = strtoull(end + 1, &end, 10);
 	if (*end != ',')
 		return false;
-	g->line = (unsigned int)strtoul(end + 1, &end, 10);
-	if (*end || !size || !g->ways || !g->line ||
-	    (g->line & (g->line - 1)) || size % ((uint64_t)g->ways * g->line))
+	line = strtoull(end + 1, &end, 10);
+	if (*end || !ways || !line || ways > 1024 || line > 4096 ||
+	    size % (ways * line))
+		return false;
+	sets = size / (ways * line);
+	if (!ws_geometry_ok(sets, ways, line))
 		return false;
 	g->size = size;
-	g->sets = (unsigned int)(size / ((uint64_t)g->ways * g->line));
+	g->ways = (unsigned int)ways;
+	g->line = (unsigned int)line;
+	g->sets = (unsigned int)sets;
 	g->level = 0;
 	return true;
 }

@@ -61,6 +61,10 @@ struct workingset {
  */
 bool ws_geometry_from(const struct recording *r, unsigned int level,
 		      struct ws_geometry *g);
+/* Largest cache the models simulate, in lines (1 GiB of 64-byte lines). */
+#define WS_MAX_LINES (UINT64_C(1) << 24)
+/* Whether a geometry is one the models can hold (see workingset.c). */
+bool ws_geometry_ok(uint64_t sets, uint64_t ways, uint64_t line);
 /* "32K,8,64" (size with K/M, ways, line) -> geometry; false: malformed. */
 bool ws_parse_cache(const char *s, struct ws_geometry *g);
 void workingset_build(struct workingset *ws, const struct recording *r,

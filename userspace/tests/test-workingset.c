@@ -106,7 +106,36 @@ static void test_workingset_capacity(void)
 	fixture_free(&f);
 }
 
+/*
+ * Geometry limits: what a recording or --cache may ask the models to
+ * allocate.  A 2 GiB line (a fuzzed recording once asked for it) and a
+ * size that leaves no set are bad input, as are more lines than a 1 GiB
+ * cache of 64-byte lines holds.
+ */
+static void test_workingset_geometry_limits(void)
+{
+	struct ws_geometry g;
+
+	CHECK(ws_parse_cache("32K,8,64", &g));
+	CHECK_EQ_U64(g.sets, 64);
+	CHECK(ws_parse_cache("1024M,16,64", &g));
+	CHECK_EQ_U64(g.sets, 1 << 20);
+	CHECK(!ws_parse_cache("4294967296K,1,1024", &g));	/* > 2^24 lines */
+	CHECK(!ws_parse_cache("32K,8,48", &g));		/* not a power of two */
+	CHECK(!ws_parse_cache("32K,8,8", &g));		/* line too small */
+	CHECK(!ws_parse_cache("64K,8,8192", &g));	/* line too large */
+	CHECK(!ws_parse_cache("0,8,64", &g));
+	CHECK(!ws_parse_cache("256,8,64", &g));		/* 0 sets */
+	CHECK(!ws_parse_cache("16M,2048,64", &g));	/* too many ways */
+	CHECK(!ws_parse_cache("K,8,64", &g));
+	CHECK(ws_geometry_ok(1 << 14, 1024, 64));
+	CHECK(!ws_geometry_ok(1 << 15, 1024, 64));
+	CHECK(!ws_geometry_ok(64, 8, UINT64_C(1) << 31));
+	CHECK(!ws_geometry_ok(0, 8, 64));
+}
+
 const struct unit_test workingset_tests[] = {
+	{ "workingset_geometry_limits", test_workingset_geometry_limits },
 	{ "workingset_conflict", test_workingset_conflict },
 	{ "workingset_capacity", test_workingset_capacity },
 	{ NULL, NULL },
