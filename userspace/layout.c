@@ -330,6 +330,146 @@ const char *layout_name_range(const struct layout *l, uint32_t off,
 	return buf;
 }
 
+/* @f's path, with the elements of [off, off + n) when it is an array. */
+static void leaf_name(const struct layout_field *f, uint32_t off, uint32_t n,
+		      char *buf, size_t len)
+{
+	uint32_t from = f->offset > off ? f->offset : off;
+	uint32_t last = off + n - 1 < f->offset + f->size - 1 ?
+			off + n - 1 : f->offset + f->size - 1;
+
+	if (!f->elem_size || f->size <= f->elem_size) {
+		snprintf(buf, len, "%s", f->path);
+		return;
+	}
+	from = (from - f->offset) / f->elem_size;
+	last = (last - f->offset) / f->elem_size;
+	if (from == last)
+		snprintf(buf, len, "%s[%u]", f->path, from);
+	else
+		snprintf(buf, len, "%s[%u..%u]", f->path, from, last);
+}
+
+/* Where the member @path[0, plen) lies: the span of its leaves. */
+static void member_extent(const struct layout *l, const char *path,
+			  size_t plen, uint32_t *from, uint32_t *to)
+{
+	*from = UINT32_MAX;
+	*to = 0;
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct layout_field *f = &l->fields[i];
+
+		if (strncmp(f->path, path, plen) ||
+		    (f->path[plen] && f->path[plen] != '.'))
+			continue;
+		if (f->offset < *from)
+			*from = f->offset;
+		if (f->offset + f->size > *to)
+			*to = f->offset + f->size;
+	}
+}
+
+/*
+ * The outermost member of @f's path that lies wholly in [off, off + n):
+ * "d_lockref" for any of a lockref's seven leaves in its 8 bytes.  0 when
+ * not even the leaf does (an array or a field larger than the span).
+ */
+static size_t outermost_within(const struct layout *l,
+			       const struct layout_field *f, uint32_t off,
+			       uint32_t n)
+{
+	for (size_t k = 1; ; k++) {
+		uint32_t from, to;
+
+		if (f->path[k] && f->path[k] != '.')
+			continue;
+		member_extent(l, f->path, k, &from, &to);
+		if (from >= off && to <= off + n)
+			return k;
+		if (!f->path[k])
+			return 0;
+	}
+}
+
+const char *layout_short_range(const struct layout *l, uint32_t off,
+			       uint32_t n, char *buf, size_t len)
+{
+	char names[8][256], name[256];
+	size_t i, start, end, distinct = 0;
+
+	if (!len)
+		return buf;
+	if (off >= l->size)
+		return layout_name_range(l, off, n, buf, len);
+	if (!n)
+		n = 1;
+	if (off + n > l->size)
+		n = l->size - off;
+	candidates(l, off, off + n - 1, &start, &end);
+	for (i = start; i < end; i++) {
+		const struct layout_field *f = &l->fields[i];
+		size_t k, m;
+
+		if (!f->size || f->offset >= off + n ||
+		    f->offset + f->size <= off || listed(l, start, i, off, n))
+			continue;
+		k = outermost_within(l, f, off, n);
+		if (k)
+			snprintf(name, sizeof(name), "%.*s", (int)k, f->path);
+		else	/* larger than the span: the leaf, arrays indexed */
+			leaf_name(f, off, n, name, sizeof(name));
+		for (m = 0; m < distinct && m < 8; m++)
+			if (!strcmp(names[m], name))
+				break;
+		if (m < distinct && m < 8)
+			continue;	/* another leaf of the same member */
+		if (distinct < 8)
+			memcpy(names[distinct], name, sizeof(name));
+		distinct++;
+	}
+	if (!distinct)
+		return layout_name_range(l, off, n, buf, len);
+	if (distinct == 1)
+		snprintf(buf, len, "%s", names[0]);
+	else
+		snprintf(buf, len, "%s +%zu more", names[0], distinct - 1);
+	return buf;
+}
+
+const char *names_short(const char *list, char *buf, size_t len)
+{
+	const char *bar = strchr(list, '|'), *alt;
+	size_t common, names = 1;
+
+	if (!bar) {
+		snprintf(buf, len, "%s", list);
+		return buf;
+	}
+	common = (size_t)(bar - list);
+	for (alt = bar + 1; ; alt = bar + 1) {
+		size_t k = 0, n;
+
+		bar = strchr(alt, '|');
+		n = bar ? (size_t)(bar - alt) : strlen(alt);
+		names++;
+		while (k < common && k < n && list[k] == alt[k])
+			k++;
+		/* back to a member boundary of both */
+		if (!((k == common || list[k] == '.') && (k == n || alt[k] == '.')))
+			while (k && list[k] != '.')
+				k--;
+		common = k;
+		if (!bar)
+			break;
+	}
+	if (common)
+		snprintf(buf, len, "%.*s (%zu names)", (int)common, list, names);
+	else	/* nothing shared: the first, and how many others */
+		snprintf(buf, len, "%.*s +%zu more",
+			 (int)(strchr(list, '|') - list), list, names - 1);
+	return buf;
+}
+
 const char *layout_name_at(const struct layout *l, uint32_t off, char *buf,
 			   size_t len)
 {

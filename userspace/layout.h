@@ -74,6 +74,23 @@ const char *layout_name_range(const struct layout *l, uint32_t off,
 			      uint32_t n, char *buf, size_t len);
 
 /* The first field (in member order) covering byte @off, or NULL. */
+/*
+ * One name for a span, for text views: the outermost member that lies
+ * wholly inside it ("d_lockref" for the seven names of a lockref's 8
+ * bytes, "sk_receive_queue.lock" for a spinlock's), and "+N more" when
+ * the span holds parts of other members.  layout_name_range() lists
+ * every name, for --json and --script.
+ */
+const char *layout_short_range(const struct layout *l, uint32_t off,
+			       uint32_t n, char *buf, size_t len);
+
+/*
+ * The same from a name list alone ("a.b.c|a.b.d|a.e"), for names stored
+ * without their layout (diff buckets): the members every name shares,
+ * and how many names there were ("a (3 names)"); a single name as is.
+ */
+const char *names_short(const char *list, char *buf, size_t len);
+
 const struct layout_field *layout_field_at(const struct layout *l,
 					   uint32_t off);
 

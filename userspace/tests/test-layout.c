@@ -72,6 +72,41 @@ static struct btf *build_btf(void)
 		if (grp < 0)
 			return NULL;
 	}
+	{
+		/*
+		 * struct holder {                          24 bytes
+		 *         u64 x;                           0..7
+		 *         struct {                         8..15, lockref-like
+		 *                 union {
+		 *                         u64 lock_count;
+		 *                         struct { u32 lock; int count; };
+		 *                 };
+		 *         } d_lockref;
+		 *         struct { struct { u32 v; } rlock; } lock; 16..19
+		 *         u32 other;                       20..23
+		 * };
+		 */
+		int pair = btf__add_struct(btf, NULL, 8), un, lr, rl, lk, h;
+
+		btf__add_field(btf, "lock", u32, 0, 0);
+		btf__add_field(btf, "count", s32, 32, 0);
+		un = btf__add_union(btf, NULL, 8);
+		btf__add_field(btf, "lock_count", u64, 0, 0);
+		btf__add_field(btf, NULL, pair, 0, 0);
+		lr = btf__add_struct(btf, NULL, 8);
+		btf__add_field(btf, NULL, un, 0, 0);
+		rl = btf__add_struct(btf, NULL, 4);
+		btf__add_field(btf, "v", u32, 0, 0);
+		lk = btf__add_struct(btf, NULL, 4);
+		btf__add_field(btf, "rlock", rl, 0, 0);
+		h = btf__add_struct(btf, "holder", 24);
+		btf__add_field(btf, "x", u64, 0, 0);
+		btf__add_field(btf, "d_lockref", lr, 64, 0);
+		btf__add_field(btf, "lock", lk, 128, 0);
+		btf__add_field(btf, "other", u32, 160, 0);
+		if (h < 0)
+			return NULL;
+	}
 	t = btf__add_struct(btf, "t", 48);
 	btf__add_field(btf, "x", u64t, 0, 0);
 	btf__add_field(btf, NULL, anon, 64, 0);
@@ -132,6 +167,55 @@ static void test_names(void)
 	btf__free(btf);
 }
 
+/*
+ * One name per span for text views: the outermost member inside it, and
+ * how many other members the span touches.
+ */
+static void test_short_names(void)
+{
+	struct btf *btf = build_btf();
+	struct layout l;
+	char err[128], buf[256];
+
+	if (!btf || layout_from_btf(btf, "holder", &l, err, sizeof(err))) {
+		CHECK(!"holder layout");
+		btf__free(btf);
+		return;
+	}
+	/* Every name of the lockref's 8 bytes is listed in full ... */
+	layout_name_range(&l, 8, 8, buf, sizeof(buf));
+	CHECK_STR_CONTAINS(buf, "d_lockref.lock_count");
+	CHECK_STR_CONTAINS(buf, "d_lockref.count");
+	/* ... and shown as the member holding them all. */
+	CHECK(!strcmp(layout_short_range(&l, 8, 8, buf, sizeof(buf)), "d_lockref"));
+	CHECK(!strcmp(layout_short_range(&l, 16, 4, buf, sizeof(buf)), "lock"));
+	CHECK(!strcmp(layout_short_range(&l, 16, 8, buf, sizeof(buf)), "lock +1 more"));
+	CHECK(!strcmp(layout_short_range(&l, 12, 4, buf, sizeof(buf)),
+		      "d_lockref.lock_count +1 more"));
+	CHECK(!strcmp(layout_short_range(&l, 0, 8, buf, sizeof(buf)), "x"));
+	CHECK(!strcmp(layout_short_range(&l, 30, 8, buf, sizeof(buf)),
+		      "(beyond the struct)"));
+	layout_free(&l);
+	CHECK(layout_from_btf(btf, "t", &l, err, sizeof(err)) == 0);
+	CHECK(!strcmp(layout_short_range(&l, 16, 8, buf, sizeof(buf)), "in"));
+	CHECK(!strcmp(layout_short_range(&l, 16, 4, buf, sizeof(buf)), "in.a"));
+	CHECK(!strcmp(layout_short_range(&l, 32, 8, buf, sizeof(buf)),
+		      "arr[8..9] +2 more"));
+	CHECK(!strcmp(layout_short_range(&l, 12, 4, buf, sizeof(buf)), "(padding)"));
+	layout_free(&l);
+	btf__free(btf);
+	/* From the names alone, as diff buckets keep them. */
+	CHECK(!strcmp(names_short("a.b.c|a.b.d|a.e", buf, sizeof(buf)),
+		      "a (3 names)"));
+	CHECK(!strcmp(names_short("sk_lock.slock.rlock.raw_lock.val.counter|"
+				  "sk_lock.slock.rlock.raw_lock.locked", buf,
+				  sizeof(buf)),
+		      "sk_lock.slock.rlock.raw_lock (2 names)"));
+	CHECK(!strcmp(names_short("abc.d|abd.e", buf, sizeof(buf)),
+		      "abc.d +1 more"));
+	CHECK(!strcmp(names_short("f_op", buf, sizeof(buf)), "f_op"));
+}
+
 static void test_type_map(void)
 {
 	struct type_map m = { 0 };
@@ -187,6 +271,7 @@ static void test_module_dir(void)
 
 const struct unit_test layout_tests[] = {
 	{ "layout_field_names_from_btf", test_names },
+	{ "layout_one_short_name_per_span", test_short_names },
 	{ "layout_cache_to_struct_map", test_type_map },
 	{ "layout: --module-dir finds every module below", test_module_dir },
 	{ NULL, NULL },
