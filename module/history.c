@@ -75,9 +75,8 @@
 #include "dprof.h"
 #include "compat.h"
 
-#define NR_WATCH_OFFSETS	2
-#define MAX_BPS_PER_OFFSET	2	/* write-only, then read/write */
-#define MAX_BPS			(NR_WATCH_OFFSETS * MAX_BPS_PER_OFFSET)
+#define NR_WATCH_OFFSETS	DPROF_HIST_MAX_OFFSETS
+#define MAX_BPS			4	/* x86 debug address registers */
 
 enum watch_state {
 	W_IDLE,
@@ -118,7 +117,10 @@ struct watch {
 	u64 cut_ns;		/* when the free hook ended the window */
 };
 
-/* Per CPU: the breakpoints and the last write trap, see bp_hit(). */
+/*
+ * Per CPU: the breakpoints (nr_offsets * bps_per_offset of them) and the
+ * last write trap, see bp_hit().
+ */
 struct hist_cpu {
 	struct perf_event *bp[MAX_BPS];
 	struct pt_regs *w_regs;
@@ -171,7 +173,7 @@ static atomic64_t window_hits;		/* samples taken in windows */
 static atomic64_t target_histories[DPROF_MAX_TARGETS];
 static atomic64_t target_moved[DPROF_MAX_TARGETS];
 static unsigned int slots;		/* debug registers dprof could get */
-static unsigned int offsets_per_watch;	/* 2: pairs, 1: singles */
+static unsigned int offsets_per_watch;	/* offsets one history watches, 1-4 */
 static unsigned int bps_per_offset;	/* 2: reads told from writes, 1: not */
 static bool armed;			/* under hist_lock */
 static DEFINE_MUTEX(hist_lock);		/* breakpoints, after cpus_read_lock */
@@ -219,7 +221,8 @@ static void emit_element(unsigned long word, unsigned int w, bool write,
 	el.size = sizeof(el);
 	el.cpu = smp_processor_id();
 	el.tag = (word_id(word) & DPROF_ELEM_ID_MASK) |
-		 (w ? DPROF_ELEM_WATCH_B : 0) | (write ? DPROF_ELEM_WRITE : 0);
+		 DPROF_ELEM_WATCH(w) |
+		 (write ? DPROF_ELEM_WRITE : 0);
 	if (regs->ip >> 31 == (~0UL >> 31)) {
 		el.ip_lo = (u32)regs->ip;
 	} else {
@@ -231,8 +234,8 @@ static void emit_element(unsigned long word, unsigned int w, bool write,
 	dprof_ring_write(&el, sizeof(el));
 	if (el.cpu != READ_ONCE(watch.alloc_cpu))
 		WRITE_ONCE(watch.moved, true);
-	dprof_sample_watch(watch.target, watch.offset[w], regs->ip, write,
-			   false);
+	dprof_sample_watch(watch.target, watch.offset[w], regs->ip,
+			   bps_per_offset > 1, write, false);
 }
 
 /*
@@ -267,7 +270,8 @@ static void bp_hit(struct perf_event *bp, struct perf_sample_data *data,
 		/* Freed and reused by the same cache is still this type. */
 		if (dprof_liveset_contains(READ_ONCE(watch.addr))) {
 			dprof_sample_watch(watch.target, watch.offset[w],
-					   regs->ip, write_bp, true);
+					   regs->ip, bps_per_offset > 1, write_bp,
+					   true);
 			atomic64_inc(&window_hits);
 			emitted = true;
 		} else {
@@ -292,6 +296,7 @@ void dprof_history_alloc(int target, unsigned long base,
 {
 	unsigned long word = atomic_long_read(&watch.word);
 	struct dprof_hist_begin b;
+	unsigned int i;
 
 	if (base != READ_ONCE(watch.addr) || word_state(word) != W_WAITING ||
 	    target != READ_ONCE(watch.target))
@@ -314,9 +319,9 @@ void dprof_history_alloc(int target, unsigned long base,
 	b.addr = base;
 	b.call_site = call_site;
 	b.id = word_id(word);
-	b.offset[0] = watch.offset[0];
-	b.offset[1] = watch.nr_offsets > 1 ? watch.offset[1] :
-		      DPROF_HIST_NO_OFFSET;
+	for (i = 0; i < NR_WATCH_OFFSETS; i++)
+		b.offset[i] = i < watch.nr_offsets ? watch.offset[i] :
+			      DPROF_HIST_NO_OFFSET;
 	b.len = cfg.len;
 	b.nr_offsets = watch.nr_offsets;
 	b.plan_item = watch.plan_item;
@@ -437,13 +442,17 @@ static int arm_cpu(unsigned int cpu)
 	struct hist_cpu *hc = per_cpu_ptr(&hist_cpu, cpu);
 	struct perf_event_attr attr;
 	struct perf_event *bp;
-	unsigned int w, k;
+	unsigned int w, k, n = 0;
 	void *ctx;
 
 	for (w = 0; w < watch.nr_offsets; w++) {
 		for (k = 0; k < bps_per_offset; k++) {
 			bool write_only = k == 0 && bps_per_offset > 1;
 
+			if (n == MAX_BPS) {	/* the plan outgrew the registers */
+				disarm_cpu(cpu);
+				return -ENOSPC;
+			}
 			ctx = (void *)(unsigned long)(w << 1 | write_only);
 			hw_breakpoint_init(&attr);
 			attr.bp_addr = watch.addr + watch.offset[w];
@@ -456,7 +465,7 @@ static int arm_cpu(unsigned int cpu)
 				disarm_cpu(cpu);
 				return PTR_ERR(bp);
 			}
-			hc->bp[w * MAX_BPS_PER_OFFSET + k] = bp;
+			hc->bp[n++] = bp;
 		}
 	}
 	return 0;
@@ -645,10 +654,98 @@ static int plan_members(struct hist_plan *p, const struct dprof_target *t)
 	return ret;
 }
 
-/* Set mode: members two by two.  Pairs mode: every pair of members. */
+/*
+ * Pairs mode names every pair of members, so it is bounded: 512 offsets
+ * make 130,816 pairs, covered by some 22,000 groups of four.
+ */
+#define PLAN_MAX_PAIR_MEMBERS	512
+
+static void plan_add_item(struct hist_plan *p, const u16 *members,
+			  const unsigned int *idx, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_WATCH_OFFSETS; i++)
+		p->items[p->nr_items][i] = i < n ? members[idx[i]] :
+					   DPROF_HIST_NO_OFFSET;
+	p->nr_items++;
+}
+
+/* Pairs (i, j) of members not yet watched together, i < j. */
+static bool pair_covered(const unsigned long *covered, unsigned int n,
+			 unsigned int i, unsigned int j)
+{
+	return i == j || test_bit(min(i, j) * n + max(i, j), covered);
+}
+
+/*
+ * Groups of @g members that together watch every pair of members: start
+ * each group from the first pair not yet covered, then add the member
+ * that covers the most new pairs with the group, while one does.  Greedy,
+ * so not minimal, but with g = 4 it needs about n^2/10 groups where
+ * every pair alone needs n^2/2.
+ */
+static void plan_cover_pairs(struct hist_plan *p, unsigned int g,
+			     unsigned long *covered)
+{
+	unsigned int n = p->nr_members, i = 0, j = 1, k, m, len;
+	unsigned int idx[NR_WATCH_OFFSETS];
+
+	while (i + 1 < n) {
+		if (j >= n) {
+			i++;
+			j = i + 1;
+			continue;
+		}
+		if (pair_covered(covered, n, i, j)) {
+			j++;
+			continue;
+		}
+		idx[0] = i;
+		idx[1] = j;
+		for (len = 2; len < g; len++) {
+			unsigned int best = n, best_new = 0;
+
+			for (k = 0; k < n; k++) {
+				unsigned int fresh = 0;
+
+				for (m = 0; m < len; m++) {
+					if (idx[m] == k) {
+						fresh = 0;
+						break;
+					}
+					fresh += !pair_covered(covered, n,
+							       idx[m], k);
+				}
+				if (fresh > best_new) {
+					best_new = fresh;
+					best = k;
+				}
+			}
+			if (best == n)
+				break;
+			idx[len] = best;
+		}
+		for (k = 0; k < len; k++)
+			for (m = k + 1; m < len; m++)
+				__set_bit(min(idx[k], idx[m]) * n +
+					  max(idx[k], idx[m]), covered);
+		plan_add_item(p, p->members, idx, len);
+		cond_resched();
+	}
+}
+
+/*
+ * Set mode: members g by g, so a round watches each once.  Pairs mode:
+ * groups of g that watch every pair of members together at least once
+ * (for the data flow's order and the sharing classification).
+ */
 static int plan_build(struct hist_plan *p, const struct dprof_target *t)
 {
-	unsigned int i, j, n, k = 0;
+	unsigned int i, k, n, g = offsets_per_watch;
+	unsigned int idx[NR_WATCH_OFFSETS];
+	unsigned long *covered;
+	size_t max_items;
 	int ret = plan_members(p, t);
 
 	if (ret)
@@ -658,34 +755,32 @@ static int plan_build(struct hist_plan *p, const struct dprof_target *t)
 		pr_err("%s: no offset to watch\n", t->name);
 		return -EINVAL;
 	}
-	if (offsets_per_watch == 1)
-		p->nr_items = n;
-	else if (cfg.pairs && n > 1)
-		p->nr_items = n * (n - 1) / 2;
-	else
-		p->nr_items = DIV_ROUND_UP(n, 2);
-	p->items = kvcalloc(p->nr_items, sizeof(*p->items), GFP_KERNEL);
-	p->done = kvcalloc(p->nr_items, sizeof(u32), GFP_KERNEL);
-	p->exposure_ns = kvcalloc(p->nr_items, sizeof(u64), GFP_KERNEL);
+	if (cfg.pairs && g > 1 && n > PLAN_MAX_PAIR_MEMBERS) {
+		pr_err("history_mode=pairs: %s has %u offsets to pair, at most %u; name them with history_offsets= or use history_mode=set\n",
+		       t->name, n, PLAN_MAX_PAIR_MEMBERS);
+		return -EINVAL;
+	}
+	/* Each group covers at least one new pair: at most every pair. */
+	max_items = cfg.pairs && g > 1 && n > 1 ? (size_t)n * (n - 1) / 2 :
+		    DIV_ROUND_UP(n, g);
+	p->items = kvcalloc(max_items, sizeof(*p->items), GFP_KERNEL);
+	p->done = kvcalloc(max_items, sizeof(u32), GFP_KERNEL);
+	p->exposure_ns = kvcalloc(max_items, sizeof(u64), GFP_KERNEL);
 	if (!p->items || !p->done || !p->exposure_ns)
 		return -ENOMEM;
-	if (offsets_per_watch == 1) {
-		for (i = 0; i < n; i++) {
-			p->items[k][0] = p->members[i];
-			p->items[k++][1] = DPROF_HIST_NO_OFFSET;
-		}
-	} else if (cfg.pairs && n > 1) {
-		for (i = 0; i < n; i++)
-			for (j = i + 1; j < n; j++) {
-				p->items[k][0] = p->members[i];
-				p->items[k++][1] = p->members[j];
-			}
-	} else {
-		for (i = 0; i < n; i += 2) {
-			p->items[k][0] = p->members[i];
-			p->items[k++][1] = i + 1 < n ? p->members[i + 1] :
-					   DPROF_HIST_NO_OFFSET;
-		}
+	p->nr_items = 0;
+	if (cfg.pairs && g > 1 && n > 1) {
+		covered = bitmap_zalloc((size_t)n * n, GFP_KERNEL);
+		if (!covered)
+			return -ENOMEM;
+		plan_cover_pairs(p, g, covered);
+		bitmap_free(covered);
+		return 0;
+	}
+	for (i = 0; i < n; i += g) {
+		for (k = 0; k < g && i + k < n; k++)
+			idx[k] = i + k;
+		plan_add_item(p, p->members, idx, k);
 	}
 	return 0;
 }
@@ -724,6 +819,17 @@ static unsigned int plan_next_window(struct hist_plan *p)
 
 static unsigned int next_target;
 static u32 next_id = 1;
+
+/* The watch's offsets from a plan item (NO_OFFSET pads the end). */
+static void watch_set_offsets(const u16 *item)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_WATCH_OFFSETS &&
+	     item[i] != DPROF_HIST_NO_OFFSET; i++)
+		watch.offset[i] = item[i];
+	watch.nr_offsets = i;
+}
 
 static int pick_target(void)
 {
@@ -768,9 +874,7 @@ static void arm_next(void)
 	watch.addr = (unsigned long)req.obj;
 	watch.target = target;
 	watch.plan_item = item;
-	watch.offset[0] = p->items[item][0];
-	watch.offset[1] = p->items[item][1];
-	watch.nr_offsets = watch.offset[1] == DPROF_HIST_NO_OFFSET ? 1 : 2;
+	watch_set_offsets(p->items[item]);
 	watch.cpus_changed = false;
 	watch.end_reason = 0;
 	watch.window = false;
@@ -844,9 +948,7 @@ static bool arm_window(void)
 	watch.addr = base;
 	watch.target = r.target;
 	watch.plan_item = item;
-	watch.offset[0] = p->items[item][0];
-	watch.offset[1] = p->items[item][1];
-	watch.nr_offsets = watch.offset[1] == DPROF_HIST_NO_OFFSET ? 1 : 2;
+	watch_set_offsets(p->items[item]);
 	watch.cpus_changed = false;
 	watch.end_reason = 0;
 	watch.cut_ns = 0;
@@ -1049,9 +1151,8 @@ static unsigned int probe_slots(void)
 	cpus_read_lock();
 	mutex_lock(&hist_lock);
 	watch.addr = (unsigned long)&probe_target;
-	watch.offset[0] = 0;
-	watch.offset[1] = 0;
-	for (n = NR_WATCH_OFFSETS; n > 0; n--) {
+	memset(watch.offset, 0, sizeof(watch.offset));
+	for (n = MAX_BPS / bps_per_offset; n > 0; n--) {
 		watch.nr_offsets = n;
 		ret = arm_all();
 		disarm_all();
@@ -1161,13 +1262,12 @@ static void show_plan(struct seq_file *m, unsigned int t)
 	}
 	if (!p->nr_items)
 		rounds = 0;
-	seq_printf(m, "  [%u] %s: %u offsets watched, %u %s per round; complete histories %llu, rounds complete %u, %s covered %u/%u\n",
+	seq_printf(m, "  [%u] %s: %u offsets watched, %u groups of up to %u per round (%s); complete histories %llu, rounds complete %u, groups covered %u/%u\n",
 		   t, dprof_targets[t].name, p->nr_members, p->nr_items,
-		   offsets_per_watch == 1 ? "offsets" :
-		   cfg.pairs ? "pairs" : "pairs (history set)",
-		   total, rounds,
-		   offsets_per_watch == 1 ? "offsets" : "pairs",
-		   covered, p->nr_items);
+		   offsets_per_watch,
+		   cfg.pairs && offsets_per_watch > 1 ?
+		   "every pair watched together" : "each offset once",
+		   total, rounds, covered, p->nr_items);
 	if (cfg.windows && p->nr_items) {
 		u64 lo = U64_MAX, hi = 0;
 
@@ -1175,8 +1275,8 @@ static void show_plan(struct seq_file *m, unsigned int t)
 			lo = min(lo, p->exposure_ns[i]);
 			hi = max(hi, p->exposure_ns[i]);
 		}
-		seq_printf(m, "      sample windows %llu, watched per %s %llu-%llu ms\n",
-			   p->windows, offsets_per_watch == 1 ? "offset" : "pair",
+		seq_printf(m, "      sample windows %llu, watched per group %llu-%llu ms\n",
+			   p->windows,
 			   div_u64(lo, NSEC_PER_MSEC), div_u64(hi, NSEC_PER_MSEC));
 	}
 }
@@ -1219,7 +1319,7 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		   slots, offsets_per_watch, offsets_per_watch > 1 ? "s" : "",
 		   bps_per_offset > 1 ?
 		   "write + read/write breakpoint each" :
-		   "one read/write breakpoint each: reads not told from writes",
+		   "one read/write breakpoint each: the kind comes from the instruction",
 		   cfg.len);
 	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
 		   cfg.max_arms, cfg.max_hits, cfg.timeout_ms, cfg.wait_ms);

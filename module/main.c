@@ -52,10 +52,10 @@ static unsigned int history_len = 8;
 module_param(history_len, uint, 0444);
 MODULE_PARM_DESC(history_len, "Bytes watched at each offset: 1, 2, 4 or 8 (default 8)");
 
-static bool history_split_rw = true;
+static bool history_split_rw;
 module_param(history_split_rw, bool, 0444);
 MODULE_PARM_DESC(history_split_rw,
-		 "Two debug registers per offset (write-only + read/write) to tell reads from writes; N: one read/write register per offset, accesses of unknown kind (default Y)");
+		 "Y: two debug registers per offset (write-only + read/write), two offsets per history, the breakpoints tell writes; N: one read/write register per offset, four offsets per history, record decodes the kind from the instruction (default N)");
 
 static unsigned int history_max_arms = 100;
 module_param(history_max_arms, uint, 0444);

@@ -147,11 +147,12 @@ static void agg_add(u8 target, u16 offset, u64 ip, const struct dprof_access *a,
 }
 
 void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
-			bool write, bool window)
+			bool rw_known, bool write, bool window)
 {
 	struct sample_counters *c;
 	struct dprof_access a = {
-		.src = DPROF_SRC_UNKNOWN, .load = !write, .store = write,
+		.src = DPROF_SRC_UNKNOWN,
+		.load = rw_known && !write, .store = rw_known && write,
 	};
 
 	if (sampler != DPROF_SAMPLER_WATCH)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Trap ip -> accessing instruction, with capstone and libelf on kcore. */
+/*
+ * Trap ip -> accessing instruction and how it uses memory, with capstone
+ * and libelf on kcore.
+ */
 #include <capstone/capstone.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -40,8 +43,92 @@ static bool is_rep_string(const cs_insn *insn)
 	}
 }
 
+/*
+ * The kind of access an instruction makes, by the Intel SDM.  capstone 4's
+ * operand access flags are wrong for several of the instructions the
+ * kernel shares memory with (it gives lock cmpxchg and cmpxchg16b as
+ * reads, test as a read-write, lea as a read), so the opcode decides
+ * where the SDM is clear and the flags only for plain data movement and
+ * arithmetic, where they are right.
+ */
+static enum dprof_access_kind kind_by_opcode(const cs_insn *insn, bool *decided)
+{
+	*decided = true;
+	switch (insn->id) {
+	/* Atomic or exclusive by definition; cmpxchg writes even on failure. */
+	case X86_INS_XCHG: case X86_INS_CMPXCHG: case X86_INS_CMPXCHG8B:
+	case X86_INS_CMPXCHG16B: case X86_INS_XADD:
+		return DPROF_ACCESS_RMW;
+	/* Read their memory operand only. */
+	case X86_INS_TEST: case X86_INS_CMP: case X86_INS_BT:
+	case X86_INS_PUSH:
+		return DPROF_ACCESS_LOAD;
+	case X86_INS_POP:
+		return DPROF_ACCESS_STORE;
+	/* Address arithmetic and hints: no data access, no data breakpoint. */
+	case X86_INS_LEA: case X86_INS_NOP: case X86_INS_PREFETCH:
+	case X86_INS_PREFETCHW: case X86_INS_PREFETCHNTA:
+	case X86_INS_PREFETCHT0: case X86_INS_PREFETCHT1:
+	case X86_INS_PREFETCHT2: case X86_INS_CLFLUSH:
+	case X86_INS_CLFLUSHOPT: case X86_INS_CLWB:
+		return DPROF_ACCESS_UNKNOWN;
+	default:
+		*decided = false;
+		return DPROF_ACCESS_UNKNOWN;
+	}
+}
+
+enum dprof_access_kind access_kind_of(const cs_insn *insn)
+{
+	const cs_x86 *x86 = &insn->detail->x86;
+	enum dprof_access_kind kind = DPROF_ACCESS_UNKNOWN, k;
+	bool decided, has_mem = false;
+
+	for (int i = 0; i < x86->op_count; i++)
+		has_mem |= x86->operands[i].type == X86_OP_MEM;
+	if (!has_mem)	/* capstone lists string operands as memory too */
+		return DPROF_ACCESS_UNKNOWN;
+	/* A lock prefix makes any memory operand a read-modify-write. */
+	if (x86->prefix[0] == X86_PREFIX_LOCK && has_mem)
+		return DPROF_ACCESS_RMW;
+	k = kind_by_opcode(insn, &decided);
+	if (decided)
+		return k;
+	for (int i = 0; i < x86->op_count; i++) {
+		const cs_x86_op *op = &x86->operands[i];
+
+		if (op->type != X86_OP_MEM)
+			continue;
+		switch (op->access & (CS_AC_READ | CS_AC_WRITE)) {
+		case CS_AC_READ:
+			k = DPROF_ACCESS_LOAD;
+			break;
+		case CS_AC_WRITE:
+			k = DPROF_ACCESS_STORE;
+			break;
+		case CS_AC_READ | CS_AC_WRITE:
+			k = DPROF_ACCESS_RMW;
+			break;
+		default:
+			k = DPROF_ACCESS_UNKNOWN;
+			break;
+		}
+		if (kind == DPROF_ACCESS_UNKNOWN)
+			kind = k;
+		else if (k != kind)
+			return DPROF_ACCESS_AMBIGUOUS;	/* movs: source or target */
+	}
+	return kind;
+}
+
 uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
 			   uint64_t trap_ip)
+{
+	return access_decode(code, len, start, trap_ip, NULL);
+}
+
+uint64_t access_decode(const uint8_t *code, size_t len, uint64_t start,
+		       uint64_t trap_ip, enum dprof_access_kind *kind)
 {
 	csh handle;
 	cs_insn *insn;
@@ -49,7 +136,10 @@ uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
 	size_t left = len;
 	uint64_t addr = start, found = 0;
 	bool prev_touches_memory = false;
+	enum dprof_access_kind found_kind = DPROF_ACCESS_UNKNOWN;
 
+	if (kind)
+		*kind = DPROF_ACCESS_UNKNOWN;
 	if (trap_ip <= start || trap_ip - start > len)
 		return 0;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
@@ -61,6 +151,7 @@ uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
 		if (addr == trap_ip) {
 			found = insn->address;
 			prev_touches_memory = has_memory_operand(insn);
+			found_kind = access_kind_of(insn);
 		}
 	}
 	/*
@@ -70,8 +161,12 @@ uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
 	 */
 	if (found && !prev_touches_memory && left &&
 	    cs_disasm_iter(handle, &p, &left, &addr, insn) &&
-	    is_rep_string(insn))
+	    is_rep_string(insn)) {
 		found = trap_ip;
+		found_kind = access_kind_of(insn);
+	}
+	if (kind && found)
+		*kind = found_kind;
 	cs_free(insn, 1);
 	cs_close(&handle);
 	return found;
@@ -131,7 +226,8 @@ static bool kcore_read(const struct kcore *kc, uint64_t addr, uint8_t *buf,
 }
 
 long access_ip_map(const char *kcore, const struct ksyms *syms,
-		   const uint64_t *ips, size_t n, struct dprof_file_ipmap *map)
+		   const uint64_t *ips, size_t n, struct dprof_file_ipmap *map,
+		   struct dprof_file_access_kind *kinds)
 {
 	struct kcore kc;
 	uint8_t *code = NULL;
@@ -140,12 +236,15 @@ long access_ip_map(const char *kcore, const struct ksyms *syms,
 	for (size_t i = 0; i < n; i++) {
 		map[i].trap_ip = ips[i];
 		map[i].access_ip = 0;
+		memset(&kinds[i], 0, sizeof(kinds[i]));
+		kinds[i].trap_ip = ips[i];
 	}
 	if (kcore_open(&kc, kcore))
 		return -1;
 	code = xmalloc(MAX_DECODE + MAX_INSN);
 	for (size_t i = 0; i < n; i++) {
 		const struct ksym *s = ksyms_find(syms, ips[i]);
+		enum dprof_access_kind kind;
 		size_t len;
 
 		if (!s || ips[i] - s->addr > MAX_DECODE || ips[i] == s->addr)
@@ -155,8 +254,9 @@ long access_ip_map(const char *kcore, const struct ksyms *syms,
 		if (!kcore_read(&kc, s->addr, code, len) &&
 		    !kcore_read(&kc, s->addr, code, len -= MAX_INSN))
 			continue;
-		map[i].access_ip = access_ip_in_code(code, len, s->addr,
-						     ips[i]);
+		map[i].access_ip = access_decode(code, len, s->addr, ips[i],
+						 &kind);
+		kinds[i].kind = kind;
 		mapped += map[i].access_ip != 0;
 	}
 	free(code);

@@ -22,14 +22,22 @@
  */
 uint64_t access_ip_in_code(const uint8_t *code, size_t len, uint64_t start,
 			   uint64_t trap_ip);
+/* The same, and the kind of access that instruction makes (@kind may be NULL). */
+uint64_t access_decode(const uint8_t *code, size_t len, uint64_t start,
+		       uint64_t trap_ip, enum dprof_access_kind *kind);
+
+/* The kind of memory access of one decoded instruction (capstone detail on). */
+struct cs_insn;
+enum dprof_access_kind access_kind_of(const struct cs_insn *insn);
 
 /*
  * Map every trap ip in @ips (sorted, distinct) with the kernel text read
- * from @kcore (an ELF core: /proc/kcore).  Fills map[n] sorted by trap
- * ip; returns how many were mapped, or -1 when kcore cannot be read (the
- * map then holds access_ip 0 everywhere).
+ * from @kcore (an ELF core: /proc/kcore).  Fills map[n] and kinds[n]
+ * sorted by trap ip; returns how many were mapped, or -1 when kcore
+ * cannot be read (the maps then hold access_ip 0 and kind UNKNOWN).
  */
 long access_ip_map(const char *kcore, const struct ksyms *syms,
-		   const uint64_t *ips, size_t n, struct dprof_file_ipmap *map);
+		   const uint64_t *ips, size_t n, struct dprof_file_ipmap *map,
+		   struct dprof_file_access_kind *kinds);
 
 #endif

@@ -109,6 +109,9 @@ static int parse_opts(int argc, char **argv, struct classify_opts *o)
 	return 0;
 }
 
+/* Room left for "invalidated by" in a 160-column table line. */
+#define CLASSIFY_WRITERS_WIDTH 45
+
 static double pct(uint64_t a, uint64_t b)
 {
 	return b ? 100.0 * (double)a / (double)b : 0.0;
@@ -121,11 +124,16 @@ static const struct classify_writer *writers(const struct classify_field *f)
 	       f->true_writers;
 }
 
+/*
+ * "FIELD by FUNCTION+OFF (COUNT), ..." for the label's writers: every
+ * name in full for --json; one name per field for the text table.
+ */
 static void writers_text(const struct classify_field *f, struct layout *l,
-			 const struct ksyms *syms, char *buf, size_t len)
+			 const struct ksyms *syms, bool full, char *buf,
+			 size_t len)
 {
 	const struct classify_writer *w = writers(f);
-	char name[256], sym[160];
+	char name[2048], sym[160];
 	size_t pos = 0;
 
 	buf[0] = '\0';
@@ -133,12 +141,30 @@ static void writers_text(const struct classify_field *f, struct layout *l,
 		snprintf(buf, len, "-");
 		return;
 	}
-	for (int i = 0; i < CLASSIFY_MAX_WRITERS && w[i].count && pos < len; i++)
-		pos += snprintf(buf + pos, len - pos, "%s%s by %s (%llu)",
-				i ? ", " : "",
-				view_field(l, w[i].offset, 8, name, sizeof(name)),
+	for (int i = 0; i < CLASSIFY_MAX_WRITERS && w[i].count && pos < len; i++) {
+		if (full)
+			view_field(l, w[i].offset, f->len, name, sizeof(name));
+		else if (w[i].offset != f->offset)
+			view_field_short(l, w[i].offset, f->len, name,
+					 sizeof(name));
+		else	/* the field itself: the table row names it */
+			name[0] = '\0';
+		pos += snprintf(buf + pos, len - pos, "%s%s%s%s (%llu)",
+				i ? ", " : "", name, name[0] ? " by " : "",
 				ksyms_format(syms, w[i].ip, sym, sizeof(sym)),
 				(unsigned long long)w[i].count);
+	}
+}
+
+/* @s cut to @width columns, its end kept: the specific part of a name. */
+static const char *fit(const char *s, size_t width, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n <= width || width < 3)
+		return s;
+	snprintf(buf, len, "..%s", s + n - (width - 2));
+	return buf;
 }
 
 int cmd_classify(int argc, char **argv)
@@ -152,7 +178,7 @@ int cmd_classify(int argc, char **argv)
 	struct json j;
 	FILE *out;
 	int ret, cur = -1;
-	char name[256], wbuf[1024];
+	char name[2048], wbuf[8192], fbuf[64];
 
 	memset(&o, 0, sizeof(o));
 	ret = parse_opts(argc, argv, &o);
@@ -195,7 +221,11 @@ int cmd_classify(int argc, char **argv)
 		l = layouts[f->target];
 		if (o.target && strcmp(o.target, cache))
 			continue;
-		view_field(l, f->offset, 8, name, sizeof(name));
+		if (o.view.json || o.script)
+			view_field(l, f->offset, f->len, name, sizeof(name));
+		else
+			view_field_short(l, f->offset, f->len, name,
+					 sizeof(name));
 		if (o.view.json) {
 			json_object_begin(&j, NULL);
 			json_string(&j, "cache", cache);
@@ -208,7 +238,7 @@ int cmd_classify(int argc, char **argv)
 			json_uint(&j, "false_sharing", f->false_sharing);
 			json_uint(&j, "transfers", f->transfers);
 			json_uint(&j, "first_touch", f->first_touch);
-			writers_text(f, l, &syms, wbuf, sizeof(wbuf));
+			writers_text(f, l, &syms, true, wbuf, sizeof(wbuf));
 			json_string(&j, "invalidated_by", wbuf);
 			json_object_end(&j);
 			continue;
@@ -242,14 +272,18 @@ int cmd_classify(int argc, char **argv)
 		}
 		if (f->target != cur) {
 			cur = f->target;
-			fprintf(out, "\n%s:\n  %6s %-24s %9s %7s %8s %8s %8s %8s  %-13s %s\n",
+			fprintf(out, "\n%s:\n  %6s %-32s %9s %7s %8s %8s %8s %8s  %-13s %s\n",
 				cache, "offset", "field", "accesses", "hits",
 				"true_shr", "false_shr", "transfer", "1st_touch",
 				"label", "invalidated by");
 		}
-		writers_text(f, l, &syms, wbuf, sizeof(wbuf));
-		fprintf(out, "  %6u %-24.24s %9llu %6.1f%% %7.1f%% %8.1f%% %7.1f%% %8.1f%%  %-13s %s\n",
-			f->offset, name, (unsigned long long)f->accesses,
+		/* Table lines stay within 160 columns; --json has it all. */
+		writers_text(f, l, &syms, false, wbuf, sizeof(wbuf));
+		if (strlen(wbuf) > CLASSIFY_WRITERS_WIDTH)
+			strcpy(wbuf + CLASSIFY_WRITERS_WIDTH - 3, "...");
+		fprintf(out, "  %6u %-32s %9llu %6.1f%% %7.1f%% %8.1f%% %7.1f%% %8.1f%%  %-13s %s\n",
+			f->offset, fit(name, 32, fbuf, sizeof(fbuf)),
+			(unsigned long long)f->accesses,
 			pct(f->hits, f->accesses),
 			pct(f->true_sharing, f->accesses),
 			pct(f->false_sharing, f->accesses),

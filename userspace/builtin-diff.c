@@ -409,6 +409,31 @@ static const char *state_name(enum diff_state s)
 	       "below-min" : "not-significant";
 }
 
+/*
+ * A bucket as the 40-column text table shows it: a field's names as one
+ * (names_short()), the end kept when still too long; --json and --script
+ * print the bucket whole.
+ */
+static const char *bucket_label(const char *key, enum diff_by by, char *buf,
+				size_t len)
+{
+	const char *dot = strchr(key, '.');
+	char one[512], names[480];
+	size_t n;
+
+	if (by == DIFF_BY_FIELD && dot)	/* "CACHE.name|name|..." */
+		snprintf(one, sizeof(one), "%.*s.%s", (int)(dot - key), key,
+			 names_short(dot + 1, names, sizeof(names)));
+	else
+		snprintf(one, sizeof(one), "%s", key);
+	n = strlen(one);
+	if (n <= 40)
+		snprintf(buf, len, "%s", one);
+	else
+		snprintf(buf, len, "..%s", one + n - 38);
+	return buf;
+}
+
 static void emit_text(FILE *out, const struct diff_cli *o,
 		      const struct side *a, const struct side *b,
 		      const struct diff_result *res, int measure)
@@ -450,6 +475,7 @@ static void emit_text(FILE *out, const struct diff_cli *o,
 	for (size_t i = 0; i < res->n; i++) {
 		const struct diff_row *r = &res->rows[i];
 		char va[32], vb[32], f[32], lo[32], hi[32], ci[80] = "", pw[32];
+		char label[512];
 
 		if (r->state != DIFF_KEPT && !o->all)
 			continue;
@@ -464,7 +490,8 @@ static void emit_text(FILE *out, const struct diff_cli *o,
 			fmt_value(hi, sizeof(hi), r->hi, fscale, inf);
 			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 		}
-		fprintf(out, "%4zu  %-40s %11s %11s", shown, r->key, va, vb);
+		fprintf(out, "%4zu  %-40s %11s %11s", shown,
+			bucket_label(r->key, o->by, label, sizeof(label)), va, vb);
 		if (mi->kind == DIFF_MEAN)
 			fprintf(out, " %9.0f %9.0f", r->a_n, r->b_n);
 		fprintf(out, " %10s  %-21s", f, ci[0] ? ci : "-");

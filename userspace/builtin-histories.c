@@ -21,14 +21,19 @@ static const char histories_usage[] =
 	"count, reads/writes, CPUs, allocating and freeing CPU and lifetime.\n"
 	"With --id, every access of that history with its symbolised ip (the\n"
 	"instruction that made the access), CPU, time since allocation, and\n"
-	"where the object changed CPU.\n"
+	"where the object changed CPU.  Read or write comes from the accessing\n"
+	"instruction (load, store, rmw: read-modify-write such as lock cmpxchg,\n"
+	"a write for coherence), else from the breakpoints; '!' marks an access\n"
+	"the breakpoints reported otherwise, '?' one neither tells.\n"
 	"\n"
 	"  -t, --target NAME   only this cache\n"
 	"  -i, --id ID         dump one history\n"
 	"  -s, --script        one line per history and per access, for scripts:\n"
-	"                        history ID TARGET offsets A[,B] alloc_cpu C end_cpu C\n"
+	"                        history ID TARGET offsets A[,B,C,D] alloc_cpu C end_cpu C\n"
 	"                          lifetime_ns N end REASON complete 0|1 dropped N\n"
-	"                        access ID OFFSET CPU read|write TIME_NS SYMBOL\n"
+	"                        access ID OFFSET CPU read|write|? TIME_NS KIND REPORTED\n"
+	"                          SYMBOL  (KIND load|store|rmw|ambiguous|unknown,\n"
+	"                          REPORTED read|write|none: the breakpoints' word)\n"
 	"  -j, --json          JSON instead of text\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  -h, --help          this text\n";
@@ -108,6 +113,8 @@ static void count_rw(const struct history *h, size_t *reads, size_t *writes)
 {
 	*reads = *writes = 0;
 	for (size_t i = 0; i < h->nr_elems; i++) {
+		if (!h->elems[i].rw_known)
+			continue;	/* neither the instruction nor a breakpoint said */
 		if (h->elems[i].write)
 			(*writes)++;
 		else
@@ -131,10 +138,7 @@ static void cpu_list(const struct history *h, char *buf, size_t len)
 
 static void offsets_text(const struct history *h, char *buf, size_t len)
 {
-	if (h->nr_offsets > 1)
-		snprintf(buf, len, "%u,%u", h->offset[0], h->offset[1]);
-	else
-		snprintf(buf, len, "%u", h->offset[0]);
+	offsets_format(h->offset, h->nr_offsets, buf, len);
 }
 
 static bool wanted(const struct recording *r, const struct history *h,
@@ -163,7 +167,7 @@ static void list_text(FILE *out, const struct recording *r,
 			complete, elems);
 		if (!n)
 			continue;
-		fprintf(out, "  %8s %-9s %6s %6s %6s %-7s %-9s %12s %s\n", "id",
+		fprintf(out, "  %8s %-15s %6s %6s %6s %-7s %-9s %12s %s\n", "id",
 			"offsets", "elems", "reads", "writes", "cpus",
 			"alloc>end", "lifetime_us", "end");
 		for (size_t i = 0; i < hs->n; i++) {
@@ -182,7 +186,7 @@ static void list_text(FILE *out, const struct recording *r,
 			else
 				snprintf(moved, sizeof(moved), "%u>?",
 					 h->alloc_cpu);
-			fprintf(out, "  %8u %-9s %6zu %6zu %6zu %-7s %-9s %12.1f %s%s%s\n",
+			fprintf(out, "  %8u %-15s %6zu %6zu %6zu %-7s %-9s %12.1f %s%s%s\n",
 				h->id, offs, h->nr_elems, reads, writes, cpus,
 				moved,
 				h->reason ? (h->end_ns - h->alloc_ns) / 1e3 : 0.0,
@@ -198,6 +202,23 @@ static void list_text(FILE *out, const struct recording *r,
 			(unsigned long long)hs->orphan_elems);
 	if (!r->nr_ipmap && hs->n)
 		fprintf(out, "note: the recording has no ip map; ips are those after each access\n");
+	view_kinds_text(out, &hs->kinds);
+}
+
+/* For coherence: write, read, or "?" when neither side tells. */
+static const char *elem_rw(const struct hist_elem *e)
+{
+	return !e->rw_known ? "?" : e->write ? "write" : "read";
+}
+
+/* The decoded kind, "!" when the breakpoints said otherwise. */
+static const char *elem_kind_text(const struct hist_elem *e)
+{
+	static char buf[16];
+
+	snprintf(buf, sizeof(buf), "%s%s", access_kind_name(e->kind),
+		 hist_elem_disagrees(e) ? "!" : "");
+	return buf;
 }
 
 static void dump_text(FILE *out, const struct recording *r,
@@ -222,8 +243,8 @@ static void dump_text(FILE *out, const struct recording *r,
 	else
 		fprintf(out, "  not freed while watched (%s)\n",
 			reason_name(h));
-	fprintf(out, "  %10s %4s %6s %-6s %s\n", "time_us", "cpu", "offset",
-		"access", "ip");
+	fprintf(out, "  %10s %4s %6s %-6s %-9s %s\n", "time_us", "cpu", "offset",
+		"access", "kind", "instruction");
 	for (size_t i = 0; i < h->nr_elems; i++) {
 		const struct hist_elem *e = &h->elems[i];
 
@@ -231,8 +252,8 @@ static void dump_text(FILE *out, const struct recording *r,
 			fprintf(out, "  %10s -- cpu %d -> %u --\n", "",
 				last_cpu, e->cpu);
 		last_cpu = e->cpu;
-		fprintf(out, "  %10.3f %4u %6u %-6s %s\n", e->time_ns / 1e3,
-			e->cpu, e->offset, e->write ? "write" : "read",
+		fprintf(out, "  %10.3f %4u %6u %-6s %-9s %s\n", e->time_ns / 1e3,
+			e->cpu, e->offset, elem_rw(e), elem_kind_text(e),
 			ksyms_format(syms, e->ip, a, sizeof(a)));
 	}
 	if (h->reason == DPROF_HIST_FREED && h->end_cpu != last_cpu)
@@ -263,10 +284,13 @@ static void script_text(FILE *out, const struct recording *r,
 		for (size_t k = 0; k < h->nr_elems; k++) {
 			const struct hist_elem *e = &h->elems[k];
 
-			fprintf(out, "access %u %u %u %s %u %s\n", h->id,
-				e->offset, e->cpu, e->write ? "write" : "read",
-				e->time_ns, ksyms_format(syms, e->ip, sym,
-							 sizeof(sym)));
+			fprintf(out, "access %u %u %u %s %u %s %s %s\n", h->id,
+				e->offset, e->cpu, elem_rw(e), e->time_ns,
+				access_kind_name(e->kind),
+				e->reported == HIST_REPORTED_WRITE ? "write" :
+				e->reported == HIST_REPORTED_READ ? "read" :
+				"none",
+				ksyms_format(syms, e->ip, sym, sizeof(sym)));
 		}
 	}
 }
@@ -296,7 +320,8 @@ static void history_json(struct json *j, const struct recording *r,
 						  sizeof(buf)));
 	json_string(j, "end", reason_name(h));
 	json_bool(j, "complete", history_complete(h));
-	json_bool(j, "rw_known", !(h->begin_flags & DPROF_HIST_RW_UNSURE));
+	json_bool(j, "rw_reported", !(h->begin_flags & DPROF_HIST_RW_UNSURE));
+	json_bool(j, "rw_known", !h->rw_unknown);
 	if (h->reason) {
 		json_uint(j, "end_cpu", h->end_cpu);
 		json_uint(j, "lifetime_ns", h->end_ns - h->alloc_ns);
@@ -314,6 +339,12 @@ static void history_json(struct json *j, const struct recording *r,
 			json_uint(j, "cpu", e->cpu);
 			json_uint(j, "offset", e->offset);
 			json_bool(j, "write", e->write);
+			json_bool(j, "rw_known", e->rw_known);
+			json_string(j, "kind", access_kind_name(e->kind));
+			json_string(j, "reported", e->reported ==
+				    HIST_REPORTED_WRITE ? "write" :
+				    e->reported == HIST_REPORTED_READ ?
+				    "read" : "none");
 			json_uint(j, "ip", e->ip);
 			json_string(j, "sym", ksyms_format(syms, e->ip, buf,
 							   sizeof(buf)));

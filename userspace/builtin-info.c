@@ -8,6 +8,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
+#include "histories.h"
 #include "json.h"
 #include "util.h"
 #include "view.h"
@@ -27,6 +28,7 @@ struct info {
 	size_t nr_symbols;
 	long btf_types;		/* -1: no BTF, -2: BTF unreadable */
 	double duration_s;
+	struct kind_counts kinds;	/* of the history elements */
 };
 
 static void info_collect(struct info *in, const struct recording *r)
@@ -47,6 +49,13 @@ static void info_collect(struct info *in, const struct recording *r)
 		}
 	}
 	in->duration_s = r->end.duration_ns / 1e9;
+	if (r->kind_count[DPROF_REC_HIST_ELEM]) {
+		struct history_set hs;
+
+		histories_build(&hs, r);
+		in->kinds = hs.kinds;
+		histories_free(&hs);
+	}
 }
 
 static const char *cache_type(uint32_t type)
@@ -115,6 +124,7 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 			(unsigned long long)r->kind_count[DPROF_REC_HIST_ELEM],
 			(unsigned long long)r->kind_count[DPROF_REC_HIST_END],
 			r->nr_ipmap);
+	view_kinds_text(out, &in->kinds);
 	if (r->kind_count[DPROF_REC_SAMPLE])
 		fprintf(out, "raw samples: %llu records\n",
 			(unsigned long long)r->kind_count[DPROF_REC_SAMPLE]);
@@ -201,6 +211,7 @@ static void info_json(FILE *out, const struct info *in, const char *path)
 	json_uint(&j, "history_access", r->kind_count[DPROF_REC_HIST_ELEM]);
 	json_uint(&j, "history_end", r->kind_count[DPROF_REC_HIST_END]);
 	json_uint(&j, "ipmap_entries", r->nr_ipmap);
+	view_kinds_json(&j, &in->kinds);
 	json_uint(&j, "sample_entries", r->nr_samples);
 	json_uint(&j, "lost_in_stream", r->lost_marked);
 	json_uint(&j, "module_dropped", r->end.lost);

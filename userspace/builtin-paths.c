@@ -183,14 +183,13 @@ static void type_header(struct ctx *c, size_t t)
 static void path_text(struct ctx *c, const struct path *p, size_t rank)
 {
 	const struct path_target *pt = &c->ps->t[p->target];
-	char a[160], b[160], f[256];
-	unsigned int len = 8;
+	char a[160], b[160], f[2048], offs[64];
 
-	fprintf(c->out, "\n  path %zu: %llu of %zu histories (%.1f%%), offsets %u%s%.0u, %zu steps, %zu CPU change%s, lifetime %.1f us mean\n",
+	fprintf(c->out, "\n  path %zu: %llu of %zu histories (%.1f%%), offsets %s, %zu steps, %zu CPU change%s, lifetime %.1f us mean\n",
 		rank, (unsigned long long)p->count, pt->histories,
 		100.0 * (double)p->count / (double)pt->histories,
-		p->offset[0], p->nr_offsets > 1 ? "," : "",
-		p->nr_offsets > 1 ? p->offset[1] : 0, p->nr_steps,
+		offsets_format(p->offset, p->nr_offsets, offs, sizeof(offs)),
+		p->nr_steps,
 		cpu_changes(p), cpu_changes(p) == 1 ? "" : "s",
 		p->lifetime_sum_ns / (double)p->count / 1e3);
 	fprintf(c->out, "    allocated by %s\n",
@@ -203,7 +202,7 @@ static void path_text(struct ctx *c, const struct path *p, size_t rank)
 		fprintf(c->out, "    %10.2f %2s %6u %-28s %-5s %7llu  %s\n",
 			s->time_sum_ns / (double)p->count / 1e3,
 			s->cpu_change ? "->" : "", s->offset,
-			view_field(c->layouts[p->target], s->offset, len, f,
+			view_field_short(c->layouts[p->target], s->offset, p->len, f,
 				   sizeof(f)),
 			s->write ? "write" : "read",
 			(unsigned long long)s->samples,
@@ -216,12 +215,11 @@ static void path_text(struct ctx *c, const struct path *p, size_t rank)
 static void path_script(struct ctx *c, const struct path *p, size_t rank)
 {
 	const char *name = c->r->targets[p->target].name;
-	char b[160];
+	char b[160], offs[64];
 
-	fprintf(c->out, "path %s %zu %llu %zu %zu %u%s%.0u\n", name, rank,
+	fprintf(c->out, "path %s %zu %llu %zu %zu %s\n", name, rank,
 		(unsigned long long)p->count, p->nr_steps, cpu_changes(p),
-		p->offset[0], p->nr_offsets > 1 ? "," : "",
-		p->nr_offsets > 1 ? p->offset[1] : 0);
+		offsets_format(p->offset, p->nr_offsets, offs, sizeof(offs)));
 	for (size_t i = 0; i < p->nr_steps; i++) {
 		const struct path_step *s = &p->steps[i];
 
@@ -236,7 +234,7 @@ static void path_script(struct ctx *c, const struct path *p, size_t rank)
 
 static void path_json(struct ctx *c, struct json *j, const struct path *p)
 {
-	char b[160], f[256];
+	char b[160], f[2048];
 
 	json_object_begin(j, NULL);
 	json_uint(j, "histories", p->count);
@@ -258,7 +256,8 @@ static void path_json(struct ctx *c, struct json *j, const struct path *p)
 		json_double(j, "time_mean_ns", s->time_sum_ns / (double)p->count);
 		json_uint(j, "offset", s->offset);
 		json_string(j, "field", view_field(c->layouts[p->target],
-						   s->offset, 8, f, sizeof(f)));
+						   s->offset, p->len, f,
+						   sizeof(f)));
 		json_bool(j, "write", s->write);
 		json_bool(j, "cpu_change", s->cpu_change);
 		json_uint(j, "samples", s->samples);
@@ -326,8 +325,8 @@ static void combined_text(struct ctx *c, const struct combined_trace *t,
 			 s->by_time ? "~" : "");
 		fprintf(c->out, "    %10.2f %3s %6u %-28s %-5s %7llu  %s\n",
 			s->time_mean_ns / 1e3, mark, s->offset,
-			view_field(c->layouts[t->target], s->offset, 8, f,
-				   sizeof(f)),
+			view_field_short(c->layouts[t->target], s->offset,
+					 t->len, f, sizeof(f)),
 			s->write ? "write" : "read",
 			(unsigned long long)s->samples,
 			ksyms_format(&c->syms, s->ip, b, sizeof(b)));
@@ -363,7 +362,7 @@ static void combined_script(struct ctx *c, const struct combined_trace *t,
 static void combined_json(struct ctx *c, struct json *j,
 			  const struct combined_trace *t)
 {
-	char b[160], f[256];
+	char b[160], f[2048];
 
 	json_object_begin(j, NULL);
 	json_uint(j, "histories", t->histories_used);
@@ -393,7 +392,8 @@ static void combined_json(struct ctx *c, struct json *j,
 		json_double(j, "time_mean_ns", s->time_mean_ns);
 		json_uint(j, "offset", s->offset);
 		json_string(j, "field", view_field(c->layouts[t->target],
-						   s->offset, 8, f, sizeof(f)));
+						   s->offset, t->len, f,
+						   sizeof(f)));
 		json_bool(j, "write", s->write);
 		json_string(j, "cpu", cpu_word(s->cpu));
 		json_bool(j, "placed_by_time", s->by_time);

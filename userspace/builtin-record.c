@@ -363,10 +363,12 @@ static int u64_cmp(const void *a, const void *b)
 
 /*
  * History elements carry the ip after the access; map each to the
- * accessing instruction while this machine's kernel text is at hand.
+ * accessing instruction, and to the kind of access it makes, while this
+ * machine's kernel text is at hand.
  */
 static void write_ipmap(struct record_state *st)
 {
+	struct dprof_file_access_kind *kinds;
 	struct dprof_file_ipmap *map;
 	struct ksyms syms;
 	char kcore[512];
@@ -380,9 +382,10 @@ static void write_ipmap(struct record_state *st)
 		if (!n || st->trap_ips[i] != st->trap_ips[n - 1])
 			st->trap_ips[n++] = st->trap_ips[i];
 	map = xcalloc(n, sizeof(*map));
+	kinds = xcalloc(n, sizeof(*kinds));
 	ksyms_load(&syms, st->kallsyms);
 	sys_path(kcore, sizeof(kcore), "DPROF_PROCFS", "/proc", "kcore");
-	mapped = access_ip_map(kcore, &syms, st->trap_ips, n, map);
+	mapped = access_ip_map(kcore, &syms, st->trap_ips, n, map, kinds);
 	if (mapped < 0)
 		fprintf(stderr, "%s: record: warning: cannot read kernel text from %s (%s); history ips will be those after each access\n",
 			prog_name, kcore, strerror(errno));
@@ -390,7 +393,10 @@ static void write_ipmap(struct record_state *st)
 		fprintf(stderr, "%s: record: warning: %zu of %zu history ips could not be decoded; those stay the ip after the access\n",
 			prog_name, n - (size_t)mapped, n);
 	rec_write_section(&st->out, DPROF_SEC_IPMAP, map, n * sizeof(*map));
+	rec_write_section(&st->out, DPROF_SEC_ACCESS_KINDS, kinds,
+			  n * sizeof(*kinds));
 	ksyms_free(&syms);
+	free(kinds);
 	free(map);
 }
 

@@ -50,7 +50,7 @@ static void template_from_samples(struct sim_template *t,
 
 /* Complete histories of one target, grouped by the offsets they watched. */
 struct offset_group {
-	uint16_t offset[2];
+	uint16_t offset[DPROF_HIST_MAX_OFFSETS];
 	uint8_t nr_offsets;
 	const struct history **h;
 	size_t n;
@@ -71,15 +71,13 @@ static size_t group_histories(const struct history_set *hs, size_t target,
 			continue;
 		for (k = 0; k < n; k++)
 			if (g[k].nr_offsets == h->nr_offsets &&
-			    g[k].offset[0] == h->offset[0] &&
-			    (h->nr_offsets < 2 || g[k].offset[1] == h->offset[1]))
+			    offsets_equal(g[k].offset, h->offset))
 				break;
 		if (k == n) {
 			g = xrealloc(g, (n + 1) * sizeof(*g));
 			memset(&g[n], 0, sizeof(g[n]));
 			g[n].nr_offsets = h->nr_offsets;
-			g[n].offset[0] = h->offset[0];
-			g[n].offset[1] = h->offset[1];
+			memcpy(g[n].offset, h->offset, sizeof(g[n].offset));
 			n++;
 		}
 		g[k].h = xrealloc(g[k].h, (g[k].n + 1) * sizeof(*g[k].h));

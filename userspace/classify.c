@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Miss classification from histories (see classify.h).  A history watches
- * at most two slots, so it touches at most two lines and a handful of
+ * at most four slots, so it touches at most four lines and a handful of
  * CPUs: the replay keeps tiny arrays, searched linearly.
  */
 #include <stdbool.h>
@@ -75,10 +75,13 @@ static void add_writer(struct classify_writer *w, uint16_t offset,
 	w[least].count = 1;
 }
 
-/* Replays need the writes: a history unsure of them is left out. */
+/*
+ * Replays need the writes: a history with an access whose kind neither
+ * the instruction nor the breakpoints tell is left out.
+ */
 bool classify_usable(const struct history *h)
 {
-	return history_complete(h) && !(h->begin_flags & DPROF_HIST_RW_UNSURE);
+	return history_complete(h) && !h->rw_unknown;
 }
 
 /* The last write to @line by a CPU other than @cpu after index @after. */
@@ -150,9 +153,10 @@ static void replay(struct classify *c, size_t *cap, const struct history *h)
 						  sizeof(*writer));
 	struct classify_field *f;
 
-	for (int k = 0; k < h->nr_offsets && k < 2; k++) {
+	for (int k = 0; k < h->nr_offsets; k++) {
 		f = field_of(c, cap, h->target, h->offset[k]);
 		f->histories++;
+		f->len = h->len;
 	}
 	classify_history(h, class, writer);
 	for (size_t i = 0; i < h->nr_elems; i++) {

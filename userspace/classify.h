@@ -48,6 +48,7 @@ enum classify_label {
 struct classify_field {
 	int target;
 	uint16_t offset;	/* watched slot */
+	uint8_t len;		/* its bytes (history_len) */
 	uint64_t accesses;	/* history elements */
 	uint64_t hits, true_sharing, false_sharing, transfers, first_touch;
 	uint64_t histories;	/* complete histories that watched it */

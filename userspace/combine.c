@@ -38,7 +38,7 @@ struct family {
 	size_t *idx;			/* into ps->p, most histories first */
 	size_t n;
 	/* per path of the family, per watched slot: projection hash */
-	uint64_t (*proj)[2];
+	uint64_t (*proj)[DPROF_HIST_MAX_OFFSETS];
 	bool *used;
 	uint16_t *offsets;
 	size_t nr_offsets;
@@ -111,11 +111,12 @@ static void collect_offsets(struct family *f)
 {
 	size_t n = 0;
 
-	f->offsets = xcalloc(2 * f->n + 1, sizeof(*f->offsets));
+	f->offsets = xcalloc(DPROF_HIST_MAX_OFFSETS * f->n + 1,
+			     sizeof(*f->offsets));
 	for (size_t i = 0; i < f->n; i++) {
 		const struct path *p = &f->ps->p[f->idx[i]];
 
-		for (int k = 0; k < p->nr_offsets && k < 2; k++)
+		for (int k = 0; k < p->nr_offsets; k++)
 			f->offsets[n++] = p->offset[k];
 	}
 	if (n)
@@ -150,7 +151,7 @@ static void find_consensus(struct family *f)
 	for (size_t i = 0; i < f->n; i++) {
 		const struct path *p = &f->ps->p[f->idx[i]];
 
-		for (int k = 0; k < p->nr_offsets && k < 2; k++)
+		for (int k = 0; k < p->nr_offsets; k++)
 			f->proj[i][k] = projection(p, p->offset[k]);
 	}
 	f->consensus = xcalloc(f->nr_offsets + 1, sizeof(*f->consensus));
@@ -161,7 +162,7 @@ static void find_consensus(struct family *f)
 		for (size_t i = 0; i < f->n; i++) {
 			const struct path *p = &f->ps->p[f->idx[i]];
 
-			for (int k = 0; k < p->nr_offsets && k < 2; k++)
+			for (int k = 0; k < p->nr_offsets; k++)
 				if (p->offset[k] == f->offsets[o]) {
 					v[m].hash = f->proj[i][k];
 					v[m++].histories = p->count;
@@ -190,7 +191,7 @@ static void pick_paths(struct family *f, struct combined_trace *c)
 		const struct path *p = &f->ps->p[f->idx[i]];
 		bool ok = true;
 
-		for (int k = 0; k < p->nr_offsets && k < 2; k++)
+		for (int k = 0; k < p->nr_offsets; k++)
 			ok &= f->proj[i][k] ==
 			      f->consensus[offset_index(f, p->offset[k])];
 		f->used[i] = ok;
@@ -219,7 +220,7 @@ static void make_nodes(struct family *f)
 
 			if (!f->used[i])
 				continue;
-			for (int k = 0; k < p->nr_offsets && k < 2; k++)
+			for (int k = 0; k < p->nr_offsets; k++)
 				if (p->offset[k] == f->offsets[o]) {
 					f->len[kept] = projection_len(p, p->offset[k]);
 					found = true;
@@ -275,13 +276,17 @@ static void walk_paths(struct family *f)
 
 		if (!f->used[i])
 			continue;
-		if (p->nr_offsets == 2) {
-			long a = offset_index(f, p->offset[0]);
-			long b = offset_index(f, p->offset[1]);
+		/* Every pair of the path's offsets was watched together. */
+		for (int j = 0; j < p->nr_offsets; j++)
+			for (int k = j + 1; k < p->nr_offsets; k++) {
+				long a = offset_index(f, p->offset[j]);
+				long b = offset_index(f, p->offset[k]);
 
-			f->paired[a * f->nr_offsets + b] = true;
-			f->paired[b * f->nr_offsets + a] = true;
-		}
+				if (a < 0 || b < 0)
+					continue;	/* dropped: no accesses */
+				f->paired[a * f->nr_offsets + b] = true;
+				f->paired[b * f->nr_offsets + a] = true;
+			}
 		memset(next, 0, f->nr_offsets * sizeof(*next));
 		for (size_t s = 0; s < p->nr_steps; s++) {
 			const struct path_step *st = &p->steps[s];
@@ -489,6 +494,7 @@ static void combine_family(struct combined_set *cs, size_t *cap,
 	c.target = first->target;
 	c.alloc_site = first->alloc_site;
 	c.free_site = first->free_site;
+	c.len = first->len;
 	collect_offsets(&f);
 	find_consensus(&f);
 	pick_paths(&f, &c);

@@ -55,6 +55,7 @@ struct combined_trace {
 	uint64_t alloc_site, free_site;
 	enum combined_cpu free_cpu;	/* freed on another CPU than last step */
 	uint16_t *offsets;	/* watched in the family, ascending */
+	uint8_t len;		/* bytes watched at each (history_len) */
 	size_t nr_offsets;
 	size_t pairs, pairs_watched;	/* offset pairs; ordered by a path */
 	size_t paths_used, paths_other;

@@ -328,8 +328,8 @@ static void path_key(const struct recording *r, const struct ksyms *syms,
 		h = (h ^ ((uint64_t)st->offset << 2 | st->write << 1 |
 			  st->cpu_change)) * 0x100000001b3ull;
 	}
-	h = (h ^ ((uint64_t)p->offset[0] << 16 | p->offset[1])) *
-	    0x100000001b3ull;
+	for (int k = 0; k < p->nr_offsets; k++)
+		h = (h ^ p->offset[k]) * 0x100000001b3ull;
 	snprintf(key, len, "%s %s -> %s, %zu steps #%08x",
 		 r->targets[p->target].name,
 		 ksyms_format(syms, p->alloc_site, a, sizeof(a)),

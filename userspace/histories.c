@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rebuilding histories.  Elements carry only the low 14 bits of their
+ * Rebuilding histories.  Elements carry only the low 13 bits of their
  * history id; at most one history is open at a time and ids advance by at
  * most the arming rate, so an element belongs to the history with those
  * id bits whose BEGIN is nearest to it in the record stream (records of
  * different CPUs are interleaved by drain, never by more than one drain).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "histories.h"
@@ -25,23 +26,6 @@ static int elem_cmp(const void *a, const void *b)
 	if (x->time_ns != y->time_ns)
 		return x->time_ns < y->time_ns ? -1 : 1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip)
-{
-	size_t lo = 0, hi = r->nr_ipmap;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->ipmap[mid].trap_ip == trap_ip)
-			return r->ipmap[mid].access_ip;
-		if (r->ipmap[mid].trap_ip < trap_ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
 }
 
 const struct history *histories_find(const struct history_set *hs,
@@ -111,8 +95,10 @@ static void collect_begins(struct history_set *hs, const struct recording *r)
 		h->alloc_ns = b.time_ns;
 		h->alloc_site = b.call_site;
 		h->alloc_cpu = b.hdr.cpu;
-		h->offset[0] = b.offset[0];
-		h->offset[1] = b.offset[1];
+		/* Unused slots are NO_OFFSET, so offset arrays compare whole. */
+		for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++)
+			h->offset[k] = k < b.nr_offsets ? b.offset[k] :
+				       DPROF_HIST_NO_OFFSET;
 		h->nr_offsets = b.nr_offsets;
 		h->len = b.len;
 		h->begin_flags = b.hdr.flags;
@@ -120,6 +106,79 @@ static void collect_begins(struct history_set *hs, const struct recording *r)
 	}
 	if (hs->n)	/* qsort(NULL, 0) is undefined */
 		qsort(hs->h, hs->n, sizeof(*hs->h), id_cmp);
+}
+
+bool hist_elem_disagrees(const struct hist_elem *e)
+{
+	if (e->reported == HIST_REPORTED_NONE)
+		return false;
+	switch (e->kind) {
+	case DPROF_ACCESS_LOAD:
+		return e->reported == HIST_REPORTED_WRITE;
+	case DPROF_ACCESS_STORE:
+	case DPROF_ACCESS_RMW:
+		return e->reported == HIST_REPORTED_READ;
+	default:
+		return false;
+	}
+}
+
+const char *offsets_format(const uint16_t *offset, int n, char *buf,
+			   size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < n && at < len; k++)
+		at += snprintf(buf + at, len - at, "%s%u", k ? "," : "",
+			       offset[k]);
+	return buf;
+}
+
+const char *access_kind_name(unsigned int kind)
+{
+	switch (kind) {
+	case DPROF_ACCESS_LOAD: return "load";
+	case DPROF_ACCESS_STORE: return "store";
+	case DPROF_ACCESS_RMW: return "rmw";
+	case DPROF_ACCESS_AMBIGUOUS: return "ambiguous";
+	default: return "unknown";
+	}
+}
+
+/*
+ * Read or write for coherence: the instruction decides when it was
+ * decoded to one kind; the breakpoints otherwise.
+ */
+static void elem_kind(struct hist_elem *e, const struct history *h,
+		      uint16_t tag, const struct recording *r,
+		      struct kind_counts *kc)
+{
+	e->kind = e->trap_ip ? access_kind_lookup(r, e->trap_ip) :
+		  DPROF_ACCESS_UNKNOWN;
+	e->reported = h->begin_flags & DPROF_HIST_RW_UNSURE ?
+		      HIST_REPORTED_NONE :
+		      tag & DPROF_ELEM_WRITE ? HIST_REPORTED_WRITE :
+		      HIST_REPORTED_READ;
+	kc->by_kind[e->kind]++;
+	switch (e->kind) {
+	case DPROF_ACCESS_LOAD:
+	case DPROF_ACCESS_STORE:
+	case DPROF_ACCESS_RMW:
+		e->write = e->kind != DPROF_ACCESS_LOAD;
+		e->rw_known = true;
+		if (e->reported != HIST_REPORTED_NONE) {
+			kc->compared++;
+			if (hist_elem_disagrees(e))
+				(*(e->write ? &kc->write_reported_read :
+				   &kc->load_reported_write))++;
+		}
+		return;
+	default:
+		e->write = e->reported == HIST_REPORTED_WRITE;
+		e->rw_known = e->reported != HIST_REPORTED_NONE;
+		kc->rw_unknown += !e->rw_known;
+	}
 }
 
 void histories_build(struct history_set *hs, const struct recording *r)
@@ -145,11 +204,14 @@ void histories_build(struct history_set *hs, const struct recording *r)
 			struct dprof_hist_elem el;
 			struct hist_elem e;
 			struct history *h;
+			unsigned int w;
 
 			memcpy(&el, hdr, sizeof(el));
 			h = owner(hs, by_tag, next_same,
 				  el.tag & DPROF_ELEM_ID_MASK, pos);
-			if (!h) {
+			w = (el.tag & DPROF_ELEM_WATCH_MASK) >>
+			    DPROF_ELEM_WATCH_SHIFT;
+			if (!h || w >= h->nr_offsets) {
 				hs->orphan_elems++;
 				continue;
 			}
@@ -162,8 +224,9 @@ void histories_build(struct history_set *hs, const struct recording *r)
 			e.time_ns = el.time_ns;
 			e.pos = pos;
 			e.cpu = el.cpu;
-			e.write = el.tag & DPROF_ELEM_WRITE;
-			e.offset = h->offset[(el.tag & DPROF_ELEM_WATCH_B) ? 1 : 0];
+			e.offset = h->offset[w];
+			elem_kind(&e, h, el.tag, r, &hs->kinds);
+			h->rw_unknown += !e.rw_known;
 			add_elem(h, &e);
 		} else if (hdr->kind == DPROF_REC_HIST_END) {
 			struct dprof_hist_end en;

@@ -11,6 +11,13 @@
 #include <stdint.h>
 #include "recfile.h"
 
+/* What the breakpoints said of an access (DPROF_ELEM_WRITE, RW_UNSURE). */
+enum hist_reported {
+	HIST_REPORTED_NONE,	/* one read/write breakpoint: not told */
+	HIST_REPORTED_READ,
+	HIST_REPORTED_WRITE,
+};
+
 struct hist_elem {
 	uint64_t ip;		/* accessing instruction (trap ip if unmapped) */
 	uint64_t trap_ip;	/* as the hardware reported it */
@@ -18,7 +25,15 @@ struct hist_elem {
 	uint32_t time_ns;	/* since allocation */
 	uint16_t cpu;
 	uint16_t offset;	/* watched byte offset in the object */
+	uint8_t kind;		/* enum dprof_access_kind, from the instruction */
+	uint8_t reported;	/* enum hist_reported, from the breakpoints */
+	/*
+	 * For coherence: the decoded kind when there is one (a store or a
+	 * read-modify-write writes), else what the breakpoints reported;
+	 * rw_known false when neither says.
+	 */
 	bool write;
+	bool rw_known;
 };
 
 struct history {
@@ -29,15 +44,29 @@ struct history {
 	uint64_t alloc_ns, end_ns;	/* CLOCK_MONOTONIC */
 	uint64_t alloc_site, free_site;
 	uint16_t alloc_cpu, end_cpu;
-	uint16_t offset[2];
+	uint16_t offset[DPROF_HIST_MAX_OFFSETS];
 	uint8_t nr_offsets, len;
 	uint8_t begin_flags, end_flags;	/* DPROF_HIST_* */
 	uint8_t reason;		/* DPROF_HIST_FREED...; 0: no END recorded */
 	uint32_t reported_elements, dropped;
+	uint32_t rw_unknown;	/* elements whose read/write is not known */
 	struct hist_elem *elems;	/* sorted by time */
 	size_t nr_elems;
 	size_t cap;
 	uint64_t begin_pos;	/* record index of BEGIN in the file */
+};
+
+/*
+ * Access kinds of all elements: decoded from the instruction, and checked
+ * against the breakpoints where both say (a load the write breakpoint
+ * reported, or a store or read-modify-write it did not).
+ */
+struct kind_counts {
+	uint64_t by_kind[DPROF_NR_ACCESS_KINDS];	/* decoded */
+	uint64_t compared;	/* decoded load/store/RMW and reported */
+	uint64_t load_reported_write;
+	uint64_t write_reported_read;	/* store or RMW */
+	uint64_t rw_unknown;	/* neither decoded nor reported */
 };
 
 struct history_set {
@@ -45,6 +74,7 @@ struct history_set {
 	size_t n;
 	uint64_t orphan_elems;	/* elements of no recorded history */
 	uint64_t unmapped_ips;	/* elements whose ip the ipmap lacked */
+	struct kind_counts kinds;
 };
 
 /* Builds every history of @r.  Never fails on a validated recording. */
@@ -54,9 +84,22 @@ const struct history *histories_find(const struct history_set *hs,
 				     uint32_t id);
 /* Complete: freed while watched, with no CPU change and no drops. */
 bool history_complete(const struct history *h);
+/* Whether two histories or paths watched the same offsets (padded arrays). */
+static inline bool offsets_equal(const uint16_t *a, const uint16_t *b)
+{
+	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++)
+		if (a[k] != b[k])
+			return false;
+	return true;
+}
+/* Whether an element's decoded kind and the breakpoints' report disagree. */
+bool hist_elem_disagrees(const struct hist_elem *e);
+/* "0,64,72": the first @n watched offsets, comma-separated. */
+const char *offsets_format(const uint16_t *offset, int n, char *buf,
+			   size_t len);
+/* "load", "store", "rmw", "ambiguous", "unknown". */
+const char *access_kind_name(unsigned int kind);
 /* Distinct CPUs that touched the object; bitmask of the first 64. */
 uint64_t history_cpu_mask(const struct history *h);
-/* Accessing ip for a trap ip via the recording's ipmap; 0 if absent. */
-uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip);
 
 #endif

@@ -108,8 +108,8 @@ static void key_of(const struct history *h, struct path *key)
 	memset(key, 0, sizeof(*key));
 	key->target = h->target;
 	key->nr_offsets = h->nr_offsets;
-	key->offset[0] = h->offset[0];
-	key->offset[1] = h->nr_offsets > 1 ? h->offset[1] : 0;
+	memcpy(key->offset, h->offset, sizeof(key->offset));
+	key->len = h->len;
 	key->alloc_site = h->alloc_site;
 	key->free_site = h->free_site;
 	key->steps = xcalloc(h->nr_elems ? h->nr_elems : 1,
@@ -130,7 +130,8 @@ static void key_of(const struct history *h, struct path *key)
 	}
 	key->free_cpu_change = h->end_cpu != cpu;
 	hash = mix(hash, key->target);
-	hash = mix(hash, (uint64_t)key->offset[0] << 16 | key->offset[1]);
+	for (int k = 0; k < key->nr_offsets; k++)
+		hash = mix(hash, key->offset[k]);
 	hash = mix(hash, key->alloc_site);
 	hash = mix(hash, key->free_site);
 	key->hash = mix(hash, key->free_cpu_change);
@@ -139,8 +140,9 @@ static void key_of(const struct history *h, struct path *key)
 static bool same_path(const struct path *a, const struct path *b)
 {
 	if (a->hash != b->hash || a->target != b->target ||
-	    a->nr_offsets != b->nr_offsets || a->offset[0] != b->offset[0] ||
-	    a->offset[1] != b->offset[1] || a->alloc_site != b->alloc_site ||
+	    a->nr_offsets != b->nr_offsets ||
+	    !offsets_equal(a->offset, b->offset) ||
+	    a->alloc_site != b->alloc_site ||
 	    a->free_site != b->free_site ||
 	    a->free_cpu_change != b->free_cpu_change ||
 	    a->nr_steps != b->nr_steps)

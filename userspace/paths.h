@@ -29,8 +29,9 @@ struct path_step {
 
 struct path {
 	int target;
-	uint16_t offset[2];
+	uint16_t offset[DPROF_HIST_MAX_OFFSETS];	/* NO_OFFSET pads */
 	uint8_t nr_offsets;
+	uint8_t len;		/* bytes watched at each offset */
 	uint64_t alloc_site, free_site;
 	bool free_cpu_change;	/* freed on another CPU than the last step */
 	struct path_step *steps;

@@ -74,6 +74,7 @@ const char *section_kind_name(uint32_t kind)
 	case DPROF_SEC_STATUS: return "status";
 	case DPROF_SEC_END: return "end";
 	case DPROF_SEC_IPMAP: return "ipmap";
+	case DPROF_SEC_ACCESS_KINDS: return "access kinds";
 	case DPROF_SEC_HISTORIES: return "histories";
 	case DPROF_SEC_SAMPLES: return "samples";
 	case DPROF_SEC_PROFILE: return "profile";
@@ -228,7 +229,7 @@ static int check_record(const struct recording *r, const uint8_t *rec,
 		uint32_t size = r->targets[hdr.target].object_size;
 
 		memcpy(&b, rec, sizeof(b));
-		if (b.nr_offsets < 1 || b.nr_offsets > 2 ||
+		if (b.nr_offsets < 1 || b.nr_offsets > DPROF_HIST_MAX_OFFSETS ||
 		    (b.len != 1 && b.len != 2 && b.len != 4 && b.len != 8))
 			return fail(err, at,
 				    "history %u watches %u offsets of %u bytes",
@@ -412,6 +413,24 @@ static int decode_sections(struct recording *r, struct rec_error *err)
 						   "ipmap section: entry %zu is out of order",
 						   k);
 			break;
+		case DPROF_SEC_ACCESS_KINDS:
+			free(r->access_kinds);
+			r->access_kinds = NULL;
+			ret = parse_array(s, sizeof(struct dprof_file_access_kind),
+					  (void **)&r->access_kinds,
+					  &r->nr_access_kinds, "access kinds",
+					  err);
+			for (size_t k = 0; !ret && k < r->nr_access_kinds; k++) {
+				/* A kind from a newer writer: not known here. */
+				if (r->access_kinds[k].kind >= DPROF_NR_ACCESS_KINDS)
+					r->access_kinds[k].kind = DPROF_ACCESS_UNKNOWN;
+				if (k && r->access_kinds[k].trap_ip <=
+					 r->access_kinds[k - 1].trap_ip)
+					ret = fail(err, s->header_offset,
+						   "access kinds section: entry %zu is out of order",
+						   k);
+			}
+			break;
 		case DPROF_SEC_BTF:
 			r->btf = s->data;
 			r->btf_len = s->length;
@@ -463,8 +482,11 @@ int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 	r->abi_version = hdr.abi_version;
 	if (hdr.abi_version != DPROF_ABI_VERSION)
 		return fail(err, 8,
-			    "recording has ABI version %u, this dprof-view reads %u",
-			    hdr.abi_version, DPROF_ABI_VERSION);
+			    "recording has ABI version %u, this dprof-view reads %u%s",
+			    hdr.abi_version, DPROF_ABI_VERSION,
+			    hdr.abi_version < DPROF_ABI_VERSION ?
+			    " (re-record it, or read it with the dprof-view that wrote it)" :
+			    " (a newer dprof-view reads it)");
 	if (hdr.header_size != sizeof(hdr))
 		return fail(err, 12, "bad header size %u", hdr.header_size);
 	if (read_sections(r, err) || decode_sections(r, err)) {
@@ -504,6 +526,7 @@ void recording_free(struct recording *r)
 	free(r->sections);
 	free(r->targets);
 	free(r->caches);
+	free(r->access_kinds);
 	free((void *)r->kallsyms);
 	free((void *)r->status);
 	free((void *)r->histories_text);
@@ -513,6 +536,41 @@ void recording_free(struct recording *r)
 	if (r->owns_buf)
 		free(r->buf);
 	memset(r, 0, sizeof(*r));
+}
+
+uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip)
+{
+	size_t lo = 0, hi = r->nr_ipmap;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->ipmap[mid].trap_ip == trap_ip)
+			return r->ipmap[mid].access_ip;
+		if (r->ipmap[mid].trap_ip < trap_ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+enum dprof_access_kind access_kind_lookup(const struct recording *r,
+					  uint64_t trap_ip)
+{
+	size_t lo = 0, hi = r->nr_access_kinds;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->access_kinds[mid].trap_ip == trap_ip)
+			return r->access_kinds[mid].kind;
+		if (r->access_kinds[mid].trap_ip < trap_ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return DPROF_ACCESS_UNKNOWN;
 }
 
 const char *recording_meta(const struct recording *r, const char *key)

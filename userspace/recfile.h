@@ -64,6 +64,8 @@ struct recording {
 	const char *histories_text;	/* debugfs "histories" at the end */
 	struct dprof_file_ipmap *ipmap;	/* sorted by trap_ip by the writer */
 	size_t nr_ipmap;
+	struct dprof_file_access_kind *access_kinds;	/* sorted by trap_ip */
+	size_t nr_access_kinds;
 	struct dprof_sample_agg *samples;	/* aggregated, all CPUs */
 	size_t nr_samples;
 	const char *profile_text;	/* debugfs "profile" at the end */
@@ -86,6 +88,11 @@ int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 		    struct rec_error *err);
 void recording_free(struct recording *r);
 const char *recording_meta(const struct recording *r, const char *key);
+/* Accessing ip for a trap ip via the recording's ipmap; 0 if absent. */
+uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip);
+/* Decoded kind of the access that trapped at @trap_ip; UNKNOWN if absent. */
+enum dprof_access_kind access_kind_lookup(const struct recording *r,
+					  uint64_t trap_ip);
 const char *section_kind_name(uint32_t kind);
 
 /* Walk every record of every EVENTS section, in file order. */

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "histories.h"
+#include "json.h"
 #include "layout.h"
 #include "util.h"
 #include "view.h"
@@ -88,6 +90,16 @@ void view_layouts_free(struct layout **l, size_t n)
 	free(l);
 }
 
+const char *view_field_short(struct layout *l, unsigned int off,
+			     unsigned int len, char *buf, size_t n)
+{
+	if (!l)
+		snprintf(buf, n, "+%u", off);
+	else
+		layout_short_range(l, off, len, buf, n);
+	return buf;
+}
+
 const char *view_field(struct layout *l, unsigned int off, unsigned int len,
 		       char *buf, size_t n)
 {
@@ -96,4 +108,43 @@ const char *view_field(struct layout *l, unsigned int off, unsigned int len,
 	else
 		layout_name_range(l, off, len, buf, n);
 	return buf;
+}
+
+void view_kinds_text(FILE *out, const struct kind_counts *k)
+{
+	const uint64_t *n = k->by_kind;
+	uint64_t total = 0;
+
+	for (int i = 0; i < DPROF_NR_ACCESS_KINDS; i++)
+		total += n[i];
+	if (!total)
+		return;
+	fprintf(out, "access kinds, from the instruction: %llu load, %llu store, %llu read-modify-write, %llu ambiguous, %llu not decoded\n",
+		(unsigned long long)n[DPROF_ACCESS_LOAD],
+		(unsigned long long)n[DPROF_ACCESS_STORE],
+		(unsigned long long)n[DPROF_ACCESS_RMW],
+		(unsigned long long)n[DPROF_ACCESS_AMBIGUOUS],
+		(unsigned long long)n[DPROF_ACCESS_UNKNOWN]);
+	if (k->compared)
+		fprintf(out, "  against the breakpoints: %llu compared, %llu loads reported as writes, %llu writes reported as reads\n",
+			(unsigned long long)k->compared,
+			(unsigned long long)k->load_reported_write,
+			(unsigned long long)k->write_reported_read);
+	else
+		fprintf(out, "  one read/write breakpoint per offset: the instruction alone tells reads from writes\n");
+	if (k->rw_unknown)
+		fprintf(out, "  %llu accesses neither decoded nor reported: their histories are left out of classify\n",
+			(unsigned long long)k->rw_unknown);
+}
+
+void view_kinds_json(struct json *j, const struct kind_counts *k)
+{
+	json_object_begin(j, "access_kinds");
+	for (int i = 0; i < DPROF_NR_ACCESS_KINDS; i++)
+		json_uint(j, access_kind_name(i), k->by_kind[i]);
+	json_uint(j, "compared_with_breakpoints", k->compared);
+	json_uint(j, "loads_reported_as_writes", k->load_reported_write);
+	json_uint(j, "writes_reported_as_reads", k->write_reported_read);
+	json_uint(j, "rw_unknown", k->rw_unknown);
+	json_object_end(j);
 }

@@ -33,5 +33,21 @@ void view_layouts_free(struct layout **l, size_t n);
 /* The fields a slot of @len bytes at @off covers, or "+OFF" unnamed. */
 const char *view_field(struct layout *l, unsigned int off, unsigned int len,
 		       char *buf, size_t n);
+/*
+ * The same as one name, for text tables: the outermost member inside the
+ * slot, "+N more" for the others (layout_short_range()).  --json and
+ * --script keep view_field()'s full list.
+ */
+const char *view_field_short(struct layout *l, unsigned int off,
+			     unsigned int len, char *buf, size_t n);
+
+struct kind_counts;
+struct json;
+/*
+ * How the histories' accesses were typed: decoded kinds, and how often
+ * the breakpoints' read/write report disagreed with the instruction.
+ */
+void view_kinds_text(FILE *out, const struct kind_counts *k);
+void view_kinds_json(struct json *j, const struct kind_counts *k);
 
 #endif

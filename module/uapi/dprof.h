@@ -15,8 +15,12 @@
 
 #include <linux/types.h>
 
-/* Bumped on any incompatible change of a record or of the file format. */
-#define DPROF_ABI_VERSION	1
+/*
+ * Bumped on any incompatible change of a record or of the file format.
+ * 2: histories watch up to four offsets (dprof_hist_begin.offset[4], a
+ * two-bit watch index in dprof_hist_elem.tag).
+ */
+#define DPROF_ABI_VERSION	2
 
 /*
  * debugfs tree: /sys/kernel/debug/dprof/  (all files 0400, read() only)
@@ -109,17 +113,21 @@ struct dprof_lost_event {
  * BEGIN is written by the allocating CPU when the watched object is
  * allocated, END by the freeing CPU when it is freed (or by the collector
  * on timeout/unload).  Elements come from the debug-register handler of the
- * CPU that made the access; they carry only the low 14 bits of the history
+ * CPU that made the access; they carry only the low 13 bits of the history
  * id (at most one history is open at a time, and ids advance by at most
  * the arming rate, so the open history is unambiguous).
  *
- * hdr.flags of BEGIN/END: DPROF_HIST_*.
+ * hdr.flags of BEGIN/END: DPROF_HIST_*.  RW_UNSURE: the breakpoints did
+ * not tell reads from writes (one read/write breakpoint per offset, or
+ * the write-only breakpoint not below its twin); the kind then comes from
+ * the accessing instruction, decoded by "record" (DPROF_SEC_ACCESS_KINDS).
  */
-#define DPROF_HIST_RW_UNSURE	0x01	/* BEGIN: read/write not known (slot order) */
+#define DPROF_HIST_RW_UNSURE	0x01	/* BEGIN: breakpoints did not tell reads from writes */
 #define DPROF_HIST_CPUS_CHANGED	0x02	/* END: a CPU came or went while watched */
 #define DPROF_HIST_TRUNCATED	0x04	/* END: elements dropped by the rate limit */
 
 #define DPROF_HIST_NO_OFFSET	0xffff
+#define DPROF_HIST_MAX_OFFSETS	4	/* one debug register each */
 
 struct dprof_hist_begin {
 	struct dprof_rec_hdr hdr;	/* cpu: allocating CPU */
@@ -127,11 +135,12 @@ struct dprof_hist_begin {
 	__u64 addr;		/* object base address (cache-set mapping) */
 	__u64 call_site;	/* caller of the allocator */
 	__u32 id;		/* history id, unique per load */
-	__u16 offset[2];	/* watched byte offsets; DPROF_HIST_NO_OFFSET */
+	__u32 plan_item;	/* index of the offset group in the cover plan */
+	/* watched byte offsets, the first nr_offsets used; NO_OFFSET pads */
+	__u16 offset[DPROF_HIST_MAX_OFFSETS];
 	__u8 len;		/* bytes watched at each offset: 1, 2, 4, 8 */
-	__u8 nr_offsets;	/* 1 or 2 */
-	__u16 reserved;
-	__u32 plan_item;	/* index of the offset pair in the cover plan */
+	__u8 nr_offsets;	/* 1 to DPROF_HIST_MAX_OFFSETS */
+	__u8 reserved[6];
 };
 
 /* END reasons */
@@ -159,9 +168,11 @@ struct dprof_hist_end {
  * ip identify it: ip = 0xffffffff00000000 | ip_lo.  ip_lo 0: the ip was
  * outside that range.
  */
-#define DPROF_ELEM_ID_MASK	0x3fff	/* tag: history id, low 14 bits */
-#define DPROF_ELEM_WATCH_B	0x4000	/* tag: second watched offset */
-#define DPROF_ELEM_WRITE	0x8000	/* tag: the access wrote */
+#define DPROF_ELEM_ID_MASK	0x1fff	/* tag: history id, low 13 bits */
+#define DPROF_ELEM_WATCH_SHIFT	13	/* tag: index into BEGIN's offset[] */
+#define DPROF_ELEM_WATCH_MASK	0x6000
+#define DPROF_ELEM_WATCH(i)	((__u16)((i) << DPROF_ELEM_WATCH_SHIFT))
+#define DPROF_ELEM_WRITE	0x8000	/* tag: a write breakpoint reported it */
 
 struct dprof_hist_elem {
 	__u16 kind;		/* DPROF_REC_HIST_ELEM */
@@ -268,6 +279,7 @@ enum dprof_section_kind {
 	DPROF_SEC_HISTORIES	= 10,	/* debugfs "histories" text at the end */
 	DPROF_SEC_SAMPLES	= 11,	/* struct dprof_sample_agg[] at the end */
 	DPROF_SEC_PROFILE	= 12,	/* debugfs "profile" text at the end */
+	DPROF_SEC_ACCESS_KINDS	= 13,	/* struct dprof_file_access_kind[] */
 };
 
 struct dprof_section {
@@ -309,6 +321,31 @@ struct dprof_file_ipmap {
 	__u64 access_ip;
 };
 
+/*
+ * How the instruction before a trap ip uses memory, decoded from its
+ * opcode at record time (Intel SDM semantics, not the breakpoint's
+ * report).  RMW: read-modify-write (any lock prefix, xchg, cmpxchg,
+ * xadd, arithmetic on memory); it takes the line exclusive even when a
+ * cmpxchg fails, so it counts as a write for coherence.  AMBIGUOUS: two
+ * memory operands of different kinds (movs): which one trapped is not
+ * known.  Readers treat kinds they do not know as UNKNOWN.
+ */
+enum dprof_access_kind {
+	DPROF_ACCESS_UNKNOWN	= 0,	/* not decoded */
+	DPROF_ACCESS_LOAD	= 1,
+	DPROF_ACCESS_STORE	= 2,
+	DPROF_ACCESS_RMW	= 3,
+	DPROF_ACCESS_AMBIGUOUS	= 4,
+	DPROF_NR_ACCESS_KINDS	= 5,
+};
+
+/* Trap ip -> kind of the accessing instruction, sorted by trap_ip. */
+struct dprof_file_access_kind {
+	__u64 trap_ip;
+	__u8 kind;		/* enum dprof_access_kind */
+	__u8 reserved[7];
+};
+
 struct dprof_file_end {
 	__u64 records;		/* records in all EVENTS sections */
 	__u64 lost;		/* records the module reported lost */
@@ -323,10 +360,12 @@ struct dprof_file_end {
 DPROF_STATIC_ASSERT(sizeof(struct dprof_rec_hdr) == 8, "rec_hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_obj_event) == 32, "obj_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_lost_event) == 24, "lost_event size");
-DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_begin) == 48, "hist_begin size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_begin) == 56, "hist_begin size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_end) == 40, "hist_end size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_elem) == 16, "hist_elem size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_ipmap) == 16, "ipmap size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_file_access_kind) == 16,
+		    "access kind size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_agg) == 40, "sample_agg size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_rec) == 32, "sample_rec size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_header) == 16, "file hdr size");

@@ -70,7 +70,7 @@ static void histories(struct fixture *f, size_t n, size_t len)
 				.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e),
 				.cpu = k >= len / 2 + variant,
 				.tag = (id & DPROF_ELEM_ID_MASK) |
-				       (k & 1 ? DPROF_ELEM_WATCH_B : 0) |
+				       (k & 1 ? DPROF_ELEM_WATCH(1) : 0) |
 				       (k % 3 == 0 ? DPROF_ELEM_WRITE : 0),
 				.ip_lo = 0x81000100 + (uint32_t)(k * 16 + variant),
 				.time_ns = (uint32_t)(k * 100),

@@ -216,7 +216,7 @@ static void history(struct fixture *f, uint32_t id, uint16_t a, uint16_t b,
 		struct dprof_hist_elem e = {
 			.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e),
 			.tag = (id & DPROF_ELEM_ID_MASK) |
-			       (on_b[i] ? DPROF_ELEM_WATCH_B : 0),
+			       (on_b[i] ? DPROF_ELEM_WATCH(1) : 0),
 			.ip_lo = 0x81000100, .time_ns = times[i],
 		};
 

@@ -21,7 +21,7 @@ static void elem(struct fixture *f, uint16_t cpu, bool b, bool write,
 {
 	struct dprof_hist_elem e = {
 		.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e), .cpu = cpu,
-		.tag = 5 | (b ? DPROF_ELEM_WATCH_B : 0) |
+		.tag = 5 | (b ? DPROF_ELEM_WATCH(1) : 0) |
 		       (write ? DPROF_ELEM_WRITE : 0),
 		.ip_lo = 0x81000100 + since, .time_ns = since,
 	};

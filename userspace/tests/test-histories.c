@@ -73,7 +73,7 @@ static void elem(struct fixture *f, uint32_t id, uint16_t cpu, bool watch_b,
 	struct dprof_hist_elem e = {
 		.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e), .cpu = cpu,
 		.tag = (id & DPROF_ELEM_ID_MASK) |
-		       (watch_b ? DPROF_ELEM_WATCH_B : 0) |
+		       (watch_b ? DPROF_ELEM_WATCH(1) : 0) |
 		       (write ? DPROF_ELEM_WRITE : 0),
 		.ip_lo = 0x81000100, .time_ns = since,
 	};

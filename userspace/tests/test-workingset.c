@@ -36,7 +36,7 @@ static void history(struct fixture *f, uint32_t id, uint16_t a, uint16_t b)
 	fixture_raw(f, &bg, sizeof(bg));
 	e.tag = id & DPROF_ELEM_ID_MASK;
 	fixture_raw(f, &e, sizeof(e));
-	e.tag |= DPROF_ELEM_WATCH_B;
+	e.tag |= DPROF_ELEM_WATCH(1);
 	fixture_raw(f, &e, sizeof(e));
 	fixture_raw(f, &end, sizeof(end));
 }
