@@ -22,7 +22,37 @@
  * (192), hand-off through a queue (256); every other offset is padding
  * that nothing touches.  The table is the ground truth the selftests use.
  *
- * Control: write "run ROUNDS ITERS A B [PAUSE_US [LOCKSTEP]]" to
+ * The same rounds on objects of the cache dprof_atomics ("atomics ..."),
+ * whose fields are shared the way the kernel shares: through atomics and
+ * locks.  Per object and iteration, each field on its own line unless
+ * stated (R: load, W: store, X: read-modify-write, a write for coherence):
+ *
+ *   field          CPU A                        CPU B
+ *   refs           refcount_inc, refcount_dec   the same: X X
+ *                  (lock xadd each): X X
+ *   cas_word       READ_ONCE, try_cmpxchg:      the same: R X
+ *                  R X (no retry: lockstep)
+ *   xchg_word      xchg: X                      the same: X
+ *   lock           spin_lock (lock cmpxchg,     the same: X W
+ *                  uncontended), spin_unlock
+ *                  (store release): X W
+ *   bits           bit_spin_lock (lock bts),    the same: X X
+ *                  bit_spin_unlock (lock and): X X
+ *   plain_by_a     WRITE_ONCE: W                -            (line of
+ *   hammered_by_b  -                            atomic_inc   hammered_by_b)
+ *                                               twice: X X
+ *   private_by_a   atomic64_inc: X              -
+ *   handoff_seq    1 W                          1 R
+ *
+ * plus A's initialising stores to refs, lock and private_by_a (1 W
+ * each).  Expected: refs, cas_word, xchg_word, lock and bits true
+ * sharing (both CPUs write them); plain_by_a and hammered_by_b false
+ * sharing (one line, each written by one CPU); private_by_a neither (an
+ * atomic used by one CPU shares nothing).  Offsets are in "stats"
+ * (offsetof, so a debug kernel's larger spinlock_t moves them).
+ *
+ * Control: write "run ROUNDS ITERS A B [PAUSE_US [LOCKSTEP]]" or
+ * "atomics ROUNDS ITERS A B [PAUSE_US]" (always in lockstep) to
  * /sys/kernel/debug/dprof_sharing/ctl (returns when done);
  * /sys/kernel/debug/dprof_sharing/stats shows what ran.  PAUSE_US spaces
  * the iterations out (busy wait, both threads), so that a field is
@@ -57,6 +87,10 @@
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/sched.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/bit_spinlock.h>
+#include <linux/atomic.h>
 
 struct dprof_sharing_obj {
 	u64 shared_count;	/*   0 */
@@ -72,7 +106,32 @@ struct dprof_sharing_obj {
 	u64 pad4[7];
 };				/* 320 bytes */
 
-static struct kmem_cache *cache;
+/* Each field on its own line: a larger spinlock_t cannot shift the others. */
+struct dprof_atomics_obj {
+	refcount_t refs ____cacheline_aligned;
+	u64 cas_word ____cacheline_aligned;
+	unsigned long xchg_word ____cacheline_aligned;
+	spinlock_t lock ____cacheline_aligned;
+	unsigned long bits ____cacheline_aligned;
+	u64 plain_by_a ____cacheline_aligned;
+	atomic_t hammered_by_b;		/* plain_by_a's line */
+	u64 handoff_seq ____cacheline_aligned;
+	atomic64_t private_by_a ____cacheline_aligned;
+};
+
+/*
+ * What a run does to one kind of object: A's initialisation and each
+ * thread's iteration.  The hand-off field is written by A and read by B.
+ */
+struct workload {
+	struct kmem_cache **cache;
+	void (*init)(void *obj, unsigned long round);
+	void (*iter_a)(void *obj, unsigned long i);
+	void (*iter_b)(void *obj, unsigned long i);
+	size_t handoff;		/* offset of the u64 hand-off field */
+};
+
+static struct kmem_cache *cache, *atomics_cache;
 static struct kmem_cache *conflict_cache, *capacity_cache;
 static struct dentry *dir;
 static DEFINE_MUTEX(lock);	/* one run at a time */
@@ -82,8 +141,9 @@ static struct {
 	unsigned long rounds, iters, pause_us;
 	bool lockstep;
 	unsigned long step;		/* lockstep: 2i for A's i-th, 2i+1 B's */
-	struct dprof_sharing_obj *cur;	/* this round's object */
-	struct dprof_sharing_obj *slot;	/* the one-slot hand-off queue */
+	const struct workload *wl;
+	void *cur;			/* this round's object */
+	void *slot;			/* the one-slot hand-off queue */
 	unsigned long started;		/* rounds A has started */
 	unsigned long b_done;		/* rounds B has finished */
 	wait_queue_head_t wq;
@@ -91,11 +151,16 @@ static struct {
 	int err;
 } run;
 
-static unsigned long total_rounds, bad_handoffs, misplaced;
+static unsigned long total_rounds, atomics_rounds, bad_handoffs, misplaced;
 
 static void ctor(void *p)
 {
 	memset(p, 0, sizeof(struct dprof_sharing_obj));
+}
+
+static void atomics_ctor(void *p)
+{
+	memset(p, 0, sizeof(struct dprof_atomics_obj));
 }
 
 /* A constructor keeps SLUB's free pointer out of the held objects. */
@@ -140,21 +205,115 @@ static void pace(void)
 	}
 }
 
+/* ---- the plain fields (dprof_sharing) ---- */
+
+static void sharing_obj_init(void *obj, unsigned long r)
+{
+	struct dprof_sharing_obj *o = obj;
+
+	WRITE_ONCE(o->read_mostly, r);
+	WRITE_ONCE(o->private_count, 0);
+}
+
+static void sharing_iter_a(void *obj, unsigned long i)
+{
+	struct dprof_sharing_obj *o = obj;
+
+	bump(&o->shared_count);
+	WRITE_ONCE(o->written_by_a, i);
+	(void)READ_ONCE(o->read_mostly);	/* volatile: the load stays */
+	bump(&o->private_count);
+}
+
+static void sharing_iter_b(void *obj, unsigned long i)
+{
+	struct dprof_sharing_obj *o = obj;
+
+	bump(&o->shared_count);
+	WRITE_ONCE(o->written_by_b, i);
+	(void)READ_ONCE(o->read_mostly);	/* volatile: the load stays */
+}
+
+static const struct workload sharing_wl = {
+	.cache = &cache,
+	.init = sharing_obj_init,
+	.iter_a = sharing_iter_a,
+	.iter_b = sharing_iter_b,
+	.handoff = offsetof(struct dprof_sharing_obj, handoff_seq),
+};
+
+/* ---- atomics and locks (dprof_atomics) ---- */
+
+static void atomics_init(void *obj, unsigned long r)
+{
+	struct dprof_atomics_obj *o = obj;
+
+	refcount_set(&o->refs, 1);
+	spin_lock_init(&o->lock);
+	atomic64_set(&o->private_by_a, 0);
+}
+
+/* The accesses both threads make, as the table says. */
+static void atomics_both(struct dprof_atomics_obj *o, unsigned long i)
+{
+	u64 old;
+
+	refcount_inc(&o->refs);
+	refcount_dec(&o->refs);
+	old = READ_ONCE(o->cas_word);
+	while (!try_cmpxchg(&o->cas_word, &old, old + 1))
+		;
+	xchg(&o->xchg_word, i);
+	spin_lock(&o->lock);
+	spin_unlock(&o->lock);
+	bit_spin_lock(0, &o->bits);
+	bit_spin_unlock(0, &o->bits);
+}
+
+static void atomics_iter_a(void *obj, unsigned long i)
+{
+	struct dprof_atomics_obj *o = obj;
+
+	atomics_both(o, i);
+	WRITE_ONCE(o->plain_by_a, i);
+	atomic64_inc(&o->private_by_a);
+}
+
+static void atomics_iter_b(void *obj, unsigned long i)
+{
+	struct dprof_atomics_obj *o = obj;
+
+	atomics_both(o, i);
+	atomic_inc(&o->hammered_by_b);
+	atomic_inc(&o->hammered_by_b);
+}
+
+static const struct workload atomics_wl = {
+	.cache = &atomics_cache,
+	.init = atomics_init,
+	.iter_a = atomics_iter_a,
+	.iter_b = atomics_iter_b,
+	.handoff = offsetof(struct dprof_atomics_obj, handoff_seq),
+};
+
+static u64 *handoff_of(void *obj)
+{
+	return (u64 *)((char *)obj + run.wl->handoff);
+}
+
 static int thread_a(void *arg)
 {
+	const struct workload *wl = run.wl;
 	unsigned long r, i;
-	u64 sink = 0;
 
 	for (r = 1; r <= run.rounds; r++) {
-		struct dprof_sharing_obj *o;
+		void *o = kmem_cache_alloc(*wl->cache, GFP_KERNEL);
 
-		o = kmem_cache_alloc(cache, GFP_KERNEL);
 		if (!o) {
 			run.err = -ENOMEM;
 			break;
 		}
-		WRITE_ONCE(o->read_mostly, r);
-		WRITE_ONCE(o->private_count, 0);
+		wl->init(o, r);
 		WRITE_ONCE(run.cur, o);
 		WRITE_ONCE(run.step, 0);
 		/* Publishes the initialised object to B (acquire in B). */
@@ -162,17 +321,14 @@ static int thread_a(void *arg)
 		wake_up_all(&run.wq);
 		for (i = 0; i < run.iters; i++) {
 			turn_wait(2 * i);
-			bump(&o->shared_count);
-			WRITE_ONCE(o->written_by_a, i);
-			sink += READ_ONCE(o->read_mostly);
-			bump(&o->private_count);
+			wl->iter_a(o, i);
 			turn_pass(2 * i + 1);
 			pace();
 		}
 		/* The queue holds one object: wait until B took the last. */
 		wait_event(run.wq, !READ_ONCE(run.slot));
-		WRITE_ONCE(o->handoff_seq, r);
-		/* handoff_seq is visible before the object is in the queue. */
+		WRITE_ONCE(*handoff_of(o), r);
+		/* The hand-off field is visible before the object is queued. */
 		smp_store_release(&run.slot, o);
 		wake_up_all(&run.wq);
 		/* Pairs with B's release: the object is freed. */
@@ -180,7 +336,6 @@ static int thread_a(void *arg)
 		if (raw_smp_processor_id() != (long)arg)
 			misplaced++;
 	}
-	(void)sink;
 	/* Lets B out of its wait when A stopped early. */
 	smp_store_release(&run.started, run.rounds + 1);
 	wake_up_all(&run.wq);
@@ -190,11 +345,11 @@ static int thread_a(void *arg)
 
 static int thread_b(void *arg)
 {
+	const struct workload *wl = run.wl;
 	unsigned long r, i;
-	u64 sink = 0;
 
 	for (r = 1; r <= run.rounds; r++) {
-		struct dprof_sharing_obj *o;
+		void *o;
 
 		/* Pairs with A's release of the new object. */
 		wait_event(run.wq, smp_load_acquire(&run.started) >= r);
@@ -203,24 +358,21 @@ static int thread_b(void *arg)
 		o = READ_ONCE(run.cur);
 		for (i = 0; i < run.iters; i++) {
 			turn_wait(2 * i + 1);
-			bump(&o->shared_count);
-			WRITE_ONCE(o->written_by_b, i);
-			sink += READ_ONCE(o->read_mostly);
+			wl->iter_b(o, i);
 			turn_pass(2 * i + 2);
 			pace();
 		}
 		wait_event(run.wq, READ_ONCE(run.slot));
-		o = xchg(&run.slot, NULL);	/* full barrier: sees handoff_seq */
-		if (READ_ONCE(o->handoff_seq) != r)
+		o = xchg(&run.slot, NULL);	/* full barrier: sees the hand-off */
+		if (READ_ONCE(*handoff_of(o)) != r)
 			bad_handoffs++;
 		if (raw_smp_processor_id() != (long)arg)
 			misplaced++;
-		kmem_cache_free(cache, o);
+		kmem_cache_free(*wl->cache, o);
 		/* The round is over: A may start the next one. */
 		smp_store_release(&run.b_done, r);
 		wake_up_all(&run.wq);
 	}
-	(void)sink;
 	complete(&run.b_done_all);
 	return 0;
 }
@@ -236,8 +388,9 @@ static int start_on(int (*fn)(void *), int cpu, const char *name,
 	return 0;
 }
 
-static int do_run(unsigned long rounds, unsigned long iters, int a, int b,
-		  unsigned long pause_us, bool lockstep)
+static int do_run(const struct workload *wl, unsigned long rounds,
+		  unsigned long iters, int a, int b, unsigned long pause_us,
+		  bool lockstep)
 {
 	struct task_struct *ta, *tb;
 	int ret;
@@ -249,6 +402,7 @@ static int do_run(unsigned long rounds, unsigned long iters, int a, int b,
 	init_waitqueue_head(&run.wq);
 	init_completion(&run.a_done);
 	init_completion(&run.b_done_all);
+	run.wl = wl;
 	run.rounds = rounds;
 	run.iters = iters;
 	run.pause_us = pause_us;
@@ -279,7 +433,10 @@ static int do_run(unsigned long rounds, unsigned long iters, int a, int b,
 	kthread_stop(tb);
 	put_task_struct(ta);
 	put_task_struct(tb);
-	total_rounds += run.b_done;
+	if (wl == &atomics_wl)
+		atomics_rounds += run.b_done;
+	else
+		total_rounds += run.b_done;
 	ret = run.err;
 out:
 	cpus_read_unlock();
@@ -339,7 +496,8 @@ static int hold(struct kmem_cache *c, unsigned long n, unsigned long ms,
 static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
-	char cmd[64], what[16];
+	char cmd[80], what[16];
+	const struct workload *wl = &sharing_wl;
 	unsigned long rounds, iters, pause_us = 0;
 	int a, b, lockstep = 0, ret;
 
@@ -357,11 +515,17 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			ret = -EINVAL;
 		return ret ? ret : count;
 	}
-	if (sscanf(cmd, "run %lu %lu %d %d %lu %d", &rounds, &iters, &a, &b,
-		   &pause_us, &lockstep) < 4 || lockstep < 0 || lockstep > 1)
+	if (sscanf(cmd, "atomics %lu %lu %d %d %lu", &rounds, &iters, &a, &b,
+		   &pause_us) >= 4) {
+		wl = &atomics_wl;
+		lockstep = 1;	/* uncontended: no lock or cmpxchg retries */
+	} else if (sscanf(cmd, "run %lu %lu %d %d %lu %d", &rounds, &iters,
+			  &a, &b, &pause_us, &lockstep) < 4 ||
+		   lockstep < 0 || lockstep > 1) {
 		return -EINVAL;
+	}
 	mutex_lock(&lock);
-	ret = do_run(rounds, iters, a, b, pause_us, lockstep);
+	ret = do_run(wl, rounds, iters, a, b, pause_us, lockstep);
 	mutex_unlock(&lock);
 	return ret ? ret : count;
 }
@@ -378,6 +542,21 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "bad_handoffs %lu\n", bad_handoffs);
 	seq_printf(m, "misplaced %lu\n", misplaced);
 	seq_printf(m, "object_size %u\n", kmem_cache_size(cache));
+	seq_printf(m, "atomics_rounds %lu\n", atomics_rounds);
+	seq_printf(m, "atomics_object_size %u\n", kmem_cache_size(atomics_cache));
+#define SHOW_OFFSET(f) \
+	seq_printf(m, "atomics_offset %s %zu\n", #f, \
+		   offsetof(struct dprof_atomics_obj, f))
+	SHOW_OFFSET(refs);
+	SHOW_OFFSET(cas_word);
+	SHOW_OFFSET(xchg_word);
+	SHOW_OFFSET(lock);
+	SHOW_OFFSET(bits);
+	SHOW_OFFSET(plain_by_a);
+	SHOW_OFFSET(hammered_by_b);
+	SHOW_OFFSET(handoff_seq);
+	SHOW_OFFSET(private_by_a);
+#undef SHOW_OFFSET
 	mutex_unlock(&lock);
 	return 0;
 }
@@ -395,13 +574,17 @@ static int __init sharing_init(void)
 				  SLAB_HWCACHE_ALIGN, ctor);
 	if (!cache)
 		return -ENOMEM;
+	atomics_cache = kmem_cache_create("dprof_atomics",
+					  sizeof(struct dprof_atomics_obj), 0,
+					  SLAB_HWCACHE_ALIGN, atomics_ctor);
 	conflict_cache = kmem_cache_create("dprof_conflict", PAGE_SIZE,
 					   PAGE_SIZE, 0, hold_ctor);
 	capacity_cache = kmem_cache_create("dprof_capacity", 256, 0,
 					   SLAB_HWCACHE_ALIGN, hold_ctor);
-	if (!conflict_cache || !capacity_cache) {
+	if (!atomics_cache || !conflict_cache || !capacity_cache) {
 		kmem_cache_destroy(capacity_cache);
 		kmem_cache_destroy(conflict_cache);
+		kmem_cache_destroy(atomics_cache);
 		kmem_cache_destroy(cache);
 		return -ENOMEM;
 	}
@@ -416,6 +599,7 @@ static void __exit sharing_exit(void)
 	debugfs_remove_recursive(dir);
 	kmem_cache_destroy(capacity_cache);
 	kmem_cache_destroy(conflict_cache);
+	kmem_cache_destroy(atomics_cache);
 	kmem_cache_destroy(cache);
 }
 
