@@ -21,8 +21,10 @@ if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 		'*/scripts/const_structs.checkpatch'
 fi
-# checkpatch leaves .checkpatch-camelcase.* in its working directory.
-cd "$dir"
+# In a git tree checkpatch caches camel-case names in the working
+# directory (.checkpatch-camelcase.git.*, ignored): drop the cache after.
+trap 'rm -f "$top"/.checkpatch-camelcase.git.*' EXIT
+cd "$top"
 "$dir/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
 	--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,LINUX_VERSION_CODE,CONSTANT_COMPARISON,CAMELCASE \
 	-f "$top"/module/*.c "$top"/module/*.h "$top"/module/uapi/*.h \
