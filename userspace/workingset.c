@@ -95,14 +95,14 @@ static double *slot_probabilities(const struct recording *r,
 	*from_hist = false;
 	for (size_t i = 0; i < hs->n; i++) {
 		const struct history *h = &hs->h[i];
-		bool seen[2] = { false, false };
+		bool seen[DPROF_HIST_MAX_OFFSETS] = { false };
 
 		if ((size_t)h->target != t || !classify_usable(h))
 			continue;
 		for (size_t k = 0; k < h->nr_elems; k++)
-			for (int w = 0; w < h->nr_offsets && w < 2; w++)
+			for (int w = 0; w < h->nr_offsets; w++)
 				seen[w] |= h->elems[k].offset == h->offset[w];
-		for (int w = 0; w < h->nr_offsets && w < 2; w++) {
+		for (int w = 0; w < h->nr_offsets; w++) {
 			size_t s = h->offset[w] / SLOT;
 
 			if (s < nslots) {
