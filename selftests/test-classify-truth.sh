@@ -80,11 +80,11 @@ awk '
 	$1 != "cstep" { next }
 	{ i = $4; fn = $11; sub(/\+.*/, "", fn)
 	  got = $6 " " $7 " " $8 " " $9 " " fn }
-	i == 0 { want = "128 write same ordered thread_a" }
-	i == 1 { want = "192 write same ordered thread_a" }
+	i == 0 { want = "128 write same ordered sharing_obj_init" }
+	i == 1 { want = "192 write same ordered sharing_obj_init" }
 	i >= 2 {
 		k = (i - 2) % 10
-		a = "thread_a"; b = "thread_b"
+		a = "sharing_iter_a"; b = "sharing_iter_b"
 		if (k == 0) want = "0 read " (i == 2 ? "same" : "change") " ordered " a
 		if (k == 1) want = "0 write same ordered " a
 		if (k == 2) want = "64 write same ordered " a

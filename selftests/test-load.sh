@@ -11,7 +11,10 @@ for f in version status targets dropped events; do
 	mode=$(stat -c %a "$DPROF_DIR/$f")
 	expect_eq "mode of $f" "$mode" 400
 done
-grep -q "^dprof .* abi 1$" "$DPROF_DIR/version" || fail "version: $(cat $DPROF_DIR/version)"
+# The module and dprof-view are built from one uapi/dprof.h: one ABI.
+abi=$(dprof-view --version | sed -n 's/.*(abi \([0-9]*\)).*/\1/p')
+grep -q "^dprof .* abi $abi$" "$DPROF_DIR/version" ||
+	fail "version: $(cat $DPROF_DIR/version), dprof-view reads abi $abi"
 for field in slab.slab_cache kmem_cache.size kmem_cache.name kmem_cache.list; do
 	grep -q "$field .*(calibrated)" "$DPROF_DIR/status" ||
 		fail "status does not show $field calibrated"

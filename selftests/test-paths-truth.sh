@@ -43,8 +43,8 @@ expect_eq "CPU changes" "$6" 1
 awk -v iters=$iters -v last=$((steps - 1)) '
 	$1 != "step" { next }
 	{ i = $4; off = $6; rw = $7; chg = $8; fn = $10 }
-	i == 0 { want = "192 write same thread_a" }
-	i >= 1 && i <= 2 * iters { want = "192 " (i % 2 ? "read" : "write") " same thread_a" }
+	i == 0 { want = "192 write same sharing_obj_init" }
+	i >= 1 && i <= 2 * iters { want = "192 " (i % 2 ? "read" : "write") " same sharing_iter_a" }
 	i == 2 * iters + 1 { want = "256 write same thread_a" }
 	i == last { want = "256 read change thread_b" }
 	{

@@ -31,7 +31,7 @@ i=0
 while [ $i -lt 100 ]; do
 	echo "run 1 1000 0 1 1000" >/sys/kernel/debug/dprof_sharing/ctl ||
 		fail "the sharing workload failed"
-	watched=$(awk '/watched per pair/ { split($NF == "ms" ? $(NF - 1) : "", r, "-"); print r[1] }' \
+	watched=$(awk '/watched per group/ { split($NF == "ms" ? $(NF - 1) : "", r, "-"); print r[1] }' \
 		$DPROF_DIR/histories)
 	[ "${watched:-0}" -ge 300 ] && break
 	i=$((i + 1))
