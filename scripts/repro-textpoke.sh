@@ -1,15 +1,15 @@
 #!/bin/sh
-# Guest script: reproduces the QEMU 7.2 multi-threaded-TCG failure on
-# Debian 6.12 without dprof.  A stress kthread allocates and frees on CPU 1
-# while this toggles the four kmem tracepoints through tracefs; each toggle
-# patches kmem_cache_alloc/free with text_poke_bp().  Under MTTCG the guest
-# soon dies with "Oops: int3" at kmem_cache_alloc_noprof+0x129 or
-# kmem_cache_free+0xaf: a stale int3 runs after its descriptor was dropped.
+# Guest script: toggles the four kmem tracepoints through tracefs while a
+# stress kthread allocates and frees on CPU 1, without dprof; each toggle
+# patches kmem_cache_alloc/free with text_poke_bp().  QEMU 7.2's
+# multi-threaded TCG oopsed Debian 6.12 here ("Oops: int3" at
+# kmem_cache_alloc_noprof+0x129 or kmem_cache_free+0xaf, a stale int3
+# after its descriptor was dropped) within ~30 toggles in 6 of 6 runs;
+# QEMU 10, which install-deps.sh installs, passed 60 toggles in 2 of 2
+# (2026-11-22).  Kept to check a new QEMU before trusting it:
 #
-#   DPROF_ACCEL=tcg scripts/vm.sh -k 6.12 scripts/repro-textpoke.sh 60
+#   scripts/vm.sh -k 6.12 scripts/repro-textpoke.sh 60
 #
-# exits 124 (oops) within ~30 toggles in 6 of 6 runs seen on 2026-11-22;
-# with the default accel for 6.12 (tcg,thread=single) and on 6.1 it ends 0.
 cd /selftests || exit 1
 . ./functions.sh
 toggles=${1:-60}
