@@ -178,6 +178,8 @@ void dprof_window_free(unsigned long base);
 void dprof_history_cache_destroyed(int target);
 struct seq_file;
 void dprof_history_show(struct seq_file *m, bool brief);
+/* Whether the breakpoints tell writes from reads (history_split_rw=1). */
+bool dprof_history_tells_writes(void);
 /* Complete histories of @target, and those whose object changed CPU. */
 void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories);
 

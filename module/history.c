@@ -1235,6 +1235,11 @@ void dprof_history_sync(void)
 
 /* ---- reporting --------------------------------------------------------- */
 
+bool dprof_history_tells_writes(void)
+{
+	return bps_per_offset > 1;
+}
+
 void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories)
 {
 	*moved = atomic64_read(&target_moved[target]);

@@ -560,6 +560,8 @@ static void show_target(struct seq_file *m, unsigned int t, u64 all_misses,
 	unsigned int cpu, i, n = 0;
 	u64 moved, histories;
 	bool hw = sampler != DPROF_SAMPLER_WATCH;
+	/* One read/write breakpoint per offset counts neither. */
+	bool rw = hw || dprof_history_tells_writes();
 
 	for_each_possible_cpu(cpu) {
 		const struct agg_table *tab = per_cpu_ptr(&agg, cpu);
@@ -612,11 +614,16 @@ static void show_target(struct seq_file *m, unsigned int t, u64 all_misses,
 				   div64_u64(100 * offs[i].count, s.count),
 				   offs[i].loads, offs[i].stores,
 				   offs[i].misses);
-		else
+		else if (rw)
 			seq_printf(m, "  %8u %10llu %5llu%% %8llu %8llu\n",
 				   offs[i].offset, offs[i].count,
 				   div64_u64(100 * offs[i].count, s.count),
 				   offs[i].loads, offs[i].stores);
+		else
+			seq_printf(m, "  %8u %10llu %5llu%% %8s %8s\n",
+				   offs[i].offset, offs[i].count,
+				   div64_u64(100 * offs[i].count, s.count),
+				   "-", "-");
 }
 
 static void counters_sum(struct sample_counters *sum)
@@ -650,8 +657,10 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	counters_sum(&c);
 	seq_printf(m, "sampler: %s", sampler_names[sampler]);
 	if (sampler == DPROF_SAMPLER_WATCH)
-		seq_printf(m, " (debug registers%s%s): samples are accesses; misses are not measured, estimate them from the histories (dprof-view)\n",
-			   sampler_why ? "; " : "", sampler_why ? sampler_why : "");
+		seq_printf(m, " (debug registers%s%s): samples are accesses; misses are not measured, estimate them from the histories (dprof-view)%s\n",
+			   sampler_why ? "; " : "", sampler_why ? sampler_why : "",
+			   dprof_history_tells_writes() ? "" :
+			   "; loads and stores are not told apart here (one read/write breakpoint per offset): dprof-view record decodes them from the instructions");
 	else if (sampler == DPROF_SAMPLER_NONE)
 		seq_printf(m, "%s%s\n", sampler_why ? ": " : "",
 			   sampler_why ? sampler_why : "");

@@ -24,8 +24,36 @@ struct keyed {
 	uint32_t size;
 	char *name;		/* owned until the rows are built */
 	uint64_t ip;		/* accessing instruction */
+	uint64_t loads, stores;	/* the entry's, or from its instruction */
 	const struct dprof_sample_agg *e;
 };
+
+/*
+ * Loads and stores of an entry: the sampler's, or where the breakpoints
+ * did not tell (one read/write breakpoint per offset) the kind of the
+ * instruction at the trap ip, decoded by record; a read-modify-write is
+ * a store, as coherence sees it.
+ */
+static void entry_kinds(struct keyed *k, const struct recording *r)
+{
+	const struct dprof_sample_agg *e = k->e;
+
+	k->loads = e->loads;
+	k->stores = e->stores;
+	if (!(e->flags & DPROF_AGG_WATCH_IP) || e->loads || e->stores)
+		return;
+	switch (access_kind_lookup(r, e->ip)) {
+	case DPROF_ACCESS_LOAD:
+		k->loads = e->count;
+		break;
+	case DPROF_ACCESS_STORE:
+	case DPROF_ACCESS_RMW:
+		k->stores = e->count;
+		break;
+	default:
+		break;
+	}
+}
 
 static int by_row(const void *a, const void *b)
 {
@@ -161,8 +189,8 @@ static void add_row(struct profile_type *t, const struct keyed *from,
 	f->name = xstrdup(from->name);
 	for (const struct keyed *k = from; k < to; k++) {
 		f->samples += k->e->count;
-		f->loads += k->e->loads;
-		f->stores += k->e->stores;
+		f->loads += k->loads;
+		f->stores += k->stores;
 		f->misses += k->e->misses;
 		f->latency_sum += k->e->latency_sum;
 		/* Sorted by ip within the run: sum each ip's entries. */
@@ -362,6 +390,7 @@ void profile_build(const struct recording *r, const struct type_map *map,
 
 			keyed[n].ip = a ? a : e->ip;
 		}
+		entry_kinds(&keyed[n], r);
 		key_entry(&keyed[n], layouts[t],
 			  e->flags & DPROF_AGG_WATCH_IP ? slot : 0, buf,
 			  sizeof(buf));

@@ -85,8 +85,8 @@ void fixture_end(struct fixture *f)
 	section(f, DPROF_SEC_END, &end, sizeof(end));
 }
 
-void fixture_end_with(struct fixture *f, uint32_t kind, const void *data,
-		      uint64_t len)
+void fixture_end_sections(struct fixture *f, const struct fixture_section *s,
+			  size_t n)
 {
 	struct dprof_section *ev = (void *)(f->buf + f->events_offset -
 					    sizeof(*ev));
@@ -94,8 +94,17 @@ void fixture_end_with(struct fixture *f, uint32_t kind, const void *data,
 				      .duration_ns = 1000000000 };
 
 	ev->length = f->len - f->events_offset;
-	section(f, kind, data, len);
+	for (size_t i = 0; i < n; i++)
+		section(f, s[i].kind, s[i].data, s[i].len);
 	section(f, DPROF_SEC_END, &end, sizeof(end));
+}
+
+void fixture_end_with(struct fixture *f, uint32_t kind, const void *data,
+		      uint64_t len)
+{
+	struct fixture_section s = { kind, data, len };
+
+	fixture_end_sections(f, &s, 1);
 }
 
 void fixture_free(struct fixture *f)

@@ -24,6 +24,14 @@ void fixture_end(struct fixture *f);
 /* Same, with one more section between the events and the end. */
 void fixture_end_with(struct fixture *f, uint32_t kind, const void *data,
 		      uint64_t len);
+/* Same, with several sections, in order. */
+struct fixture_section {
+	uint32_t kind;
+	const void *data;
+	uint64_t len;
+};
+void fixture_end_sections(struct fixture *f, const struct fixture_section *s,
+			  size_t n);
 void fixture_free(struct fixture *f);
 
 #endif

@@ -14,6 +14,7 @@
 #include "fixture.h"
 #include "harness.h"
 #include "histories.h"
+#include "profile.h"
 
 struct insn_case {
 	const char *what;
@@ -227,7 +228,60 @@ static void test_four_offsets_per_history(void)
 	fixture_free(&f);
 }
 
+/*
+ * The watch sampler with one read/write breakpoint per offset counts
+ * neither loads nor stores; the profile takes them from the instruction
+ * at each entry's trap ip (a read-modify-write counts as a store).
+ */
+static void test_profile_kinds_from_instructions(void)
+{
+	struct dprof_sample_agg agg[] = {
+		{ .ip = 0xffffffff00000000ull | IP_RMW, .count = 7, .offset = 8,
+		  .flags = DPROF_AGG_WATCH_IP },
+		{ .ip = 0xffffffff00000000ull | IP_LOAD, .count = 5, .offset = 8,
+		  .flags = DPROF_AGG_WATCH_IP },
+		/* the breakpoints told: kept as they are */
+		{ .ip = 0xffffffff00000000ull | IP_LOAD, .count = 4, .offset = 16,
+		  .loads = 1, .stores = 3, .flags = DPROF_AGG_WATCH_IP },
+		{ .ip = 0xffffffff00000000ull | IP_UNDECODED, .count = 2,
+		  .offset = 24, .flags = DPROF_AGG_WATCH_IP },
+	};
+	struct fixture_section s[] = {
+		{ DPROF_SEC_SAMPLES, agg, sizeof(agg) },
+		{ DPROF_SEC_ACCESS_KINDS, kinds, sizeof(kinds) },
+	};
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct profile p;
+	uint64_t loads[3] = { 0 }, stores[3] = { 0 };
+
+	fixture_begin(&f, 1);
+	fixture_end_sections(&f, s, 2);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	profile_build(&r, NULL, &p);
+	CHECK_EQ_U64(p.nr_types, 1);
+	for (size_t i = 0; p.nr_types && i < p.types[0].nr_fields; i++) {
+		const struct profile_field *pf = &p.types[0].fields[i];
+
+		if (pf->offset / 8 >= 1 && pf->offset / 8 <= 3) {
+			loads[pf->offset / 8 - 1] += pf->loads;
+			stores[pf->offset / 8 - 1] += pf->stores;
+		}
+	}
+	CHECK_EQ_U64(loads[0], 5);
+	CHECK_EQ_U64(stores[0], 7);
+	CHECK_EQ_U64(loads[1], 1);
+	CHECK_EQ_U64(stores[1], 3);
+	CHECK_EQ_U64(loads[2] + stores[2], 0);	/* not known: neither */
+	profile_free(&p);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test kinds_tests[] = {
+	{ "profile_kinds_from_instructions",
+	  test_profile_kinds_from_instructions },
 	{ "access_kinds_follow_the_sdm", test_access_kinds_follow_the_sdm },
 	{ "decoded_kinds_win_and_disagreements_count",
 	  test_decoded_kinds_win_and_disagreements_count },
