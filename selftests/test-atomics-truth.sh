@@ -110,6 +110,7 @@ check_mode() {
 		fail "split_rw=$split: accesses whose instruction was not decoded"
 
 	# classify: the class of every field, and who invalidated it.
+	dprof-view classify -t dprof_atomics "$out"
 	dprof-view classify --script -t dprof_atomics "$out" >"$TMP/c.txt" ||
 		fail "classify failed"
 	for want in "$REFS true-sharing $REFS" "$CAS true-sharing $CAS" \
