@@ -538,39 +538,44 @@ void recording_free(struct recording *r)
 	memset(r, 0, sizeof(*r));
 }
 
-uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip)
+/* The entry of @ip in an array sorted by a leading u64 trap_ip. */
+static const void *find_trap_ip(const void *arr, size_t n, size_t size,
+				uint64_t ip)
 {
-	size_t lo = 0, hi = r->nr_ipmap;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const void *e = (const char *)arr + mid * size;
+		uint64_t at;
 
-		if (r->ipmap[mid].trap_ip == trap_ip)
-			return r->ipmap[mid].access_ip;
-		if (r->ipmap[mid].trap_ip < trap_ip)
+		memcpy(&at, e, sizeof(at));
+		if (at == ip)
+			return e;
+		if (at < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	return NULL;
+}
+
+uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip)
+{
+	const struct dprof_file_ipmap *m =
+		find_trap_ip(r->ipmap, r->nr_ipmap, sizeof(*m), trap_ip);
+
+	return m ? m->access_ip : 0;
 }
 
 enum dprof_access_kind access_kind_lookup(const struct recording *r,
 					  uint64_t trap_ip)
 {
-	size_t lo = 0, hi = r->nr_access_kinds;
+	const struct dprof_file_access_kind *k =
+		find_trap_ip(r->access_kinds, r->nr_access_kinds, sizeof(*k),
+			     trap_ip);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->access_kinds[mid].trap_ip == trap_ip)
-			return r->access_kinds[mid].kind;
-		if (r->access_kinds[mid].trap_ip < trap_ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return DPROF_ACCESS_UNKNOWN;
+	return k ? k->kind : DPROF_ACCESS_UNKNOWN;
 }
 
 const char *recording_meta(const struct recording *r, const char *key)
