@@ -234,11 +234,18 @@ static int check_record(const struct recording *r, const uint8_t *rec,
 			return fail(err, at,
 				    "history %u watches %u offsets of %u bytes",
 				    b.id, b.nr_offsets, b.len);
-		for (int i = 0; i < b.nr_offsets; i++)
+		for (int i = 0; i < b.nr_offsets; i++) {
 			if (b.offset[i] + (uint32_t)b.len > size)
 				return fail(err, at,
 					    "history %u watches offset %u beyond the %u-byte object",
 					    b.id, b.offset[i], size);
+			/* One register per offset: the analyses count on it. */
+			for (int k = 0; k < i; k++)
+				if (b.offset[k] == b.offset[i])
+					return fail(err, at,
+						    "history %u watches offset %u twice",
+						    b.id, b.offset[i]);
+		}
 	}
 	if (hdr.kind == DPROF_REC_SAMPLE) {
 		struct dprof_sample_rec sr;

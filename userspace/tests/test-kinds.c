@@ -226,6 +226,13 @@ static void test_four_offsets_per_history(void)
 	fixture_end(&f);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) != 0);
 	fixture_free(&f);
+	/* One offset twice (a fuzzed file once overran combine's votes). */
+	fixture_begin(&f, 1);
+	begin(&f, 12, 0, (const uint16_t[]){ 8, 16, 8 }, 3);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "twice");
+	fixture_free(&f);
 }
 
 /*
