@@ -84,6 +84,20 @@ objects_row() {
 		cur == t && $1 == cpu { print $2, $3, $4; exit }'
 }
 
+# plan_count rounds|histories: from the cover plan in the histories file
+# (the last target's line), the complete rounds or complete histories so far.
+plan_count() {
+	local v
+	v=$(awk -v w="$1" '/rounds complete/ {
+		for (k = 2; k < NF; k++)
+			if ((w == "rounds" && $(k - 1) == "rounds" && $k == "complete") ||
+			    (w == "histories" && $(k - 1) == "complete" && $k == "histories")) {
+				v = $(k + 1); sub(",", "", v); print v
+			}
+	}' "$DPROF_DIR/histories" | tail -n 1)
+	echo "${v:-0}"
+}
+
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
 	echo "ok: $1 = $3"

@@ -55,13 +55,11 @@ expect() {
 }
 
 cat >"$TMP/atomics-run.sh" <<'EOS'
-iters=$1 dir=$2
+iters=$1
+. /selftests/functions.sh
 for i in $(seq 40); do
 	echo "atomics 20 $iters 0 1" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
-	n=$(awk '/rounds complete/ { for (k = 1; k < NF; k++)
-		if ($k == "complete") { v = $(k + 1); sub(",", "", v); print v } }' \
-		"$dir/histories" | tail -n 1)
-	[ "${n:-0}" -ge 2 ] && exit 0
+	[ "$(plan_count rounds)" -ge 2 ] && exit 0
 done
 exit 0
 EOS
@@ -72,8 +70,8 @@ check_mode() {
 	out=$TMP/atomics-$split.dprof
 	load_mod dprof target=dprof_atomics sampler=off history_mode=pairs \
 		history_offsets=$offsets history_split_rw=$split
-	dprof-view record -o "$out" -- sh "$TMP/atomics-run.sh" "$iters" \
-		"$DPROF_DIR" || fail "recording the atomics workload failed"
+	dprof-view record -o "$out" -- sh "$TMP/atomics-run.sh" "$iters" ||
+		fail "recording the atomics workload failed"
 	grep -E "debug registers|rounds complete" $DPROF_DIR/histories
 	unload_mod dprof
 	expect_eq "bad hand-offs" "$(awk '$1 == "bad_handoffs" {print $2}' $stats)" 0

@@ -25,17 +25,14 @@ load_mod dprof_sharing
 load_mod dprof target=dprof_sharing sampler=off history_mode=pairs \
 	history_offsets=0,64,72,128,192
 cat >"$TMP/classify-run.sh" <<'EOS'
-dir=$1
+. /selftests/functions.sh
 for i in $(seq 100); do
 	echo "run 50 20 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
-	n=$(awk '/rounds complete/ { for (k = 1; k < NF; k++)
-		if ($k == "complete") { v = $(k + 1); sub(",", "", v); print v } }' \
-		"$dir/histories" | tail -n 1)
-	[ "${n:-0}" -ge 2 ] && exit 0
+	[ "$(plan_count rounds)" -ge 2 ] && exit 0
 done
 exit 0
 EOS
-dprof-view record -o "$out" -- sh "$TMP/classify-run.sh" "$DPROF_DIR" ||
+dprof-view record -o "$out" -- sh "$TMP/classify-run.sh" ||
 	fail "record failed"
 grep "rounds complete" $DPROF_DIR/histories
 unload_mod dprof

@@ -28,16 +28,15 @@ load_mod dprof target=dprof_sharing history_offsets=0,64,72,128,192,256,8,264
 # Rounds in batches until 12 histories are complete: three rounds of the
 # four-pair plan (or 60 batches).
 cat >"$TMP/truth-run.sh" <<'EOS'
-iters=$1 dir=$2
+iters=$1
+. /selftests/functions.sh
 for i in $(seq 60); do
 	echo "run 500 $iters 0 1" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
-	n=$(awk '/complete histories/ { for (i = 1; i < NF; i++)
-		if ($i == "histories") { v = $(i + 1); sub(",", "", v); print v } }' "$dir/histories")
-	[ "${n:-0}" -ge 12 ] && exit 0
+	[ "$(plan_count histories)" -ge 12 ] && exit 0
 done
 exit 0
 EOS
-dprof-view record -o "$out" -- sh "$TMP/truth-run.sh" "$iters" "$DPROF_DIR" ||
+dprof-view record -o "$out" -- sh "$TMP/truth-run.sh" "$iters" ||
 	fail "recording the sharing workload failed"
 cat $DPROF_DIR/histories
 expect_eq "bad hand-offs" "$(awk '$1 == "bad_handoffs" {print $2}' /sys/kernel/debug/dprof_sharing/stats)" 0

@@ -26,9 +26,7 @@ i=0
 while [ $i -lt 200 ]; do
 	echo "run 500 $iters 0 1" >/sys/kernel/debug/dprof_sharing/ctl ||
 		fail "the sharing workload failed"
-	rounds=$(awk '/rounds complete/ { for (k = 1; k < NF; k++)
-		if ($k == "complete") { v = $(k + 1); sub(",", "", v); print v } }' \
-		$DPROF_DIR/histories | tail -n 1)
+	rounds=$(plan_count rounds)
 	[ "${rounds:-0}" -ge 10 ] && break
 	i=$((i + 1))
 done
