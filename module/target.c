@@ -14,19 +14,11 @@ struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
 unsigned int dprof_nr_targets;
 bool dprof_have_kmalloc_target;
 
-/* Names used by the DProf thesis and by habit, mapped to slab cache names. */
+/* Names used by the DProf thesis and by habit (shared with dprof-view). */
 static const struct {
 	const char *alias;
 	const char *cache;
-} target_aliases[] = {
-	{ "skbuff", "skbuff_head_cache" },
-	{ "skbuff_fclone", "skbuff_fclone_cache" },
-	{ "tcp", "TCP" },
-	{ "tcp6", "TCPv6" },
-	{ "udp", "UDP" },
-	{ "udp6", "UDPv6" },
-	{ "tcp_request", "request_sock_TCP" },
-};
+} target_aliases[] = DPROF_TARGET_ALIASES;
 
 /*
  * "size-N" (thesis, SLAB era) and "kmalloc-N" with N in bytes both become

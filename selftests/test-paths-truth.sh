@@ -61,6 +61,12 @@ expect_eq "CPU-change edges" "$(echo "$changes" | grep -c .)" 1
 echo "$changes" | grep -q "thread_a \[dprof_sharing\] => thread_b \[dprof_sharing\]" ||
 	fail "the CPU change is not thread_a => thread_b: $changes"
 dprof-view flow --dot "$out" dprof_sharing >"$TMP/flow.dot" || fail "flow --dot failed"
+# The mission's command line: ./dprof.data by default, a cache by a
+# prefix of its name, options after the operand.
+(cd "$TMP" && cp "$out" dprof.data && dprof-view flow dprof_sh --dot) |
+	cmp -s - "$TMP/flow.dot" ||
+	fail "'dprof-view flow dprof_sh --dot' on ./dprof.data differs from flow --dot FILE dprof_sharing"
+echo "ok: dprof-view flow CACHE --dot reads ./dprof.data"
 expect_eq "bold red DOT edges" "$(grep -c 'color=red, style=bold' "$TMP/flow.dot")" 1
 if ! command -v dot >/dev/null; then
 	dprof-view flow --svg "$TMP/flow.svg" "$out" dprof_sharing 2>"$TMP/err"

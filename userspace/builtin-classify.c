@@ -17,7 +17,7 @@
 #include "view.h"
 
 static const char classify_usage[] =
-	"usage: dprof-view classify [--json|--script] [-o FILE] [-t CACHE] [-T CACHE=STRUCT]... RECORDING\n"
+	"usage: dprof-view classify [--json|--script] [-o FILE] [-t CACHE] [-T CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"Miss classification from the object access histories: each complete\n"
 	"history is replayed access by access, and an access by a CPU to a\n"
@@ -43,6 +43,7 @@ static const char classify_usage[] =
 	"                           writes caused the labelled invalidations,\n"
 	"                           or -)\n"
 	"  -j, --json               JSON instead of text\n"
+	"  -i, --input FILE         what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE        write there instead of stdout\n"
 	"  -h, --help               this text\n";
 
@@ -58,6 +59,7 @@ static int parse_opts(int argc, char **argv, struct classify_opts *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "target", required_argument, NULL, 't' },
 		{ "type", required_argument, NULL, 'T' },
 		{ "debug", required_argument, NULL, 'D' },
@@ -69,10 +71,13 @@ static int parse_opts(int argc, char **argv, struct classify_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jo:t:T:sD:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:jo:t:T:sD:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
+			break;
+		case 'i':
+			o->view.input = optarg;
 			break;
 		case 'o':
 			o->view.output = optarg;
@@ -101,12 +106,7 @@ static int parse_opts(int argc, char **argv, struct classify_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		errmsg("classify: expected one recording (see --help)");
-		return EXIT_USAGE;
-	}
-	o->view.input = argv[optind];
-	return 0;
+	return view_input(&o->view, argc - optind, argv + optind, "classify");
 }
 
 /* Room left for "invalidated by" in a 160-column table line. */
@@ -187,7 +187,7 @@ int cmd_classify(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "classify");
 	if (ret)
 		goto out_map;
-	if (o.target && view_target(&r, "classify", o.target) < 0) {
+	if (o.target && view_target(&r, "classify", &o.target) < 0) {
 		view_close(out, &o.view);
 		recording_free(&r);
 		ret = EXIT_USAGE;

@@ -15,7 +15,7 @@
 #include "view.h"
 
 static const char flow_usage[] =
-	"usage: dprof-view flow [--dot|--json] [--svg FILE] [-o FILE] RECORDING CACHE\n"
+	"usage: dprof-view flow [--dot|--json] [--svg FILE] [-o FILE] [RECORDING] CACHE\n"
 	"\n"
 	"The data flow graph of CACHE's objects: the functions they pass\n"
 	"through from allocation to free, merged over every complete object\n"
@@ -28,6 +28,7 @@ static const char flow_usage[] =
 	"  -d, --dot          Graphviz DOT instead of text\n"
 	"  -S, --svg FILE     render the graph to FILE with graphviz's dot\n"
 	"  -j, --json         JSON instead of text\n"
+	"  -i, --input FILE   what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE  write there instead of stdout\n"
 	"  -h, --help         this text\n";
 
@@ -44,12 +45,13 @@ static int parse_opts(int argc, char **argv, struct flow_opts *o)
 		{ "svg", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "dS:jo:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "dS:ji:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->dot = 1;
@@ -59,6 +61,9 @@ static int parse_opts(int argc, char **argv, struct flow_opts *o)
 			break;
 		case 'j':
 			o->view.json = 1;
+			break;
+		case 'i':
+			o->view.input = optarg;
 			break;
 		case 'o':
 			o->view.output = optarg;
@@ -71,13 +76,13 @@ static int parse_opts(int argc, char **argv, struct flow_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2) {
-		errmsg("flow: expected a recording and a cache name (see --help)");
+	/* [RECORDING] CACHE: the mission's "dprof-view flow skbuff --dot" */
+	if (argc - optind < 1) {
+		errmsg("flow: expected a cache name, e.g. dprof-view flow skbuff --dot (see --help)");
 		return EXIT_USAGE;
 	}
-	o->view.input = argv[optind];
-	o->cache = argv[optind + 1];
-	return 0;
+	o->cache = argv[argc - 1];
+	return view_input(&o->view, argc - optind - 1, argv + optind, "flow");
 }
 
 static double miss_rate(const struct flow_node *n)
@@ -269,7 +274,7 @@ int cmd_flow(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "flow");
 	if (ret)
 		return ret;
-	target = view_target(&r, "flow", o.cache);
+	target = view_target(&r, "flow", &o.cache);
 	if (target < 0) {
 		view_close(out, &o.view);
 		recording_free(&r);

@@ -14,7 +14,7 @@
 #include "view.h"
 
 static const char histories_usage[] =
-	"usage: dprof-view histories [--json] [-o FILE] [-t TARGET] [-i ID] RECORDING\n"
+	"usage: dprof-view histories [--json] [-o FILE] [-t TARGET] [-I ID] [RECORDING]\n"
 	"\n"
 	"Object access histories (debug-register traces of one object from\n"
 	"allocation to free): per history the type, offsets watched, element\n"
@@ -27,7 +27,7 @@ static const char histories_usage[] =
 	"the breakpoints reported otherwise, '?' one neither tells.\n"
 	"\n"
 	"  -t, --target NAME   only this cache\n"
-	"  -i, --id ID         dump one history\n"
+	"  -I, --id ID         dump one history\n"
 	"  -s, --script        one line per history and per access, for scripts:\n"
 	"                        history ID TARGET offsets A[,B,C,D] alloc_cpu C end_cpu C\n"
 	"                          lifetime_ns N end REASON complete 0|1 dropped N\n"
@@ -35,6 +35,7 @@ static const char histories_usage[] =
 	"                          SYMBOL  (KIND load|store|rmw|ambiguous|unknown,\n"
 	"                          REPORTED read|write|none: the breakpoints' word)\n"
 	"  -j, --json          JSON instead of text\n"
+	"  -i, --input FILE    what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  -h, --help          this text\n";
 
@@ -51,7 +52,8 @@ static int parse_opts(int argc, char **argv, struct histories_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "target", required_argument, NULL, 't' },
-		{ "id", required_argument, NULL, 'i' },
+		{ "id", required_argument, NULL, 'I' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "script", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -61,7 +63,7 @@ static int parse_opts(int argc, char **argv, struct histories_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->id = -1;
-	while ((c = getopt_long(argc, argv, "jo:t:i:sh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:t:i:I:sh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
@@ -76,6 +78,9 @@ static int parse_opts(int argc, char **argv, struct histories_opts *o)
 			o->script = 1;
 			break;
 		case 'i':
+			o->view.input = optarg;
+			break;
+		case 'I':
 			o->id = strtol(optarg, &end, 0);
 			if (*end || o->id < 0 || o->id > UINT32_MAX) {
 				errmsg("histories: --id %s: not a history id",
@@ -91,12 +96,7 @@ static int parse_opts(int argc, char **argv, struct histories_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		errmsg("histories: expected one recording (see --help)");
-		return EXIT_USAGE;
-	}
-	o->view.input = argv[optind];
-	return 0;
+	return view_input(&o->view, argc - optind, argv + optind, "histories");
 }
 
 static const char *reason_name(const struct history *h)
@@ -228,11 +228,12 @@ static void dump_text(FILE *out, const struct recording *r,
 	int last_cpu = h->alloc_cpu;
 
 	offsets_text(h, offs, sizeof(offs));
-	fprintf(out, "history %u: %s object 0x%llx, offsets %s (%u bytes each)%s\n",
+	fprintf(out, "history %u: %s object 0x%llx, offsets %s (%u bytes each), read/write %s\n",
 		h->id, r->targets[h->target].name,
 		(unsigned long long)h->addr, offs, h->len,
-		h->begin_flags & DPROF_HIST_RW_UNSURE ?
-		", read/write unknown" : "");
+		h->rw_unknown ? "unknown for some accesses ('?')" :
+		h->begin_flags & DPROF_HIST_RW_UNSURE ? "from the instructions" :
+		"from the breakpoints");
 	fprintf(out, "  allocated on cpu %u by %s\n", h->alloc_cpu,
 		ksyms_format(syms, h->alloc_site, a, sizeof(a)));
 	if (h->reason == DPROF_HIST_FREED)
@@ -382,7 +383,7 @@ int cmd_histories(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (o.target && view_target(&r, "histories", o.target) < 0) {
+	if (o.target && view_target(&r, "histories", &o.target) < 0) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

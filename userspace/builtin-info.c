@@ -14,12 +14,13 @@
 #include "view.h"
 
 static const char info_usage[] =
-	"usage: dprof-view info [--json] [-o FILE] RECORDING\n"
+	"usage: dprof-view info [--json] [-o FILE] [RECORDING]\n"
 	"\n"
 	"Print what a recording holds: kernel, CPUs, targets, CPU caches,\n"
 	"symbols, BTF, sections and record counts, and the records lost.\n"
 	"\n"
 	"  -j, --json          JSON instead of text\n"
+	"  -i, --input FILE    what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  -h, --help          this text\n";
 

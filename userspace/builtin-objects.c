@@ -11,13 +11,14 @@
 #include "view.h"
 
 static const char objects_usage[] =
-	"usage: dprof-view objects [--json] [-o FILE] RECORDING\n"
+	"usage: dprof-view objects [--json] [-o FILE] [RECORDING]\n"
 	"\n"
 	"Per target cache: objects allocated and freed on each CPU, how many were\n"
 	"freed on a CPU other than the one that allocated them (they crossed\n"
 	"CPUs), and object lifetimes over alloc/free pairs seen in the recording.\n"
 	"\n"
 	"  -j, --json          JSON instead of text\n"
+	"  -i, --input FILE    what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  -h, --help          this text\n";
 

@@ -17,7 +17,7 @@
 
 static const char paths_usage[] =
 	"usage: dprof-view paths [--combined] [--json|--script] [-o FILE] [-t CACHE]\n"
-	"                        [-n N] RECORDING\n"
+	"                        [-n N] [RECORDING]\n"
 	"\n"
 	"Path traces: complete object access histories of a type merged when\n"
 	"they watched the same offsets and went the same way (same accessing\n"
@@ -56,6 +56,7 @@ static const char paths_usage[] =
 	"                         cstep CACHE RANK INDEX TIME_NS OFFSET read|write\n"
 	"                           same|change|unknown ordered|by-time SAMPLES SYMBOL\n"
 	"  -j, --json           JSON instead of text\n"
+	"  -i, --input FILE     what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE    write there instead of stdout\n"
 	"  -h, --help           this text\n";
 
@@ -73,6 +74,7 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "target", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "type", required_argument, NULL, 'T' },
@@ -88,10 +90,13 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 	int c;
 
 	o->top = 5;
-	while ((c = getopt_long(argc, argv, "jo:t:n:T:sD:ch", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:jo:t:n:T:sD:ch", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
+			break;
+		case 'i':
+			o->view.input = optarg;
 			break;
 		case 'o':
 			o->view.output = optarg;
@@ -130,12 +135,7 @@ static int parse_opts(int argc, char **argv, struct paths_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		errmsg("paths: expected one recording (see --help)");
-		return EXIT_USAGE;
-	}
-	o->view.input = argv[optind];
-	return 0;
+	return view_input(&o->view, argc - optind, argv + optind, "paths");
 }
 
 static size_t cpu_changes(const struct path *p)
@@ -517,7 +517,7 @@ int cmd_paths(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "paths");
 	if (ret)
 		goto out_map;
-	if (o.target && view_target(&r, "paths", o.target) < 0) {
+	if (o.target && view_target(&r, "paths", &o.target) < 0) {
 		view_close(out, &o.view);
 		recording_free(&r);
 		ret = EXIT_USAGE;

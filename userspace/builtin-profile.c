@@ -15,7 +15,7 @@
 #include "view.h"
 
 static const char profile_usage[] =
-	"usage: dprof-view profile [--json] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... RECORDING\n"
+	"usage: dprof-view profile [--json] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"The data profile: one line per profiled type (slab cache) with its\n"
 	"samples, misses, share of all misses, average miss latency and bounce\n"
@@ -39,6 +39,7 @@ static const char profile_usage[] =
 	"                          the end of the recording (its debugfs\n"
 	"                          \"profile\" file) instead\n"
 	"  -j, --json              JSON instead of text\n"
+	"  -i, --input FILE        what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE       write there instead of stdout\n"
 	"  -h, --help              this text\n";
 
@@ -54,6 +55,7 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "target", required_argument, NULL, 't' },
 		{ "type", required_argument, NULL, 'T' },
 		{ "debug", required_argument, NULL, 'D' },
@@ -65,10 +67,13 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jo:t:T:kD:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:jo:t:T:kD:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->view.json = 1;
+			break;
+		case 'i':
+			o->view.input = optarg;
 			break;
 		case 'o':
 			o->view.output = optarg;
@@ -97,12 +102,7 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		errmsg("profile: expected one recording (see --help)");
-		return EXIT_USAGE;
-	}
-	o->view.input = argv[optind];
-	return 0;
+	return view_input(&o->view, argc - optind, argv + optind, "profile");
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -380,7 +380,7 @@ int cmd_profile(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "profile");
 	if (ret)
 		goto out_map;
-	if (o.target && view_target(&r, "profile", o.target) < 0) {
+	if (o.target && view_target(&r, "profile", &o.target) < 0) {
 		view_close(out, &o.view);
 		recording_free(&r);
 		ret = EXIT_USAGE;

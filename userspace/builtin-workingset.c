@@ -18,7 +18,7 @@
 
 static const char ws_usage[] =
 	"usage: dprof-view workingset [--json] [-o FILE] [-l LEVEL] [-c SIZE,WAYS,LINE]\n"
-	"                             [--no-sim | --sim-max N] RECORDING\n"
+	"                             [--no-sim | --sim-max N] [RECORDING]\n"
 	"\n"
 	"The working set, from an occupancy model (not an LRU simulation): each\n"
 	"recorded object occupies, for its lifetime, the cache lines of the\n"
@@ -54,6 +54,7 @@ static const char ws_usage[] =
 	"                       (default 20000000; 0: no limit); the lives left\n"
 	"                       out are counted\n"
 	"  -j, --json           JSON instead of text\n"
+	"  -i, --input FILE     what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE    write there instead of stdout\n"
 	"  -h, --help           this text\n";
 
@@ -74,6 +75,7 @@ static int parse_opts(int argc, char **argv, struct ws_opts *o)
 		{ "cache", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-sim", no_argument, NULL, OPT_NO_SIM },
 		{ "sim-max", required_argument, NULL, OPT_SIM_MAX },
@@ -83,7 +85,7 @@ static int parse_opts(int argc, char **argv, struct ws_opts *o)
 	int c;
 
 	o->sim_max = 20000000;
-	while ((c = getopt_long(argc, argv, "l:c:jo:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:l:c:jo:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NO_SIM:
 			o->no_sim = true;
@@ -110,6 +112,9 @@ static int parse_opts(int argc, char **argv, struct ws_opts *o)
 		case 'j':
 			o->view.json = 1;
 			break;
+		case 'i':
+			o->view.input = optarg;
+			break;
 		case 'o':
 			o->view.output = optarg;
 			break;
@@ -121,12 +126,7 @@ static int parse_opts(int argc, char **argv, struct ws_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		errmsg("workingset: expected one recording (see --help)");
-		return EXIT_USAGE;
-	}
-	o->view.input = argv[optind];
-	return 0;
+	return view_input(&o->view, argc - optind, argv + optind, "workingset");
 }
 
 static void text(FILE *out, const struct workingset *ws,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "view.h"
 #include "util.h"
 #include "uapi/dprof.h"
 
@@ -50,6 +51,7 @@ int parse_view_opts(int argc, char **argv, struct view_opts *o,
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -57,10 +59,13 @@ int parse_view_opts(int argc, char **argv, struct view_opts *o,
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jo:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ji:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = 1;
+			break;
+		case 'i':
+			o->input = optarg;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -73,13 +78,7 @@ int parse_view_opts(int argc, char **argv, struct view_opts *o,
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		errmsg("%s: expected one recording file", argv[0]);
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
-	o->input = argv[optind];
-	return 0;
+	return view_input(o, argc - optind, argv + optind, argv[0]);
 }
 
 int main(int argc, char **argv)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "histories.h"
@@ -10,10 +11,32 @@
 #include "util.h"
 #include "view.h"
 
+int view_input(struct view_opts *o, int nargs, char **args, const char *cmd)
+{
+	if (nargs > 1 || (nargs == 1 && o->input)) {
+		errmsg("%s: expected one recording, as -i FILE or an operand (see --help)",
+		       cmd);
+		return EXIT_USAGE;
+	}
+	if (nargs == 1)
+		o->input = args[0];
+	else if (!o->input)
+		o->input = VIEW_DEFAULT_RECORDING;
+	return 0;
+}
+
 int view_open(const struct view_opts *o, struct recording *r, FILE **out,
 	      const char *cmd)
 {
 	struct rec_error err;
+
+	if (access(o->input, R_OK)) {
+		errmsg("%s: cannot read %s: %s%s", cmd, o->input,
+		       strerror(errno),
+		       strcmp(o->input, VIEW_DEFAULT_RECORDING) ? "" :
+		       " (the default recording: make one with dprof-view record, or name one with -i FILE)");
+		return EXIT_USAGE;
+	}
 
 	if (recording_load(r, o->input, &err)) {
 		errmsg("%s: %s: byte %llu: %s", cmd, o->input,
@@ -47,12 +70,75 @@ int view_close(FILE *out, const struct view_opts *o)
 	return EXIT_OK;
 }
 
-int view_target(const struct recording *r, const char *cmd, const char *name)
+/* "size-N" or "kmalloc-N" (bytes) -> SLUB's "kmalloc-N" ("kmalloc-1k"). */
+static bool kmalloc_alias(const char *in, char *out, size_t len)
 {
+	const char *num = !strncmp(in, "size-", 5) ? in + 5 :
+			  !strncmp(in, "kmalloc-", 8) ? in + 8 : NULL;
+	char *end;
+	unsigned long size;
+
+	if (!num || !*num)
+		return false;
+	size = strtoul(num, &end, 10);
+	if (*end || !size)
+		return false;	/* "kmalloc-1k" already, or not a size */
+	if (size >= 1024 && size % 1024 == 0)
+		snprintf(out, len, "kmalloc-%luk", size / 1024);
+	else
+		snprintf(out, len, "kmalloc-%lu", size);
+	return true;
+}
+
+/* The cache names of @r, those starting with @prefix, comma-separated. */
+static void target_list(const struct recording *r, const char *prefix,
+			char *buf, size_t len)
+{
+	size_t pos = 0, n = strlen(prefix);
+
+	buf[0] = '\0';
+	for (size_t t = 0; t < r->nr_targets && pos < len; t++)
+		if (!strncmp(r->targets[t].name, prefix, n))
+			pos += snprintf(buf + pos, len - pos, "%s%s",
+					pos ? ", " : "", r->targets[t].name);
+}
+
+int view_target(const struct recording *r, const char *cmd, const char **name)
+{
+	static const struct {
+		const char *alias, *cache;
+	} aliases[] = DPROF_TARGET_ALIASES;
+	const char *want = *name;
+	char canon[DPROF_NAME_LEN], list[1024];
+	size_t n = strlen(*name), found = 0, matches = 0;
+
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(want, aliases[i].alias))
+			want = aliases[i].cache;
+	if (kmalloc_alias(want, canon, sizeof(canon)))
+		want = canon;
 	for (size_t t = 0; t < r->nr_targets; t++)
-		if (!strcmp(r->targets[t].name, name))
+		if (!strcmp(r->targets[t].name, want)) {
+			*name = r->targets[t].name;
 			return (int)t;
-	errmsg("%s: %s profiled no cache named %s", cmd, r->path, name);
+		}
+	for (size_t t = 0; n && t < r->nr_targets; t++)
+		if (!strncmp(r->targets[t].name, *name, n)) {
+			matches++;
+			found = t;
+		}
+	if (matches == 1) {
+		*name = r->targets[found].name;
+		return (int)found;
+	}
+	target_list(r, matches ? *name : "", list, sizeof(list));
+	if (matches)
+		errmsg("%s: '%s' names %zu caches profiled in %s (%s); give more of the name",
+		       cmd, *name, matches, r->path ? r->path : "the recording",
+		       list);
+	else
+		errmsg("%s: %s profiled no cache named '%s'; it profiled: %s",
+		       cmd, r->path ? r->path : "the recording", *name, list);
 	return -1;
 }
 

@@ -13,13 +13,24 @@
  */
 int view_open(const struct view_opts *o, struct recording *r, FILE **out,
 	      const char *cmd);
+
+/* What "dprof-view record" writes and every view reads by default. */
+#define VIEW_DEFAULT_RECORDING "dprof.data"
+
+/*
+ * The recording a view reads: -i FILE (already in o->input), else its one
+ * operand in @args, else ./dprof.data.  0, or EXIT_USAGE after one line.
+ */
+int view_input(struct view_opts *o, int nargs, char **args, const char *cmd);
 int view_close(FILE *out, const struct view_opts *o);
 
 /*
- * The index of the profiled cache @name in @r, or -1 after a one-line
- * error naming @cmd and the recording.
+ * The index of the profiled cache @name in @r: its name, an alias
+ * (DPROF_TARGET_ALIASES, size-N, kmalloc-N in bytes) or a prefix of one
+ * name only; *@name becomes the cache's own name.  -1 after a one-line
+ * error naming @cmd, the recording and the candidates.
  */
-int view_target(const struct recording *r, const char *cmd, const char *name);
+int view_target(const struct recording *r, const char *cmd, const char **name);
 
 struct layout;
 struct type_map;

@@ -42,6 +42,22 @@
  * objects of one slab (object plus metadata); flags is a decimal mask of
  * DPROF_TARGET_*.
  */
+/*
+ * Cache names by habit (the DProf thesis, older kernels) -> slab cache
+ * names, as { alias, cache } pairs: the module's target= and dprof-view's
+ * cache arguments take both.  "size-N" and "kmalloc-N" with N in bytes
+ * are also taken, as SLUB's "kmalloc-N" ("kmalloc-1k" for 1024).
+ */
+#define DPROF_TARGET_ALIASES {					\
+	{ "skbuff", "skbuff_head_cache" },			\
+	{ "skbuff_fclone", "skbuff_fclone_cache" },		\
+	{ "tcp", "TCP" },					\
+	{ "tcp6", "TCPv6" },					\
+	{ "udp", "UDP" },					\
+	{ "udp6", "UDPv6" },					\
+	{ "tcp_request", "request_sock_TCP" },			\
+}
+
 #define DPROF_TARGET_KMALLOC	0x1	/* generic kmalloc-N cache */
 #define DPROF_TARGET_DEAD	0x2	/* cache destroyed while profiled */
 

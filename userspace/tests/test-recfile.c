@@ -7,6 +7,7 @@
 #include "fixture.h"
 #include "recfile.h"
 #include "util.h"
+#include "view.h"
 
 static void make_sample(struct fixture *f)
 {
@@ -224,7 +225,54 @@ static void test_writer_round_trip(void)
 	unlink(path);
 }
 
+/*
+ * Cache names in views: the cache's own name, the module's aliases,
+ * size-N / kmalloc-N in bytes, or a prefix of one name only; anything
+ * else is an error (exit 2 in the views) that lists the candidates.
+ */
+static void test_cache_names_aliases_and_prefixes(void)
+{
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	const char *name;
+
+	fixture_begin(&f, 4);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	strcpy(r.targets[0].name, "skbuff_head_cache");
+	strcpy(r.targets[1].name, "kmalloc-1k");
+	strcpy(r.targets[2].name, "kmalloc-512");
+	strcpy(r.targets[3].name, "TCP");
+	name = "skbuff";
+	CHECK(view_target(&r, "test", &name) == 0);
+	CHECK(!strcmp(name, "skbuff_head_cache"));
+	name = "size-1024";
+	CHECK(view_target(&r, "test", &name) == 1);
+	name = "kmalloc-1024";
+	CHECK(view_target(&r, "test", &name) == 1);
+	CHECK(!strcmp(name, "kmalloc-1k"));
+	name = "kmalloc-512";
+	CHECK(view_target(&r, "test", &name) == 2);
+	name = "tcp";
+	CHECK(view_target(&r, "test", &name) == 3);
+	name = "skb";		/* a unique prefix */
+	CHECK(view_target(&r, "test", &name) == 0);
+	name = "kmalloc";	/* two caches */
+	CHECK(view_target(&r, "test", &name) == -1);
+	name = "size-0";
+	CHECK(view_target(&r, "test", &name) == -1);
+	name = "nosuch";
+	CHECK(view_target(&r, "test", &name) == -1);
+	name = "";
+	CHECK(view_target(&r, "test", &name) == -1);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test recfile_tests[] = {
+	{ "view: cache names, aliases and unique prefixes",
+	  test_cache_names_aliases_and_prefixes },
 	{ "recfile: reads a valid file", test_reads_valid_file },
 	{ "recfile: every truncation is an error", test_every_truncation_is_an_error },
 	{ "recfile: bad record size names its offset", test_bad_record_size_names_offset },
