@@ -394,7 +394,8 @@ static size_t outermost_within(const struct layout *l,
 const char *layout_short_range(const struct layout *l, uint32_t off,
 			       uint32_t n, char *buf, size_t len)
 {
-	char names[8][256], name[256];
+	/* A slot of bitfields touches dozens of members: room for them all. */
+	char names[64][128], name[128];
 	size_t i, start, end, distinct = 0;
 
 	if (!len)
@@ -418,12 +419,12 @@ const char *layout_short_range(const struct layout *l, uint32_t off,
 			snprintf(name, sizeof(name), "%.*s", (int)k, f->path);
 		else	/* larger than the span: the leaf, arrays indexed */
 			leaf_name(f, off, n, name, sizeof(name));
-		for (m = 0; m < distinct && m < 8; m++)
+		for (m = 0; m < distinct && m < 64; m++)
 			if (!strcmp(names[m], name))
 				break;
-		if (m < distinct && m < 8)
+		if (m < distinct && m < 64)
 			continue;	/* another leaf of the same member */
-		if (distinct < 8)
+		if (distinct < 64)
 			memcpy(names[distinct], name, sizeof(name));
 		distinct++;
 	}
