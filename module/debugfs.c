@@ -63,11 +63,12 @@ static void show_layout(struct seq_file *m)
 {
 	static const char *const names[] = {
 		"slab.slab_cache", "kmem_cache.size",
-		"kmem_cache.name", "kmem_cache.list",
+		"kmem_cache.name", "kmem_cache.list", "slab.counters",
 	};
 	const int offs[] = {
 		dprof_layout.slab_cache, dprof_layout.cache_size,
 		dprof_layout.cache_name, dprof_layout.cache_list,
+		dprof_layout.slab_counters,
 	};
 	int i;
 
@@ -75,6 +76,7 @@ static void show_layout(struct seq_file *m)
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		seq_printf(m, "  %-18s offset %4d  (%s)\n", names[i], offs[i],
 			   dprof_layout.overridden[i] ? "parameter" :
+			   offs[i] < 0 ? "not found: no scan of older objects" :
 			   "calibrated");
 }
 
@@ -103,10 +105,22 @@ static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 	}
 }
 
+static unsigned int late_targets(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < READ_ONCE(dprof_nr_targets); i++)
+		n += !!(dprof_targets[i].flags & DPROF_TARGET_LATE);
+	return n;
+}
+
 static int status_show(struct seq_file *m, void *v)
 {
 	struct dprof_cpu_stats sum = {}, cpu_sum;
 	unsigned long capacity, live, max_probe;
+	unsigned int one_in, raises;
+	bool track_auto;
+	u64 swept;
 	u64 elapsed = ktime_get_mono_fast_ns() - dprof_load_time_ns();
 	char label[16];
 	unsigned int i;
@@ -117,7 +131,7 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "loaded_for_s: %llu.%03llu\n", elapsed / NSEC_PER_SEC,
 		   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
 	seq_printf(m, "targets: %u\n", dprof_nr_targets);
-	for (i = 0; i < dprof_nr_targets; i++) {
+	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
 		const struct dprof_target *t = &dprof_targets[i];
 
 		seq_printf(m, "  [%u] %s object_size=%u stride=%u%s%s\n", i,
@@ -125,10 +139,25 @@ static int status_show(struct seq_file *m, void *v)
 			   t->flags & DPROF_TARGET_KMALLOC ? " kmalloc" : "",
 			   t->flags & DPROF_TARGET_DEAD ? " DESTROYED" : "");
 	}
+	if (dprof_target_all) {
+		u64 unknown;
+		unsigned int over, rescans;
+
+		dprof_target_all_stats(&unknown, &over, &rescans);
+		seq_printf(m, "target=all: %u caches (%u created after load), %u beyond the limit of %d not profiled; %llu allocations from caches not yet seen, %u rescans\n",
+			   dprof_nr_targets, late_targets(), over,
+			   DPROF_MAX_TARGETS, unknown, rescans);
+	}
 	show_layout(m);
 	dprof_liveset_stats(&capacity, &live, &max_probe);
 	seq_printf(m, "live objects: %lu of %lu slots (longest probe %lu)\n",
 		   live, capacity, max_probe);
+	dprof_track_stats(&one_in, &track_auto, &raises, &swept);
+	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times, %llu entries dropped by the raises\n",
+		   one_in, track_auto ? "adaptive" : "fixed",
+		   one_in > 1 ? ": counts of objects are 1/track_one_in of the real ones, shares are not affected" : "",
+		   raises, swept);
+	dprof_scan_show(m);
 	seq_puts(m, "records per CPU:\n");
 	seq_printf(m, "  %-5s %10s %10s %10s %10s %10s %10s\n", "cpu",
 		   "allocs", "frees", "not_live", "untracked", "off_grid",

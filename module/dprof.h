@@ -23,13 +23,14 @@ struct dprof_layout {
 	int cache_size;		/* struct kmem_cache: size (stride) */
 	int cache_name;		/* struct kmem_cache: name */
 	int cache_list;		/* struct kmem_cache: list */
-	bool overridden[4];	/* same order: set by a module parameter */
+	int slab_counters;	/* struct slab: counters; -1 unknown */
+	bool overridden[5];	/* same order: set by a module parameter */
 };
 
 extern struct dprof_layout dprof_layout;
 
 int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
-		      int cache_list);
+		      int cache_list, int slab_counters);
 void dprof_layout_exit(void);
 /* Walk every slab cache; stops when fn returns non-zero, which it returns. */
 typedef int (*dprof_cache_fn)(struct kmem_cache *s, const char *name,
@@ -43,27 +44,27 @@ struct dprof_target {
 	unsigned int object_size;
 	unsigned int stride;
 	unsigned int flags;		/* DPROF_TARGET_* */
+	u64 older;			/* objects the scan found live */
 	char name[DPROF_NAME_LEN];
 };
 
 extern struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
 extern unsigned int dprof_nr_targets;
 extern bool dprof_have_kmalloc_target;
+extern bool dprof_target_all;	/* target=all */
+
+#define DPROF_MAX_NAMED_TARGETS	8
 
 int dprof_target_init(const char *spec);
+void dprof_target_start(void);
+void dprof_target_stop(void);
 void dprof_target_exit(void);
-
 /* Index of the live target whose cache is @s, or -1.  Any context. */
-static inline int dprof_target_of_cache(const struct kmem_cache *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < READ_ONCE(dprof_nr_targets); i++)
-		if (dprof_targets[i].cache == s &&
-		    !(READ_ONCE(dprof_targets[i].flags) & DPROF_TARGET_DEAD))
-			return i;
-	return -1;
-}
+int dprof_target_of_cache(const struct kmem_cache *s);
+void dprof_target_forget(const struct kmem_cache *s);
+void dprof_target_unknown_alloc(void);
+void dprof_target_all_stats(u64 *unknown, unsigned int *over_limit,
+			    unsigned int *nr_rescans);
 
 /* ---- liveset.c: NMI-safe set of live target objects -------------------- */
 enum dprof_liveset_result {
@@ -72,9 +73,25 @@ enum dprof_liveset_result {
 	DPROF_LIVE_DUPLICATE,	/* already present: a free was missed */
 };
 
-int dprof_liveset_init(unsigned int max_objects);
+/*
+ * @one_in: track 1 object in @one_in (a power of two) by address hash;
+ * 0: auto, starting from @expected objects and halving when full.
+ */
+int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
+		       unsigned long expected);
 void dprof_liveset_exit(void);
+/* Whether @base enters the set under the current rule (alloc hooks). */
+bool dprof_track_wanted(unsigned long base);
+/* Whether @base may be in the set (free hooks: the oldest rule). */
+bool dprof_track_maybe(unsigned long base);
+void dprof_liveset_adapt(void);
+void dprof_liveset_lock(void);
+void dprof_liveset_unlock(void);
+void dprof_track_stats(unsigned int *one_in, bool *is_auto,
+		       unsigned int *nr_raises, u64 *nr_swept);
 enum dprof_liveset_result dprof_liveset_insert(unsigned long base);
+enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base);
+bool dprof_liveset_commit(unsigned long base);
 bool dprof_liveset_remove(unsigned long base);
 bool dprof_liveset_contains(unsigned long base);
 bool dprof_liveset_pick(unsigned long *base);
@@ -180,6 +197,8 @@ struct seq_file;
 void dprof_history_show(struct seq_file *m, bool brief);
 /* Whether the breakpoints tell writes from reads (history_split_rw=1). */
 bool dprof_history_tells_writes(void);
+/* Sample windows opened on objects of @target. */
+u64 dprof_history_windows(unsigned int target);
 /* Complete histories of @target, and those whose object changed CPU. */
 void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories);
 
@@ -209,6 +228,12 @@ size_t dprof_sample_read(void *buf, size_t room, loff_t *pos);
 void dprof_sample_show(struct seq_file *m, bool brief);
 /* Set while dprof allocates or frees an object itself: hooks ignore it. */
 DECLARE_PER_CPU(int, dprof_self_alloc);
+
+/* ---- scan.c: objects older than the module ---------------------------- */
+int dprof_scan_init(bool enabled);
+void dprof_scan_start(void);
+void dprof_scan_exit(void);
+void dprof_scan_show(struct seq_file *m);
 
 /* ---- debugfs.c --------------------------------------------------------- */
 int dprof_debugfs_init(void);

@@ -163,6 +163,8 @@ static struct watch watch;
 static DEFINE_PER_CPU(struct hist_cpu, hist_cpu);
 DEFINE_PER_CPU(int, dprof_self_alloc);
 static struct hist_plan plans[DPROF_MAX_TARGETS];
+/* target=all: plans are built when a window first lands on a type. */
+static s8 plan_state[DPROF_MAX_TARGETS];	/* 0 none, 1 built, -1 failed */
 static struct hist_counters counters;	/* thread only, read racily */
 static atomic64_t hits_outside_life;	/* before alloc or after free */
 static atomic64_t hits_rate_dropped;
@@ -785,6 +787,33 @@ static int plan_build(struct hist_plan *p, const struct dprof_target *t)
 	return 0;
 }
 
+/* The plan of @t, built on first use (process context). */
+static int plan_ensure(unsigned int t)
+{
+	int ret;
+
+	if (plan_state[t])
+		return plan_state[t] > 0 ? 0 : -EINVAL;
+	ret = plan_build(&plans[t], &dprof_targets[t]);
+	if (ret) {
+		plan_free(&plans[t]);
+		plan_state[t] = -1;
+		return ret;
+	}
+	plan_state[t] = 1;
+	return 0;
+}
+
+static void plans_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < DPROF_MAX_TARGETS; i++) {
+		plan_free(&plans[i]);
+		plan_state[i] = 0;
+	}
+}
+
 /* The least-covered item, scanning from the cursor so ties rotate. */
 static unsigned int plan_next(struct hist_plan *p)
 {
@@ -926,7 +955,7 @@ static bool arm_window(void)
 	if (!dprof_liveset_pick(&base) ||
 	    dprof_resolve(base, &r) || r.base != base ||
 	    (READ_ONCE(dprof_targets[r.target].flags) & DPROF_TARGET_DEAD) ||
-	    !plans[r.target].nr_items) {
+	    plan_ensure(r.target) || !plans[r.target].nr_items) {
 		counters.windows_no_object++;
 		return false;
 	}
@@ -1183,8 +1212,9 @@ int dprof_history_init(const struct dprof_history_config *config)
 		pr_warn("no free debug registers: object access histories and sample windows off\n");
 		return 0;
 	}
-	for (i = 0; i < dprof_nr_targets; i++) {
-		ret = plan_build(&plans[i], &dprof_targets[i]);
+	/* Named caches: bad history_offsets fail the load, not later. */
+	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
+		ret = plan_ensure(i);
 		if (ret)
 			goto err_plans;
 	}
@@ -1205,15 +1235,12 @@ err_hotplug:
 	cpuhp_remove_state_nocalls(hotplug_state);
 	hotplug_state = -1;
 err_plans:
-	for (i = 0; i < dprof_nr_targets; i++)
-		plan_free(&plans[i]);
+	plans_free();
 	return ret;
 }
 
 void dprof_history_exit(void)
 {
-	unsigned int i;
-
 	if (thread)
 		kthread_stop(thread);	/* ends and disarms the watch */
 	thread = NULL;
@@ -1223,8 +1250,7 @@ void dprof_history_exit(void)
 	hotplug_state = -1;
 	if (reserve)
 		pr_warn("watched object still held at exit\n");
-	for (i = 0; i < dprof_nr_targets; i++)
-		plan_free(&plans[i]);
+	plans_free();
 }
 
 /* After the hooks are gone: no kick may run once the module is freed. */
@@ -1238,6 +1264,11 @@ void dprof_history_sync(void)
 bool dprof_history_tells_writes(void)
 {
 	return bps_per_offset > 1;
+}
+
+u64 dprof_history_windows(unsigned int target)
+{
+	return plan_state[target] > 0 ? READ_ONCE(plans[target].windows) : 0;
 }
 
 void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories)
@@ -1347,5 +1378,6 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		return;
 	seq_puts(m, "coverage:\n");
 	for (t = 0; t < dprof_nr_targets; t++)
-		show_plan(m, t);
+		if (plan_state[t] > 0)
+			show_plan(m, t);
 }

@@ -17,6 +17,10 @@
  *  - kmem_cache.size: the one u32 that, in both caches, is the distance
  *    between objects (all objects sit on multiples of it in their slab) and
  *    is followed by object_size (kmem_cache_size()).
+ *  - slab.counters (optional, for the scan of objects older than the
+ *    module): the one word of struct slab whose low 32 bits read as
+ *    SLUB's inuse:16 objects:15 frozen:1 with objects = slab size / stride
+ *    and 1 <= inuse <= objects, in both caches.
  * Every candidate must be unique; otherwise calibration fails and names the
  * module parameter that overrides the offset.
  */
@@ -39,6 +43,7 @@ struct dprof_layout dprof_layout;
 static const char *const field_param[] = {
 	"slab_cache_offset", "cache_size_offset",
 	"cache_name_offset", "cache_list_offset",
+	"slab_counters_offset",
 };
 
 /* A calibration cache kept alive while targets are looked up. */
@@ -306,6 +311,34 @@ static int find_cache_size(void)
 	return found;
 }
 
+static bool counters_fit(struct calib_cache *c, int off)
+{
+	struct folio *folio = virt_to_folio(c->objs[0]);
+	unsigned int stride = dprof_cache_stride(c->s);
+	u32 v = u32_at(folio, off), objects = (v >> 16) & 0x7fff;
+	u32 inuse = v & 0xffff;
+
+	return stride && objects == folio_size(folio) / stride && inuse >= 1 &&
+	       inuse <= objects;
+}
+
+static int find_slab_counters(void)
+{
+	int off, found = -1;
+
+	if (dprof_layout.cache_size < 0)
+		return -1;	/* needs the stride */
+	for (off = 0; off < SLAB_SCAN; off += sizeof(long)) {
+		if (off == dprof_layout.slab_cache ||
+		    !counters_fit(&calib[0], off) || !counters_fit(&calib[1], off))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = off;
+	}
+	return found;
+}
+
 static int layout_pick(int index, int override, int (*find)(void),
 		       bool report)
 {
@@ -336,7 +369,7 @@ static bool layout_complete(void)
 #define CALIB_ATTEMPTS 5
 
 int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
-		      int cache_list)
+		      int cache_list, int slab_counters)
 {
 	int attempt, ret;
 
@@ -356,8 +389,13 @@ int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
 						      find_cache_list, last);
 		dprof_layout.cache_name = layout_pick(2, cache_name,
 						      find_cache_name, last);
-		if (layout_complete())
+		if (layout_complete()) {
+			/* Optional: without it, no scan at load. */
+			dprof_layout.slab_counters =
+				layout_pick(4, slab_counters,
+					    find_slab_counters, false);
 			return 0;	/* caches stay: anchor for the walk */
+		}
 		calib_destroy();
 	}
 	return -ENODEV;

@@ -14,6 +14,17 @@
  *   spinning.
  * rhashtable and xarray are not usable here: their writers take locks and
  * allocate.
+ *
+ * Tracking can be sampled (target=all: every allocation of the kernel
+ * passes the hooks): only objects whose address hashes to 0 modulo
+ * track_one_in enter the set.  The rule depends on the address alone, so
+ * the free hook knows without a lookup whether an object may be in the
+ * set, the load-time scan applies the same rule, and every cache is
+ * sampled at the same rate (shares need no correction).  When the set
+ * fills (auto mode), the rate halves: the new rule is published, every
+ * hook still using the old one is waited for (they run with preemption
+ * off), and a sweep drops the entries the new rule rejects; until the
+ * sweep ends, frees test the old rule.
  */
 #include <linux/vmalloc.h>
 #include <linux/hash.h>
@@ -21,18 +32,53 @@
 #include <linux/atomic.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include "dprof.h"
 
 #define SLOT_EMPTY	0UL
 #define SLOT_TOMB	1UL	/* object addresses are never 1 */
+/*
+ * Objects are at least 8-byte aligned, so bit 1 is free to mark an entry
+ * as pending: entered by the scan, liveness not yet confirmed.  Pending
+ * entries are invisible to lookups and picks; frees remove them; the scan
+ * commits or removes them.
+ */
+#define SLOT_PENDING	2UL
+#define slot_live(v)	((v) > SLOT_TOMB && !((v) & SLOT_PENDING))
 #define PROBE_LIMIT	64
 
 static unsigned long *slots;
 static unsigned int slot_bits;
 static atomic_long_t live_count;
 static unsigned int max_probe_seen;
+unsigned int dprof_track_shift;		/* 1 in 2^shift objects tracked */
+static unsigned int sweep_shift;	/* rule of the oldest entries */
+static bool track_auto;
+static unsigned int raises;		/* times the rate was halved */
+static u64 swept;			/* entries the sweeps dropped */
+static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
 
-int dprof_liveset_init(unsigned int max_objects)
+#define TRACK_MAX_SHIFT	20
+
+static inline bool track_rule(unsigned long base, unsigned int shift)
+{
+	/* Top bits of a product with an odd constant (not the slot hash's). */
+	return !shift || !((base * 0xff51afd7ed558ccdUL) >> (64 - shift));
+}
+
+bool dprof_track_wanted(unsigned long base)
+{
+	return track_rule(base, READ_ONCE(dprof_track_shift));
+}
+
+bool dprof_track_maybe(unsigned long base)
+{
+	return track_rule(base, READ_ONCE(sweep_shift));
+}
+
+int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
+			unsigned long expected)
 {
 	/* Twice the expected maximum keeps the load factor at or below 1/2. */
 	unsigned long nr = roundup_pow_of_two((unsigned long)max_objects * 2);
@@ -43,7 +89,75 @@ int dprof_liveset_init(unsigned int max_objects)
 	slot_bits = ilog2(nr);
 	atomic_long_set(&live_count, 0);
 	max_probe_seen = 0;
+	raises = 0;
+	swept = 0;
+	track_auto = !one_in;
+	dprof_track_shift = one_in ? ilog2(one_in) : 0;
+	/* Auto: start where @expected objects fill three quarters. */
+	while (track_auto && dprof_track_shift < TRACK_MAX_SHIFT &&
+	       (expected >> dprof_track_shift) > (unsigned long)max_objects * 3 / 4)
+		dprof_track_shift++;
+	sweep_shift = dprof_track_shift;
 	return 0;
+}
+
+/* Scan inserts and sweeps exclude each other (process context). */
+void dprof_liveset_lock(void)
+{
+	mutex_lock(&track_lock);
+}
+
+void dprof_liveset_unlock(void)
+{
+	mutex_unlock(&track_lock);
+}
+
+/*
+ * Auto mode, process context: once the set holds more than 3/8 of its
+ * slots (3/4 of max_objects), track half as many objects.
+ */
+void dprof_liveset_adapt(void)
+{
+	unsigned long nr = 1UL << slot_bits, i, v;
+	unsigned int shift;
+
+	if (!slots || !track_auto ||
+	    atomic_long_read(&live_count) * 8 <= nr * 3 ||
+	    dprof_track_shift >= TRACK_MAX_SHIFT)
+		return;
+	/* The load-time scan holds it for its whole walk: try next time. */
+	if (!mutex_trylock(&track_lock))
+		return;
+	shift = dprof_track_shift + 1;
+	WRITE_ONCE(dprof_track_shift, shift);
+	/* Hooks run with preemption off: after this none uses the old rule. */
+	synchronize_rcu();
+	for (i = 0; i < nr; i++) {
+		v = READ_ONCE(slots[i]);
+		if (v <= SLOT_TOMB || track_rule(v & ~SLOT_PENDING, shift))
+			continue;
+		if (cmpxchg(&slots[i], v, SLOT_TOMB) != v)
+			continue;	/* freed meanwhile */
+		atomic_long_dec(&live_count);
+		swept++;
+		/* It left the set: a window on it must end, as on a free. */
+		if (!(v & SLOT_PENDING))
+			dprof_window_free(v);
+		if (!(i & 0xffff))
+			cond_resched();
+	}
+	WRITE_ONCE(sweep_shift, shift);
+	raises++;
+	mutex_unlock(&track_lock);
+}
+
+void dprof_track_stats(unsigned int *one_in, bool *is_auto,
+		       unsigned int *nr_raises, u64 *nr_swept)
+{
+	*one_in = 1U << READ_ONCE(dprof_track_shift);
+	*is_auto = track_auto;
+	*nr_raises = READ_ONCE(raises);
+	*nr_swept = READ_ONCE(swept);
 }
 
 void dprof_liveset_exit(void)
@@ -63,7 +177,7 @@ static void note_probe(unsigned int i)
 		WRITE_ONCE(max_probe_seen, i);
 }
 
-enum dprof_liveset_result dprof_liveset_insert(unsigned long base)
+static enum dprof_liveset_result insert(unsigned long base, unsigned long val)
 {
 	unsigned long *free_slot, seen;
 	unsigned int i;
@@ -75,7 +189,7 @@ retry:
 		unsigned long *slot = &slots[slot_index(base, i)];
 		unsigned long v = READ_ONCE(*slot);
 
-		if (v == base)
+		if (v == base || v == (base | SLOT_PENDING))
 			return DPROF_LIVE_DUPLICATE;
 		if (v == SLOT_TOMB && !free_slot) {
 			free_slot = slot;
@@ -91,11 +205,39 @@ retry:
 	}
 	if (!free_slot)
 		return DPROF_LIVE_FULL;
-	if (cmpxchg(free_slot, seen, base) != seen)
+	if (cmpxchg(free_slot, seen, val) != seen)
 		goto retry;	/* another object took the slot */
 	note_probe(i);
 	atomic_long_inc(&live_count);
 	return DPROF_LIVE_INSERTED;
+}
+
+enum dprof_liveset_result dprof_liveset_insert(unsigned long base)
+{
+	return insert(base, base);
+}
+
+/* The scan: enter @base as pending (invisible until committed). */
+enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base)
+{
+	return insert(base, base | SLOT_PENDING);
+}
+
+/* Make a pending @base live; false if a free or a sweep removed it. */
+bool dprof_liveset_commit(unsigned long base)
+{
+	unsigned int i;
+
+	for (i = 0; i < PROBE_LIMIT; i++) {
+		unsigned long *slot = &slots[slot_index(base, i)];
+		unsigned long v = READ_ONCE(*slot);
+
+		if (v == SLOT_EMPTY)
+			return false;
+		if (v == (base | SLOT_PENDING))
+			return cmpxchg(slot, v, base) == v;
+	}
+	return false;
 }
 
 bool dprof_liveset_remove(unsigned long base)
@@ -108,9 +250,11 @@ bool dprof_liveset_remove(unsigned long base)
 
 		if (v == SLOT_EMPTY)
 			return false;
-		if (v == base && cmpxchg(slot, base, SLOT_TOMB) == base) {
+		if ((v == base || v == (base | SLOT_PENDING)) &&
+		    cmpxchg(slot, v, SLOT_TOMB) == v) {
 			atomic_long_dec(&live_count);
-			return true;
+			/* A pending entry was not live yet: nothing watched it. */
+			return v == base;
 		}
 	}
 	return false;
@@ -155,7 +299,7 @@ bool dprof_liveset_pick(unsigned long *base)
 	if (live * 64 >= nr) {
 		for (i = 0; i < 64 * 16; i++) {
 			v = READ_ONCE(slots[get_random_u32_below(nr)]);
-			if (v > SLOT_TOMB) {
+			if (slot_live(v)) {
 				*base = v;
 				return true;
 			}
@@ -164,7 +308,7 @@ bool dprof_liveset_pick(unsigned long *base)
 	start = get_random_u32_below(nr);
 	for (i = 0; i < min_t(unsigned int, nr, PICK_MAX_READS); i++) {
 		v = READ_ONCE(slots[(start + i) & (nr - 1)]);
-		if (v > SLOT_TOMB && !get_random_u32_below(++seen))
+		if (slot_live(v) && !get_random_u32_below(++seen))
 			*base = v;
 		if (!(i & 0xffff))
 			cond_resched();

@@ -11,22 +11,34 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/vmstat.h>
 #include "dprof.h"
 
 static char *target;
 module_param(target, charp, 0444);
 MODULE_PARM_DESC(target,
-		 "Slab caches to profile, comma-separated (names from /proc/slabinfo; aliases: skbuff, tcp, udp, size-N, kmalloc-N). Required.");
+		 "Slab caches to profile, comma-separated (names from /proc/slabinfo; aliases: skbuff, tcp, udp, size-N, kmalloc-N; at most 8), or all: every cache, those created later included. Required.");
 
 static unsigned int ring_kb = 2048;
 module_param(ring_kb, uint, 0444);
 MODULE_PARM_DESC(ring_kb,
 		 "Output ring size per CPU in KiB (64..1048576, default 2048)");
 
-static unsigned int max_objects = 65536;
+static unsigned int max_objects;
 module_param(max_objects, uint, 0444);
 MODULE_PARM_DESC(max_objects,
-		 "Live target objects tracked for address resolution (256..16777216, default 65536)");
+		 "Live target objects tracked for address resolution (256..16777216; default 0: 65536, 1048576 with target=all); 16 bytes of table each");
+
+static unsigned int track_one_in;
+module_param(track_one_in, uint, 0444);
+MODULE_PARM_DESC(track_one_in,
+		 "Track 1 object in N (a power of two, by address hash; 1: all); 0 (default): 1 for named caches, adaptive for target=all (from the slab size at load, halved whenever max_objects fills)");
+
+static bool scan = true;
+module_param(scan, bool, 0444);
+MODULE_PARM_DESC(scan,
+		 "Find the live objects allocated before load (a kthread walks memory once; progress in status) (default Y)");
 
 bool dprof_enabled = true;
 module_param_named(enable, dprof_enabled, bool, 0644);
@@ -122,6 +134,11 @@ module_param(cache_list_offset, int, 0444);
 MODULE_PARM_DESC(cache_list_offset,
 		 "Offset of list in struct kmem_cache; -1 (default) calibrates");
 
+static int slab_counters_offset = -1;
+module_param(slab_counters_offset, int, 0444);
+MODULE_PARM_DESC(slab_counters_offset,
+		 "Offset of counters (inuse, objects, frozen) in struct slab, for the scan; -1 (default) calibrates");
+
 static bool offset_ok(const char *name, int value, int align)
 {
 	if (value == -1 || (value >= 0 && value < 4096 && value % align == 0))
@@ -210,7 +227,12 @@ static int check_params(void)
 		pr_err("ring_kb=%u: must be between 64 and 1048576\n", ring_kb);
 		return -EINVAL;
 	}
-	if (max_objects < 256 || max_objects > 16777216) {
+	if (track_one_in && !is_power_of_2(track_one_in)) {
+		pr_err("track_one_in=%u: must be 0 (auto) or a power of two\n",
+		       track_one_in);
+		return -EINVAL;
+	}
+	if (max_objects && (max_objects < 256 || max_objects > 16777216)) {
 		pr_err("max_objects=%u: must be between 256 and 16777216\n",
 		       max_objects);
 		return -EINVAL;
@@ -218,15 +240,27 @@ static int check_params(void)
 	if (!offset_ok("slab_cache_offset", slab_cache_offset, 8) ||
 	    !offset_ok("cache_size_offset", cache_size_offset, 4) ||
 	    !offset_ok("cache_name_offset", cache_name_offset, 8) ||
-	    !offset_ok("cache_list_offset", cache_list_offset, 8))
+	    !offset_ok("cache_list_offset", cache_list_offset, 8) ||
+	    !offset_ok("slab_counters_offset", slab_counters_offset, 8))
 		return -EINVAL;
 	return 0;
+}
+
+/* Objects in slabs now, roughly: slab memory over a typical 64-byte stride. */
+static unsigned long slab_objects_estimate(void)
+{
+	unsigned long pages =
+		global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) +
+		global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B);
+
+	return pages * (PAGE_SIZE / 64);
 }
 
 static int __init dprof_init(void)
 {
 	struct dprof_history_config hc;
 	struct dprof_sample_config sc;
+	unsigned int objects, one_in;
 	int ret;
 
 	ret = check_params();
@@ -238,15 +272,23 @@ static int __init dprof_init(void)
 		return ret;
 	dprof_stats_init();
 	ret = dprof_layout_init(slab_cache_offset, cache_size_offset,
-				cache_name_offset, cache_list_offset);
+				cache_name_offset, cache_list_offset,
+				slab_counters_offset);
 	if (ret)
 		return ret;
 	ret = dprof_target_init(target);
-	/* The calibration caches were only needed to find the targets. */
-	dprof_layout_exit();
+	/*
+	 * The calibration caches anchor the walk of slab_caches: target=all
+	 * walks it again for caches created later, others are done with it.
+	 */
+	if (ret || !dprof_target_all)
+		dprof_layout_exit();
 	if (ret)
 		return ret;
-	ret = dprof_liveset_init(max_objects);
+	objects = max_objects ? max_objects :
+		  dprof_target_all ? 1048576 : 65536;
+	one_in = track_one_in ? track_one_in : dprof_target_all ? 0 : 1;
+	ret = dprof_liveset_init(objects, one_in, slab_objects_estimate());
 	if (ret)
 		goto err_target;
 	ret = dprof_ring_init((unsigned long)ring_kb << 10);
@@ -258,27 +300,43 @@ static int __init dprof_init(void)
 	ret = dprof_sample_init(&sc);
 	if (ret)
 		goto err_debugfs;
-	ret = dprof_slab_init();
+	ret = dprof_scan_init(scan);
 	if (ret)
 		goto err_sample;
+	ret = dprof_slab_init();
+	if (ret)
+		goto err_scan;
+	/* With the hooks in, no free can slip past the scan or the rescan. */
+	dprof_scan_start();
+	dprof_target_start();
 	/*
 	 * Last in, first out: no debug register is armed while the hooks'
 	 * tracepoints and kprobes are patched into the kernel text (a QEMU
 	 * TCG guest crashed on an int3 of a tracepoint being patched while
 	 * breakpoints were armed).  The hooks only compare against the
 	 * history state, which is idle before this and after its exit.
+	 * target=all ranks types: histories need named caches.
 	 */
 	hc.windows = dprof_sample_which() == DPROF_SAMPLER_WATCH;
+	if (dprof_target_all && hc.enabled) {
+		hc.enabled = false;
+		pr_info("target=all: object access histories off (load with target=<cache> for them)\n");
+	}
 	ret = dprof_history_init(&hc);
 	if (ret)
 		goto err_slab;
-	pr_info("profiling %u cache(s), first %s\n", dprof_nr_targets,
-		dprof_targets[0].name);
+	pr_info("profiling %u cache(s)%s, first %s\n", dprof_nr_targets,
+		dprof_target_all ? " (target=all)" : "", dprof_targets[0].name);
 	return 0;
 
 err_slab:
+	dprof_target_stop();
+	dprof_scan_exit();
 	dprof_slab_exit();
 	dprof_history_sync();
+	goto err_sample;
+err_scan:
+	dprof_scan_exit();
 err_sample:
 	dprof_sample_exit();
 err_debugfs:
@@ -289,12 +347,16 @@ err_liveset:
 	dprof_liveset_exit();
 err_target:
 	dprof_target_exit();
+	dprof_layout_exit();
 	return ret;
 }
 
 static void __exit dprof_exit(void)
 {
 	dprof_history_exit();
+	/* Both write to the live set and the rings: stop them first. */
+	dprof_target_stop();
+	dprof_scan_exit();
 	dprof_slab_exit();
 	dprof_history_sync();
 	dprof_sample_exit();
@@ -302,6 +364,7 @@ static void __exit dprof_exit(void)
 	dprof_ring_exit();
 	dprof_liveset_exit();
 	dprof_target_exit();
+	dprof_layout_exit();
 }
 
 module_init(dprof_init);

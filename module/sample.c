@@ -537,6 +537,7 @@ size_t dprof_sample_read(void *buf, size_t room, loff_t *pos)
 
 struct type_sum {
 	u64 count, misses, latency;
+	unsigned int target;
 };
 
 struct offset_sum {
@@ -551,18 +552,81 @@ static int offset_cmp(const void *a, const void *b)
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
-#define TOP_OFFSETS 10
-
-static void show_target(struct seq_file *m, unsigned int t, u64 all_misses,
-			struct offset_sum *offs, unsigned int max_offs)
+/* Types by misses (hardware samplers) or by samples, most first. */
+static int type_cmp(const void *a, const void *b)
 {
-	struct type_sum s = {};
-	unsigned int cpu, i, n = 0;
+	const struct type_sum *x = a, *y = b;
+	u64 wx = sampler == DPROF_SAMPLER_WATCH ? x->count : x->misses;
+	u64 wy = sampler == DPROF_SAMPLER_WATCH ? y->count : y->misses;
+
+	if (wx != wy)
+		return wx < wy ? 1 : -1;
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+#define TOP_OFFSETS 10
+#define TOP_TYPES_DETAILED 10	/* types whose offsets are listed */
+
+/* Every type's totals, in one pass over the tables. */
+static void sum_types(struct type_sum *types, unsigned int nr)
+{
+	unsigned int cpu, i;
+
+	for (i = 0; i < nr; i++) {
+		memset(&types[i], 0, sizeof(types[i]));
+		types[i].target = i;
+	}
+	for_each_possible_cpu(cpu) {
+		const struct agg_table *tab = per_cpu_ptr(&agg, cpu);
+
+		for (i = 0; i < table_entries; i++) {
+			const struct dprof_sample_agg *e = &tab->e[i];
+
+			if (!READ_ONCE(e->count) || e->target >= nr)
+				continue;
+			types[e->target].count += e->count;
+			types[e->target].misses += e->misses;
+			types[e->target].latency += e->latency_sum;
+		}
+	}
+}
+
+/* Per mille, printed as a percentage with one decimal. */
+static void print_share(struct seq_file *m, u64 part, u64 all)
+{
+	u64 pm = all ? div64_u64(1000 * part, all) : 0;
+
+	seq_printf(m, " %5llu.%llu%%", pm / 10, pm % 10);
+}
+
+static void show_target(struct seq_file *m, const struct type_sum *s,
+			u64 all, bool detail, struct offset_sum *offs,
+			unsigned int max_offs)
+{
+	unsigned int t = s->target, cpu, i, n = 0;
 	u64 moved, histories;
 	bool hw = sampler != DPROF_SAMPLER_WATCH;
 	/* One read/write breakpoint per offset counts neither. */
 	bool rw = hw || dprof_history_tells_writes();
+	const char *bounce;
 
+	dprof_history_moves(t, &moved, &histories);
+	bounce = moved ? "yes" : histories ? "no" : "?";
+	seq_printf(m, "%-24s %10llu", dprof_targets[t].name, s->count);
+	print_share(m, hw ? s->misses : s->count, all);
+	if (hw)
+		seq_printf(m, " %10llu %9llu %9llu  %s\n", s->misses,
+			   s->misses ? div64_u64(s->latency, s->misses) : 0,
+			   READ_ONCE(dprof_targets[t].older), bounce);
+	else
+		seq_printf(m, " %10s %9llu %9llu  %s\n", "est.",
+			   dprof_history_windows(t),
+			   READ_ONCE(dprof_targets[t].older), bounce);
+	if (histories)
+		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
+			   moved, histories);
+	if (!detail || !s->count)
+		return;
 	for_each_possible_cpu(cpu) {
 		const struct agg_table *tab = per_cpu_ptr(&agg, cpu);
 
@@ -572,9 +636,6 @@ static void show_target(struct seq_file *m, unsigned int t, u64 all_misses,
 
 			if (!READ_ONCE(e->count) || e->target != t)
 				continue;
-			s.count += e->count;
-			s.misses += e->misses;
-			s.latency += e->latency_sum;
 			for (k = 0; k < n && offs[k].offset != e->offset; k++)
 				;
 			if (k == n) {
@@ -589,20 +650,6 @@ static void show_target(struct seq_file *m, unsigned int t, u64 all_misses,
 			offs[k].misses += e->misses;
 		}
 	}
-	dprof_history_moves(t, &moved, &histories);
-	if (hw)
-		seq_printf(m, "%-24s %10llu %10llu %6llu%% %9llu  %s\n",
-			   dprof_targets[t].name, s.count, s.misses,
-			   all_misses ? div64_u64(100 * s.misses, all_misses) : 0,
-			   s.misses ? div64_u64(s.latency, s.misses) : 0,
-			   moved ? "yes" : histories ? "no" : "?");
-	else
-		seq_printf(m, "%-24s %10llu %10s %7s %9s  %s\n",
-			   dprof_targets[t].name, s.count, "est.", "-", "-",
-			   moved ? "yes" : histories ? "no" : "?");
-	if (histories)
-		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
-			   moved, histories);
 	sort(offs, n, sizeof(*offs), offset_cmp, NULL);
 	if (n)
 		seq_printf(m, "  %8s %10s %6s %8s %8s %8s\n", "offset", "samples",
@@ -611,18 +658,18 @@ static void show_target(struct seq_file *m, unsigned int t, u64 all_misses,
 		if (hw)
 			seq_printf(m, "  %8u %10llu %5llu%% %8llu %8llu %8llu\n",
 				   offs[i].offset, offs[i].count,
-				   div64_u64(100 * offs[i].count, s.count),
+				   div64_u64(100 * offs[i].count, s->count),
 				   offs[i].loads, offs[i].stores,
 				   offs[i].misses);
 		else if (rw)
 			seq_printf(m, "  %8u %10llu %5llu%% %8llu %8llu\n",
 				   offs[i].offset, offs[i].count,
-				   div64_u64(100 * offs[i].count, s.count),
+				   div64_u64(100 * offs[i].count, s->count),
 				   offs[i].loads, offs[i].stores);
 		else
 			seq_printf(m, "  %8u %10llu %5llu%% %8s %8s\n",
 				   offs[i].offset, offs[i].count,
-				   div64_u64(100 * offs[i].count, s.count),
+				   div64_u64(100 * offs[i].count, s->count),
 				   "-", "-");
 }
 
@@ -650,9 +697,11 @@ static void counters_sum(struct sample_counters *sum)
 void dprof_sample_show(struct seq_file *m, bool brief)
 {
 	struct sample_counters c;
-	u64 elapsed = ktime_get_mono_fast_ns() - start_ns;
+	u64 elapsed = ktime_get_mono_fast_ns() - start_ns, all = 0;
 	struct offset_sum *offs;
-	unsigned int t;
+	struct type_sum *types = NULL;
+	unsigned int t, nr, seen = 0;
+	bool hw = sampler != DPROF_SAMPLER_WATCH;
 
 	counters_sum(&c);
 	seq_printf(m, "sampler: %s", sampler_names[sampler]);
@@ -670,7 +719,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		   elapsed / NSEC_PER_SEC, (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC,
 		   num_online_cpus(), table_entries,
 		   sizeof(struct dprof_sample_agg));
-	seq_printf(m, "samples: %llu, in targets %llu, other slab caches %llu, not slab %llu, no address %llu\n",
+	seq_printf(m, "samples: %llu, in targets %llu, other slab caches or objects not established live %llu, not slab %llu, no address %llu\n",
 		   c.samples, c.in_target, c.other_slab, c.not_slab, c.no_addr);
 	if (sampler == DPROF_SAMPLER_WATCH)
 		seq_printf(m, "watch samples: %llu from sample windows on live objects, %llu from history watches\n",
@@ -682,12 +731,31 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		   c.table_full, c.nested);
 	if (brief || sampler == DPROF_SAMPLER_NONE)
 		return;
+	nr = READ_ONCE(dprof_nr_targets);
 	offs = kvcalloc(4096, sizeof(*offs), GFP_KERNEL);
-	if (!offs)
-		return;
-	seq_printf(m, "\n%-24s %10s %10s %7s %9s  %s\n", "type", "samples",
-		   "misses", "miss%", "avg_lat", "bounce");
-	for (t = 0; t < dprof_nr_targets; t++)
-		show_target(m, t, c.misses, offs, 4096);
+	types = kvcalloc(max(nr, 1U), sizeof(*types), GFP_KERNEL);
+	if (!offs || !types)
+		goto out;
+	sum_types(types, nr);
+	sort(types, nr, sizeof(*types), type_cmp, NULL);
+	for (t = 0; t < nr; t++) {
+		all += hw ? types[t].misses : types[t].count;
+		seen += !!types[t].count;
+	}
+	seq_printf(m, "\n%u of %u types sampled; share: of the %s in all types%s; older: objects live before load (scan)\n",
+		   seen, nr, hw ? "misses" : "samples",
+		   hw ? "" : "; windows: sample windows opened on the type");
+	seq_printf(m, "%-24s %10s %7s %10s %9s %9s  %s\n", "type", "samples",
+		   "share", "misses", hw ? "avg_lat" : "windows", "older",
+		   "bounce");
+	for (t = 0; t < nr; t++) {
+		/* target=all: only the types something was seen in. */
+		if (dprof_target_all && !types[t].count)
+			continue;
+		show_target(m, &types[t], all, t < TOP_TYPES_DETAILED, offs,
+			    4096);
+	}
+out:
+	kvfree(types);
 	kvfree(offs);
 }

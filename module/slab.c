@@ -13,8 +13,11 @@
  *   (skbuff's NAPI cache and kfree_rcu batches use them): a kretprobe and a
  *   kprobe cover them.  The free-side kprobe runs at function entry, before
  *   any object is freed, like the kmem_cache_free tracepoint.
- * - A kprobe on kmem_cache_destroy marks a target dead so that a destroyed
- *   cache's pointer, if reused, is never mistaken for the target.
+ * - A kretprobe on kmem_cache_destroy marks a target dead so that a
+ *   destroyed cache's pointer, if reused, is never mistaken for the target.
+ * - target=all: objects are tracked 1 in track_one_in by address hash
+ *   (liveset.c); an allocation from a cache that is no target yet asks
+ *   target.c to look for new caches.
  *
  * All handlers run with preemption disabled, may nest with interrupts and
  * NMIs, never sleep, allocate, print or lock.
@@ -36,7 +39,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	struct dprof_obj_event ev;
 	unsigned long base = (unsigned long)ptr, slab_base;
 
-	if (this_cpu_read(dprof_self_alloc))
+	if (this_cpu_read(dprof_self_alloc) || !dprof_track_wanted(base))
 		return;
 	if (!dprof_cache_of(ptr, &slab_base) || (base - slab_base) % t->stride) {
 		flags |= DPROF_OBJ_OFF_GRID;
@@ -74,6 +77,9 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	if (this_cpu_read(dprof_self_alloc))
 		return;
 	dprof_history_free(target, (unsigned long)ptr, call_site);
+	/* Sampled tracking: this object never entered the set. */
+	if (!dprof_track_maybe((unsigned long)ptr))
+		return;
 	if (!dprof_liveset_remove((unsigned long)ptr)) {
 		flags |= DPROF_OBJ_NOT_LIVE;
 		this_cpu_inc(dprof_stats.frees_not_live);
@@ -112,6 +118,8 @@ static void probe_cache_alloc(void *data, unsigned long call_site,
 	target = dprof_target_of_cache(s);
 	if (target >= 0)
 		object_alloc(target, ptr, call_site, 0);
+	else if (dprof_target_all)
+		dprof_target_unknown_alloc();
 	dprof_cost_add(DPROF_HOOK_CACHE_ALLOC, target >= 0,
 		       get_cycles() - start);
 }
@@ -143,6 +151,8 @@ static void probe_kmalloc(void *data, unsigned long call_site,
 	target = target_of_object(ptr);
 	if (target >= 0)
 		object_alloc(target, ptr, call_site, DPROF_OBJ_KMALLOC);
+	else if (dprof_target_all)
+		dprof_target_unknown_alloc();
 	dprof_cost_add(DPROF_HOOK_KMALLOC, target >= 0, get_cycles() - start);
 }
 
@@ -245,11 +255,20 @@ static struct kprobe free_bulk_probe = {
 	.pre_handler = free_bulk_pre,
 };
 
-static int cache_destroy_pre(struct kprobe *kp, struct pt_regs *regs)
+/*
+ * kmem_cache_destroy(s): at entry the target dies (its objects are all
+ * freed by now; a reused pointer must not be mistaken for it); on return
+ * the cache is off slab_caches and its index entry goes, so that a new
+ * cache at the same address becomes a new target.
+ */
+static int cache_destroy_entry(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
 {
-	const void *s = (const void *)regs_get_kernel_argument(regs, 0);
-	int target = dprof_target_of_cache(s);
+	const struct kmem_cache **s = (void *)ri->data;
+	int target;
 
+	*s = (const void *)regs_get_kernel_argument(regs, 0);
+	target = dprof_target_of_cache(*s);
 	if (target >= 0) {
 		WRITE_ONCE(dprof_targets[target].flags,
 			   dprof_targets[target].flags | DPROF_TARGET_DEAD);
@@ -258,9 +277,22 @@ static int cache_destroy_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-static struct kprobe cache_destroy_probe = {
-	.symbol_name = DPROF_SYM_CACHE_DESTROY,
-	.pre_handler = cache_destroy_pre,
+static int cache_destroy_return(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	const struct kmem_cache **s = (void *)ri->data;
+
+	if (*s)
+		dprof_target_forget(*s);
+	return 0;
+}
+
+static struct kretprobe cache_destroy_probe = {
+	.kp.symbol_name = DPROF_SYM_CACHE_DESTROY,
+	.entry_handler = cache_destroy_entry,
+	.handler = cache_destroy_return,
+	.data_size = sizeof(struct kmem_cache *),
+	.maxactive = 16,
 };
 
 static bool kmalloc_hooked;
@@ -313,7 +345,7 @@ int dprof_slab_init(void)
 {
 	int ret;
 
-	ret = register_kprobe(&cache_destroy_probe);
+	ret = register_kretprobe(&cache_destroy_probe);
 	if (ret) {
 		pr_err("cannot probe %s (%d)\n", DPROF_SYM_CACHE_DESTROY, ret);
 		return ret;
@@ -340,7 +372,7 @@ err_free_bulk:
 err_alloc_bulk:
 	unregister_kretprobe(&alloc_bulk_probe);
 err_destroy:
-	unregister_kprobe(&cache_destroy_probe);
+	unregister_kretprobe(&cache_destroy_probe);
 	return ret;
 }
 
@@ -349,7 +381,7 @@ void dprof_slab_exit(void)
 	unregister_tracepoints();
 	unregister_kprobe(&free_bulk_probe);
 	unregister_kretprobe(&alloc_bulk_probe);
-	unregister_kprobe(&cache_destroy_probe);
+	unregister_kretprobe(&cache_destroy_probe);
 	/* No handler may still run when the rings and live set go away. */
 	tracepoint_synchronize_unregister();
 }

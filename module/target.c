@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The caches being profiled: parse target=, translate the thesis' names,
- * find each cache by walking slab_caches, remember it by pointer.
+ * find each cache by walking slab_caches, remember it by pointer.  With
+ * target=all every cache is a target, those created after load included
+ * (a rescan when the hooks meet an unknown cache).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/hash.h>
+#include <linux/mutex.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
 #include "dprof.h"
 
 struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
@@ -62,6 +68,146 @@ static void canonical_name(const char *in, char *out, size_t len)
 	strscpy(out, in, len);
 }
 
+/*
+ * Cache pointer -> target index, for the hooks (any context): open
+ * addressing keyed by the pointer, written only under target_lock in
+ * process context, read with plain loads.  An entry is never moved; a
+ * destroyed cache's entry becomes a tombstone (kmem_cache_destroy's
+ * return probe), so a new cache at the same address is a new target.
+ */
+#define INDEX_BITS	10	/* 1024 slots for at most 255 targets */
+#define INDEX_PROBES	32
+#define INDEX_TOMB	((struct kmem_cache *)1UL)
+
+struct cache_slot {
+	struct kmem_cache *cache;	/* NULL empty, INDEX_TOMB removed */
+	int target;
+};
+
+static struct cache_slot cache_index[1 << INDEX_BITS];
+static DEFINE_MUTEX(target_lock);
+static DEFINE_PER_CPU(u64, unknown_allocs);	/* target=all: new caches */
+static u64 rescan_seen;			/* unknown_allocs at the last rescan */
+static unsigned int caches_over_limit;	/* target=all: beyond 255 */
+static unsigned int rescans;
+static void rescan_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(rescan_work, rescan_fn);
+bool dprof_target_all;
+
+static unsigned int index_slot(const struct kmem_cache *s, unsigned int i)
+{
+	return (hash_ptr(s, INDEX_BITS) + i) & ((1U << INDEX_BITS) - 1);
+}
+
+int dprof_target_of_cache(const struct kmem_cache *s)
+{
+	unsigned int i;
+
+	if (!s)
+		return -1;
+	for (i = 0; i < INDEX_PROBES; i++) {
+		const struct cache_slot *slot = &cache_index[index_slot(s, i)];
+		struct kmem_cache *c = READ_ONCE(slot->cache);
+		int t;
+
+		if (!c)
+			return -1;
+		if (c != s)
+			continue;
+		t = READ_ONCE(slot->target);
+		if (READ_ONCE(dprof_targets[t].flags) & DPROF_TARGET_DEAD)
+			return -1;
+		return t;
+	}
+	return -1;
+}
+
+/* Under target_lock.  The target must be complete before this. */
+static int index_add(struct kmem_cache *s, int target)
+{
+	unsigned int i;
+
+	for (i = 0; i < INDEX_PROBES; i++) {
+		struct cache_slot *slot = &cache_index[index_slot(s, i)];
+
+		if (slot->cache && slot->cache != INDEX_TOMB)
+			continue;
+		WRITE_ONCE(slot->target, target);
+		/* Readers that see the pointer see the index. */
+		smp_store_release(&slot->cache, s);
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+static bool index_has(const struct kmem_cache *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < INDEX_PROBES; i++) {
+		struct kmem_cache *c = cache_index[index_slot(s, i)].cache;
+
+		if (!c)
+			return false;
+		if (c == s)
+			return true;
+	}
+	return false;
+}
+
+/* From kmem_cache_destroy's return: @s is off slab_caches now. */
+void dprof_target_forget(const struct kmem_cache *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < INDEX_PROBES; i++) {
+		struct cache_slot *slot = &cache_index[index_slot(s, i)];
+
+		if (!READ_ONCE(slot->cache))
+			return;
+		if (READ_ONCE(slot->cache) == s) {
+			WRITE_ONCE(slot->cache, INDEX_TOMB);
+			return;
+		}
+	}
+}
+
+/*
+ * Fill @t for cache @s.  The cache comes from a walk without slab_mutex
+ * (not exported), so its fields are read with nofault loads: it may be
+ * going away under us.
+ */
+static int target_fill(struct dprof_target *t, struct kmem_cache *s)
+{
+	u32 size[2];	/* stride ("size"), then object_size after it */
+
+	if (copy_from_kernel_nofault(size, (char *)s + dprof_layout.cache_size,
+				     sizeof(size)))
+		return -EFAULT;
+	t->cache = s;
+	t->stride = size[0];
+	t->object_size = size[1];
+	if (!t->object_size || t->stride < t->object_size)
+		return -EINVAL;
+	if (str_has_prefix(t->name, "kmalloc-")) {
+		t->flags |= DPROF_TARGET_KMALLOC;
+		dprof_have_kmalloc_target = true;
+	}
+	return 0;
+}
+
+/* Under target_lock: publish dprof_targets[dprof_nr_targets]. */
+static int target_publish(struct kmem_cache *s)
+{
+	int ret = index_add(s, dprof_nr_targets);
+
+	if (ret)
+		return ret;
+	/* Publish after the fields: readers loop to dprof_nr_targets. */
+	smp_store_release(&dprof_nr_targets, dprof_nr_targets + 1);
+	return 0;
+}
+
 static int match_cache(struct kmem_cache *s, const char *name, void *arg)
 {
 	struct dprof_target *t = arg;
@@ -82,9 +228,13 @@ static int target_add(const char *requested)
 		pr_err("target=: empty cache name in the list\n");
 		return -EINVAL;
 	}
-	if (dprof_nr_targets == DPROF_MAX_TARGETS) {
-		pr_err("target=: too many caches (at most %d)\n",
-		       DPROF_MAX_TARGETS);
+	if (!strcmp(requested, "all")) {
+		pr_err("target=all profiles every cache: do not combine it with cache names\n");
+		return -EINVAL;
+	}
+	if (dprof_nr_targets == DPROF_MAX_NAMED_TARGETS) {
+		pr_err("target=: too many caches (at most %d; target=all profiles every cache)\n",
+		       DPROF_MAX_NAMED_TARGETS);
 		return -EINVAL;
 	}
 	t = &dprof_targets[dprof_nr_targets];
@@ -102,24 +252,118 @@ static int target_add(const char *requested)
 		return ret;
 	}
 	if (!t->cache) {
-		pr_err("target=: unknown slab cache '%s'; valid names are in /proc/slabinfo (merged caches appear under the cache they were merged into: boot with slab_nomerge)\n",
-		       t->name);
+		if (strcmp(requested, t->name))
+			pr_err("target=: '%s' means slab cache '%s', which this kernel does not have (names in /proc/slabinfo; merged caches appear under the cache they were merged into: boot with slab_nomerge)\n",
+			       requested, t->name);
+		else
+			pr_err("target=: unknown slab cache '%s'; valid names are in /proc/slabinfo (merged caches appear under the cache they were merged into: boot with slab_nomerge)\n",
+			       t->name);
 		return -ENOENT;
 	}
-	t->object_size = kmem_cache_size(t->cache);
-	t->stride = dprof_cache_stride(t->cache);
-	if (!t->object_size || t->stride < t->object_size) {
+	ret = target_fill(t, t->cache);
+	if (ret) {
 		pr_err("target=: cache '%s' has an implausible layout (object %u, stride %u); check the calibration in debugfs status\n",
 		       t->name, t->object_size, t->stride);
 		return -EINVAL;
 	}
-	if (str_has_prefix(t->name, "kmalloc-") ||
-	    str_has_prefix(t->name, "kmalloc-cg-")) {
-		t->flags |= DPROF_TARGET_KMALLOC;
-		dprof_have_kmalloc_target = true;
+	mutex_lock(&target_lock);
+	ret = target_publish(t->cache);
+	mutex_unlock(&target_lock);
+	return ret;
+}
+
+/* target=all: every cache the walk meets that is not a target yet. */
+static int add_any_cache(struct kmem_cache *s, const char *name, void *arg)
+{
+	bool *late = arg;
+	struct dprof_target *t;
+
+	/* dprof's own calibration caches are not the kernel's. */
+	if (index_has(s) || str_has_prefix(name, "dprof_calib"))
+		return 0;
+	if (dprof_nr_targets == DPROF_MAX_TARGETS) {
+		caches_over_limit++;
+		return 0;
 	}
-	/* Publish after the fields: hooks read dprof_nr_targets first. */
-	smp_store_release(&dprof_nr_targets, dprof_nr_targets + 1);
+	t = &dprof_targets[dprof_nr_targets];
+	memset(t, 0, sizeof(*t));
+	strscpy(t->name, name, sizeof(t->name));
+	if (*late)
+		t->flags |= DPROF_TARGET_LATE;
+	if (target_fill(t, s))
+		return 0;	/* going away, or not a cache after all */
+	target_publish(s);
+	return 0;
+}
+
+/*
+ * Caches created after load: the hooks count allocations from caches
+ * that are not targets yet; when that count moved, walk the list again.
+ * Once a second at most: a new cache's first objects before it are not
+ * profiled (and their frees are not matched).
+ */
+static u64 unknown_sum(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(unknown_allocs, cpu));
+	return sum;
+}
+
+static void rescan_fn(struct work_struct *work)
+{
+	u64 unknown = unknown_sum();
+	bool late = true;
+
+	if (unknown != rescan_seen) {
+		rescan_seen = unknown;
+		mutex_lock(&target_lock);
+		caches_over_limit = 0;
+		dprof_walk_caches(add_any_cache, &late);
+		rescans++;
+		mutex_unlock(&target_lock);
+	}
+	dprof_liveset_adapt();
+	schedule_delayed_work(&rescan_work, HZ);
+}
+
+/* From the hooks (any context): an allocation from an unknown cache. */
+void dprof_target_unknown_alloc(void)
+{
+	this_cpu_inc(unknown_allocs);
+}
+
+void dprof_target_all_stats(u64 *unknown, unsigned int *over_limit,
+			    unsigned int *nr_rescans)
+{
+	*unknown = unknown_sum();
+	*over_limit = READ_ONCE(caches_over_limit);
+	*nr_rescans = READ_ONCE(rescans);
+}
+
+static int target_init_all(void)
+{
+	bool late = false;
+	int ret;
+
+	dprof_target_all = true;
+	mutex_lock(&target_lock);
+	ret = dprof_walk_caches(add_any_cache, &late);
+	mutex_unlock(&target_lock);
+	if (ret < 0) {
+		pr_err("target=all: cannot walk the slab cache list (%d)\n",
+		       ret);
+		return ret;
+	}
+	if (!dprof_nr_targets) {
+		pr_err("target=all: found no slab cache; check the calibration in debugfs status\n");
+		return -ENOENT;
+	}
+	if (caches_over_limit)
+		pr_warn("target=all: %u caches beyond the first %d are not profiled\n",
+			caches_over_limit, DPROF_MAX_TARGETS);
 	return 0;
 }
 
@@ -129,14 +373,18 @@ int dprof_target_init(const char *spec)
 	int ret = 0;
 
 	if (!spec || !*spec) {
-		pr_err("no target given: load with target=<cache>[,<cache>...], e.g. target=skbuff (names in /proc/slabinfo)\n");
+		pr_err("no target given: load with target=<cache>[,<cache>...], e.g. target=skbuff (names in /proc/slabinfo), or target=all\n");
 		return -EINVAL;
 	}
 	copy = kstrdup(spec, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
 	cursor = strim(copy);
-	while ((name = strsep(&cursor, ",")) != NULL) {
+	if (!strcmp(cursor, "all")) {
+		ret = target_init_all();
+		cursor = NULL;
+	}
+	while (cursor && (name = strsep(&cursor, ",")) != NULL) {
 		ret = target_add(strim(name));
 		if (ret)
 			break;
@@ -147,8 +395,24 @@ int dprof_target_init(const char *spec)
 	return ret;
 }
 
+/* After the hooks are in: caches created from now on are seen. */
+void dprof_target_start(void)
+{
+	if (dprof_target_all)
+		schedule_delayed_work(&rescan_work, HZ);
+}
+
+/* Before the hooks go: no rescan may walk the list after this. */
+void dprof_target_stop(void)
+{
+	cancel_delayed_work_sync(&rescan_work);
+}
+
 void dprof_target_exit(void)
 {
+	cancel_delayed_work_sync(&rescan_work);
 	WRITE_ONCE(dprof_nr_targets, 0);
+	memset(cache_index, 0, sizeof(cache_index));
 	dprof_have_kmalloc_target = false;
+	dprof_target_all = false;
 }

@@ -19,8 +19,13 @@
  * Bumped on any incompatible change of a record or of the file format.
  * 2: histories watch up to four offsets (dprof_hist_begin.offset[4], a
  * two-bit watch index in dprof_hist_elem.tag).
+ * 3: up to 255 targets (target=all), DPROF_REC_SLAB_LIVE records, the
+ * TARGETS section written again at the end (caches created while
+ * recording).  Readers take 2 and 3: a version-2 file is a version-3 file
+ * without those.
  */
-#define DPROF_ABI_VERSION	2
+#define DPROF_ABI_VERSION	3
+#define DPROF_ABI_OLDEST	2	/* oldest version readers accept */
 
 /*
  * debugfs tree: /sys/kernel/debug/dprof/  (all files 0400, read() only)
@@ -60,8 +65,15 @@
 
 #define DPROF_TARGET_KMALLOC	0x1	/* generic kmalloc-N cache */
 #define DPROF_TARGET_DEAD	0x2	/* cache destroyed while profiled */
+#define DPROF_TARGET_LATE	0x4	/* target=all: created after load */
 
-#define DPROF_MAX_TARGETS	8
+/*
+ * Record headers carry the target index in a byte, 0xff meaning none:
+ * target=all profiles at most 255 caches (the rest are counted, not
+ * profiled); caches named in target= are at most 8.
+ */
+#define DPROF_MAX_TARGETS	255
+#define DPROF_NO_TARGET		0xff
 #define DPROF_NAME_LEN		64	/* cache name incl. NUL */
 
 /*
@@ -78,6 +90,7 @@ enum dprof_rec_kind {
 	DPROF_REC_HIST_ELEM = 5,	/* struct dprof_hist_elem */
 	DPROF_REC_HIST_END = 6,	/* struct dprof_hist_end */
 	DPROF_REC_SAMPLE = 7,	/* struct dprof_sample_rec (sample_records=1) */
+	DPROF_REC_SLAB_LIVE = 8,	/* struct dprof_slab_live (load-time scan) */
 };
 
 struct dprof_rec_hdr {
@@ -110,6 +123,23 @@ struct dprof_obj_event {
 	__u64 time_ns;		/* CLOCK_MONOTONIC, ktime_get_mono_fast_ns() */
 	__u64 addr;		/* object base address */
 	__u64 call_site;	/* caller of the allocator / free function */
+};
+
+/*
+ * Objects older than the module: the load-time scan found a slab of a
+ * target whose every object was allocated, before and after it entered
+ * the tracked ones (its first `objects` objects from addr, one stride
+ * apart, are live at time_ns).  `tracked` of them entered the live set
+ * (1 in track_one_in, by address hash).  Slabs with free objects are not
+ * reported: their objects' liveness is unknown (debugfs "status" counts
+ * them).
+ */
+struct dprof_slab_live {
+	struct dprof_rec_hdr hdr;	/* target; cpu: the scanning CPU */
+	__u64 time_ns;		/* when liveness was established */
+	__u64 addr;		/* first object of the slab */
+	__u32 objects;		/* objects in the slab, all live */
+	__u32 tracked;		/* of them entered the live set */
 };
 
 /*
@@ -376,6 +406,7 @@ struct dprof_file_end {
 DPROF_STATIC_ASSERT(sizeof(struct dprof_rec_hdr) == 8, "rec_hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_obj_event) == 32, "obj_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_lost_event) == 24, "lost_event size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_slab_live) == 32, "slab_live size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_begin) == 56, "hist_begin size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_end) == 40, "hist_end size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_elem) == 16, "hist_elem size");

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Objects older than the module.  The hooks only see allocations made
+ * after load; a kthread walks every page of memory once, finds the slabs
+ * of target caches, and establishes which of their objects are live.
+ *
+ * Liveness without SLUB's private freelists: a slab whose counters say
+ * every object is allocated (inuse == objects) and that is not frozen (a
+ * CPU's slab, whose inuse says nothing) holds only live objects.  Its
+ * objects enter the live set as *pending* (invisible to samples, windows
+ * and lookups, but removed by a free like any entry).  After an RCU grace
+ * period the slab's cache pointer and counters are read again: unchanged,
+ * the objects become live; changed, they leave the set (rolled back).
+ * The grace period closes the one gap of the second look: the free
+ * tracepoint fires before the object is freed, so a free whose hook ran
+ * before an object entered the set could still be on its way to the
+ * counters.  kmem_cache_free() does not sleep, so on kernels without full
+ * preemption (Debian's default) every free whose hook ran before the
+ * insert has reached the counters when the grace period ends; with
+ * preempt=full a free preempted for a whole grace period could slip
+ * through (its object would then show as a duplicate when reallocated).
+ * Objects in slabs with free slots (partial or CPU slabs) are counted as
+ * "not established" and never tracked: no sample, window or view
+ * attributes an access to them.
+ *
+ * Reads of struct page/slab are plain loads of memory that is always
+ * mapped (the memmap); object memory is never read.  The walk runs in its
+ * own kthread with cond_resched() and reports its progress in "status".
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kthread.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/timex.h>
+#include <linux/rcupdate.h>
+#include "dprof.h"
+
+struct scan_counters {
+	u64 pages;		/* page frames walked */
+	u64 slabs;		/* slabs of target caches */
+	u64 full_slabs;		/* whose objects were established live */
+	u64 established;	/* objects established live */
+	u64 tracked;		/* of them entered the live set */
+	u64 partial;		/* allocated objects in slabs with free slots */
+	u64 frozen;		/* objects in CPU slabs: liveness unknown */
+	u64 rolled_back;	/* slabs that changed while being entered */
+	u64 irregular;		/* slabs not laid out on the stride grid */
+	u64 start_ns, end_ns;
+	u64 total_pages;	/* spanned by the online nodes */
+};
+
+static struct scan_counters sc;
+static struct task_struct *scan_thread;
+static bool scan_wanted;
+
+static u32 slab_counters(struct folio *folio)
+{
+	return READ_ONCE(*(u32 *)((char *)folio + dprof_layout.slab_counters));
+}
+
+static void emit_slab_live(int target, unsigned long first, u32 objects,
+			   u32 tracked)
+{
+	struct dprof_slab_live rec = {
+		.hdr = {
+			.kind = DPROF_REC_SLAB_LIVE, .size = sizeof(rec),
+			.cpu = raw_smp_processor_id(), .target = target,
+		},
+		.time_ns = ktime_get_mono_fast_ns(),
+		.addr = first, .objects = objects, .tracked = tracked,
+	};
+
+	dprof_ring_write(&rec, sizeof(rec));
+}
+
+/* A full slab whose objects are pending, until the grace period ends. */
+struct pending_slab {
+	struct folio *folio;
+	struct kmem_cache *cache;
+	u32 counters;
+	int target;
+};
+
+#define BATCH_SLABS	256
+
+static struct pending_slab *batch;
+static unsigned int batch_len;
+
+static unsigned long slab_object(const struct pending_slab *p, u32 i)
+{
+	return (unsigned long)folio_address(p->folio) +
+	       (unsigned long)i * dprof_targets[p->target].stride;
+}
+
+/* Confirm or roll back every slab of the batch. */
+static void batch_finish(void)
+{
+	unsigned int k;
+	u32 i;
+
+	if (!batch_len)
+		return;
+	synchronize_rcu();
+	for (k = 0; k < batch_len; k++) {
+		const struct pending_slab *p = &batch[k];
+		u32 objects = (p->counters >> 16) & 0x7fff, n = 0;
+		bool same = dprof_cache_of(folio_address(p->folio), NULL) ==
+			    p->cache && slab_counters(p->folio) == p->counters;
+
+		for (i = 0; i < objects; i++) {
+			unsigned long obj = slab_object(p, i);
+
+			if (!dprof_track_wanted(obj))
+				continue;
+			if (!same)
+				dprof_liveset_remove(obj);
+			else
+				n += dprof_liveset_commit(obj);
+		}
+		if (!same) {
+			sc.rolled_back++;
+			continue;
+		}
+		sc.full_slabs++;
+		sc.established += objects;
+		WRITE_ONCE(dprof_targets[p->target].older,
+			   dprof_targets[p->target].older + objects);
+		sc.tracked += n;
+		emit_slab_live(p->target, slab_object(p, 0), objects, n);
+	}
+	batch_len = 0;
+	cond_resched();
+}
+
+static void scan_slab(struct folio *folio)
+{
+	struct kmem_cache *s = dprof_cache_of(folio_address(folio), NULL);
+	const struct dprof_target *t;
+	struct pending_slab *p;
+	u32 counters, objects, inuse, i;
+	int target = dprof_target_of_cache(s);
+
+	if (target < 0)
+		return;
+	t = &dprof_targets[target];
+	sc.slabs++;
+	counters = slab_counters(folio);
+	objects = (counters >> 16) & 0x7fff;
+	inuse = counters & 0xffff;
+	if (!t->stride || objects != folio_size(folio) / t->stride) {
+		sc.irregular++;		/* KFENCE, slub_debug, a race */
+		return;
+	}
+	if (counters >> 31) {
+		sc.frozen += objects;
+		return;
+	}
+	if (inuse != objects) {
+		sc.partial += min(inuse, objects);
+		return;
+	}
+	p = &batch[batch_len++];
+	p->folio = folio;
+	p->cache = s;
+	p->counters = counters;
+	p->target = target;
+	/* The counters were read before any object entered the set. */
+	smp_mb();
+	for (i = 0; i < objects; i++) {
+		unsigned long obj = slab_object(p, i);
+
+		if (dprof_track_wanted(obj))
+			dprof_liveset_insert_pending(obj);
+	}
+	if (batch_len == BATCH_SLABS)
+		batch_finish();
+}
+
+static void scan_range(unsigned long start, unsigned long end)
+{
+	unsigned long pfn;
+
+	for (pfn = start; pfn < end; pfn++) {
+		struct page *page = pfn_to_online_page(pfn);
+		struct folio *folio;
+
+		WRITE_ONCE(sc.pages, sc.pages + 1);
+		if (!(pfn & 1023)) {
+			cond_resched();
+			if (kthread_should_stop())
+				return;
+		}
+		if (!page)
+			continue;
+		folio = page_folio(page);
+		/* Heads only: a slab is visited once, at its first page. */
+		if (&folio->page != page || !folio_test_slab(folio))
+			continue;
+		scan_slab(folio);
+	}
+}
+
+static int scan_fn(void *unused)
+{
+	int nid;
+
+	/* One rule for the whole walk: a sweep must not change it midway. */
+	dprof_liveset_lock();
+	for_each_online_node(nid) {
+		scan_range(node_start_pfn(nid), node_end_pfn(nid));
+		if (kthread_should_stop())
+			break;
+	}
+	batch_finish();
+	dprof_liveset_unlock();
+	WRITE_ONCE(sc.end_ns, ktime_get_mono_fast_ns());
+	/* Wait to be stopped: kthread_stop() needs the task. */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+int dprof_scan_init(bool enabled)
+{
+	int nid;
+
+	memset(&sc, 0, sizeof(sc));
+	scan_wanted = enabled;
+	if (!enabled || dprof_layout.slab_counters < 0)
+		return 0;
+	for_each_online_node(nid)
+		sc.total_pages += node_spanned_pages(nid);
+	batch = kvcalloc(BATCH_SLABS, sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
+	return 0;
+}
+
+/* After the hooks are in: a free during the walk is seen by them. */
+void dprof_scan_start(void)
+{
+	struct task_struct *t;
+
+	if (!batch)
+		return;
+	sc.start_ns = ktime_get_mono_fast_ns();
+	t = kthread_run(scan_fn, NULL, "dprof-scan");
+	if (IS_ERR(t)) {
+		pr_warn("cannot start the scan of older objects (%ld): only objects allocated from now on are profiled\n",
+			PTR_ERR(t));
+		return;
+	}
+	scan_thread = t;
+}
+
+void dprof_scan_exit(void)
+{
+	if (scan_thread)
+		kthread_stop(scan_thread);
+	scan_thread = NULL;
+	kvfree(batch);
+	batch = NULL;
+}
+
+void dprof_scan_show(struct seq_file *m)
+{
+	u64 pages = READ_ONCE(sc.pages), end = READ_ONCE(sc.end_ns);
+	u64 ms;
+
+	if (!scan_wanted) {
+		seq_puts(m, "scan: off (scan=0): objects older than the module are not profiled\n");
+		return;
+	}
+	if (dprof_layout.slab_counters < 0) {
+		seq_puts(m, "scan: off: slab.counters not calibrated (set slab_counters_offset=): objects older than the module are not profiled\n");
+		return;
+	}
+	if (!sc.start_ns) {
+		seq_puts(m, "scan: not started\n");
+		return;
+	}
+	ms = div_u64((end ? end : ktime_get_mono_fast_ns()) - sc.start_ns,
+		     NSEC_PER_MSEC);
+	seq_printf(m, "scan: %s, %llu of %llu pages (%llu MiB) in %llu ms\n",
+		   end ? "done" : "running", pages, sc.total_pages,
+		   pages >> (20 - PAGE_SHIFT), ms);
+	seq_printf(m, "  older objects: %llu established live in %llu full slabs (%llu tracked); not established: %llu in slabs with free slots, %llu in CPU slabs; %llu slabs changed while scanned (rolled back), %llu irregular; %llu target slabs seen\n",
+		   sc.established, sc.full_slabs, sc.tracked, sc.partial,
+		   sc.frozen, sc.rolled_back, sc.irregular, sc.slabs);
+}
