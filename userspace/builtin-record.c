@@ -46,6 +46,7 @@ struct record_state {
 	size_t nr_trap_ips, cap_trap_ips;
 	pid_t child;
 	int child_status;
+	unsigned int nr_targets;	/* in the first targets section */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -251,6 +252,28 @@ static char *capture_file(struct record_state *st, uint32_t kind,
 	return text;
 }
 
+/* The module's targets now into @targets; their number, or -1. */
+static int read_targets(struct record_state *st,
+			struct dprof_file_target *targets)
+{
+	char *text = debugfs_file(st, DPROF_FILE_TARGETS);
+	int nr_targets, bad_line = 0;
+
+	if (!text) {
+		errmsg("record: cannot read %s/targets: %s", st->debugfs,
+		       strerror(errno));
+		return -1;
+	}
+	nr_targets = parse_targets(text, targets, DPROF_MAX_TARGETS, &bad_line);
+	free(text);
+	if (nr_targets <= 0) {
+		errmsg("record: %s/targets: malformed at line %d", st->debugfs,
+		       bad_line);
+		return -1;
+	}
+	return nr_targets;
+}
+
 static int write_header_sections(struct record_state *st)
 {
 	struct dprof_file_target targets[DPROF_MAX_TARGETS];
@@ -258,22 +281,13 @@ static int write_header_sections(struct record_state *st)
 	struct utsname uts;
 	char *meta = NULL, *text, path[512], stamp[64];
 	size_t meta_len = 0, len;
-	int nr_targets, bad_line = 0;
+	int nr_targets;
 	time_t now = time(NULL);
 
-	text = debugfs_file(st, DPROF_FILE_TARGETS);
-	if (!text) {
-		errmsg("record: cannot read %s/targets: %s", st->debugfs,
-		       strerror(errno));
+	nr_targets = read_targets(st, targets);
+	if (nr_targets < 0)
 		return EXIT_FAIL;
-	}
-	nr_targets = parse_targets(text, targets, DPROF_MAX_TARGETS, &bad_line);
-	free(text);
-	if (nr_targets <= 0) {
-		errmsg("record: %s/targets: malformed at line %d", st->debugfs,
-		       bad_line);
-		return EXIT_FAIL;
-	}
+	st->nr_targets = nr_targets;
 
 	uname(&uts);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -557,6 +571,8 @@ static int write_work_meta(struct record_state *st)
 
 static int finish(struct record_state *st, double elapsed)
 {
+	static struct dprof_file_target targets[DPROF_MAX_TARGETS];
+	int nr_targets;
 	struct dprof_file_end end = {
 		.records = st->records,
 		.lost = read_dropped(st),
@@ -579,6 +595,14 @@ static int finish(struct record_state *st, double elapsed)
 	free(status);
 	free(histories);
 	free(profile);
+	/*
+	 * target=all adds the caches created while recording: the last
+	 * targets section (a superset, indexes never reused) is the one read.
+	 */
+	nr_targets = read_targets(st, targets);
+	if (nr_targets > (int)st->nr_targets)
+		rec_write_section(&st->out, DPROF_SEC_TARGETS, targets,
+				  (size_t)nr_targets * sizeof(targets[0]));
 	write_samples(st);
 	write_ipmap(st);
 	work_failed = write_work_meta(st);

@@ -8,6 +8,7 @@ int cmd_info(int argc, char **argv);
 int cmd_objects(int argc, char **argv);
 int cmd_histories(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
 int cmd_flow(int argc, char **argv);

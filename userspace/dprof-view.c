@@ -22,6 +22,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record, "drain dprof.ko's rings into a recording" },
+	{ "report", cmd_report, "all types ranked by share of misses (or accesses): where to look first" },
 	{ "info", cmd_info, "what a recording holds: kernel, targets, caches, counts" },
 	{ "objects", cmd_objects, "address set: allocations and frees per type and CPU, lifetimes" },
 	{ "histories", cmd_histories, "object access histories: list, or one in full with symbolised ips" },

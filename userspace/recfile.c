@@ -184,6 +184,8 @@ static size_t record_size(uint16_t kind)
 		return sizeof(struct dprof_hist_end);
 	case DPROF_REC_SAMPLE:
 		return sizeof(struct dprof_sample_rec);
+	case DPROF_REC_SLAB_LIVE:
+		return sizeof(struct dprof_slab_live);
 	default:
 		return 0;
 	}
@@ -487,10 +489,11 @@ int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 	if (hdr.magic != DPROF_FILE_MAGIC)
 		return fail(err, 0, "not a dprof recording (bad magic)");
 	r->abi_version = hdr.abi_version;
-	if (hdr.abi_version != DPROF_ABI_VERSION)
+	if (hdr.abi_version < DPROF_ABI_OLDEST ||
+	    hdr.abi_version > DPROF_ABI_VERSION)
 		return fail(err, 8,
-			    "recording has ABI version %u, this dprof-view reads %u%s",
-			    hdr.abi_version, DPROF_ABI_VERSION,
+			    "recording has ABI version %u, this dprof-view reads %u to %u%s",
+			    hdr.abi_version, DPROF_ABI_OLDEST, DPROF_ABI_VERSION,
 			    hdr.abi_version < DPROF_ABI_VERSION ?
 			    " (re-record it, or read it with the dprof-view that wrote it)" :
 			    " (a newer dprof-view reads it)");

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view report: where to look first.  Every profiled type ranked by
+ * its share of misses (sampled accesses with the watch sampler), like the
+ * thesis' Table 6.1: type, struct, working set, objects older than the
+ * module, share with its error, bounce.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "json.h"
+#include "report.h"
+#include "util.h"
+#include "view.h"
+
+static const char report_usage[] =
+	"usage: dprof-view report [--json] [-o FILE] [-n N] [-a] [--type CACHE=STRUCT]... [RECORDING]\n"
+	"\n"
+	"Every profiled type (slab cache) ranked by its share of all misses, or\n"
+	"of all sampled accesses with the watch sampler (no IBS/PEBS, e.g. in a\n"
+	"VM: misses are not measured, the share is of accesses).  Load dprof.ko\n"
+	"with target=all to rank every cache of the kernel.  Columns:\n"
+	"  share     of the ranked figure over all types, with its 95% interval\n"
+	"            (binomial on samples; with the watch sampler, from the number\n"
+	"            of sample windows that landed on the type)\n"
+	"  ws        working set at the end: live objects (older ones included)\n"
+	"            times the object size, scaled by track_one_in\n"
+	"  older     objects live before dprof.ko was loaded (its load-time scan)\n"
+	"  bounce    share of the recorded frees made on another CPU than the\n"
+	"            allocating one\n"
+	"  struct    the type's struct (-: unknown, (by-site): kmalloc, named per\n"
+	"            allocation site by profile -t)\n"
+	"Then narrow down: dprof-view profile -t CACHE, classify CACHE, flow CACHE.\n"
+	"\n"
+	"  -n, --top N             the first N types (default: every sampled one)\n"
+	"  -a, --all               also the types nothing was sampled in\n"
+	"  -T, --type CACHE=STRUCT name CACHE's objects as struct STRUCT\n"
+	"  -j, --json              JSON instead of text\n"
+	"  -i, --input FILE        what to read (default ./dprof.data, as record writes it)\n"
+	"  -o, --output FILE       write there instead of stdout\n"
+	"  -h, --help              this text\n";
+
+struct report_opts {
+	struct view_opts view;
+	struct type_map map;
+	long top;
+	int all;
+};
+
+static int parse_opts(int argc, char **argv, struct report_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "type", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:jo:n:aT:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->view.json = 1;
+			break;
+		case 'i':
+			o->view.input = optarg;
+			break;
+		case 'o':
+			o->view.output = optarg;
+			break;
+		case 'n':
+			o->top = strtol(optarg, &end, 10);
+			if (*end || o->top <= 0) {
+				errmsg("report: --top %s: expected a positive number",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'a':
+			o->all = 1;
+			break;
+		case 'T':
+			if (type_map_add(&o->map, optarg)) {
+				errmsg("report: --type %s: expected CACHE=STRUCT",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			exit(EXIT_OK);
+		default:
+			fputs(report_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	return view_input(&o->view, argc - optind, argv + optind, "report");
+}
+
+static bool shown(const struct report_opts *o, const struct report *rep,
+		  size_t i)
+{
+	if (o->top && (long)i >= o->top)
+		return false;
+	return o->all || rep->types[i].t->samples;
+}
+
+static void bytes_text(uint64_t b, char *buf, size_t len)
+{
+	if (b >= 10ull << 20)
+		snprintf(buf, len, "%lluM", (unsigned long long)(b >> 20));
+	else if (b >= 10ull << 10)
+		snprintf(buf, len, "%lluK", (unsigned long long)(b >> 10));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)b);
+}
+
+/* One word, so that the columns split on blanks: "sk_buff", "-". */
+static const char *struct_text(const struct profile_type *t)
+{
+	const char *s = t->struct_name;
+
+	if (!s)
+		return t->kmalloc ? "(by-site)" : "-";
+	return strncmp(s, "struct ", 7) ? s : s + 7;
+}
+
+static void report_text(FILE *out, const struct report_opts *o,
+			const struct report *rep)
+{
+	const struct profile *p = &rep->profile;
+	const char *what = p->misses_measured ? "misses" : "sampled accesses";
+	size_t sampled = 0;
+
+	for (size_t i = 0; i < rep->nr_types; i++)
+		sampled += !!rep->types[i].t->samples;
+	fprintf(out, "# dprof report: %zu of %zu types sampled%s, ranked by share of %s\n",
+		sampled, rep->nr_types, rep->all ? " (target=all)" : "", what);
+	if (!p->misses_measured)
+		fprintf(out, "# sampler %s: misses are not measured here; shares are of accesses (estimate misses with classify/workingset)\n",
+			p->sampler);
+	if (rep->track_one_in > 1)
+		fprintf(out, "# objects tracked 1 in %u by address hash: object counts and ws are scaled estimates\n",
+			rep->track_one_in);
+	if (rep->module_samples)
+		fprintf(out, "# outside profiled live objects: %llu of %llu samples in other slab objects (caches beyond the limit, objects whose liveness was not established), %llu not in slab memory\n",
+			(unsigned long long)rep->other_slab,
+			(unsigned long long)rep->module_samples,
+			(unsigned long long)rep->not_slab);
+	fprintf(out, "%4s  %-26s %-24s %8s %8s %10s %16s %7s\n", "rank", "type",
+		"struct", "ws", "older", "samples", "share", "bounce");
+	for (size_t i = 0; i < rep->nr_types; i++) {
+		const struct report_type *t = &rep->types[i];
+		char ws[32], share[48], bounce[16];
+
+		if (!shown(o, rep, i))
+			continue;
+		bytes_text(t->ws_bytes, ws, sizeof(ws));
+		if (t->share_err >= 0)
+			snprintf(share, sizeof(share), "%5.1f%% ±%4.1f",
+				 100 * t->share, 100 * t->share_err);
+		else
+			snprintf(share, sizeof(share), "%5.1f%%", 100 * t->share);
+		if (t->bounce >= 0)
+			snprintf(bounce, sizeof(bounce), "%.0f%%",
+				 100 * t->bounce);
+		else
+			snprintf(bounce, sizeof(bounce), "?");
+		fprintf(out, "%4zu  %-26s %-24s %8s %8llu %10llu %16s %7s\n",
+			i + 1, t->t->cache, struct_text(t->t),
+			ws, (unsigned long long)t->older,
+			(unsigned long long)t->t->samples, share, bounce);
+	}
+}
+
+static void report_json(FILE *out, const struct report_opts *o,
+			const struct report *rep)
+{
+	const struct profile *p = &rep->profile;
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "sampler", p->sampler);
+	json_bool(&j, "misses_measured", p->misses_measured);
+	json_bool(&j, "target_all", rep->all);
+	json_uint(&j, "track_one_in", rep->track_one_in);
+	json_uint(&j, "weight", rep->weight);
+	json_uint(&j, "module_samples", rep->module_samples);
+	json_uint(&j, "other_slab_samples", rep->other_slab);
+	json_uint(&j, "not_slab_samples", rep->not_slab);
+	json_array_begin(&j, "types");
+	for (size_t i = 0; i < rep->nr_types; i++) {
+		const struct report_type *t = &rep->types[i];
+
+		if (!shown(o, rep, i))
+			continue;
+		json_object_begin(&j, NULL);
+		json_uint(&j, "rank", i + 1);
+		json_string(&j, "cache", t->t->cache);
+		if (t->t->struct_name)
+			json_string(&j, "struct", t->t->struct_name);
+		else
+			json_null(&j, "struct");
+		json_uint(&j, "object_size", t->t->object_size);
+		json_uint(&j, "samples", t->t->samples);
+		json_uint(&j, "misses", t->t->misses);
+		json_double(&j, "share", t->share);
+		if (t->share_err >= 0)
+			json_double(&j, "share_err95", t->share_err);
+		else
+			json_null(&j, "share_err95");
+		json_uint(&j, "windows", t->windows);
+		json_uint(&j, "older", t->older);
+		json_uint(&j, "older_tracked", t->older_tracked);
+		json_uint(&j, "allocs", t->allocs);
+		json_uint(&j, "frees", t->frees);
+		json_uint(&j, "live_end", t->live_end);
+		json_uint(&j, "ws_bytes", t->ws_bytes);
+		if (t->bounce >= 0)
+			json_double(&j, "bounce", t->bounce);
+		else
+			json_null(&j, "bounce");
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	struct recording r;
+	struct report rep;
+	FILE *out;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		goto out_map;
+	ret = view_open(&o.view, &r, &out, "report");
+	if (ret)
+		goto out_map;
+	report_build(&r, &o.map, &rep);
+	if (o.view.json)
+		report_json(out, &o, &rep);
+	else
+		report_text(out, &o, &rep);
+	ret = view_close(out, &o.view);
+	report_free(&rep);
+	recording_free(&r);
+out_map:
+	type_map_free(&o.map);
+	return ret;
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The all-types ranking.  Shares and their errors:
+ *  - IBS/PEBS samples are independent draws: a share p of n samples has a
+ *    95% half-width of 1.96 * sqrt(p (1 - p) / n).
+ *  - The watch sampler counts every access in a window on one random
+ *    object, so samples are not independent; the windows are.  A type's
+ *    share then moves with the number of windows that landed on it, w:
+ *    the half-width is taken as 1.96 * p / sqrt(w) (relative Poisson
+ *    error of w), from the window counts dprof.ko printed in its profile.
+ * Object counts come from the events: SLAB_LIVE records (objects older
+ * than the module, found by the load-time scan) and tracked ALLOC/FREE
+ * records; with sampled tracking (track_one_in > 1) they are scaled up.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "report.h"
+#include "util.h"
+
+/* "track_one_in: N" in the module's status at the end; 1 if absent. */
+static unsigned int status_one_in(const char *status)
+{
+	const char *p = status ? strstr(status, "\ntrack_one_in: ") : NULL;
+	unsigned long v;
+
+	if (!p)
+		return 1;
+	v = strtoul(p + 15, NULL, 10);
+	return v ? (unsigned int)v : 1;
+}
+
+/* "samples: N, in targets X, other slab ... Y, not slab Z" */
+static void status_samples(const char *status, struct report *rep)
+{
+	const char *p = status ? strstr(status, "\nsamples: ") : NULL;
+	unsigned long long n, in, other, not_slab;
+
+	if (!p)
+		return;
+	if (sscanf(p + 10, "%llu, in targets %llu, other slab caches or objects not established live %llu, not slab %llu",
+		   &n, &in, &other, &not_slab) == 4) {
+		rep->module_samples = n;
+		rep->other_slab = other;
+		rep->not_slab = not_slab;
+	}
+}
+
+/* Windows of @cache in the module's profile table: its 5th column. */
+static uint64_t profile_windows(const char *text, const char *cache)
+{
+	const char *line = text;
+	size_t len = strlen(cache);
+
+	while (line && *line) {
+		if (!strncmp(line, cache, len) && line[len] == ' ') {
+			char name[128], share[32], misses[32];
+			unsigned long long samples, windows;
+
+			if (sscanf(line, "%127s %llu %31s %31s %llu", name,
+				   &samples, share, misses, &windows) == 5 &&
+			    !strcmp(misses, "est."))
+				return windows;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return 0;
+}
+
+static void count_objects(const struct recording *r, struct report *rep)
+{
+	struct report_type **by_target = xcalloc(DPROF_MAX_TARGETS + 1,
+						 sizeof(*by_target));
+	const struct dprof_rec_hdr *hdr;
+	struct rec_iter it;
+
+	for (size_t i = 0; i < rep->nr_types; i++)
+		if (rep->types[i].t->target < DPROF_MAX_TARGETS)
+			by_target[rep->types[i].t->target] = &rep->types[i];
+	rec_iter_init(&it, r);
+	while ((hdr = rec_iter_next(&it))) {
+		struct report_type *t = by_target[hdr->target];
+
+		if (!t)
+			continue;
+		if (hdr->kind == DPROF_REC_SLAB_LIVE) {
+			const struct dprof_slab_live *s = (const void *)hdr;
+
+			t->older += s->objects;
+			t->older_tracked += s->tracked;
+		} else if (hdr->kind == DPROF_REC_ALLOC &&
+			   !(hdr->flags & DPROF_OBJ_UNTRACKED)) {
+			t->allocs++;
+		} else if (hdr->kind == DPROF_REC_FREE &&
+			   !(hdr->flags & DPROF_OBJ_NOT_LIVE)) {
+			t->frees++;
+		}
+	}
+	free(by_target);
+}
+
+static int by_share(const void *a, const void *b)
+{
+	const struct report_type *x = a, *y = b;
+
+	if (x->share != y->share)
+		return x->share < y->share ? 1 : -1;
+	return x->t->target < y->t->target ? -1 : x->t->target > y->t->target;
+}
+
+void report_build(const struct recording *r, const struct type_map *map,
+		  struct report *rep)
+{
+	const struct profile *p;
+
+	memset(rep, 0, sizeof(*rep));
+	profile_build(r, map, &rep->profile);
+	p = &rep->profile;
+	rep->track_one_in = status_one_in(r->status);
+	rep->all = r->status && strstr(r->status, "\ntarget=all: ");
+	status_samples(r->status, rep);
+	rep->weight = p->misses_measured ? p->misses : p->samples;
+	rep->nr_types = p->nr_types;
+	rep->types = xcalloc(rep->nr_types ? rep->nr_types : 1,
+			     sizeof(*rep->types));
+	for (size_t i = 0; i < p->nr_types; i++) {
+		struct report_type *t = &rep->types[i];
+		const struct profile_type *pt = &p->types[i];
+		uint64_t w = p->misses_measured ? pt->misses : pt->samples;
+
+		t->t = pt;
+		t->share = rep->weight ? (double)w / (double)rep->weight : 0;
+		t->share_err = -1;
+		if (p->misses_measured || !strcmp(p->sampler, "ibs") ||
+		    !strcmp(p->sampler, "pebs")) {
+			if (rep->weight)
+				t->share_err = 1.96 *
+					sqrt(t->share * (1 - t->share) /
+					     (double)rep->weight);
+		} else if (r->profile_text) {
+			t->windows = profile_windows(r->profile_text, pt->cache);
+			if (t->windows)
+				t->share_err = 1.96 * t->share /
+					       sqrt((double)t->windows);
+		}
+		t->bounce = pt->matched_frees ?
+			    (double)pt->remote_frees / pt->matched_frees : -1;
+	}
+	count_objects(r, rep);
+	for (size_t i = 0; i < rep->nr_types; i++) {
+		struct report_type *t = &rep->types[i];
+		uint64_t in = t->older_tracked + t->allocs;
+
+		t->live_end = in > t->frees ? in - t->frees : 0;
+		t->ws_bytes = t->live_end * rep->track_one_in *
+			      t->t->object_size;
+	}
+	qsort(rep->types, rep->nr_types, sizeof(*rep->types), by_share);
+}
+
+void report_free(struct report *rep)
+{
+	free(rep->types);
+	profile_free(&rep->profile);
+	memset(rep, 0, sizeof(*rep));
+}

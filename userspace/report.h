@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The all-types ranking (thesis Tables 6.1, 6.4, 6.5) as data: every
+ * profiled type with its share of misses (or sampled accesses), the error
+ * of that share, its working set and bounce; and the samples that fell
+ * outside profiled slab objects.  Built on the data profile.  Plain
+ * analysis: no I/O.
+ */
+#ifndef DPROF_REPORT_H
+#define DPROF_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "profile.h"
+#include "recfile.h"
+
+struct report_type {
+	const struct profile_type *t;	/* into report.profile */
+	double share;		/* of the ranked weight over all types */
+	double share_err;	/* half-width of its 95% interval; <0 unknown */
+	uint64_t windows;	/* watch sampler: windows on the type; 0 none */
+	uint64_t older;		/* objects live before load (scan) */
+	uint64_t older_tracked;
+	uint64_t allocs, frees;	/* tracked, during the recording */
+	uint64_t live_end;	/* tracked objects live at the end */
+	uint64_t ws_bytes;	/* live_end * track_one_in * object size */
+	double bounce;		/* freed on another CPU; <0 unknown */
+};
+
+struct report {
+	struct profile profile;
+	unsigned int track_one_in;	/* 1 unless sampled tracking */
+	bool all;			/* recorded with target=all */
+	uint64_t weight;		/* samples or misses, all types */
+	/* module counters: samples outside profiled live objects */
+	uint64_t module_samples, other_slab, not_slab;
+	struct report_type *types;	/* ranked, most first */
+	size_t nr_types;
+};
+
+void report_build(const struct recording *r, const struct type_map *map,
+		  struct report *rep);
+void report_free(struct report *rep);
+
+#endif
