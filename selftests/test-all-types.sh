@@ -1,0 +1,96 @@
+#!/bin/sh
+# target=all: every slab cache in one profile, objects older than the
+# module included, ranked by share of accesses.
+#
+# Ground truth (selftests/modules/dprof_rank.c): before dprof loads, four
+# caches of its own (dprof_rank_0..3) and kmalloc-32 get 8192 32-byte
+# objects each, allocated on CPU 0 so that they fill whole slabs; a kthread
+# on CPU 1 then increments each object's counter 16 (rank_0), 8
+# (kmalloc-32), 4 (rank_1), 2 (rank_2) and 1 (rank_3) times per sweep.
+# Every object is equally likely to get a sample window (the watch
+# sampler picks a live object at random), so a type's share of the
+# accesses follows its rate: the ranking must be rank_0, kmalloc-32,
+# rank_1, rank_2, rank_3 (kmalloc-32 also holds other kernel objects,
+# which can only add to it), and among the four own caches the shares must
+# be 16/23, 4/23, 2/23, 1/23 within 3/sqrt(windows) relative (the windows
+# that landed on a type are the independent draws) plus 15% for the
+# sweep speed, which varies under TCG.  The load-time scan must find every
+# test object that sits in a slab the module counts as full (from its own
+# objects' addresses).
+. ./functions.sh
+trap cleanup_modules EXIT
+
+# Bad input first: one clear line and an errno each.
+log_canary
+expect_load_error 22 dprof target=all,skbuff
+dmesg_since_canary | grep -q "target=all profiles every cache: do not combine it" ||
+	fail "no message for target=all mixed with names"
+expect_load_error 2 dprof target=size-3
+dmesg_since_canary | grep -q "'size-3' means slab cache 'kmalloc-3', which this kernel does not have" ||
+	fail "no message for an alias that names nothing"
+expect_load_error 22 dprof target=all track_one_in=3
+dmesg_since_canary | grep -q "track_one_in=3: must be 0 (auto) or a power of two" ||
+	fail "no message for a bad track_one_in"
+
+load_mod dprof_rank
+RANK=/sys/kernel/debug/dprof_rank/stats
+load_mod dprof target=all track_one_in=1
+loop_until 'grep -q "^scan: done" $DPROF_DIR/status' ||
+	fail "the scan did not finish: $(grep -A1 '^scan' $DPROF_DIR/status)"
+grep -A1 "^scan:" "$DPROF_DIR/status"
+grep -q "^target=all: " "$DPROF_DIR/status" || fail "status does not say target=all"
+ncaches=$(grep -vc '^#' "$DPROF_DIR/targets")
+nslab=$(($(wc -l </proc/slabinfo) - 2))
+echo "targets: $ncaches caches of $nslab in /proc/slabinfo"
+[ "$ncaches" -ge $((nslab - 2)) ] || fail "target=all profiles $ncaches caches, /proc/slabinfo has $nslab"
+
+dprof-view record -o all.data -d 40 >record.log 2>&1 || fail "record: $(cat record.log)"
+cat "$RANK"
+awk '/^type /' "$DPROF_DIR/profile" >/dev/null
+sed -n '/types sampled/,$p' "$DPROF_DIR/profile" | grep -v "^ " | head -20
+dprof-view report -i all.data >report.txt || fail "report failed"
+head -15 report.txt
+
+# Ranking: the line order of the five test types in the report.
+order=$(awk '$1 ~ /^[0-9]+$/ && ($2 ~ /^dprof_rank_/ || $2 == "kmalloc-32") { printf "%s ", $2 }' report.txt)
+expect_eq "ranking of the test types" "$order" \
+	"dprof_rank_0 kmalloc-32 dprof_rank_1 dprof_rank_2 dprof_rank_3 "
+
+# Shares among the four own caches, and the older objects, from the
+# module's profile table: type samples share misses windows older bounce.
+awk -v rankfile="$RANK" '
+	# busybox awk has no sqrt(): Newton iterations
+	function root(x,  r, i) { r = x > 1 ? x : 1; for (i = 0; i < 40; i++) r = (r + x / r) / 2; return r }
+	BEGIN {
+		while ((getline line < rankfile) > 0) {
+			split(line, f, " ")
+			if (f[1] == "type") { rate[f[2]] = f[6]; full[f[2]] = f[8]; n[f[2]] = f[4] }
+		}
+	}
+	$1 ~ /^dprof_rank_[0-3]$/ { s[$1] = $2; w[$1] = $5; old[$1] = $6; total += $2; rsum += rate[$1] }
+	END {
+		bad = 0
+		for (t in rate) {
+			if (t == "kmalloc-32") continue
+			if (!(t in s)) { print "FAIL: " t " has no samples"; bad = 1; continue }
+			if (w[t] < 10) { print "FAIL: " t ": only " w[t] " windows"; bad = 1 }
+			want = rate[t] / rsum; got = s[t] / total
+			tol = want * (3 / root(w[t] > 0 ? w[t] : 1) + 0.15)
+			d = got - want; if (d < 0) d = -d
+			printf "%s: share %.3f, expected %.3f +- %.3f (%d windows); older %d, in full slabs %d of %d\n", t, got, want, tol, w[t], old[t], full[t], n[t]
+			if (d > tol) { print "FAIL: " t " share out of tolerance"; bad = 1 }
+			if (old[t] < full[t] || old[t] > n[t] + 4096 / 32) {
+				print "FAIL: " t ": scan found " old[t] " older objects, expected " full[t] " to " n[t] + 128; bad = 1
+			}
+			if (full[t] < n[t] / 2) { print "FAIL: " t ": only " full[t] " objects in full slabs: the ground truth is off"; bad = 1 }
+		}
+		exit bad
+	}' "$DPROF_DIR/profile" || fail "shares or older objects wrong (above)"
+
+# The report counts the older objects too.
+older=$(awk '$2 == "dprof_rank_0" { print $5 }' report.txt)
+[ "${older:-0}" -ge "$(awk '$1 == "type" && $2 == "dprof_rank_0" { print $8 }' "$RANK")" ] ||
+	fail "report: dprof_rank_0 older $older"
+unload_mod dprof
+unload_mod dprof_rank
+exit 0
