@@ -105,6 +105,9 @@ static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 	}
 }
 
+#define SCALED_NOTE \
+	": counts of objects are 1/track_one_in of the real ones, shares are not affected"
+
 static unsigned int late_targets(void)
 {
 	unsigned int i, n = 0;
@@ -155,8 +158,7 @@ static int status_show(struct seq_file *m, void *v)
 	dprof_track_stats(&one_in, &track_auto, &raises, &swept);
 	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times, %llu entries dropped by the raises\n",
 		   one_in, track_auto ? "adaptive" : "fixed",
-		   one_in > 1 ? ": counts of objects are 1/track_one_in of the real ones, shares are not affected" : "",
-		   raises, swept);
+		   one_in > 1 ? SCALED_NOTE : "", raises, swept);
 	dprof_scan_show(m);
 	seq_puts(m, "records per CPU:\n");
 	seq_printf(m, "  %-5s %10s %10s %10s %10s %10s %10s\n", "cpu",

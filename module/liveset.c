@@ -45,8 +45,12 @@
  * commits or removes them.
  */
 #define SLOT_PENDING	2UL
-#define slot_live(v)	((v) > SLOT_TOMB && !((v) & SLOT_PENDING))
 #define PROBE_LIMIT	64
+
+static inline bool slot_live(unsigned long v)
+{
+	return v > SLOT_TOMB && !(v & SLOT_PENDING);
+}
 
 static unsigned long *slots;
 static unsigned int slot_bits;
@@ -78,7 +82,7 @@ bool dprof_track_maybe(unsigned long base)
 }
 
 int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
-			unsigned long expected)
+		       unsigned long expected)
 {
 	/* Twice the expected maximum keeps the load factor at or below 1/2. */
 	unsigned long nr = roundup_pow_of_two((unsigned long)max_objects * 2);

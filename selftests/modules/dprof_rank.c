@@ -189,12 +189,16 @@ static long alloc_all(void *unused)
 				      GFP_KERNEL);
 		if (!ty->objs || !ty->filler)
 			return -ENOMEM;
-		for (i = 0; i < objects; i++)
-			if (!(ty->objs[i] = type_alloc(ty)))
+		for (i = 0; i < objects; i++) {
+			ty->objs[i] = type_alloc(ty);
+			if (!ty->objs[i])
 				return -ENOMEM;
-		for (i = 0; i < ty->nr_filler; i++)
-			if (!(ty->filler[i] = type_alloc(ty)))
+		}
+		for (i = 0; i < ty->nr_filler; i++) {
+			ty->filler[i] = type_alloc(ty);
+			if (!ty->filler[i])
 				return -ENOMEM;
+		}
 		ty->in_full_slabs = count_in_full_slabs(ty);
 	}
 	return 0;
