@@ -24,9 +24,9 @@ dmesg_since_canary | grep -q "too many caches" || fail "no message for too many 
 echo "ok: empty name, duplicate and 9 targets -> EINVAL"
 
 expect_load_error $EINVAL dprof target=skbuff ring_kb=1
-expect_load_error $EINVAL dprof target=skbuff max_objects=0
+expect_load_error $EINVAL dprof target=skbuff max_objects=1
 expect_load_error $EINVAL dprof target=skbuff slab_cache_offset=3
-echo "ok: ring_kb=1, max_objects=0, misaligned offset -> EINVAL"
+echo "ok: ring_kb=1, max_objects=1, misaligned offset -> EINVAL"
 
 # Overrides with the calibrated values load; a wrong one makes lookup fail.
 load_mod dprof target=skbuff

@@ -39,7 +39,7 @@ cat $DPROF_DIR/profile
 awk '$1 == "skbuff_head_cache" && $2 > 0 { found = 1 } END { exit !found }' \
 	$DPROF_DIR/profile || fail "the profile shows no skbuff samples"
 [ $have_ibs -eq 1 ] || [ $have_pebs -eq 1 ] ||
-	awk '$1 == "skbuff_head_cache" { exit $3 != "est." }' $DPROF_DIR/profile ||
+	awk '$1 == "skbuff_head_cache" { exit $4 != "est." }' $DPROF_DIR/profile ||
 	fail "misses are not labelled as estimates"
 echo "ok: skbuff_head_cache has samples and hot offsets"
 unload_mod dprof
