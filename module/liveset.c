@@ -137,18 +137,19 @@ void dprof_liveset_adapt(void)
 	/* Hooks run with preemption off: after this none uses the old rule. */
 	synchronize_rcu();
 	for (i = 0; i < nr; i++) {
+		if (!(i & 0xffff))
+			cond_resched();
 		v = READ_ONCE(slots[i]);
 		if (v <= SLOT_TOMB || track_rule(v & ~SLOT_PENDING, shift))
 			continue;
+		/* Freed meanwhile; no commit races: the scan holds track_lock. */
 		if (cmpxchg(&slots[i], v, SLOT_TOMB) != v)
-			continue;	/* freed meanwhile */
+			continue;
 		atomic_long_dec(&live_count);
 		swept++;
 		/* It left the set: a window on it must end, as on a free. */
 		if (!(v & SLOT_PENDING))
 			dprof_window_free(v);
-		if (!(i & 0xffff))
-			cond_resched();
 	}
 	WRITE_ONCE(sweep_shift, shift);
 	raises++;
@@ -227,58 +228,54 @@ enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base)
 	return insert(base, base | SLOT_PENDING);
 }
 
-/* Make a pending @base live; false if a free or a sweep removed it. */
-bool dprof_liveset_commit(unsigned long base)
+/* The slot holding @base, live or pending, with its value in @v; or NULL. */
+static unsigned long *find_slot(unsigned long base, unsigned long *v)
 {
 	unsigned int i;
 
+	if (!slots || base <= SLOT_TOMB)
+		return NULL;
 	for (i = 0; i < PROBE_LIMIT; i++) {
 		unsigned long *slot = &slots[slot_index(base, i)];
-		unsigned long v = READ_ONCE(*slot);
 
-		if (v == SLOT_EMPTY)
-			return false;
-		if (v == (base | SLOT_PENDING))
-			return cmpxchg(slot, v, base) == v;
+		*v = READ_ONCE(*slot);
+		if (*v == SLOT_EMPTY)
+			return NULL;
+		if (*v == base || *v == (base | SLOT_PENDING))
+			return slot;
 	}
-	return false;
+	return NULL;
+}
+
+/* Make a pending @base live; false if a free or a sweep removed it. */
+bool dprof_liveset_commit(unsigned long base)
+{
+	unsigned long *slot, v;
+
+	slot = find_slot(base, &v);
+	return slot && v == (base | SLOT_PENDING) && cmpxchg(slot, v, base) == v;
 }
 
 bool dprof_liveset_remove(unsigned long base)
 {
-	unsigned int i;
+	unsigned long *slot, v;
 
-	for (i = 0; i < PROBE_LIMIT; i++) {
-		unsigned long *slot = &slots[slot_index(base, i)];
-		unsigned long v = READ_ONCE(*slot);
-
-		if (v == SLOT_EMPTY)
-			return false;
-		if ((v == base || v == (base | SLOT_PENDING)) &&
-		    cmpxchg(slot, v, SLOT_TOMB) == v) {
-			atomic_long_dec(&live_count);
-			/* A pending entry was not live yet: nothing watched it. */
-			return v == base;
-		}
+	while ((slot = find_slot(base, &v))) {
+		/* A commit (pending -> live) may race: look again. */
+		if (cmpxchg(slot, v, SLOT_TOMB) != v)
+			continue;
+		atomic_long_dec(&live_count);
+		/* A pending entry was not live yet: nothing watched it. */
+		return v == base;
 	}
 	return false;
 }
 
 bool dprof_liveset_contains(unsigned long base)
 {
-	unsigned int i;
+	unsigned long v;
 
-	if (!slots || base <= SLOT_TOMB)
-		return false;
-	for (i = 0; i < PROBE_LIMIT; i++) {
-		unsigned long v = READ_ONCE(slots[slot_index(base, i)]);
-
-		if (v == base)
-			return true;
-		if (v == SLOT_EMPTY)
-			return false;
-	}
-	return false;
+	return find_slot(base, &v) && v == base;
 }
 
 /* Slots one pick may read: 8 MiB, a few ms at most. */

@@ -118,10 +118,15 @@ static void batch_finish(void)
 
 			if (!dprof_track_wanted(obj))
 				continue;
-			if (!same)
-				dprof_liveset_remove(obj);
-			else
+			/*
+			 * A rollback may also drop an entry a hook made for a
+			 * reallocated object: tracking lost, never a free
+			 * object tracked; end a window on it as a free would.
+			 */
+			if (same)
 				n += dprof_liveset_commit(obj);
+			else if (dprof_liveset_remove(obj))
+				dprof_window_free(obj);
 		}
 		if (!same) {
 			sc.rolled_back++;

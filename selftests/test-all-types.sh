@@ -46,7 +46,6 @@ echo "targets: $ncaches caches of $nslab in /proc/slabinfo"
 
 dprof-view record -o all.data -d 40 >record.log 2>&1 || fail "record: $(cat record.log)"
 cat "$RANK"
-awk '/^type /' "$DPROF_DIR/profile" >/dev/null
 sed -n '/types sampled/,$p' "$DPROF_DIR/profile" | grep -v "^ " | head -20
 dprof-view report -i all.data >report.txt || fail "report failed"
 head -15 report.txt

@@ -72,7 +72,7 @@ static uint64_t profile_windows(const char *text, const char *cache)
 
 static void count_objects(const struct recording *r, struct report *rep)
 {
-	struct report_type **by_target = xcalloc(DPROF_MAX_TARGETS + 1,
+	struct report_type **by_target = xcalloc(DPROF_MAX_TARGETS,
 						 sizeof(*by_target));
 	const struct dprof_rec_hdr *hdr;
 	struct rec_iter it;
@@ -82,8 +82,11 @@ static void count_objects(const struct recording *r, struct report *rep)
 			by_target[rep->types[i].t->target] = &rep->types[i];
 	rec_iter_init(&it, r);
 	while ((hdr = rec_iter_next(&it))) {
-		struct report_type *t = by_target[hdr->target];
+		struct report_type *t;
 
+		if (hdr->target == DPROF_NO_TARGET)
+			continue;
+		t = by_target[hdr->target];
 		if (!t)
 			continue;
 		if (hdr->kind == DPROF_REC_SLAB_LIVE) {
