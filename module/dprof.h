@@ -197,8 +197,14 @@ struct seq_file;
 void dprof_history_show(struct seq_file *m, bool brief);
 /* Whether the breakpoints tell writes from reads (history_split_rw=1). */
 bool dprof_history_tells_writes(void);
-/* Sample windows opened on objects of @target. */
-u64 dprof_history_windows(unsigned int target);
+/* Sample windows opened on objects of @target, and their samples. */
+struct dprof_window_sums {
+	u64 windows;
+	u64 samples;		/* sum over the windows of y, samples each */
+	u64 samples_sq;		/* sum of y^2 */
+};
+
+void dprof_history_windows(unsigned int target, struct dprof_window_sums *w);
 /* Complete histories of @target, and those whose object changed CPU. */
 void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories);
 

@@ -115,6 +115,8 @@ struct watch {
 	bool window;		/* a sample window, not a history */
 	u64 open_ns;		/* SAMPLING since */
 	u64 cut_ns;		/* when the free hook ended the window */
+	bool counting;		/* window samples since hits_at_open */
+	u64 hits_at_open;	/* window_hits when the window opened */
 };
 
 /*
@@ -139,6 +141,12 @@ struct hist_plan {
 	unsigned int cursor;
 	unsigned int wcursor;
 	u64 windows;		/* windows opened on this type */
+	/*
+	 * Samples per window y: sums of y and y^2 over the windows opened,
+	 * for the error of the type's share (the windows are the
+	 * independent draws, not the samples; see dprof_share_half95()).
+	 */
+	u64 window_samples, window_samples_sq;
 	unsigned int window_backoff;	/* turns skipped after the last miss */
 	unsigned int window_skip;	/* turns still to skip */
 };
@@ -1009,6 +1017,9 @@ static bool arm_window(void)
 	counters.arm_cycles += start;
 	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
 	p->windows++;
+	/* Before SAMPLING: no hit of this window goes uncounted. */
+	watch.hits_at_open = atomic64_read(&window_hits);
+	watch.counting = true;
 	watch.open_ns = now_ns();
 	watch.deadline_ns = watch.open_ns +
 			    (u64)cfg.window_ms * NSEC_PER_MSEC;
@@ -1056,6 +1067,14 @@ static void disarm(void)
 	cpus_read_unlock();
 	counters.disarms++;
 	counters.disarm_cycles += get_cycles() - start;
+	if (watch.window && watch.counting) {
+		/* Disarmed everywhere: no hit of this window is still to come. */
+		u64 y = atomic64_read(&window_hits) - watch.hits_at_open;
+
+		WRITE_ONCE(p->window_samples, p->window_samples + y);
+		WRITE_ONCE(p->window_samples_sq, p->window_samples_sq + y * y);
+		watch.counting = false;
+	}
 	if (watch.end_reason) {
 		counters.ends[watch.end_reason]++;
 		if (watch.end_reason == DPROF_HIST_FREED &&
@@ -1266,9 +1285,14 @@ bool dprof_history_tells_writes(void)
 	return bps_per_offset > 1;
 }
 
-u64 dprof_history_windows(unsigned int target)
+void dprof_history_windows(unsigned int target, struct dprof_window_sums *w)
 {
-	return plan_state[target] > 0 ? READ_ONCE(plans[target].windows) : 0;
+	memset(w, 0, sizeof(*w));
+	if (plan_state[target] <= 0)
+		return;
+	w->windows = READ_ONCE(plans[target].windows);
+	w->samples = READ_ONCE(plans[target].window_samples);
+	w->samples_sq = READ_ONCE(plans[target].window_samples_sq);
 }
 
 void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories)

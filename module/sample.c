@@ -537,7 +537,14 @@ size_t dprof_sample_read(void *buf, size_t room, loff_t *pos)
 
 struct type_sum {
 	u64 count, misses, latency;
+	struct dprof_window_sums win;	/* watch: per-window sums */
 	unsigned int target;
+};
+
+/* What every type's share is taken of. */
+struct share_base {
+	u64 all;		/* samples (watch) or misses (IBS/PEBS) */
+	u64 win_samples, win_samples_sq;	/* watch: over all windows */
 };
 
 struct offset_sum {
@@ -589,18 +596,68 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 			types[e->target].latency += e->latency_sum;
 		}
 	}
+	if (sampler == DPROF_SAMPLER_WATCH)
+		for (i = 0; i < nr; i++)
+			dprof_history_windows(i, &types[i].win);
 }
 
-/* Per mille, printed as a percentage with one decimal. */
-static void print_share(struct seq_file *m, u64 part, u64 all)
+/*
+ * Half-width of the 95% interval of a share p = s_t / s, per mille.  The
+ * share is a ratio of sums over independent draws (windows for the watch
+ * sampler, samples for IBS/PEBS), each draw j adding y_j to s and, if it
+ * fell on the type, to s_t.  Linearised, var(p) = sum_j z_j^2 / s^2 with
+ * z_j = y_j (1[j on type] - p), that is
+ *	((1 - p)^2 q_t + p^2 (q - q_t)) / s^2,  q = sum y_j^2.
+ * With one sample per draw (q_t = s_t, q = s) this is the binomial
+ * p (1 - p) / s.  Fixed point: p in 1/1024, v scaled by 2^20.
+ */
+static u64 dprof_share_half95(u64 s_t, u64 q_t, u64 s, u64 q)
 {
-	u64 pm = all ? div64_u64(1000 * part, all) : 0;
+	unsigned int scale = 0;
+	u64 p, v;
 
-	seq_printf(m, " %5llu.%llu%%", pm / 10, pm % 10);
+	if (!s || q_t > q || s_t > s)
+		return 0;
+	/* Keep (1024^2 * q) within 64 bits; sqrt then scales by 2^scale. */
+	while (q >= 1ULL << 43) {
+		q >>= 2;
+		q_t >>= 2;
+		scale++;
+	}
+	p = div64_u64(s_t << 10, s);
+	v = (1024 - p) * (1024 - p) * q_t + p * p * (q - q_t);
+	return div64_u64(1960 * (int_sqrt64(v) << scale), 1024 * s);
+}
+
+/* The share with its 95% interval, both as percentages, one decimal. */
+static void print_share(struct seq_file *m, const struct type_sum *t,
+			const struct share_base *b)
+{
+	bool hw = sampler != DPROF_SAMPLER_WATCH;
+	u64 part = hw ? t->misses : t->count;
+	unsigned int pm = b->all ? div64_u64(1000 * part, b->all) : 0;
+	unsigned int half;
+	char buf[48];
+
+	if (hw)
+		half = min_t(u64, dprof_share_half95(part, part, b->all,
+						     b->all), 1000);
+	else
+		half = min_t(u64, dprof_share_half95(t->win.samples,
+						     t->win.samples_sq,
+						     b->win_samples,
+						     b->win_samples_sq), 1000);
+	if (!hw && !b->win_samples)
+		snprintf(buf, sizeof(buf), "%u.%u+-?%%", pm / 10, pm % 10);
+	else
+		snprintf(buf, sizeof(buf), "%u.%u+-%u.%u%%", pm / 10,
+			 pm % 10, half / 10, half % 10);
+	seq_printf(m, " %13s", buf);
 }
 
 static void show_target(struct seq_file *m, const struct type_sum *s,
-			u64 all, bool detail, struct offset_sum *offs,
+			const struct share_base *base, bool detail,
+			struct offset_sum *offs,
 			unsigned int max_offs)
 {
 	unsigned int t = s->target, cpu, i, n = 0;
@@ -613,14 +670,14 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 	dprof_history_moves(t, &moved, &histories);
 	bounce = moved ? "yes" : histories ? "no" : "?";
 	seq_printf(m, "%-24s %10llu", dprof_targets[t].name, s->count);
-	print_share(m, hw ? s->misses : s->count, all);
+	print_share(m, s, base);
 	if (hw)
 		seq_printf(m, " %10llu %9llu %9llu  %s\n", s->misses,
 			   s->misses ? div64_u64(s->latency, s->misses) : 0,
 			   READ_ONCE(dprof_targets[t].older), bounce);
 	else
 		seq_printf(m, " %10s %9llu %9llu  %s\n", "est.",
-			   dprof_history_windows(t),
+			   s->win.windows,
 			   READ_ONCE(dprof_targets[t].older), bounce);
 	if (histories)
 		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
@@ -697,7 +754,8 @@ static void counters_sum(struct sample_counters *sum)
 void dprof_sample_show(struct seq_file *m, bool brief)
 {
 	struct sample_counters c;
-	u64 elapsed = ktime_get_mono_fast_ns() - start_ns, all = 0;
+	u64 elapsed = ktime_get_mono_fast_ns() - start_ns;
+	struct share_base base = {};
 	struct offset_sum *offs;
 	struct type_sum *types = NULL;
 	unsigned int t, nr, seen = 0;
@@ -739,20 +797,23 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	sum_types(types, nr);
 	sort(types, nr, sizeof(*types), type_cmp, NULL);
 	for (t = 0; t < nr; t++) {
-		all += hw ? types[t].misses : types[t].count;
+		base.all += hw ? types[t].misses : types[t].count;
+		base.win_samples += types[t].win.samples;
+		base.win_samples_sq += types[t].win.samples_sq;
 		seen += !!types[t].count;
 	}
-	seq_printf(m, "\n%u of %u types sampled; share: of the %s in all types%s; older: objects live before load (scan)\n",
+	seq_printf(m, "\n%u of %u types sampled; share: of the %s in all types, +- its 95%% interval (%s); older: objects live before load (scan)\n",
 		   seen, nr, hw ? "misses" : "samples",
-		   hw ? "" : "; windows: sample windows opened on the type");
-	seq_printf(m, "%-24s %10s %7s %10s %9s %9s  %s\n", "type", "samples",
-		   "share", "misses", hw ? "avg_lat" : "windows", "older",
+		   hw ? "binomial" :
+		   "from the samples per window: the windows are the independent draws; windows: sample windows opened on the type");
+	seq_printf(m, "%-24s %10s %13s %10s %9s %9s  %s\n", "type", "samples",
+		   "share+-95%", "misses", hw ? "avg_lat" : "windows", "older",
 		   "bounce");
 	for (t = 0; t < nr; t++) {
 		/* target=all: only the types something was seen in. */
 		if (dprof_target_all && !types[t].count)
 			continue;
-		show_target(m, &types[t], all, t < TOP_TYPES_DETAILED, offs,
+		show_target(m, &types[t], &base, t < TOP_TYPES_DETAILED, offs,
 			    4096);
 	}
 out:

@@ -12,9 +12,15 @@
 # accesses follows its rate: the ranking must be rank_0, kmalloc-32,
 # rank_1, rank_2, rank_3 (kmalloc-32 also holds other kernel objects,
 # which can only add to it), and among the four own caches the shares must
-# be 16/23, 4/23, 2/23, 1/23 within 3/sqrt(windows) relative (the windows
-# that landed on a type are the independent draws) plus 15% for the
-# sweep speed, which varies under TCG.  The load-time scan must find every
+# be 16/23, 4/23, 2/23, 1/23 within three standard errors plus 15% for the
+# sweep speed, which varies under TCG.  The standard error is the one the
+# module states (its 95% half-width / 1.96, taken relative to the share):
+# it comes from the samples per window, since only the windows are
+# independent draws; the number of windows each type gets varies (a 3/4
+# share moves by 1/sqrt(windows) when its type gets a few windows less),
+# which a count of samples alone would hide.  The stated interval must be
+# informative too: under half the expected share for rank_0 and rank_1.
+# The load-time scan must find every
 # test object that sits in a slab the module counts as full (from its own
 # objects' addresses).
 . ./functions.sh
@@ -46,6 +52,7 @@ echo "targets: $ncaches caches of $nslab in /proc/slabinfo"
 
 dprof-view record -o all.data -d 40 >record.log 2>&1 || fail "record: $(cat record.log)"
 cat "$RANK"
+grep "^sample windows:" "$DPROF_DIR/status"
 sed -n '/types sampled/,$p' "$DPROF_DIR/profile" | grep -v "^ " | head -20
 dprof-view report -i all.data >report.txt || fail "report failed"
 head -15 report.txt
@@ -56,17 +63,21 @@ expect_eq "ranking of the test types" "$order" \
 	"dprof_rank_0 kmalloc-32 dprof_rank_1 dprof_rank_2 dprof_rank_3 "
 
 # Shares among the four own caches, and the older objects, from the
-# module's profile table: type samples share misses windows older bounce.
+# module's profile table: type samples share+-95% misses windows older
+# bounce.
 awk -v rankfile="$RANK" '
-	# busybox awk has no sqrt(): Newton iterations
-	function root(x,  r, i) { r = x > 1 ? x : 1; for (i = 0; i < 40; i++) r = (r + x / r) / 2; return r }
 	BEGIN {
 		while ((getline line < rankfile) > 0) {
 			split(line, f, " ")
 			if (f[1] == "type") { rate[f[2]] = f[6]; full[f[2]] = f[8]; n[f[2]] = f[4] }
 		}
 	}
-	$1 ~ /^dprof_rank_[0-3]$/ { s[$1] = $2; w[$1] = $5; old[$1] = $6; total += $2; rsum += rate[$1] }
+	$1 ~ /^dprof_rank_[0-3]$/ {
+		s[$1] = $2; w[$1] = $5; old[$1] = $6; total += $2; rsum += rate[$1]
+		split($3, ph, "[+]-"); pm = ph[1] + 0; half = ph[2] + 0
+		# relative standard error the module states; 1 if none
+		rel[$1] = (pm > 0 && ph[2] !~ /^\?/) ? half / 1.96 / pm : 1
+	}
 	END {
 		bad = 0
 		for (t in rate) {
@@ -74,10 +85,13 @@ awk -v rankfile="$RANK" '
 			if (!(t in s)) { print "FAIL: " t " has no samples"; bad = 1; continue }
 			if (w[t] < 10) { print "FAIL: " t ": only " w[t] " windows"; bad = 1 }
 			want = rate[t] / rsum; got = s[t] / total
-			tol = want * (3 / root(w[t] > 0 ? w[t] : 1) + 0.15)
+			tol = want * (3 * rel[t] + 0.15)
 			d = got - want; if (d < 0) d = -d
-			printf "%s: share %.3f, expected %.3f +- %.3f (%d windows); older %d, in full slabs %d of %d\n", t, got, want, tol, w[t], old[t], full[t], n[t]
+			printf "%s: share %.3f, expected %.3f +- %.3f (%d windows, stated relative error %.3f); older %d, in full slabs %d of %d\n", t, got, want, tol, w[t], rel[t], old[t], full[t], n[t]
 			if (d > tol) { print "FAIL: " t " share out of tolerance"; bad = 1 }
+			if ((t == "dprof_rank_0" || t == "dprof_rank_1") && 1.96 * rel[t] >= 0.5) {
+				print "FAIL: " t ": the stated 95% interval is +-" int(196 * rel[t]) "% of the share: too wide to test"; bad = 1
+			}
 			if (old[t] < full[t] || old[t] > n[t] + 4096 / 32) {
 				print "FAIL: " t ": scan found " old[t] " older objects, expected " full[t] " to " n[t] + 128; bad = 1
 			}

@@ -4,10 +4,13 @@
  *  - IBS/PEBS samples are independent draws: a share p of n samples has a
  *    95% half-width of 1.96 * sqrt(p (1 - p) / n).
  *  - The watch sampler counts every access in a window on one random
- *    object, so samples are not independent; the windows are.  A type's
- *    share then moves with the number of windows that landed on it, w:
- *    the half-width is taken as 1.96 * p / sqrt(w) (relative Poisson
- *    error of w), from the window counts dprof.ko printed in its profile.
+ *    object, so samples are not independent; the windows are.  A share
+ *    is then a ratio of sums over windows, and its error depends on how
+ *    the samples spread over them (a few windows on a busy object carry
+ *    most of a type's samples).  dprof.ko keeps, per type, the sums of
+ *    samples per window and of their squares and prints the linearised
+ *    95% half-width beside each share (sample.c, dprof_share_half95());
+ *    it is read from the profile dprof-view record saved.
  * Object counts come from the events: SLAB_LIVE records (objects older
  * than the module, found by the load-time scan) and tracked ALLOC/FREE
  * records; with sampled tracking (track_one_in > 1) they are scaled up.
@@ -47,27 +50,36 @@ static void status_samples(const char *status, struct report *rep)
 	}
 }
 
-/* Windows of @cache in the module's profile table: its 5th column. */
-static uint64_t profile_windows(const char *text, const char *cache)
+/*
+ * @cache's row in the module's profile table (watch sampler): its windows
+ * (5th column) and its share "P+-H%" (3rd), as fractions; false if absent.
+ */
+static bool profile_window_row(const char *text, const char *cache,
+			       uint64_t *windows, double *share, double *half)
 {
 	const char *line = text;
 	size_t len = strlen(cache);
 
 	while (line && *line) {
 		if (!strncmp(line, cache, len) && line[len] == ' ') {
-			char name[128], share[32], misses[32];
-			unsigned long long samples, windows;
+			char name[128], pm[32], misses[32];
+			unsigned long long samples, w;
 
 			if (sscanf(line, "%127s %llu %31s %31s %llu", name,
-				   &samples, share, misses, &windows) == 5 &&
-			    !strcmp(misses, "est."))
-				return windows;
+				   &samples, pm, misses, &w) == 5 &&
+			    !strcmp(misses, "est.") &&
+			    sscanf(pm, "%lf+-%lf%%", share, half) == 2) {
+				*windows = w;
+				*share /= 100;
+				*half /= 100;
+				return true;
+			}
 		}
 		line = strchr(line, '\n');
 		if (line)
 			line++;
 	}
-	return 0;
+	return false;
 }
 
 static void count_objects(const struct recording *r, struct report *rep)
@@ -133,6 +145,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 		struct report_type *t = &rep->types[i];
 		const struct profile_type *pt = &p->types[i];
 		uint64_t w = p->misses_measured ? pt->misses : pt->samples;
+		double mod_share, half;
 
 		t->t = pt;
 		t->share = rep->weight ? (double)w / (double)rep->weight : 0;
@@ -143,11 +156,16 @@ void report_build(const struct recording *r, const struct type_map *map,
 				t->share_err = 1.96 *
 					sqrt(t->share * (1 - t->share) /
 					     (double)rep->weight);
-		} else if (r->profile_text) {
-			t->windows = profile_windows(r->profile_text, pt->cache);
-			if (t->windows)
-				t->share_err = 1.96 * t->share /
-					       sqrt((double)t->windows);
+		} else if (r->profile_text &&
+			   profile_window_row(r->profile_text, pt->cache,
+					      &t->windows, &mod_share, &half) &&
+			   t->windows) {
+			/*
+			 * The module's share is of its own counts; keep the
+			 * relative error for the recording's share.
+			 */
+			t->share_err = mod_share > 0 ?
+				       t->share * half / mod_share : half;
 		}
 		t->bounce = pt->matched_frees ?
 			    (double)pt->remote_frees / pt->matched_frees : -1;
