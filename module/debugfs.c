@@ -139,9 +139,17 @@ static int status_show(struct seq_file *m, void *v)
 
 		seq_printf(m, "  [%u] %s object_size=%u stride=%u%s%s\n", i,
 			   t->name, t->object_size, t->stride,
+			   t->flags & DPROF_TARGET_VAR ? " variable" :
 			   t->flags & DPROF_TARGET_KMALLOC ? " kmalloc" : "",
 			   t->flags & DPROF_TARGET_DEAD ? " DESTROYED" : "");
 	}
+	for (i = 0; i < dprof_nr_targets && dprof_target_all; i++)
+		if (dprof_targets[i].flags & DPROF_TARGET_VAR)
+			seq_printf(m, "  [%u] %s object_size=%u variable%s\n", i,
+				   dprof_targets[i].name,
+				   dprof_targets[i].object_size,
+				   dprof_targets[i].flags & DPROF_TARGET_DEAD ?
+				   " GONE" : "");
 	if (dprof_target_all) {
 		u64 unknown;
 		unsigned int over, rescans;

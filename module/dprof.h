@@ -45,6 +45,7 @@ struct dprof_target {
 	unsigned int stride;
 	unsigned int flags;		/* DPROF_TARGET_* */
 	u64 older;			/* objects the scan found live */
+	unsigned long var_addr;		/* DPROF_TARGET_VAR: the variable */
 	char name[DPROF_NAME_LEN];
 };
 
@@ -63,6 +64,11 @@ void dprof_target_exit(void);
 int dprof_target_of_cache(const struct kmem_cache *s);
 void dprof_target_forget(const struct kmem_cache *s);
 void dprof_target_unknown_alloc(void);
+/* watch_symbols=: a kernel variable as a target; its index or -errno. */
+int dprof_target_add_variable(const char *name, unsigned long addr,
+			      unsigned int size);
+/* Its module is going: no sample or watch is attributed to it again. */
+void dprof_target_var_gone(int target);
 void dprof_target_all_stats(u64 *unknown, unsigned int *over_limit,
 			    unsigned int *nr_rescans);
 
@@ -171,6 +177,7 @@ static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
 struct dprof_history_config {
 	bool enabled;		/* histories */
 	bool windows;		/* sample windows for the watch sampler */
+	bool variables;		/* watches on watch_symbols= variables */
 	unsigned int window_ms;	/* length of one sample window */
 	bool pairs;		/* every pair of members, else a history set */
 	unsigned int len;	/* bytes per watched offset: 1, 2, 4, 8 */
@@ -244,5 +251,17 @@ void dprof_scan_show(struct seq_file *m);
 /* ---- debugfs.c --------------------------------------------------------- */
 int dprof_debugfs_init(void);
 void dprof_debugfs_exit(void);
+
+/* ---- symbols.c: kernel variables named in watch_symbols= -------------- */
+#define DPROF_MAX_VARIABLES	8
+
+int dprof_symbols_init(const char *spec);
+void dprof_symbols_exit(void);
+unsigned int dprof_nr_variables(void);
+struct dprof_resolved;
+/* The variable holding @addr; any context (NMI included). */
+int dprof_var_resolve(unsigned long addr, struct dprof_resolved *r);
+/* Collector: the next variable to watch, round robin; -1 if none. */
+int dprof_var_next(void);
 
 #endif /* _DPROF_H */

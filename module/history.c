@@ -113,6 +113,7 @@ struct watch {
 	atomic_t elements;
 	atomic_t dropped;	/* by the hit-rate limit */
 	bool window;		/* a sample window, not a history */
+	bool var;		/* a history on a variable (watch_symbols=) */
 	u64 open_ns;		/* SAMPLING since */
 	u64 cut_ns;		/* when the free hook ended the window */
 	bool counting;		/* window samples since hits_at_open */
@@ -157,16 +158,24 @@ struct hist_counters {
 	u64 expired;		/* not reallocated within wait_ms */
 	u64 reserve_failed;	/* could not allocate the object to watch */
 	u64 nospc;		/* debug registers held by someone else */
-	u64 ends[DPROF_HIST_UNLOAD + 1];
+	u64 ends[DPROF_HIST_WINDOW + 1];
 	u64 first_arm_ns;
 	u64 windows_full;	/* ran for sample_window_ms */
 	u64 windows_cut;	/* the object was freed while watched */
 	u64 windows_missed;	/* freed before the window opened */
 	u64 windows_no_object;	/* no live target object found */
 	u64 windows_skipped;	/* turns skipped: the type's objects die first */
+	u64 var_watches;	/* watches on variables (watch_symbols=) */
 };
 
 static struct dprof_history_config cfg;
+
+/* Whether the collector has anything to watch. */
+static bool watching(void)
+{
+	return cfg.enabled || cfg.windows || cfg.variables;
+}
+
 static struct watch watch;
 static DEFINE_PER_CPU(struct hist_cpu, hist_cpu);
 DEFINE_PER_CPU(int, dprof_self_alloc);
@@ -638,7 +647,7 @@ static int plan_members(struct hist_plan *p, const struct dprof_target *t)
 	p->members = kvcalloc(max ? max : 1, sizeof(u16), GFP_KERNEL);
 	if (!p->members)
 		return -ENOMEM;
-	if (!cfg.offsets || !*cfg.offsets) {
+	if (!cfg.offsets || !*cfg.offsets || (t->flags & DPROF_TARGET_VAR)) {
 		for (off = 0; off + cfg.len <= t->object_size && n < max;
 		     off += cfg.len)
 			p->members[n++] = off;
@@ -875,7 +884,9 @@ static int pick_target(void)
 	for (i = 0; i < dprof_nr_targets; i++) {
 		unsigned int t = (next_target + i) % dprof_nr_targets;
 
-		if (!(READ_ONCE(dprof_targets[t].flags) & DPROF_TARGET_DEAD) &&
+		/* A variable has no cache to reserve from: dprof_var_next(). */
+		if (!(READ_ONCE(dprof_targets[t].flags) &
+		      (DPROF_TARGET_DEAD | DPROF_TARGET_VAR)) &&
 		    plans[t].nr_items) {
 			next_target = t + 1;
 			return t;
@@ -915,6 +926,7 @@ static void arm_next(void)
 	watch.cpus_changed = false;
 	watch.end_reason = 0;
 	watch.window = false;
+	watch.var = false;
 	atomic_long_set_release(&watch.word, make_word(id, W_ARMING));
 
 	start = get_cycles();
@@ -982,6 +994,7 @@ static bool arm_window(void)
 	item = plan_next_window(p);
 	id = next_id++;
 	watch.window = true;
+	watch.var = false;
 	watch.addr = base;
 	watch.target = r.target;
 	watch.plan_item = item;
@@ -1077,7 +1090,8 @@ static void disarm(void)
 	}
 	if (watch.end_reason) {
 		counters.ends[watch.end_reason]++;
-		if (watch.end_reason == DPROF_HIST_FREED &&
+		if ((watch.end_reason == DPROF_HIST_FREED ||
+		     watch.end_reason == DPROF_HIST_WINDOW) &&
 		    !watch.cpus_changed && watch.plan_item < p->nr_items)
 			p->done[watch.plan_item]++;
 	}
@@ -1086,7 +1100,86 @@ static void disarm(void)
 				make_word(word_id(word), W_IDLE));
 }
 
+/*
+ * watch_symbols=: watch a variable for sample_window_ms, as a history
+ * that begins now (a BEGIN record without a call site) and ends with
+ * DPROF_HIST_WINDOW.  False if nothing was armed.
+ */
+static bool arm_variable(void)
+{
+	int target = dprof_var_next();
+	struct dprof_hist_begin b;
+	struct hist_plan *p;
+	unsigned int i, item;
+	u64 start;
+	int ret;
+	u32 id;
+
+	if (target < 0 || plan_ensure(target) || !plans[target].nr_items)
+		return false;
+	p = &plans[target];
+	item = plan_next(p);
+	id = next_id++;
+	watch.addr = dprof_targets[target].var_addr;
+	watch.target = target;
+	watch.plan_item = item;
+	watch_set_offsets(p->items[item]);
+	watch.cpus_changed = false;
+	watch.end_reason = 0;
+	watch.window = false;
+	watch.var = true;
+	atomic_long_set_release(&watch.word, make_word(id, W_ARMING));
+	start = get_cycles();
+	cpus_read_lock();
+	mutex_lock(&hist_lock);
+	ret = arm_all();
+	mutex_unlock(&hist_lock);
+	cpus_read_unlock();
+	if (ret) {
+		if (ret == -ENOSPC)
+			counters.nospc++;
+		watch.addr = 0;
+		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
+		return true;
+	}
+	start = get_cycles() - start;
+	counters.arms++;
+	counters.arm_cycles += start;
+	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
+	if (!counters.first_arm_ns)
+		counters.first_arm_ns = now_ns();
+	counters.var_watches++;
+	/* As dprof_history_alloc(), with the collector as the "allocator". */
+	watch.alloc_ns = now_ns();
+	watch.alloc_cpu = raw_smp_processor_id();
+	watch.moved = false;
+	watch.deadline_ns = watch.alloc_ns +
+			    (u64)cfg.window_ms * NSEC_PER_MSEC;
+	atomic_set(&watch.elements, 0);
+	atomic_set(&watch.dropped, 0);
+	memset(&b, 0, sizeof(b));
+	b.hdr.kind = DPROF_REC_HIST_BEGIN;
+	b.hdr.size = sizeof(b);
+	b.hdr.cpu = watch.alloc_cpu;
+	b.hdr.target = target;
+	b.hdr.flags = watch.rw_unsure ? DPROF_HIST_RW_UNSURE : 0;
+	b.time_ns = watch.alloc_ns;
+	b.addr = watch.addr;
+	b.id = id;
+	for (i = 0; i < NR_WATCH_OFFSETS; i++)
+		b.offset[i] = i < watch.nr_offsets ? watch.offset[i] :
+			      DPROF_HIST_NO_OFFSET;
+	b.len = cfg.len;
+	b.nr_offsets = watch.nr_offsets;
+	b.plan_item = item;
+	dprof_ring_write(&b, sizeof(b));
+	smp_wmb();	/* alloc_ns before ACTIVE, as in dprof_history_alloc() */
+	atomic_long_set(&watch.word, make_word(id, W_ACTIVE));
+	return true;
+}
+
 static bool next_is_window;
+static bool next_is_var;
 
 static void collector_step(unsigned int *arms_this_second)
 {
@@ -1098,11 +1191,16 @@ static void collector_step(unsigned int *arms_this_second)
 
 	switch (word_state(word)) {
 	case W_IDLE:
-		if (!(cfg.enabled || cfg.windows) ||
-		    !READ_ONCE(dprof_enabled) ||
+		if (!watching() || !READ_ONCE(dprof_enabled) ||
 		    *arms_this_second >= cfg.max_arms)
 			break;
 		(*arms_this_second)++;
+		/* Variables take every other turn; the rest as before. */
+		next_is_var = !next_is_var;
+		if (cfg.variables && next_is_var && arm_variable())
+			break;
+		if (!cfg.enabled && !cfg.windows)
+			break;
 		/* Histories and windows take turns at the registers. */
 		window = cfg.windows && (!cfg.enabled || next_is_window);
 		next_is_window = !window;
@@ -1129,6 +1227,14 @@ static void collector_step(unsigned int *arms_this_second)
 		disarm();
 		break;
 	case W_ACTIVE:
+		if (watch.var) {
+			if (now < watch.deadline_ns && !dead)
+				break;
+			if (end_history(dead ? DPROF_HIST_UNLOAD :
+					DPROF_HIST_WINDOW, 0))
+				disarm();
+			break;
+		}
 		if (now - READ_ONCE(watch.alloc_ns) <
 		    (u64)cfg.timeout_ms * NSEC_PER_MSEC && !dead)
 			break;
@@ -1222,7 +1328,7 @@ int dprof_history_init(const struct dprof_history_config *config)
 
 	cfg = *config;
 	atomic_long_set(&watch.word, make_word(0, W_IDLE));
-	if (!cfg.enabled && !cfg.windows)
+	if (!watching())
 		return 0;
 	bps_per_offset = cfg.split_rw ? 2 : 1;
 	slots = probe_slots();
@@ -1351,7 +1457,7 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	unsigned int t;
 	int cpu;
 
-	if (!cfg.enabled && !cfg.windows) {
+	if (!watching()) {
 		seq_puts(m, "histories: off (history=0)\n");
 		return;
 	}
@@ -1389,6 +1495,10 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		   c->arms ? div64_u64(c->arm_cycles, c->arms) : 0,
 		   c->arm_max_cycles, c->arms,
 		   c->disarms ? div64_u64(c->disarm_cycles, c->disarms) : 0);
+	if (cfg.variables)
+		seq_printf(m, "variable watches: %llu opened, %llu complete (sample_window_ms=%u each, every other turn)\n",
+			   c->var_watches, c->ends[DPROF_HIST_WINDOW],
+			   cfg.window_ms);
 	seq_printf(m, "  ends: freed %llu, timeout %llu, unload %llu; not reallocated in time %llu; reserve failed %llu; registers busy %llu\n",
 		   c->ends[DPROF_HIST_FREED], c->ends[DPROF_HIST_TIMEOUT],
 		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->reserve_failed,

@@ -92,7 +92,12 @@ MODULE_PARM_DESC(history_wait_ms,
 static unsigned int sample_window_ms = 20;
 module_param(sample_window_ms, uint, 0444);
 MODULE_PARM_DESC(sample_window_ms,
-		 "watch sampler: how long one window watches two offsets of a random live object (default 20 ms)");
+		 "watch sampler: how long one window watches the offsets of a random live object, and one watch of a watch_symbols= variable lasts (default 20 ms)");
+
+static char *watch_symbols;
+module_param(watch_symbols, charp, 0444);
+MODULE_PARM_DESC(watch_symbols,
+		 "Kernel variables to watch with the debug registers, comma-separated symbols of /proc/kallsyms ([module:]name[/SIZE]: the module when the name is ambiguous, the size in bytes when kallsyms has none; at most 8): each is watched sample_window_ms at a time, taking turns with the other watches, so dprof-view classify tells its sharing");
 
 static char *sampler = "auto";
 module_param(sampler, charp, 0444);
@@ -285,6 +290,9 @@ static int __init dprof_init(void)
 		dprof_layout_exit();
 	if (ret)
 		return ret;
+	ret = dprof_symbols_init(watch_symbols);
+	if (ret)
+		goto err_target;
 	objects = max_objects ? max_objects :
 		  dprof_target_all ? 1048576 : 65536;
 	one_in = track_one_in ? track_one_in : dprof_target_all ? 0 : 1;
@@ -318,6 +326,7 @@ static int __init dprof_init(void)
 	 * target=all ranks types: histories need named caches.
 	 */
 	hc.windows = dprof_sample_which() == DPROF_SAMPLER_WATCH;
+	hc.variables = dprof_nr_variables() > 0;
 	if (dprof_target_all && hc.enabled) {
 		hc.enabled = false;
 		pr_info("target=all: object access histories off (load with target=<cache> for them)\n");
@@ -346,6 +355,7 @@ err_ring:
 err_liveset:
 	dprof_liveset_exit();
 err_target:
+	dprof_symbols_exit();
 	dprof_target_exit();
 	dprof_layout_exit();
 	return ret;
@@ -363,6 +373,7 @@ static void __exit dprof_exit(void)
 	dprof_debugfs_exit();
 	dprof_ring_exit();
 	dprof_liveset_exit();
+	dprof_symbols_exit();
 	dprof_target_exit();
 	dprof_layout_exit();
 }

@@ -207,7 +207,8 @@ static void perf_sample_hit(struct perf_event *ev, struct perf_sample_data *data
 	c->misses += a.l1_miss;
 	if (!a.addr_valid) {
 		c->no_addr++;
-	} else if (!dprof_resolve(sample_addr(data), &r)) {
+	} else if (!dprof_resolve(sample_addr(data), &r) ||
+		   !dprof_var_resolve(sample_addr(data), &r)) {
 		c->in_target++;
 		c->target_misses += a.l1_miss;
 		agg_add(r.target, r.offset, instruction_pointer(regs), &a, 0);
@@ -574,6 +575,11 @@ static int type_cmp(const void *a, const void *b)
 #define TOP_OFFSETS 10
 #define TOP_TYPES_DETAILED 10	/* types whose offsets are listed */
 
+static bool is_variable(unsigned int target)
+{
+	return READ_ONCE(dprof_targets[target].flags) & DPROF_TARGET_VAR;
+}
+
 /* Every type's totals, in one pass over the tables. */
 static void sum_types(struct type_sum *types, unsigned int nr)
 {
@@ -670,6 +676,10 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 	dprof_history_moves(t, &moved, &histories);
 	bounce = moved ? "yes" : histories ? "no" : "?";
 	seq_printf(m, "%-24s %10llu", dprof_targets[t].name, s->count);
+	if (!hw && is_variable(t)) {
+		seq_putc(m, '\n');	/* no share: see dprof_sample_show() */
+		goto offsets;
+	}
 	print_share(m, s, base);
 	if (hw)
 		seq_printf(m, " %10llu %9llu %9llu  %s\n", s->misses,
@@ -682,6 +692,7 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 	if (histories)
 		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
 			   moved, histories);
+offsets:
 	if (!detail || !s->count)
 		return;
 	for_each_possible_cpu(cpu) {
@@ -758,7 +769,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	struct share_base base = {};
 	struct offset_sum *offs;
 	struct type_sum *types = NULL;
-	unsigned int t, nr, seen = 0;
+	unsigned int t, nr, seen = 0, nr_vars = 0;
 	bool hw = sampler != DPROF_SAMPLER_WATCH;
 
 	counters_sum(&c);
@@ -797,6 +808,10 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	sum_types(types, nr);
 	sort(types, nr, sizeof(*types), type_cmp, NULL);
 	for (t = 0; t < nr; t++) {
+		if (!hw && is_variable(types[t].target)) {
+			nr_vars++;
+			continue;
+		}
 		base.all += hw ? types[t].misses : types[t].count;
 		base.win_samples += types[t].win.samples;
 		base.win_samples_sq += types[t].win.samples_sq;
@@ -811,11 +826,23 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		   "bounce");
 	for (t = 0; t < nr; t++) {
 		/* target=all: only the types something was seen in. */
-		if (dprof_target_all && !types[t].count)
+		if ((dprof_target_all && !types[t].count) ||
+		    (!hw && is_variable(types[t].target)))
 			continue;
 		show_target(m, &types[t], &base, t < TOP_TYPES_DETAILED, offs,
 			    4096);
 	}
+	if (!nr_vars)
+		goto out;
+	/*
+	 * The watch sampler draws objects at random; variables are watched
+	 * in turns instead, so their samples are not on the same scale.
+	 */
+	seq_puts(m, "\nvariables (watch_symbols=): watched in turns, not drawn at random, so without a share; dprof-view classify tells their sharing\n");
+	seq_printf(m, "%-24s %10s\n", "variable", "samples");
+	for (t = 0; t < nr; t++)
+		if (is_variable(types[t].target))
+			show_target(m, &types[t], &base, true, offs, 4096);
 out:
 	kvfree(types);
 	kvfree(offs);

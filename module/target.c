@@ -272,6 +272,40 @@ static int target_add(const char *requested)
 	return ret;
 }
 
+int dprof_target_add_variable(const char *name, unsigned long addr,
+			      unsigned int size)
+{
+	struct dprof_target *t;
+	int ret;
+
+	mutex_lock(&target_lock);
+	if (dprof_nr_targets == DPROF_MAX_TARGETS) {
+		mutex_unlock(&target_lock);
+		pr_err("watch_symbols=%s: no target slot left (%d in use)\n",
+		       name, DPROF_MAX_TARGETS);
+		return -ENOSPC;
+	}
+	t = &dprof_targets[dprof_nr_targets];
+	memset(t, 0, sizeof(*t));
+	strscpy(t->name, name, sizeof(t->name));
+	t->object_size = size;
+	t->stride = size;
+	t->var_addr = addr;
+	t->flags = DPROF_TARGET_VAR;
+	ret = dprof_nr_targets;
+	/* Fields before the count: readers loop to dprof_nr_targets. */
+	smp_store_release(&dprof_nr_targets, dprof_nr_targets + 1);
+	mutex_unlock(&target_lock);
+	return ret;
+}
+
+void dprof_target_var_gone(int target)
+{
+	struct dprof_target *t = &dprof_targets[target];
+
+	WRITE_ONCE(t->flags, t->flags | DPROF_TARGET_DEAD);
+}
+
 /* target=all: every cache the walk meets that is not a target yet. */
 static int add_any_cache(struct kmem_cache *s, const char *name, void *arg)
 {

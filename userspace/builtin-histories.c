@@ -105,6 +105,7 @@ static const char *reason_name(const struct history *h)
 	case DPROF_HIST_FREED: return "freed";
 	case DPROF_HIST_TIMEOUT: return "timeout";
 	case DPROF_HIST_UNLOAD: return "unload";
+	case DPROF_HIST_WINDOW: return "window";
 	default: return "open";
 	}
 }

@@ -93,6 +93,7 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 
 		fprintf(out, "  [%zu] %-24s object %u B, stride %u B%s%s\n", i,
 			t->name, t->object_size, t->stride,
+			t->flags & DPROF_TARGET_VAR ? ", variable" :
 			t->flags & DPROF_TARGET_KMALLOC ? ", kmalloc" : "",
 			t->flags & DPROF_TARGET_DEAD ? ", DESTROYED" : "");
 	}

@@ -79,9 +79,17 @@ static void add_writer(struct classify_writer *w, uint16_t offset,
  * Replays need the writes: a history with an access whose kind neither
  * the instruction nor the breakpoints tell is left out.
  */
+/*
+ * A life from allocation to free, or a variable's watch that ran its
+ * whole window (watch_symbols=): both are sequences without a gap.
+ */
 bool classify_usable(const struct history *h)
 {
-	return history_complete(h) && !h->rw_unknown;
+	bool window = h->reason == DPROF_HIST_WINDOW && !h->dropped &&
+		      !(h->end_flags & (DPROF_HIST_CPUS_CHANGED |
+					DPROF_HIST_TRUNCATED));
+
+	return (history_complete(h) || window) && !h->rw_unknown;
 }
 
 /* The last write to @line by a CPU other than @cpu after index @after. */

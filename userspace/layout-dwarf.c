@@ -153,7 +153,13 @@ static int flatten(struct dwarf_flattener *f, Dwarf_Die *type,
 }
 
 /* A complete definition of struct or union @name in any CU. */
-static bool find_type(Dwarf *dw, const char *name, Dwarf_Die *out)
+/*
+ * Struct or union @name at a unit's top level; with @variable, the struct
+ * or union type of the variable @name instead (typedefs and qualifiers
+ * skipped).
+ */
+static bool find_type(Dwarf *dw, const char *name, bool variable,
+		      Dwarf_Die *out)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -165,15 +171,25 @@ static bool find_type(Dwarf *dw, const char *name, Dwarf_Die *out)
 		    dwarf_child(&cu, &child) == 0) {
 			do {
 				int tag = dwarf_tag(&child);
+				Dwarf_Die mem, *t;
 				const char *n;
 
-				if (tag != DW_TAG_structure_type &&
+				if (variable ? tag != DW_TAG_variable :
+				    tag != DW_TAG_structure_type &&
 				    tag != DW_TAG_union_type)
 					continue;
 				n = dwarf_diename(&child);
-				if (n && !strcmp(n, name) &&
-				    !dwarf_hasattr(&child, DW_AT_declaration)) {
+				if (!n || strcmp(n, name) ||
+				    dwarf_hasattr(&child, DW_AT_declaration))
+					continue;
+				if (!variable) {
 					*out = child;
+					return true;
+				}
+				t = type_of(&child, &mem);
+				if (t && (dwarf_tag(t) == DW_TAG_structure_type ||
+					  dwarf_tag(t) == DW_TAG_union_type)) {
+					*out = *t;
 					return true;
 				}
 			} while (dwarf_siblingof(&child, &child) == 0);
@@ -183,7 +199,7 @@ static bool find_type(Dwarf *dw, const char *name, Dwarf_Die *out)
 	return false;
 }
 
-int layout_from_dwarf(const char *path, const char *name,
+static int from_dwarf(const char *path, const char *name, bool variable,
 		      struct layout *out, char *err, size_t errlen)
 {
 	static const Dwfl_Callbacks callbacks = {
@@ -212,11 +228,15 @@ int layout_from_dwarf(const char *path, const char *name,
 			 dwfl_errmsg(-1));
 		goto out;
 	}
-	if (!find_type(dw, name, &type)) {
-		snprintf(err, errlen, "no struct or union '%s' in the DWARF of %s",
+	if (!find_type(dw, name, variable, &type)) {
+		snprintf(err, errlen, variable ?
+			 "no variable '%s' of a struct or union type in the DWARF of %s" :
+			 "no struct or union '%s' in the DWARF of %s",
 			 name, path);
 		goto out;
 	}
+	if (variable && dwarf_diename(&type))
+		name = dwarf_diename(&type);
 	if (flatten(&f, &type, 0, "", 0)) {
 		layout_free(out);
 		snprintf(err, errlen, "struct %s in %s: malformed DWARF", name,
@@ -230,4 +250,16 @@ int layout_from_dwarf(const char *path, const char *name,
 out:
 	dwfl_end(dwfl);
 	return ret;
+}
+
+int layout_from_dwarf(const char *path, const char *name,
+		      struct layout *out, char *err, size_t errlen)
+{
+	return from_dwarf(path, name, false, out, err, errlen);
+}
+
+int layout_var_from_dwarf(const char *path, const char *var,
+			  struct layout *out, char *err, size_t errlen)
+{
+	return from_dwarf(path, var, true, out, err, errlen);
 }

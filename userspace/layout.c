@@ -161,6 +161,42 @@ int layout_from_btf(const struct btf *btf, const char *name,
 	return 0;
 }
 
+/*
+ * The variable's own type.  vmlinux BTF holds per-CPU variables only
+ * unless pahole ran with global_var; DWARF then has the rest.
+ */
+int layout_var_from_btf(const struct btf *btf, const char *var,
+			struct layout *out, char *err, size_t errlen)
+{
+	struct flattener f = { .btf = btf, .l = out };
+	int id = btf__find_by_name_kind(btf, var, BTF_KIND_VAR);
+	const struct btf_type *t;
+	const char *name;
+	uint32_t tid;
+
+	memset(out, 0, sizeof(*out));
+	if (id < 0) {
+		snprintf(err, errlen, "no variable '%s' in the BTF", var);
+		return -1;
+	}
+	tid = btf__type_by_id(btf, id)->type;
+	t = skip_mods(btf, &tid);
+	if (!t || (!btf_is_struct(t) && !btf_is_union(t))) {
+		snprintf(err, errlen, "variable '%s' is not of a struct or union type",
+			 var);
+		return -1;
+	}
+	if (flatten(&f, tid, 0, "", 0)) {
+		layout_free(out);
+		snprintf(err, errlen, "variable %s: malformed BTF", var);
+		return -1;
+	}
+	name = btf__name_by_offset(btf, t->name_off);
+	layout_finish(out, btf_is_union(t) ? "union" : "struct",
+		      name && *name ? name : var, t->size);
+	return 0;
+}
+
 void layout_finish(struct layout *out, const char *kind, const char *name,
 		   uint32_t size)
 {
@@ -598,6 +634,27 @@ int layout_find(const struct btf *btf, const struct type_map *m,
 		snprintf(err, errlen, "no BTF");
 	for (size_t i = 0; m && i < m->nr_debug; i++) {
 		if (!layout_from_dwarf(m->debug[i], name, out, why, sizeof(why)))
+			return 0;
+		pos = strlen(err);
+		snprintf(err + pos, errlen - pos, "; %s", why);
+	}
+	return -1;
+}
+
+int layout_find_var(const struct btf *btf, const struct type_map *m,
+		    const char *var, struct layout *out, char *err,
+		    size_t errlen)
+{
+	char why[300];
+	size_t pos;
+
+	if (btf && !layout_var_from_btf(btf, var, out, err, errlen))
+		return 0;
+	if (!btf)
+		snprintf(err, errlen, "no BTF");
+	for (size_t i = 0; m && i < m->nr_debug; i++) {
+		if (!layout_var_from_dwarf(m->debug[i], var, out, why,
+					   sizeof(why)))
 			return 0;
 		pos = strlen(err);
 		snprintf(err + pos, errlen - pos, "; %s", why);

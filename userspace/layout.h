@@ -46,6 +46,11 @@ int layout_from_btf(const struct btf *btf, const char *name,
  */
 int layout_from_dwarf(const char *path, const char *name,
 		      struct layout *out, char *err, size_t errlen);
+/* The struct or union type of variable @var, from BTF or DWARF. */
+int layout_var_from_btf(const struct btf *btf, const char *var,
+			struct layout *out, char *err, size_t errlen);
+int layout_var_from_dwarf(const char *path, const char *var,
+			  struct layout *out, char *err, size_t errlen);
 void layout_free(struct layout *l);
 
 /* For the builders: add one leaf, then sort and name the whole. */
@@ -114,6 +119,11 @@ void type_map_add_debug(struct type_map *m, const char *path);
 int layout_find(const struct btf *btf, const struct type_map *m,
 		const char *name, struct layout *out, char *err,
 		size_t errlen);
+
+/* The same for the type of variable @var (watch_symbols= targets). */
+int layout_find_var(const struct btf *btf, const struct type_map *m,
+		    const char *var, struct layout *out, char *err,
+		    size_t errlen);
 
 /* Adds "CACHE=STRUCT"; -1 when malformed. */
 int type_map_add(struct type_map *m, const char *spec);

@@ -124,9 +124,21 @@ static struct layout *type_layout(struct btf *btf, const char *btf_why,
 		t->no_names_why = xstrdup("kmalloc caches hold objects of many types, named here by allocation site; field names need --type CACHE=STRUCT");
 		return NULL;
 	}
+	l = xcalloc(1, sizeof(*l));
+	/* A variable (watch_symbols=): its declared type, unless mapped. */
+	if (!sname && t->variable) {
+		if (!layout_find_var(btf, map, t->cache, l, err, sizeof(err))) {
+			t->struct_name = xstrdup(l->name);
+			return l;
+		}
+		snprintf(why, sizeof(why), "%s (give the variable's DWARF with --debug FILE, or --type %s=STRUCT)",
+			 err, t->cache);
+		t->no_names_why = xstrdup(why);
+		free(l);
+		return NULL;
+	}
 	if (!sname)
 		sname = t->cache;	/* dentry, task_struct, ... */
-	l = xcalloc(1, sizeof(*l));
 	if (layout_find(btf, map, sname, l, err, sizeof(err))) {
 		snprintf(why, sizeof(why), "%s (map the cache with --type %s=STRUCT, or give DWARF with --debug FILE)",
 			 err, t->cache);
@@ -346,8 +358,10 @@ void profile_build(const struct recording *r, const struct type_map *map,
 
 		t->target = r->targets[i].index;
 		t->cache = r->targets[i].name;
-		t->kmalloc = (r->targets[i].flags & DPROF_TARGET_KMALLOC) ||
-			     !strncmp(t->cache, "kmalloc-", 8);
+		t->variable = r->targets[i].flags & DPROF_TARGET_VAR;
+		t->kmalloc = !t->variable &&
+			     ((r->targets[i].flags & DPROF_TARGET_KMALLOC) ||
+			      !strncmp(t->cache, "kmalloc-", 8));
 		t->object_size = r->targets[i].object_size;
 		layouts[i] = type_layout(btf, btf_why, map, t);
 	}

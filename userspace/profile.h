@@ -36,6 +36,7 @@ struct profile_site {
 struct profile_type {
 	unsigned int target;
 	bool kmalloc;		/* a generic cache: named by call sites */
+	bool variable;		/* a kernel variable (watch_symbols=) */
 	uint64_t allocs;	/* recorded allocations */
 	struct profile_site sites[PROFILE_SITES];	/* most first */
 	const char *cache;

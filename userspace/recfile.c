@@ -262,7 +262,7 @@ static int check_record(const struct recording *r, const uint8_t *rec,
 		struct dprof_hist_end e;
 
 		memcpy(&e, rec, sizeof(e));
-		if (e.reason < DPROF_HIST_FREED || e.reason > DPROF_HIST_UNLOAD)
+		if (e.reason < DPROF_HIST_FREED || e.reason > DPROF_HIST_WINDOW)
 			return fail(err, at, "history %u ends for reason %u",
 				    e.id, e.reason);
 	}

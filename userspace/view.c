@@ -155,9 +155,14 @@ struct layout **view_layouts(const struct recording *r,
 	for (size_t t = 0; t < r->nr_targets; t++) {
 		const char *s = type_map_lookup(map, r->targets[t].name);
 
+		bool var = !s && (r->targets[t].flags & DPROF_TARGET_VAR);
+
 		l[t] = xcalloc(1, sizeof(**l));
-		if (layout_find(btf, map, s ? s : r->targets[t].name, l[t], err,
-				sizeof(err))) {
+		/* A variable (watch_symbols=) has its declared type. */
+		if (var ? layout_find_var(btf, map, r->targets[t].name, l[t],
+					  err, sizeof(err)) :
+			  layout_find(btf, map, s ? s : r->targets[t].name,
+				      l[t], err, sizeof(err))) {
 			free(l[t]);
 			l[t] = NULL;
 		}

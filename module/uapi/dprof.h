@@ -23,8 +23,11 @@
  * TARGETS section written again at the end (caches created while
  * recording).  Readers take 2 and 3: a version-2 file is a version-3 file
  * without those.
+ * 4: kernel variables as targets (DPROF_TARGET_VAR, watch_symbols=) and
+ * their watches as histories ending with DPROF_HIST_WINDOW.  A version-3
+ * file is a version-4 file without them.
  */
-#define DPROF_ABI_VERSION	3
+#define DPROF_ABI_VERSION	4
 #define DPROF_ABI_OLDEST	2	/* oldest version readers accept */
 
 /*
@@ -66,6 +69,7 @@
 #define DPROF_TARGET_KMALLOC	0x1	/* generic kmalloc-N cache */
 #define DPROF_TARGET_DEAD	0x2	/* cache destroyed while profiled */
 #define DPROF_TARGET_LATE	0x4	/* target=all: created after load */
+#define DPROF_TARGET_VAR	0x8	/* a kernel variable (watch_symbols=) */
 
 /*
  * Record headers carry the target index in a byte, 0xff meaning none:
@@ -193,6 +197,8 @@ struct dprof_hist_begin {
 #define DPROF_HIST_FREED	1	/* object freed: the history is complete */
 #define DPROF_HIST_TIMEOUT	2	/* still live after history_timeout_ms */
 #define DPROF_HIST_UNLOAD	3	/* module unloaded or target destroyed */
+/* A variable (DPROF_TARGET_VAR) watched for sample_window_ms: complete */
+#define DPROF_HIST_WINDOW	4
 
 struct dprof_hist_end {
 	struct dprof_rec_hdr hdr;	/* cpu: freeing CPU */
@@ -201,7 +207,7 @@ struct dprof_hist_end {
 	__u32 id;
 	__u32 elements;		/* elements emitted (late handlers may add) */
 	__u32 dropped;		/* hits dropped by the hit-rate limit */
-	__u8 reason;		/* DPROF_HIST_FREED, _TIMEOUT, _UNLOAD */
+	__u8 reason;		/* DPROF_HIST_FREED, _TIMEOUT, _UNLOAD, _WINDOW */
 	__u8 reserved[3];
 };
 

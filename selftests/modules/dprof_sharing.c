@@ -64,6 +64,20 @@
  * otherwise run one thread's whole loop before the other's).  Neither
  * changes the counts per iteration.
  *
+ * A global, shared the way the kernel shares its globals (the ground
+ * truth of watch_symbols=): "global ROUNDS ITERS A B [PAUSE_US]" runs the
+ * rounds above in lockstep on dprof_sharing objects that nobody touches,
+ * and per iteration
+ *
+ *   dprof_sharing_global   CPU A                 CPU B
+ *   both (offset 0)        atomic_long_inc: X    atomic_long_inc: X
+ *   a_only (offset 64)     atomic_long_inc: X    -
+ *
+ * so "both" is true sharing (written by both CPUs, each increment after
+ * the other CPU's) and "a_only", an atomic on its own line used by one
+ * CPU, is neither.  The variable is not exported: dprof finds it in
+ * /proc/kallsyms.
+ *
  * Working sets with known cache behaviour: "hold conflict N MS" keeps N
  * page-sized, page-aligned objects (cache dprof_conflict) and touches
  * the first line of each for MS milliseconds (replacing a 64th of them
@@ -239,6 +253,40 @@ static const struct workload sharing_wl = {
 	.init = sharing_obj_init,
 	.iter_a = sharing_iter_a,
 	.iter_b = sharing_iter_b,
+	.handoff = offsetof(struct dprof_sharing_obj, handoff_seq),
+};
+
+/* ---- a global (watch_symbols=) ---- */
+
+struct dprof_sharing_globals {
+	atomic_long_t both;	/*  0 */
+	long pad0[7];
+	atomic_long_t a_only;	/* 64 */
+	long pad1[7];
+};				/* 128 bytes */
+
+struct dprof_sharing_globals dprof_sharing_global __aligned(64);
+
+static void global_init(void *obj, unsigned long r)
+{
+}
+
+static void global_iter_a(void *obj, unsigned long i)
+{
+	atomic_long_inc(&dprof_sharing_global.both);
+	atomic_long_inc(&dprof_sharing_global.a_only);
+}
+
+static void global_iter_b(void *obj, unsigned long i)
+{
+	atomic_long_inc(&dprof_sharing_global.both);
+}
+
+static const struct workload global_wl = {
+	.cache = &cache,
+	.init = global_init,
+	.iter_a = global_iter_a,
+	.iter_b = global_iter_b,
 	.handoff = offsetof(struct dprof_sharing_obj, handoff_seq),
 };
 
@@ -519,6 +567,10 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		   &pause_us) >= 4) {
 		wl = &atomics_wl;
 		lockstep = 1;	/* uncontended: no lock or cmpxchg retries */
+	} else if (sscanf(cmd, "global %lu %lu %d %d %lu", &rounds, &iters,
+			  &a, &b, &pause_us) >= 4) {
+		wl = &global_wl;
+		lockstep = 1;	/* each increment follows the other CPU's */
 	} else if (sscanf(cmd, "run %lu %lu %d %d %lu %d", &rounds, &iters,
 			  &a, &b, &pause_us, &lockstep) < 4 ||
 		   lockstep < 0 || lockstep > 1) {
@@ -557,6 +609,13 @@ static int stats_show(struct seq_file *m, void *v)
 	SHOW_OFFSET(handoff_seq);
 	SHOW_OFFSET(private_by_a);
 #undef SHOW_OFFSET
+	seq_printf(m, "global_offset both %zu\n",
+		   offsetof(struct dprof_sharing_globals, both));
+	seq_printf(m, "global_offset a_only %zu\n",
+		   offsetof(struct dprof_sharing_globals, a_only));
+	seq_printf(m, "global both %ld a_only %ld\n",
+		   atomic_long_read(&dprof_sharing_global.both),
+		   atomic_long_read(&dprof_sharing_global.a_only));
 	mutex_unlock(&lock);
 	return 0;
 }

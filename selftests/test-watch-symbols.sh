@@ -1,0 +1,94 @@
+#!/bin/sh
+# watch_symbols=: a kernel variable's sharing, against ground truth.
+#
+# dprof_sharing's "global" rounds (modules/dprof_sharing.c): kthreads on
+# CPUs 0 (A) and 1 (B), in lockstep, each iteration
+#   dprof_sharing_global.both    (offset 0)   atomic_long_inc by A, then B
+#   dprof_sharing_global.a_only  (offset 64)  atomic_long_inc by A alone
+# so every access to "both" after the first of a watch follows the other
+# CPU's locked write of the same bytes: true sharing; "a_only" is written
+# by one CPU only: neither.  The variable is not exported: dprof finds it
+# in /proc/kallsyms, watches it sample_window_ms at a time (histories that
+# end with reason "window"), and classify replays those watches like
+# object histories.  The fields are named from the module's DWARF, by the
+# variable's declared type (no --type mapping).
+# Bad input first: an unknown symbol, a function and a per-CPU variable
+# each give one line and an errno.
+. ./functions.sh
+trap cleanup_modules EXIT
+stats=/sys/kernel/debug/dprof_sharing/stats
+out=$TMP/global.dprof
+
+load_mod dprof_sharing
+log_canary
+expect_load_error 2 dprof target=dprof_sharing watch_symbols=dprof_no_such_variable
+dmesg_since_canary | grep -q "watch_symbols=dprof_no_such_variable: no such symbol in /proc/kallsyms" ||
+	fail "no message for an unknown symbol"
+expect_load_error 22 dprof target=dprof_sharing watch_symbols=vfs_read
+dmesg_since_canary | grep -q "watch_symbols=vfs_read: a symbol of type 'T', not a variable" ||
+	fail "no message for a function"
+expect_load_error 22 dprof target=dprof_sharing watch_symbols=runqueues
+dmesg_since_canary | grep -q "watch_symbols=runqueues: a per-CPU variable" ||
+	fail "no message for a per-CPU variable"
+# The variable is the last symbol of the module's bss on 6.1: kallsyms
+# gives it a wrapped size, and dprof asks for name/SIZE.
+if modload "$MODDIR/dprof.ko" target=dprof_sharing \
+	watch_symbols=dprof_sharing_global >/dev/null; then
+	echo "kallsyms has a size for dprof_sharing_global"
+	unload_mod dprof
+else
+	dmesg_since_canary | grep -q "give the size as dprof_sharing_global/SIZE" ||
+		fail "no message for a variable without a usable size"
+fi
+dmesg_since_canary | grep "watch_symbols="
+
+BOTH=$(awk '$1 == "global_offset" && $2 == "both" { print $3 }' $stats)
+AONLY=$(awk '$1 == "global_offset" && $2 == "a_only" { print $3 }' $stats)
+[ -n "$AONLY" ] || fail "dprof_sharing's stats lack the global's offsets"
+
+# Only the variable is watched: no histories of objects, no sampler.
+# 128: sizeof(struct dprof_sharing_globals).
+load_mod dprof target=dprof_sharing history=0 sampler=off \
+	watch_symbols=dprof_sharing_global/128
+grep "variable" $DPROF_DIR/status
+cat >"$TMP/global-run.sh" <<'EOS'
+for i in $(seq 200); do
+	echo "global 10 200 0 1 20" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
+	n=$(awk '$1 == "variable" && $2 == "watches:" { print $5 }' \
+		/sys/kernel/debug/dprof/histories)
+	[ "${n:-0}" -ge 24 ] && exit 0
+done
+exit 0
+EOS
+dprof-view record -o "$out" -- sh "$TMP/global-run.sh" ||
+	fail "recording the global workload failed"
+grep -E "^variable watches|hits:" $DPROF_DIR/histories
+unload_mod dprof
+grep "^global " $stats
+
+dprof-view histories --script "$out" |
+	awk '$1 == "history" { n[$0 ~ / window / ? "window" : "other"]++ }
+	     END { printf "histories: %d window, %d other\n", n["window"], n["other"] }'
+names="--debug $MODDIR/dprof_sharing.ko"
+dprof-view classify $names "$out" | tee "$TMP/global-classify.txt" ||
+	fail "classify failed"
+for f in "$BOTH:both" "$AONLY:a_only"; do
+	off=${f%%:*} name=${f#*:}
+	awk -v o="$off" -v n="$name" '$1 == o && $2 == n { ok = 1 } END { exit !ok }' \
+		"$TMP/global-classify.txt" ||
+		fail "offset $off is not named $name from the variable's type"
+done
+echo "ok: fields named from the variable's declared type"
+dprof-view classify --script -t dprof_sharing_global "$out" >"$TMP/classes" ||
+	fail "classify -t dprof_sharing_global failed"
+row() { awk -v o="$1" '$1 == "field" && $3 == o' "$TMP/classes"; }
+set -- $(row "$BOTH")
+[ $# -gt 0 ] || fail "no classification for dprof_sharing_global+$BOTH"
+expect_eq "dprof_sharing_global.both label" "$4" true-sharing
+echo "both: $*"
+set -- $(row "$AONLY")
+[ $# -gt 0 ] || fail "no classification for dprof_sharing_global+$AONLY"
+expect_eq "dprof_sharing_global.a_only label" "$4" neither
+echo "a_only: $*"
+unload_mod dprof_sharing
+exit 0
