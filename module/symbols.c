@@ -166,7 +166,6 @@ static int read_kallsyms(void)
 static int check_variable(struct variable *v)
 {
 	char buf[KSYM_SYMBOL_LEN], *p;
-	size_t len = strlen(v->name);
 	unsigned long size;
 
 	if (!v->matches) {
@@ -194,10 +193,12 @@ static int check_variable(struct variable *v)
 		       v->name, v->type);
 		return -EINVAL;
 	}
+	/* Another name at +0x0 is an alias (jiffies and jiffies_64). */
 	sprint_symbol(buf, v->addr);
-	p = buf + len + 5;
-	if (strncmp(buf, v->name, len) || strncmp(buf + len, "+0x0/", 5) ||
-	    kstrtoul(strsep(&p, " "), 16, &size)) {
+	p = strstr(buf, "+0x0/");
+	if (p)
+		p += 5;
+	if (!p || kstrtoul(strsep(&p, " "), 16, &size)) {
 		pr_err("watch_symbols=%s: the kernel names its address '%s'; not the start of a variable\n",
 		       v->name, buf);
 		return -EINVAL;

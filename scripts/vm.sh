@@ -74,10 +74,21 @@ fi
 # read-modify-writes and oopsed 6.12 guests on stale text_poke_bp() int3s
 # (Documentation/design.rst).  DPROF_ACCEL overrides, e.g.
 # DPROF_ACCEL=tcg,thread=single for one host thread.
+# DPROF_ICOUNT=1: single-threaded TCG with -icount shift=0,sleep=off, so
+# guest time advances one nanosecond per instruction executed and timings
+# repeat (make bench); sharing between vCPUs is then interleaved, not
+# concurrent.
 accel=tcg
+icount=
+if [ "${DPROF_ICOUNT:-0}" = 1 ]; then
+	accel=tcg,thread=single
+	icount="-icount shift=0,sleep=off"
+fi
 accel=${DPROF_ACCEL:-$accel}
 
-set -- qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 -m 1024 \
+# $icount is empty or two words, split on purpose.
+# shellcheck disable=SC2086
+set -- qemu-system-x86_64 -accel "$accel" $icount -cpu max -smp 2 -m 1024 \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 quiet slab_nomerge dprof.mode=$mode" \
 	-virtfs "local,path=$share,mount_tag=host,security_model=none,id=host" \

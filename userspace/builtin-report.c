@@ -162,7 +162,9 @@ static void report_text(FILE *out, const struct report_opts *o,
 		if (!shown(o, rep, i))
 			continue;
 		bytes_text(t->ws_bytes, ws, sizeof(ws));
-		if (t->share_err >= 0)
+		if (t->no_share)
+			snprintf(share, sizeof(share), "(variable)");
+		else if (t->share_err >= 0)
 			snprintf(share, sizeof(share), "%5.1f%% ±%4.1f",
 				 100 * t->share, 100 * t->share_err);
 		else
@@ -211,7 +213,10 @@ static void report_json(FILE *out, const struct report_opts *o,
 		json_uint(&j, "object_size", t->t->object_size);
 		json_uint(&j, "samples", t->t->samples);
 		json_uint(&j, "misses", t->t->misses);
-		json_double(&j, "share", t->share);
+		if (t->no_share)
+			json_null(&j, "share");
+		else
+			json_double(&j, "share", t->share);
 		if (t->share_err >= 0)
 			json_double(&j, "share_err95", t->share_err);
 		else

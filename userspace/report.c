@@ -138,6 +138,9 @@ void report_build(const struct recording *r, const struct type_map *map,
 	rep->all = r->status && strstr(r->status, "\ntarget=all: ");
 	status_samples(r->status, rep);
 	rep->weight = p->misses_measured ? p->misses : p->samples;
+	for (size_t i = 0; i < p->nr_types && !p->misses_measured; i++)
+		if (p->types[i].variable)
+			rep->weight -= p->types[i].samples;
 	rep->nr_types = p->nr_types;
 	rep->types = xcalloc(rep->nr_types ? rep->nr_types : 1,
 			     sizeof(*rep->types));
@@ -148,8 +151,13 @@ void report_build(const struct recording *r, const struct type_map *map,
 		double mod_share, half;
 
 		t->t = pt;
-		t->share = rep->weight ? (double)w / (double)rep->weight : 0;
 		t->share_err = -1;
+		if (pt->variable && !p->misses_measured) {
+			t->no_share = true;
+			t->bounce = -1;
+			continue;
+		}
+		t->share = rep->weight ? (double)w / (double)rep->weight : 0;
 		if (p->misses_measured || !strcmp(p->sampler, "ibs") ||
 		    !strcmp(p->sampler, "pebs")) {
 			if (rep->weight)

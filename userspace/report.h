@@ -18,6 +18,11 @@
 struct report_type {
 	const struct profile_type *t;	/* into report.profile */
 	double share;		/* of the ranked weight over all types */
+	/*
+	 * A variable (watch_symbols=) under the watch sampler: watched in
+	 * turns, not drawn at random, so outside the shares.
+	 */
+	bool no_share;
 	double share_err;	/* half-width of its 95% interval; <0 unknown */
 	uint64_t windows;	/* watch sampler: windows on the type; 0 none */
 	uint64_t older;		/* objects live before load (scan) */

@@ -1,0 +1,94 @@
+#!/bin/sh
+# What target=all costs against a named cache, inside one guest run under
+# QEMU's -icount (vm.sh with DPROF_ICOUNT=1): guest time then advances by
+# instructions executed (shift=0: one nanosecond each), so the figures are
+# instruction counts and repeat from run to run; they are not hardware
+# cycles.  Per configuration and round:
+#   udp   packets/s of udp_flood over loopback for SECS guest seconds
+#   churn guest ns (~ instructions) per allocate+free of one object of
+#         dprof_workload's own cache (a target only with target=all)
+# each recorded by dprof-view record, as a user would run it.
+# Configurations: without dprof; target=skbuff hooks only (history=0
+# sampler=off); target=skbuff defaults; target=all hooks only (sampler=off,
+# histories are off with all); target=all defaults (watch windows).
+# Then target=all's memory (live-set table, rings) and its load-time scan.
+rounds=${1:-5}
+secs=${2:-2}
+churn_n=${3:-200000}
+WL=/sys/kernel/debug/dprof_workload
+
+# Guest ns per allocate+free, from inside the run (recorded or not).
+cat >/tmp/churn.sh <<EOS
+t0=\$(date +%s%N)
+echo "churn $churn_n 0" >$WL/ctl || exit 1
+t1=\$(date +%s%N)
+echo \$(((t1 - t0) / $churn_n))
+EOS
+churn() { sh /tmp/churn.sh; }
+udp() { udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }'; }
+
+# measure NAME [dprof params...]: one round of both workloads
+measure() {
+	local name=$1 p c
+	shift
+	if [ "$name" = none ]; then
+		p=$(udp)
+		c=$(churn)
+	else
+		if ! modload /lib/modules/dprof/dprof.ko "$@" >&2; then
+			dmesg | grep "dprof:" | tail -n 3 >&2
+			echo "$name 0 0"
+			return
+		fi
+		# target=all: wait for the load-time scan, as a user would.
+		i=0
+		while ! grep -q "^scan: done\|^scan: off" /sys/kernel/debug/dprof/status &&
+			[ $i -lt 600 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		p=$(dprof-view record -o /tmp/bench.dprof -- udp_flood -s 0 -r 1 -d "$secs" 2>/dev/null |
+			awk '{ print $9 }')
+		c=$(dprof-view record -o /tmp/bench.dprof -- sh /tmp/churn.sh 2>/dev/null)
+		if [ "$last" = 1 ]; then
+			echo "--- $name: $*" >&2
+			grep -E "^(live objects|track_one_in|scan|  older|target=all)" /sys/kernel/debug/dprof/status >&2
+			sed -n '/^handler costs/,/^$/p' /sys/kernel/debug/dprof/status | head -12 >&2
+		fi
+		rmmod dprof
+		rm -f /tmp/bench.dprof
+	fi
+	echo "$name ${p:-0} ${c:-0}"
+}
+
+modload /lib/modules/dprof/dprof_workload.ko || exit 1
+for i in $(seq "$rounds"); do
+	last=0
+	[ "$i" -eq "$rounds" ] && last=1
+	measure none
+	measure skbuff-hooks target=skbuff history=0 sampler=off
+	measure skbuff-default target=skbuff
+	measure all-hooks target=all sampler=off
+	measure all-default target=all
+done >/tmp/bench-all.txt
+rmmod dprof_workload
+
+echo "costs of target=all, $rounds rounds, $secs s of UDP and $churn_n allocate+free each; guest time under -icount (ns ~ instructions)"
+awk '
+	function sortv(a, n,  i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }
+	{ k = $1; if (!(k in n)) order[++nk] = k; n[k]++; udp[k, n[k]] = $2; ch[k, n[k]] = $3 }
+	END {
+		printf "%-16s %28s %28s %12s %12s\n", "config", "UDP packets/s min/med/max", "churn ns/op min/med/max", "UDP cost", "churn cost"
+		for (o = 1; o <= nk; o++) {
+			k = order[o]; m = n[k]
+			for (i = 1; i <= m; i++) { u[i] = udp[k, i]; c[i] = ch[k, i] }
+			sortv(u, m); sortv(c, m)
+			mu = u[int((m + 1) / 2)]; mc = c[int((m + 1) / 2)]
+			if (k == "none") { base_u = mu; base_c = mc; su = u[1] > 0 ? (u[m] - u[1]) / mu : 0; sc = mc > 0 ? (c[m] - c[1]) / mc : 0 }
+			cu = base_u > 0 ? sprintf("%+.1f%%", 100 * (base_u - mu) / base_u) : "-"
+			cc = base_c > 0 ? sprintf("%+.1f%%", 100 * (mc - base_c) / base_c) : "-"
+			printf "%-16s %9d/%9d/%9d %9d/%9d/%9d %12s %12s\n", k, u[1], mu, u[m], c[1], mc, c[m], cu, cc
+		}
+		printf "spread of the rounds without dprof: UDP %.1f%%, churn %.1f%% of the median%s\n", 100 * su, 100 * sc,
+			(su > 0.03 || sc > 0.03) ? " (over 3%: the figures are not usable)" : ""
+	}' /tmp/bench-all.txt
