@@ -22,7 +22,7 @@ cat >/tmp/churn.sh <<EOS
 t0=\$(date +%s%N)
 echo "churn $churn_n 0" >$WL/ctl || exit 1
 t1=\$(date +%s%N)
-echo \$(((t1 - t0) / $churn_n))
+echo \$(( (t1 - t0) / $churn_n ))
 EOS
 churn() { sh /tmp/churn.sh; }
 udp() { udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }'; }
