@@ -310,34 +310,32 @@ out:
 
 /* ---- slab hook context ------------------------------------------------- */
 
-void dprof_history_alloc(int target, unsigned long base,
-			 unsigned long call_site)
+/*
+ * The watch (CLAIMING or ARMING, armed) becomes the history @id of the
+ * object at @base: its BEGIN record, then ACTIVE.  From the allocation
+ * hook, or from the collector for a variable (no call site).
+ */
+static void begin_history(u32 id, int target, unsigned long base,
+			  unsigned long call_site)
 {
-	unsigned long word = atomic_long_read(&watch.word);
 	struct dprof_hist_begin b;
 	unsigned int i;
 
-	if (base != READ_ONCE(watch.addr) || word_state(word) != W_WAITING ||
-	    target != READ_ONCE(watch.target))
-		return;
-	if (atomic_long_cmpxchg(&watch.word, word,
-				make_word(word_id(word), W_CLAIMING)) != word)
-		return;
 	watch.alloc_ns = now_ns();
-	watch.alloc_cpu = smp_processor_id();
+	watch.alloc_cpu = raw_smp_processor_id();
 	watch.moved = false;
 	atomic_set(&watch.elements, 0);
 	atomic_set(&watch.dropped, 0);
 	memset(&b, 0, sizeof(b));
 	b.hdr.kind = DPROF_REC_HIST_BEGIN;
 	b.hdr.size = sizeof(b);
-	b.hdr.cpu = smp_processor_id();
+	b.hdr.cpu = watch.alloc_cpu;
 	b.hdr.target = target;
 	b.hdr.flags = watch.rw_unsure ? DPROF_HIST_RW_UNSURE : 0;
 	b.time_ns = watch.alloc_ns;
 	b.addr = base;
 	b.call_site = call_site;
-	b.id = word_id(word);
+	b.id = id;
 	for (i = 0; i < NR_WATCH_OFFSETS; i++)
 		b.offset[i] = i < watch.nr_offsets ? watch.offset[i] :
 			      DPROF_HIST_NO_OFFSET;
@@ -347,7 +345,21 @@ void dprof_history_alloc(int target, unsigned long base,
 	/* BEGIN precedes every element of this history in this CPU's ring. */
 	dprof_ring_write(&b, sizeof(b));
 	smp_wmb();	/* alloc_ns before ACTIVE */
-	atomic_long_set(&watch.word, make_word(word_id(word), W_ACTIVE));
+	atomic_long_set(&watch.word, make_word(id, W_ACTIVE));
+}
+
+void dprof_history_alloc(int target, unsigned long base,
+			 unsigned long call_site)
+{
+	unsigned long word = atomic_long_read(&watch.word);
+
+	if (base != READ_ONCE(watch.addr) || word_state(word) != W_WAITING ||
+	    target != READ_ONCE(watch.target))
+		return;
+	if (atomic_long_cmpxchg(&watch.word, word,
+				make_word(word_id(word), W_CLAIMING)) != word)
+		return;
+	begin_history(word_id(word), target, base, call_site);
 }
 
 static void emit_end(unsigned long word, u8 reason, unsigned long call_site)
@@ -961,6 +973,36 @@ static void window_missed(struct hist_plan *p)
 	p->window_skip = p->window_backoff;
 }
 
+/*
+ * Arms the published watch @id on every CPU, counting the cost; on
+ * failure the watch is IDLE again.  0 or -errno.
+ */
+static int arm_counted(u32 id)
+{
+	u64 start = get_cycles();
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&hist_lock);
+	ret = arm_all();
+	mutex_unlock(&hist_lock);
+	cpus_read_unlock();
+	if (ret) {
+		if (ret == -ENOSPC)
+			counters.nospc++;
+		watch.addr = 0;
+		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
+		return ret;
+	}
+	start = get_cycles() - start;
+	counters.arms++;
+	counters.arm_cycles += start;
+	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
+	if (!counters.first_arm_ns)
+		counters.first_arm_ns = now_ns();
+	return 0;
+}
+
 /* Opens a sample window; false if it did not take the registers. */
 static bool arm_window(void)
 {
@@ -968,8 +1010,6 @@ static bool arm_window(void)
 	struct hist_plan *p;
 	unsigned long base;
 	unsigned int item;
-	u64 start;
-	int ret;
 	u32 id;
 
 	if (!dprof_liveset_pick(&base) ||
@@ -1012,23 +1052,8 @@ static bool arm_window(void)
 		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
 		return false;
 	}
-	start = get_cycles();
-	cpus_read_lock();
-	mutex_lock(&hist_lock);
-	ret = arm_all();
-	mutex_unlock(&hist_lock);
-	cpus_read_unlock();
-	if (ret) {
-		if (ret == -ENOSPC)
-			counters.nospc++;
-		watch.addr = 0;
-		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
-		return true;
-	}
-	start = get_cycles() - start;
-	counters.arms++;
-	counters.arm_cycles += start;
-	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
+	if (arm_counted(id))
+		return true;	/* the turn was taken */
 	p->windows++;
 	/* Before SAMPLING: no hit of this window goes uncounted. */
 	watch.hits_at_open = atomic64_read(&window_hits);
@@ -1108,11 +1133,8 @@ static void disarm(void)
 static bool arm_variable(void)
 {
 	int target = dprof_var_next();
-	struct dprof_hist_begin b;
 	struct hist_plan *p;
-	unsigned int i, item;
-	u64 start;
-	int ret;
+	unsigned int item;
 	u32 id;
 
 	if (target < 0 || plan_ensure(target) || !plans[target].nr_items)
@@ -1129,52 +1151,13 @@ static bool arm_variable(void)
 	watch.window = false;
 	watch.var = true;
 	atomic_long_set_release(&watch.word, make_word(id, W_ARMING));
-	start = get_cycles();
-	cpus_read_lock();
-	mutex_lock(&hist_lock);
-	ret = arm_all();
-	mutex_unlock(&hist_lock);
-	cpus_read_unlock();
-	if (ret) {
-		if (ret == -ENOSPC)
-			counters.nospc++;
-		watch.addr = 0;
-		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
-		return true;
-	}
-	start = get_cycles() - start;
-	counters.arms++;
-	counters.arm_cycles += start;
-	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
-	if (!counters.first_arm_ns)
-		counters.first_arm_ns = now_ns();
+	if (arm_counted(id))
+		return true;	/* the turn was taken */
 	counters.var_watches++;
-	/* As dprof_history_alloc(), with the collector as the "allocator". */
-	watch.alloc_ns = now_ns();
-	watch.alloc_cpu = raw_smp_processor_id();
-	watch.moved = false;
-	watch.deadline_ns = watch.alloc_ns +
-			    (u64)cfg.window_ms * NSEC_PER_MSEC;
-	atomic_set(&watch.elements, 0);
-	atomic_set(&watch.dropped, 0);
-	memset(&b, 0, sizeof(b));
-	b.hdr.kind = DPROF_REC_HIST_BEGIN;
-	b.hdr.size = sizeof(b);
-	b.hdr.cpu = watch.alloc_cpu;
-	b.hdr.target = target;
-	b.hdr.flags = watch.rw_unsure ? DPROF_HIST_RW_UNSURE : 0;
-	b.time_ns = watch.alloc_ns;
-	b.addr = watch.addr;
-	b.id = id;
-	for (i = 0; i < NR_WATCH_OFFSETS; i++)
-		b.offset[i] = i < watch.nr_offsets ? watch.offset[i] :
-			      DPROF_HIST_NO_OFFSET;
-	b.len = cfg.len;
-	b.nr_offsets = watch.nr_offsets;
-	b.plan_item = item;
-	dprof_ring_write(&b, sizeof(b));
-	smp_wmb();	/* alloc_ns before ACTIVE, as in dprof_history_alloc() */
-	atomic_long_set(&watch.word, make_word(id, W_ACTIVE));
+	/* The deadline before ACTIVE: the collector reads it then. */
+	watch.deadline_ns = now_ns() + (u64)cfg.window_ms * NSEC_PER_MSEC;
+	/* As an allocation would, with the collector as the "allocator". */
+	begin_history(id, target, watch.addr, 0);
 	return true;
 }
 
