@@ -22,7 +22,9 @@ cat >/tmp/churn.sh <<EOS
 t0=\$(date +%s%N)
 echo "churn $churn_n 0" >$WL/ctl || exit 1
 t1=\$(date +%s%N)
-echo \$(( (t1 - t0) / $churn_n ))
+# No figure rather than a wrong one: date without nanoseconds, no time.
+case "\$t0\$t1" in *[!0-9]*) exit 1 ;; esac
+[ "\$t1" -gt "\$t0" ] && echo \$(( (t1 - t0) / $churn_n ))
 EOS
 churn() { sh /tmp/churn.sh; }
 udp() { udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }'; }
@@ -86,7 +88,7 @@ awk '
 			mu = u[int((m + 1) / 2)]; mc = c[int((m + 1) / 2)]
 			if (k == "none") { base_u = mu; base_c = mc; su = u[1] > 0 ? (u[m] - u[1]) / mu : 0; sc = mc > 0 ? (c[m] - c[1]) / mc : 0 }
 			cu = base_u > 0 ? sprintf("%+.1f%%", 100 * (base_u - mu) / base_u) : "-"
-			cc = base_c > 0 ? sprintf("%+.1f%%", 100 * (mc - base_c) / base_c) : "-"
+			cc = base_c > 0 && mc > 0 ? sprintf("%+.1f%%", 100 * (mc - base_c) / base_c) : "not measured"
 			printf "%-16s %9d/%9d/%9d %9d/%9d/%9d %12s %12s\n", k, u[1], mu, u[m], c[1], mc, c[m], cu, cc
 		}
 		printf "spread of the rounds without dprof: UDP %.1f%%, churn %.1f%% of the median%s\n", 100 * su, 100 * sc,
