@@ -201,29 +201,90 @@ static int profile_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(profile);
 
-/* Aggregated samples, whole struct dprof_sample_agg entries per read(). */
-static ssize_t samples_read(struct file *file, char __user *ubuf,
-			    size_t count, loff_t *ppos)
+/* Whole table entries of @entry bytes per read(), from @fill. */
+static ssize_t table_read(char __user *ubuf, size_t count, loff_t *ppos,
+			  size_t entry,
+			  size_t (*fill)(void *buf, size_t room, loff_t *pos))
 {
 	ssize_t ret;
 	void *buf;
 
-	if (count < sizeof(struct dprof_sample_agg))
+	if (count < entry)
 		return -EINVAL;
 	count = min_t(size_t, count, EVENTS_BOUNCE);
 	buf = kvmalloc(count, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	ret = dprof_sample_read(buf, count, ppos);
+	ret = fill(buf, count, ppos);
 	if (ret && copy_to_user(ubuf, buf, ret))
 		ret = -EFAULT;
 	kvfree(buf);
 	return ret;
 }
 
+/* Aggregated samples, whole struct dprof_sample_agg entries. */
+static ssize_t samples_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	return table_read(ubuf, count, ppos, sizeof(struct dprof_sample_agg),
+			  dprof_sample_read);
+}
+
 static const struct file_operations samples_fops = {
 	.owner = THIS_MODULE,
 	.read = samples_read,
+};
+
+/* Samples in no slab object, whole struct dprof_data_agg entries. */
+static ssize_t data_samples_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	return table_read(ubuf, count, ppos, sizeof(struct dprof_data_agg),
+			  dprof_sample_read_data);
+}
+
+static const struct file_operations data_samples_fops = {
+	.owner = THIS_MODULE,
+	.read = data_samples_read,
+};
+
+/*
+ * Each CPU id's per-CPU area offset (__u64, 0 for impossible CPUs): a
+ * per-CPU variable's copy on CPU c is at its symbol plus offset c, which
+ * is how dprof-view names samples in per-CPU data.
+ */
+static ssize_t percpu_read(struct file *file, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	size_t len = nr_cpu_ids * sizeof(u64);
+	unsigned int cpu;
+	ssize_t ret;
+	u64 *offs;
+
+	offs = kvcalloc(nr_cpu_ids, sizeof(*offs), GFP_KERNEL);
+	if (!offs)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		offs[cpu] = per_cpu_offset(cpu);
+	ret = simple_read_from_buffer(ubuf, count, ppos, offs, len);
+	kvfree(offs);
+	return ret;
+}
+
+static const struct file_operations percpu_fops = {
+	.owner = THIS_MODULE,
+	.read = percpu_read,
+};
+
+static ssize_t inject_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	return dprof_sample_inject(ubuf, count);
+}
+
+static const struct file_operations inject_fops = {
+	.owner = THIS_MODULE,
+	.write = inject_write,
 };
 
 static int histories_show(struct seq_file *m, void *v)
@@ -300,6 +361,11 @@ int dprof_debugfs_init(void)
 			    &profile_fops);
 	debugfs_create_file(DPROF_FILE_SAMPLES, 0400, dir, NULL,
 			    &samples_fops);
+	debugfs_create_file(DPROF_FILE_DATA_SAMPLES, 0400, dir, NULL,
+			    &data_samples_fops);
+	debugfs_create_file(DPROF_FILE_PERCPU, 0400, dir, NULL, &percpu_fops);
+	/* Refuses writes unless sampler=inject (set up after this). */
+	debugfs_create_file(DPROF_FILE_INJECT, 0200, dir, NULL, &inject_fops);
 	return 0;
 }
 

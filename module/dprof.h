@@ -238,6 +238,9 @@ void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
 /* The sampler in use (after dprof_sample_init()). */
 enum dprof_sampler dprof_sample_which(void);
 size_t dprof_sample_read(void *buf, size_t room, loff_t *pos);
+size_t dprof_sample_read_data(void *buf, size_t room, loff_t *pos);
+/* sampler=inject: run the samples of @len bytes of text (debugfs). */
+ssize_t dprof_sample_inject(const char __user *ubuf, size_t len);
 void dprof_sample_show(struct seq_file *m, bool brief);
 /* Set while dprof allocates or frees an object itself: hooks ignore it. */
 DECLARE_PER_CPU(int, dprof_self_alloc);

@@ -102,7 +102,7 @@ MODULE_PARM_DESC(watch_symbols,
 static char *sampler = "auto";
 module_param(sampler, charp, 0444);
 MODULE_PARM_DESC(sampler,
-		 "Access sampler: auto (best available, default), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), off");
+		 "Access sampler: auto (best available, default), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), inject (tests: samples written to debugfs inject), off");
 
 static unsigned long period;
 module_param(period, ulong, 0444);
@@ -200,6 +200,7 @@ static int sample_params(struct dprof_sample_config *sc)
 	static const char *const names[] = {
 		[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
 		[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
+		[DPROF_SAMPLER_INJECT] = "inject",
 	};
 	int i;
 
@@ -210,7 +211,7 @@ static int sample_params(struct dprof_sample_config *sc)
 		if (!strcmp(sampler, names[i]))
 			sc->sampler = i;
 	if (sc->sampler < 0) {
-		pr_err("sampler=%s: must be auto, ibs, pebs, watch or off\n",
+		pr_err("sampler=%s: must be auto, ibs, pebs, watch, inject or off\n",
 		       sampler);
 		return -EINVAL;
 	}

@@ -10,6 +10,13 @@
  *         offsets of random live target objects, and by the history
  *         watches (history.c arms both, taking turns), with offset, ip,
  *         CPU and read/write but no hit/miss or latency
+ *  inject no hardware: a test writes samples to debugfs "inject"; they run
+ *         the IBS/PEBS path from resolution on (where no PMU exists: its
+ *         tests and its cost)
+ *
+ * Samples in no slab object (globals, per-CPU data, vmalloc, stacks) go
+ * to a second table per CPU keyed by (address, ip, source): dprof-view
+ * names them by symbol from the recorded kallsyms and per-CPU offsets.
  *
  * Both hardware samplers use perf's generic data_src/weight/addr, which
  * the kernel fills from PEBS records and (since 6.1) from IBS; decode.h
@@ -27,7 +34,9 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/sched/task_stack.h>
 #include <linux/timex.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/processor.h>
 #include "dprof.h"
@@ -41,7 +50,8 @@
 
 struct agg_table {
 	struct dprof_sample_agg *e;
-	unsigned int mask;
+	struct dprof_data_agg *data;	/* samples in no slab object */
+	unsigned int mask;		/* of both tables */
 	int busy;		/* a handler is inside: a nested one drops */
 };
 
@@ -50,6 +60,9 @@ struct sample_counters {
 	u64 in_target;
 	u64 other_slab;		/* in a slab object of another cache */
 	u64 not_slab;		/* stack, globals, page cache, ... */
+	u64 stack;		/* of not_slab: the interrupted task's stack */
+	u64 user;		/* of not_slab: user memory */
+	u64 data_full;		/* of not_slab: data table full, not kept */
 	u64 no_addr;		/* the hardware gave no data address */
 	u64 misses;		/* all samples that missed L1 */
 	u64 target_misses;
@@ -78,6 +91,7 @@ static bool emit_records;		/* sample_records=1 */
 static const char *const sampler_names[] = {
 	[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
 	[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
+	[DPROF_SAMPLER_INJECT] = "inject",
 };
 
 /* ---- aggregation (NMI / #DB context) ----------------------------------- */
@@ -146,6 +160,54 @@ static void agg_add(u8 target, u16 offset, u64 ip, const struct dprof_access *a,
 	c->table_full++;
 }
 
+/*
+ * A sample in no slab object, by address.  Stacks and user memory would
+ * fill the table with addresses nobody names: one bucket each.
+ */
+static void data_add(u64 addr, u64 ip, const struct dprof_access *a)
+{
+	struct agg_table *t = this_cpu_ptr(&agg);
+	struct sample_counters *c = this_cpu_ptr(&scount);
+	u8 flags = 0;
+	u32 h;
+	unsigned int i;
+
+	if (addr < TASK_SIZE_MAX) {
+		flags = DPROF_DATA_USER;
+		c->user++;
+	} else if (object_is_on_stack((void *)addr)) {
+		flags = DPROF_DATA_STACK;
+		c->stack++;
+	}
+	if (flags)
+		addr = 0;
+	h = hash_64(addr ^ (ip << 7) ^ ((u64)a->src << 60) ^
+		    ((u64)flags << 56), 32);
+	for (i = 0; i < MAX_PROBE; i++) {
+		struct dprof_data_agg *e = &t->data[(h + i) & t->mask];
+
+		if (!e->count) {
+			e->addr = addr;
+			e->ip = ip;
+			e->src = a->src;
+			e->flags = flags;
+			e->cpu = smp_processor_id();
+		} else if (e->addr != addr || e->ip != ip || e->src != a->src ||
+			   e->flags != flags) {
+			continue;
+		}
+		e->count++;
+		e->loads += a->load;
+		e->stores += a->store;
+		if (a->l1_miss) {
+			e->misses++;
+			e->latency_sum += a->latency;
+		}
+		return;
+	}
+	c->data_full++;
+}
+
 void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
 			bool rw_known, bool write, bool window)
 {
@@ -186,14 +248,15 @@ static u64 sample_weight(const struct perf_sample_data *d)
 	return d->sample_flags & PERF_SAMPLE_WEIGHT_TYPE ? d->weight.full : 0;
 }
 
-/* perf overflow handler of the ibs and pebs counters (NMI). */
-static void perf_sample_hit(struct perf_event *ev, struct perf_sample_data *data,
-			    struct pt_regs *regs)
+/*
+ * One sample with a data address: resolved and added to its CPU's table.
+ * NMI context (ibs, pebs), or process context with preemption off
+ * (inject); true when it fell in a target.
+ */
+static bool sample_one(u64 addr, u64 ip, struct dprof_access *a)
 {
 	struct sample_counters *c = this_cpu_ptr(&scount);
 	struct dprof_resolved r;
-	struct dprof_access a;
-	u64 start = get_cycles();
 	bool hit = false;
 
 	if (this_cpu_inc_return(agg.busy) > 1) {
@@ -201,26 +264,113 @@ static void perf_sample_hit(struct perf_event *ev, struct perf_sample_data *data
 		goto out;
 	}
 	c->samples++;
-	dprof_mem_src_decode(sample_data_src(data), &a);
-	a.latency = min_t(u64, sample_weight(data), U16_MAX);
-	a.addr_valid = sample_addr(data) != 0;
-	c->misses += a.l1_miss;
-	if (!a.addr_valid) {
+	a->addr_valid = addr != 0;
+	c->misses += a->l1_miss;
+	if (!a->addr_valid) {
 		c->no_addr++;
-	} else if (!dprof_resolve(sample_addr(data), &r) ||
-		   !dprof_var_resolve(sample_addr(data), &r)) {
+	} else if (!dprof_resolve(addr, &r) || !dprof_var_resolve(addr, &r)) {
 		c->in_target++;
-		c->target_misses += a.l1_miss;
-		agg_add(r.target, r.offset, instruction_pointer(regs), &a, 0);
+		c->target_misses += a->l1_miss;
+		agg_add(r.target, r.offset, ip, a, 0);
 		hit = true;
-	} else if (dprof_cache_of((void *)sample_addr(data), NULL)) {
+	} else if (dprof_cache_of((void *)addr, NULL)) {
 		c->other_slab++;
 	} else {
 		c->not_slab++;
+		data_add(addr, ip, a);
 	}
 out:
 	this_cpu_dec(agg.busy);
+	return hit;
+}
+
+/* perf overflow handler of the ibs and pebs counters (NMI). */
+static void perf_sample_hit(struct perf_event *ev, struct perf_sample_data *data,
+			    struct pt_regs *regs)
+{
+	struct dprof_access a;
+	u64 start = get_cycles();
+	bool hit;
+
+	dprof_mem_src_decode(sample_data_src(data), &a);
+	a.latency = min_t(u64, sample_weight(data), U16_MAX);
+	hit = sample_one(sample_addr(data), instruction_pointer(regs), &a);
 	dprof_cost_add(DPROF_HOOK_SAMPLE, hit, get_cycles() - start);
+}
+
+/*
+ * sampler=inject: one line "COUNT ADDR IP KIND [LATENCY]" runs COUNT
+ * samples of address ADDR by instruction IP through sample_one(), as
+ * the NMI handler would after decoding.  KIND: load or store, "+miss"
+ * when it missed L1.  The CPU is the writer's (taskset picks it).
+ */
+#define INJECT_MAX_COUNT	1000000
+#define INJECT_BATCH		256	/* samples per preemption-off stretch */
+
+static int inject_line(char *line)
+{
+	unsigned long count, lat = 0;
+	unsigned long long addr, ip;
+	char kind[16];
+	struct dprof_access a = { .src = DPROF_SRC_UNKNOWN };
+	int n = sscanf(line, "%lu %llx %llx %15s %lu", &count, &addr, &ip,
+		       kind, &lat);
+
+	if (n < 4 || !count || count > INJECT_MAX_COUNT)
+		return -EINVAL;
+	if (!strncmp(kind, "load", 4))
+		a.load = true;
+	else if (!strncmp(kind, "store", 5))
+		a.store = true;
+	else
+		return -EINVAL;
+	if (strstr(kind, "+miss")) {
+		a.l1_miss = true;
+		a.src = DPROF_SRC_MISS;
+		a.latency = min_t(unsigned long, lat, U16_MAX);
+	}
+	while (count) {
+		unsigned long batch = min_t(unsigned long, count, INJECT_BATCH);
+
+		count -= batch;
+		preempt_disable();
+		while (batch--) {
+			u64 start = get_cycles();
+			bool hit = sample_one(addr, ip, &a);
+
+			dprof_cost_add(DPROF_HOOK_SAMPLE, hit,
+				       get_cycles() - start);
+		}
+		preempt_enable();
+		cond_resched();
+	}
+	return 0;
+}
+
+ssize_t dprof_sample_inject(const char __user *ubuf, size_t len)
+{
+	char *text, *cur, *line;
+	int ret = 0;
+
+	if (sampler != DPROF_SAMPLER_INJECT) {
+		pr_err_ratelimited("inject: the module was loaded with sampler=%s; samples are injected with sampler=inject only\n",
+				   sampler_names[sampler]);
+		return -EPERM;
+	}
+	if (len > PAGE_SIZE)
+		return -E2BIG;
+	text = memdup_user_nul(ubuf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	cur = text;
+	while (!ret && (line = strsep(&cur, "\n")))
+		if (*line)
+			ret = inject_line(line);
+	kfree(text);
+	if (ret)
+		pr_err_ratelimited("inject: want lines \"COUNT ADDR IP load|store[+miss] [LATENCY]\" with COUNT 1..%u, hex ADDR and IP\n",
+				   INJECT_MAX_COUNT);
+	return ret ? ret : len;
 }
 
 /* ---- perf counters (process context) ----------------------------------- */
@@ -414,7 +564,9 @@ static int alloc_tables(void)
 
 		t->e = vzalloc_node(table_entries * sizeof(*t->e),
 				    cpu_to_node(cpu));
-		if (!t->e)
+		t->data = vzalloc_node(table_entries * sizeof(*t->data),
+				       cpu_to_node(cpu));
+		if (!t->e || !t->data)
 			return -ENOMEM;
 		t->mask = table_entries - 1;
 		memset(per_cpu_ptr(&scount, cpu), 0, sizeof(struct sample_counters));
@@ -428,7 +580,9 @@ static void free_tables(void)
 
 	for_each_possible_cpu(cpu) {
 		vfree(per_cpu(agg, cpu).e);
+		vfree(per_cpu(agg, cpu).data);
 		per_cpu(agg, cpu).e = NULL;
+		per_cpu(agg, cpu).data = NULL;
 	}
 }
 
@@ -469,6 +623,11 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 			       sampler_names[want], sampler_why, ret);
 			goto err;
 		}
+		sampler = want;
+		return 0;
+	}
+	if (want == DPROF_SAMPLER_INJECT) {
+		sampler_why = "no hardware: samples come from debugfs inject (a test)";
 		sampler = want;
 		return 0;
 	}
@@ -527,6 +686,33 @@ size_t dprof_sample_read(void *buf, size_t room, loff_t *pos)
 		if (!cpu_possible(cpu))
 			continue;
 		e = &per_cpu(agg, cpu).e[i % table_entries];
+		if (!READ_ONCE(e->count))
+			continue;
+		memcpy(buf + done, e, sizeof(*e));
+		done += sizeof(*e);
+	}
+	*pos = i;
+	return done;
+}
+
+/* The same for the samples in no slab object. */
+size_t dprof_sample_read_data(void *buf, size_t room, loff_t *pos)
+{
+	size_t done = 0;
+	loff_t i = *pos;
+	unsigned int cpu;
+
+	if (!table_entries || sampler == DPROF_SAMPLER_NONE)
+		return 0;
+	for (; room - done >= sizeof(struct dprof_data_agg); i++) {
+		const struct dprof_data_agg *e;
+
+		cpu = i / table_entries;
+		if (cpu >= nr_cpu_ids)
+			break;
+		if (!cpu_possible(cpu))
+			continue;
+		e = &per_cpu(agg, cpu).data[i % table_entries];
 		if (!READ_ONCE(e->count))
 			continue;
 		memcpy(buf + done, e, sizeof(*e));
@@ -753,6 +939,9 @@ static void counters_sum(struct sample_counters *sum)
 		sum->in_target += READ_ONCE(c->in_target);
 		sum->other_slab += READ_ONCE(c->other_slab);
 		sum->not_slab += READ_ONCE(c->not_slab);
+		sum->stack += READ_ONCE(c->stack);
+		sum->user += READ_ONCE(c->user);
+		sum->data_full += READ_ONCE(c->data_full);
 		sum->no_addr += READ_ONCE(c->no_addr);
 		sum->misses += READ_ONCE(c->misses);
 		sum->target_misses += READ_ONCE(c->target_misses);
@@ -779,7 +968,8 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 			   sampler_why ? "; " : "", sampler_why ? sampler_why : "",
 			   dprof_history_tells_writes() ? "" :
 			   "; loads and stores are not told apart here (one read/write breakpoint per offset): dprof-view record decodes them from the instructions");
-	else if (sampler == DPROF_SAMPLER_NONE)
+	else if (sampler == DPROF_SAMPLER_NONE ||
+		 sampler == DPROF_SAMPLER_INJECT)
 		seq_printf(m, "%s%s\n", sampler_why ? ": " : "",
 			   sampler_why ? sampler_why : "");
 	else
@@ -793,11 +983,15 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	if (sampler == DPROF_SAMPLER_WATCH)
 		seq_printf(m, "watch samples: %llu from sample windows on live objects, %llu from history watches\n",
 			   c.from_windows, c.in_target - c.from_windows);
-	if (sampler == DPROF_SAMPLER_IBS || sampler == DPROF_SAMPLER_PEBS)
+	if (c.not_slab)
+		seq_printf(m, "not slab: %llu on task stacks, %llu in user memory, %llu by address (globals, per-CPU, vmalloc, ...: dprof-view report names them)\n",
+			   c.stack, c.user,
+			   c.not_slab - c.stack - c.user - c.data_full);
+	if (sampler != DPROF_SAMPLER_WATCH && sampler != DPROF_SAMPLER_NONE)
 		seq_printf(m, "misses: %llu sampled, %llu in targets\n",
 			   c.misses, c.target_misses);
-	seq_printf(m, "dropped: %llu (table full), %llu (nested handler)\n",
-		   c.table_full, c.nested);
+	seq_printf(m, "dropped: %llu (table full), %llu (nested handler), %llu (not-slab table full)\n",
+		   c.table_full, c.nested, c.data_full);
 	if (brief || sampler == DPROF_SAMPLER_NONE)
 		return;
 	nr = READ_ONCE(dprof_nr_targets);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "datasyms.h"
 #include "json.h"
 #include "ksyms.h"
 #include "profile.h"
@@ -24,9 +25,12 @@ static const char profile_usage[] =
 	"offset order with cache-line boundaries, and the function that\n"
 	"touched it most.  With the watch sampler (no IBS/PEBS, e.g. in a VM)\n"
 	"misses are not measured: types and fields are ranked by sampled\n"
-	"accesses and the miss columns say est.\n"
+	"accesses and the miss columns say est.  IBS/PEBS samples in no slab\n"
+	"object are types too, named from kallsyms: var, var[module],\n"
+	"var(percpu), [stack], [user], [unnamed].\n"
 	"\n"
-	"  -t, --target CACHE      only this cache\n"
+	"  -t, --target CACHE      only this cache (or variable, as listed:\n"
+	"                          runqueues(percpu), [stack], ...)\n"
 	"  -T, --type CACHE=STRUCT name CACHE's objects as struct STRUCT (adds\n"
 	"                          to the built-in table: skbuff_head_cache =\n"
 	"                          sk_buff, TCP = tcp_sock, filp = file, ...)\n"
@@ -298,6 +302,8 @@ static void profile_json(FILE *out, const struct profile *p,
 			continue;
 		json_object_begin(&j, NULL);
 		json_string(&j, "cache", t->cache);
+		json_string(&j, "kind", t->data ? data_region_name(t->region) :
+			    t->variable ? "variable" : "slab");
 		if (t->struct_name)
 			json_string(&j, "struct", t->struct_name);
 		else
@@ -364,6 +370,25 @@ static void profile_json(FILE *out, const struct profile *p,
 	json_finish(&j);
 }
 
+/*
+ * Whether @name is one of the types made of samples in no slab object
+ * ("runqueues(percpu)", "[stack]"), which -t takes by their full name.
+ */
+static bool data_type_named(const struct recording *r,
+			    const struct type_map *map, const char *name)
+{
+	struct profile p;
+	bool found = false;
+
+	if (!r->nr_data_samples)
+		return false;
+	profile_build(r, map, &p);
+	for (size_t i = 0; i < p.nr_types && !found; i++)
+		found = p.types[i].data && !strcmp(p.types[i].cache, name);
+	profile_free(&p);
+	return found;
+}
+
 int cmd_profile(int argc, char **argv)
 {
 	struct profile_opts o;
@@ -380,7 +405,9 @@ int cmd_profile(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "profile");
 	if (ret)
 		goto out_map;
-	if (o.target && view_target(&r, "profile", &o.target) < 0) {
+	if (o.target && !o.kernel && data_type_named(&r, &o.map, o.target)) {
+		/* a variable or bucket of samples in no slab object */
+	} else if (o.target && view_target(&r, "profile", &o.target) < 0) {
 		view_close(out, &o.view);
 		recording_free(&r);
 		ret = EXIT_USAGE;

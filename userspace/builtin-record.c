@@ -496,45 +496,72 @@ static int record_loop(struct record_state *st, double *elapsed)
 }
 
 /*
- * The module's aggregated samples at the end of the run, whole entries;
- * their trap ips (watch sampler) join the ip map.
+ * A binary debugfs table of @entry-byte entries, whole ones only, into a
+ * buffer (NULL and *len 0 when the module has no such file).  Every read
+ * offers 64 KiB, so that an entry always fits.
  */
-static void write_samples(struct record_state *st)
+static uint8_t *read_table(struct record_state *st, const char *name,
+			   size_t entry, size_t *len)
 {
 	char path[600];
 	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t cap = 0;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", st->debugfs, DPROF_FILE_SAMPLES);
+	*len = 0;
+	snprintf(path, sizeof(path), "%s/%s", st->debugfs, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;		/* a module without samplers */
+		return NULL;	/* a module without samplers */
 	for (;;) {
-		if (cap - len < 65536) {
+		if (cap - *len < 65536) {
 			cap = cap ? cap * 2 : 1 << 20;
 			buf = xrealloc(buf, cap);
 		}
-		n = read(fd, buf + len, 65536);
+		n = read(fd, buf + *len, 65536);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		len += n;
+		*len += n;
 	}
 	if (n < 0)
-		fprintf(stderr, "%s: record: warning: reading %s: %s; samples incomplete\n",
+		fprintf(stderr, "%s: record: warning: reading %s: %s; its table is incomplete\n",
 			prog_name, path, strerror(errno));
 	close(fd);
-	len -= len % sizeof(struct dprof_sample_agg);
+	*len -= *len % entry;
+	return buf;
+}
+
+/*
+ * The module's aggregated samples, in slab objects and outside them,
+ * with the per-CPU offsets that name the latter; the trap ips of the
+ * watch sampler join the ip map.
+ */
+static void write_samples(struct record_state *st)
+{
+	size_t len;
+	uint8_t *buf = read_table(st, DPROF_FILE_SAMPLES,
+				  sizeof(struct dprof_sample_agg), &len);
+
 	for (size_t off = 0; off < len; off += sizeof(struct dprof_sample_agg)) {
 		const struct dprof_sample_agg *e = (const void *)(buf + off);
 
 		if ((e->flags & DPROF_AGG_WATCH_IP) && e->ip >> 32 == 0xffffffff)
 			note_trap_ip(st, (uint32_t)e->ip);
 	}
-	rec_write_section(&st->out, DPROF_SEC_SAMPLES, buf, len);
+	if (buf)
+		rec_write_section(&st->out, DPROF_SEC_SAMPLES, buf, len);
+	free(buf);
+	buf = read_table(st, DPROF_FILE_DATA_SAMPLES,
+			 sizeof(struct dprof_data_agg), &len);
+	if (len)
+		rec_write_section(&st->out, DPROF_SEC_DATA_SAMPLES, buf, len);
+	free(buf);
+	buf = read_table(st, DPROF_FILE_PERCPU, sizeof(uint64_t), &len);
+	if (len)
+		rec_write_section(&st->out, DPROF_SEC_PERCPU, buf, len);
 	free(buf);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "datasyms.h"
 #include "json.h"
 #include "report.h"
 #include "util.h"
@@ -149,10 +150,11 @@ static void report_text(FILE *out, const struct report_opts *o,
 		fprintf(out, "# objects tracked 1 in %u by address hash: object counts and ws are scaled estimates\n",
 			rep->track_one_in);
 	if (rep->module_samples)
-		fprintf(out, "# outside profiled live objects: %llu of %llu samples in other slab objects (caches beyond the limit, objects whose liveness was not established), %llu not in slab memory\n",
+		fprintf(out, "# outside profiled live objects: %llu of %llu samples in other slab objects (caches beyond the limit, objects whose liveness was not established), %llu not in slab memory%s\n",
 			(unsigned long long)rep->other_slab,
 			(unsigned long long)rep->module_samples,
-			(unsigned long long)rep->not_slab);
+			(unsigned long long)rep->not_slab,
+			rep->data_types ? " (ranked below by symbol: var, var[module], var(percpu), [stack], [user], [unnamed])" : "");
 	fprintf(out, "%4s  %-26s %-24s %8s %8s %10s %16s %7s\n", "rank", "type",
 		"struct", "ws", "older", "samples", "share", "bounce");
 	for (size_t i = 0; i < rep->nr_types; i++) {
@@ -206,6 +208,9 @@ static void report_json(FILE *out, const struct report_opts *o,
 		json_object_begin(&j, NULL);
 		json_uint(&j, "rank", i + 1);
 		json_string(&j, "cache", t->t->cache);
+		json_string(&j, "kind", t->t->data ?
+			    data_region_name(t->t->region) :
+			    t->t->variable ? "variable" : "slab");
 		if (t->t->struct_name)
 			json_string(&j, "struct", t->t->struct_name);
 		else

@@ -11,21 +11,26 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "datasyms.h"
 #include "histories.h"
 #include "objects.h"
 #include "profile.h"
 #include "rawsamples.h"
 #include "util.h"
 
-/* One aggregated entry with its row key. */
+/*
+ * One aggregated entry, of a slab type's table or of the table of
+ * samples in no slab object, with its row key.
+ */
 struct keyed {
-	unsigned int target;
+	unsigned int target;	/* index into profile.types */
+	uint32_t offset;	/* sampled byte, or start of a watched slot */
 	uint32_t key_offset;	/* start of the field (array element) */
 	uint32_t size;
 	char *name;		/* owned until the rows are built */
 	uint64_t ip;		/* accessing instruction */
+	uint64_t count, misses, latency_sum;
 	uint64_t loads, stores;	/* the entry's, or from its instruction */
-	const struct dprof_sample_agg *e;
 };
 
 /*
@@ -34,10 +39,9 @@ struct keyed {
  * instruction at the trap ip, decoded by record; a read-modify-write is
  * a store, as coherence sees it.
  */
-static void entry_kinds(struct keyed *k, const struct recording *r)
+static void entry_kinds(struct keyed *k, const struct recording *r,
+			const struct dprof_sample_agg *e)
 {
-	const struct dprof_sample_agg *e = k->e;
-
 	k->loads = e->loads;
 	k->stores = e->stores;
 	if (!(e->flags & DPROF_AGG_WATCH_IP) || e->loads || e->stores)
@@ -103,7 +107,9 @@ bool profile_sampler(const struct recording *r, char *sampler, size_t len)
 				break;
 			}
 	}
-	return !strcmp(sampler, "ibs") || !strcmp(sampler, "pebs");
+	/* inject: samples a test wrote, with the miss flags it chose. */
+	return !strcmp(sampler, "ibs") || !strcmp(sampler, "pebs") ||
+	       !strcmp(sampler, "inject");
 }
 
 
@@ -158,7 +164,7 @@ static struct layout *type_layout(struct btf *btf, const char *btf_why,
 static void key_entry(struct keyed *k, const struct layout *l,
 		      uint32_t slot, char *buf, size_t len)
 {
-	uint32_t off = k->e->offset;
+	uint32_t off = k->offset;
 	const struct layout_field *f = l ? layout_field_at(l, off) : NULL;
 
 	if (!l) {
@@ -200,13 +206,13 @@ static void add_row(struct profile_type *t, const struct keyed *from,
 	f->size = from->size;
 	f->name = xstrdup(from->name);
 	for (const struct keyed *k = from; k < to; k++) {
-		f->samples += k->e->count;
+		f->samples += k->count;
 		f->loads += k->loads;
 		f->stores += k->stores;
-		f->misses += k->e->misses;
-		f->latency_sum += k->e->latency_sum;
+		f->misses += k->misses;
+		f->latency_sum += k->latency_sum;
 		/* Sorted by ip within the run: sum each ip's entries. */
-		ip_samples += k->e->count;
+		ip_samples += k->count;
 		if (k + 1 == to || k[1].ip != k->ip) {
 			if (ip_samples > f->top_ip_samples) {
 				f->top_ip_samples = ip_samples;
@@ -305,6 +311,154 @@ static void kmalloc_sites(const struct recording *r, struct profile *p)
 		free(tab[i]);
 }
 
+/* ---- samples in no slab object, as types ------------------------------ */
+
+/* "jiffies_64", "var[module]", "runqueues(percpu)", "[stack]". */
+static char *data_type_name(const struct data_place *pl)
+{
+	char buf[300];
+	const struct data_sym *s = pl->sym;
+
+	if (!s) {
+		snprintf(buf, sizeof(buf), "[%s]", data_region_name(pl->region));
+		return xstrdup(buf);
+	}
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s", s->name,
+		 pl->region == DATA_PERCPU ? "(percpu)" : "",
+		 s->module ? "[" : "", s->module ? s->module : "",
+		 s->module ? "]" : "");
+	return xstrdup(buf);
+}
+
+/* A variable's layout from BTF or DWARF, or why its fields are unnamed. */
+static struct layout *data_layout(struct btf *btf, const char *btf_why,
+				  const struct type_map *map,
+				  struct profile_type *t, const struct data_sym *s)
+{
+	const char *sname = type_map_lookup(map, t->cache);
+	struct layout *l;
+	char err[600], why[900];
+
+	if (!s) {
+		t->no_names_why = xstrdup(t->region == DATA_UNNAMED ?
+			"no symbol holds these addresses (vmalloc, page cache, direct map): one row" :
+			"one bucket, no fields");
+		return NULL;
+	}
+	if (!btf && (!map || !map->nr_debug) && !sname) {
+		t->no_names_why = xstrdup(btf_why);
+		return NULL;
+	}
+	l = xcalloc(1, sizeof(*l));
+	if (sname ? !layout_find(btf, map, sname, l, err, sizeof(err)) :
+		    !layout_find_var(btf, map, s->name, l, err, sizeof(err))) {
+		t->struct_name = xstrdup(l->name);
+		t->object_size = l->size;
+		return l;
+	}
+	snprintf(why, sizeof(why), "%s (%s, or --type %s=STRUCT)", err,
+		 s->module ? "give the module's DWARF with --debug MODULE.ko" :
+			     "give a vmlinux with debug info with --vmlinux FILE",
+		 t->cache);
+	t->no_names_why = xstrdup(why);
+	free(l);
+	return NULL;
+}
+
+/* Open addressing, symbol (or bucket) -> index into profile.types. */
+struct group_map {
+	uintptr_t *keys;
+	size_t *types;
+	size_t mask;
+};
+
+static size_t *group_slot(struct group_map *g, uintptr_t key)
+{
+	size_t i = (key * 0x9e3779b97f4a7c15ull >> 17) & g->mask;
+
+	while (g->keys[i] && g->keys[i] != key)
+		i = (i + 1) & g->mask;
+	g->keys[i] = key;
+	return &g->types[i];
+}
+
+/*
+ * Append one type per variable (or bucket) the samples in no slab object
+ * fell in, and their entries to @keyed from *@n on.  @layouts grows with
+ * the types.
+ */
+static void add_data_types(const struct recording *r, struct btf *btf,
+			   const char *btf_why, const struct type_map *map,
+			   struct profile *p, struct layout ***layouts,
+			   struct keyed *keyed, size_t *n)
+{
+	struct data_syms ds;
+	struct group_map g;
+	size_t cap = 16;
+
+	if (!r->nr_data_samples)
+		return;
+	data_syms_load(&ds, r->kallsyms, r->percpu_offsets,
+		       r->nr_percpu_offsets);
+	while (cap < 2 * r->nr_data_samples)
+		cap *= 2;
+	g.keys = xcalloc(cap, sizeof(*g.keys));
+	g.types = xcalloc(cap, sizeof(*g.types));
+	g.mask = cap - 1;
+	for (size_t i = 0; i < r->nr_data_samples; i++) {
+		const struct dprof_data_agg *e = &r->data_samples[i];
+		struct data_place pl;
+		struct profile_type *t;
+		struct keyed *k = &keyed[*n];
+		size_t *ti;
+		char buf[512];
+
+		data_syms_place(&ds, e, &pl);
+		/* A symbol's key is its address in ds; buckets are 1..5. */
+		ti = group_slot(&g, pl.sym ? (uintptr_t)pl.sym :
+				(uintptr_t)pl.region + 1);
+		if (!*ti) {
+			p->types = xrealloc(p->types, (p->nr_types + 1) *
+					    sizeof(*p->types));
+			*layouts = xrealloc(*layouts, (p->nr_types + 1) *
+					    sizeof(**layouts));
+			t = &p->types[p->nr_types];
+			memset(t, 0, sizeof(*t));
+			t->target = UINT32_MAX;
+			t->data = true;
+			t->region = pl.region;
+			t->own_cache = data_type_name(&pl);
+			t->cache = t->own_cache;
+			t->object_size = pl.sym ? (uint32_t)pl.sym->size : 0;
+			(*layouts)[p->nr_types] = data_layout(btf, btf_why, map,
+							       t, pl.sym);
+			*ti = ++p->nr_types;	/* 0 is "none yet" */
+		}
+		t = &p->types[*ti - 1];
+		memset(k, 0, sizeof(*k));
+		k->target = (unsigned int)(*ti - 1);
+		k->offset = (uint32_t)pl.offset;
+		k->count = e->count;
+		k->misses = e->misses;
+		k->latency_sum = e->latency_sum;
+		k->loads = e->loads;
+		k->stores = e->stores;
+		k->ip = e->ip;
+		if (pl.sym) {
+			key_entry(k, (*layouts)[k->target], 0, buf, sizeof(buf));
+		} else {
+			k->name = xstrdup("(all addresses)");
+			k->size = 0;
+		}
+		if (t->object_size < k->offset + 1 && pl.sym)
+			t->object_size = k->offset + 1;
+		(*n)++;
+	}
+	free(g.keys);
+	free(g.types);
+	data_syms_free(&ds);
+}
+
 static int by_weight(uint64_t wx, uint64_t wy, const struct profile_type *x,
 		     const struct profile_type *y)
 {
@@ -386,7 +540,7 @@ void profile_build(const struct recording *r, const struct type_map *map,
 		nr_samples = raw_samples_aggregate(r, &own);
 		samples = own;
 	}
-	keyed = xcalloc(nr_samples ? nr_samples : 1, sizeof(*keyed));
+	keyed = xcalloc(nr_samples + r->nr_data_samples + 1, sizeof(*keyed));
 	for (i = 0; i < nr_samples; i++) {
 		const struct dprof_sample_agg *e = &samples[i];
 		size_t t;
@@ -397,19 +551,23 @@ void profile_build(const struct recording *r, const struct type_map *map,
 		if (t == p->nr_types || !e->count)
 			continue;	/* validated at load; no such type */
 		keyed[n].target = (unsigned int)t;	/* index into types */
-		keyed[n].e = e;
+		keyed[n].offset = e->offset;
+		keyed[n].count = e->count;
+		keyed[n].misses = e->misses;
+		keyed[n].latency_sum = e->latency_sum;
 		keyed[n].ip = e->ip;
 		if (e->flags & DPROF_AGG_WATCH_IP) {
 			uint64_t a = ipmap_lookup(r, e->ip);
 
 			keyed[n].ip = a ? a : e->ip;
 		}
-		entry_kinds(&keyed[n], r);
+		entry_kinds(&keyed[n], r, e);
 		key_entry(&keyed[n], layouts[t],
 			  e->flags & DPROF_AGG_WATCH_IP ? slot : 0, buf,
 			  sizeof(buf));
 		n++;
 	}
+	add_data_types(r, btf, btf_why, map, p, &layouts, keyed, &n);
 	qsort(keyed, n, sizeof(*keyed), by_row);
 	for (start = 0, i = 1; i <= n; i++) {
 		if (i < n && keyed[i].target == keyed[start].target &&
@@ -448,6 +606,7 @@ void profile_free(struct profile *p)
 		free(t->fields);
 		free(t->struct_name);
 		free(t->no_names_why);
+		free(t->own_cache);
 	}
 	free(p->types);
 	memset(p, 0, sizeof(*p));

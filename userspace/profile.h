@@ -37,9 +37,16 @@ struct profile_type {
 	unsigned int target;
 	bool kmalloc;		/* a generic cache: named by call sites */
 	bool variable;		/* a kernel variable (watch_symbols=) */
+	/*
+	 * Samples in no slab object (IBS/PEBS): a variable named from
+	 * kallsyms, or a bucket (stack, user, unnamed); target is UINT32_MAX.
+	 */
+	bool data;
+	int region;		/* enum data_region, when data */
+	char *own_cache;	/* the name, when data */
 	uint64_t allocs;	/* recorded allocations */
 	struct profile_site sites[PROFILE_SITES];	/* most first */
-	const char *cache;
+	const char *cache;	/* slab cache, or variable (see data) */
 	char *struct_name;	/* "struct sk_buff"; NULL: fields unnamed */
 	char *no_names_why;	/* why, when struct_name is NULL */
 	uint32_t object_size;

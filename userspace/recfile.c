@@ -78,6 +78,8 @@ const char *section_kind_name(uint32_t kind)
 	case DPROF_SEC_HISTORIES: return "histories";
 	case DPROF_SEC_SAMPLES: return "samples";
 	case DPROF_SEC_PROFILE: return "profile";
+	case DPROF_SEC_DATA_SAMPLES: return "data samples";
+	case DPROF_SEC_PERCPU: return "per-CPU offsets";
 	default: return "unknown";
 	}
 }
@@ -211,6 +213,25 @@ static int check_sample(const struct recording *r,
 	if (!e->count || e->misses > e->count)
 		return fail(err, at, "sample %zu counts %u samples, %u misses",
 			    k, e->count, e->misses);
+	return 0;
+}
+
+static int check_data_sample(const struct dprof_data_agg *e,
+			     const struct rec_section *s, size_t k,
+			     struct rec_error *err)
+{
+	uint64_t at = s->header_offset + sizeof(struct dprof_section) +
+		      k * sizeof(*e);
+
+	if (e->src >= DPROF_NR_SRC)
+		return fail(err, at, "data sample %zu has data source %u", k,
+			    e->src);
+	if (!e->count || e->misses > e->count)
+		return fail(err, at, "data sample %zu counts %u samples, %u misses",
+			    k, e->count, e->misses);
+	if ((e->flags & (DPROF_DATA_STACK | DPROF_DATA_USER)) && e->addr)
+		return fail(err, at, "data sample %zu: a stack or user bucket with address 0x%llx",
+			    k, (unsigned long long)e->addr);
 	return 0;
 }
 
@@ -410,6 +431,29 @@ static int decode_sections(struct recording *r, struct rec_error *err)
 			for (size_t k = 0; !ret && k < r->nr_samples; k++)
 				ret = check_sample(r, &r->samples[k], s, k, err);
 			break;
+		case DPROF_SEC_DATA_SAMPLES:
+			free(r->data_samples);
+			r->data_samples = NULL;
+			ret = parse_array(s, sizeof(struct dprof_data_agg),
+					  (void **)&r->data_samples,
+					  &r->nr_data_samples, "data samples",
+					  err);
+			for (size_t k = 0; !ret && k < r->nr_data_samples; k++)
+				ret = check_data_sample(&r->data_samples[k], s,
+							k, err);
+			break;
+		case DPROF_SEC_PERCPU:
+			free(r->percpu_offsets);
+			r->percpu_offsets = NULL;
+			ret = parse_array(s, sizeof(uint64_t),
+					  (void **)&r->percpu_offsets,
+					  &r->nr_percpu_offsets,
+					  "per-CPU offsets", err);
+			if (!ret && r->nr_percpu_offsets > REC_MAX_CPUS)
+				ret = fail(err, s->header_offset,
+					   "per-CPU offsets section: %zu CPUs, more than %u",
+					   r->nr_percpu_offsets, REC_MAX_CPUS);
+			break;
 		case DPROF_SEC_IPMAP:
 			free(r->ipmap);
 			r->ipmap = NULL;
@@ -542,6 +586,8 @@ void recording_free(struct recording *r)
 	free((void *)r->histories_text);
 	free((void *)r->profile_text);
 	free(r->samples);
+	free(r->data_samples);
+	free(r->percpu_offsets);
 	free(r->ipmap);
 	if (r->owns_buf)
 		free(r->buf);

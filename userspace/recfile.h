@@ -42,6 +42,7 @@ struct rec_section {
 
 #define REC_MAX_KIND 16
 #define REC_MAX_OBJECT_SIZE (8u << 20)	/* twice kmalloc's largest */
+#define REC_MAX_CPUS 8192		/* the kernel's NR_CPUS limit */
 
 struct recording {
 	const char *path;
@@ -68,6 +69,10 @@ struct recording {
 	size_t nr_access_kinds;
 	struct dprof_sample_agg *samples;	/* aggregated, all CPUs */
 	size_t nr_samples;
+	struct dprof_data_agg *data_samples;	/* in no slab object */
+	size_t nr_data_samples;
+	uint64_t *percpu_offsets;	/* by CPU id; 0: impossible CPU */
+	size_t nr_percpu_offsets;
 	const char *profile_text;	/* debugfs "profile" at the end */
 	const uint8_t *btf;
 	size_t btf_len;

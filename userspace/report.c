@@ -152,14 +152,14 @@ void report_build(const struct recording *r, const struct type_map *map,
 
 		t->t = pt;
 		t->share_err = -1;
+		rep->data_types += pt->data;
 		if (pt->variable && !p->misses_measured) {
 			t->no_share = true;
 			t->bounce = -1;
 			continue;
 		}
 		t->share = rep->weight ? (double)w / (double)rep->weight : 0;
-		if (p->misses_measured || !strcmp(p->sampler, "ibs") ||
-		    !strcmp(p->sampler, "pebs")) {
+		if (p->misses_measured) {
 			if (rep->weight)
 				t->share_err = 1.96 *
 					sqrt(t->share * (1 - t->share) /
@@ -186,6 +186,8 @@ void report_build(const struct recording *r, const struct type_map *map,
 		t->live_end = in > t->frees ? in - t->frees : 0;
 		t->ws_bytes = t->live_end * rep->track_one_in *
 			      t->t->object_size;
+		if (t->t->data)		/* a variable: its own bytes */
+			t->ws_bytes = t->t->object_size;
 	}
 	qsort(rep->types, rep->nr_types, sizeof(*rep->types), by_share);
 }

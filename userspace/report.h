@@ -40,6 +40,7 @@ struct report {
 	uint64_t weight;		/* samples or misses, all types */
 	/* module counters: samples outside profiled live objects */
 	uint64_t module_samples, other_slab, not_slab;
+	size_t data_types;	/* types of samples in no slab object */
 	struct report_type *types;	/* ranked, most first */
 	size_t nr_types;
 };

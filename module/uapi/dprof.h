@@ -26,8 +26,12 @@
  * 4: kernel variables as targets (DPROF_TARGET_VAR, watch_symbols=) and
  * their watches as histories ending with DPROF_HIST_WINDOW.  A version-3
  * file is a version-4 file without them.
+ * 5: samples outside slab objects (struct dprof_data_agg, "data_samples",
+ * DPROF_SEC_DATA_SAMPLES) with the per-CPU area offsets to name them
+ * ("percpu_offsets", DPROF_SEC_PERCPU); sampler DPROF_SAMPLER_INJECT.  A
+ * version-4 file is a version-5 file without them.
  */
-#define DPROF_ABI_VERSION	4
+#define DPROF_ABI_VERSION	5
 #define DPROF_ABI_OLDEST	2	/* oldest version readers accept */
 
 /*
@@ -42,6 +46,10 @@
 #define DPROF_FILE_HISTORIES	"histories"	/* history collection progress */
 #define DPROF_FILE_PROFILE	"profile"	/* the data profile, text */
 #define DPROF_FILE_SAMPLES	"samples"	/* aggregated samples, binary */
+#define DPROF_FILE_DATA_SAMPLES	"data_samples"	/* outside slab, binary */
+#define DPROF_FILE_PERCPU	"percpu_offsets"	/* __u64 per CPU id */
+/* written, 0200; sampler=inject only: "COUNT ADDR IP KIND [LATENCY]" lines */
+#define DPROF_FILE_INJECT	"inject"
 
 /*
  * "targets" lines, after a '#' comment header:
@@ -259,6 +267,11 @@ enum dprof_sampler {
 	DPROF_SAMPLER_IBS	= 1,	/* AMD IBS op, through perf */
 	DPROF_SAMPLER_PEBS	= 2,	/* Intel PEBS mem-loads/mem-stores */
 	DPROF_SAMPLER_WATCH	= 3,	/* debug registers: no hit/miss data */
+	/*
+	 * No hardware: samples are written to debugfs "inject" (tests, and
+	 * the cost of the sample path where no PMU exists).
+	 */
+	DPROF_SAMPLER_INJECT	= 4,
 };
 
 /*
@@ -282,6 +295,31 @@ struct dprof_sample_agg {
 	__u16 cpu;		/* the table's CPU */
 	__u8 flags;		/* DPROF_AGG_* */
 	__u8 reserved;
+};
+
+/*
+ * One entry of a CPU's table of samples whose address is in no slab
+ * object ("data_samples" file, whole entries): kernel image and module
+ * data, per-CPU areas, vmalloc, page cache...  Keyed by (addr, ip, src).
+ * The address is what dprof-view names, from the recorded kallsyms and
+ * per-CPU offsets.  Task stacks and user memory are one bucket each:
+ * addr 0 and a flag.
+ */
+#define DPROF_DATA_STACK	0x01	/* on the interrupted task's stack */
+#define DPROF_DATA_USER		0x02	/* a user address (copy_*_user) */
+
+struct dprof_data_agg {
+	__u64 addr;		/* data address; 0 with DPROF_DATA_STACK/USER */
+	__u64 ip;
+	__u64 latency_sum;	/* cycles, over the misses */
+	__u32 count;		/* samples */
+	__u32 misses;		/* samples that missed L1 */
+	__u32 loads;
+	__u32 stores;
+	__u16 cpu;		/* the table's CPU */
+	__u8 src;		/* enum dprof_src */
+	__u8 flags;		/* DPROF_DATA_* */
+	__u32 reserved;
 };
 
 /*
@@ -332,6 +370,8 @@ enum dprof_section_kind {
 	DPROF_SEC_SAMPLES	= 11,	/* struct dprof_sample_agg[] at the end */
 	DPROF_SEC_PROFILE	= 12,	/* debugfs "profile" text at the end */
 	DPROF_SEC_ACCESS_KINDS	= 13,	/* struct dprof_file_access_kind[] */
+	DPROF_SEC_DATA_SAMPLES	= 14,	/* struct dprof_data_agg[] at the end */
+	DPROF_SEC_PERCPU	= 15,	/* __u64 per-CPU area offset per CPU id */
 };
 
 struct dprof_section {
@@ -417,6 +457,7 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_begin) == 56, "hist_begin size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_end) == 40, "hist_end size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_elem) == 16, "hist_elem size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_ipmap) == 16, "ipmap size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_data_agg) == 48, "data_agg size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_access_kind) == 16,
 		    "access kind size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_agg) == 40, "sample_agg size");

@@ -290,6 +290,20 @@ static const struct workload global_wl = {
 	.handoff = offsetof(struct dprof_sharing_obj, handoff_seq),
 };
 
+/*
+ * A per-CPU variable, for naming samples in per-CPU areas
+ * (test-data-samples.sh): never accessed here; the test gives dprof
+ * sampler=inject samples at its copies, whose addresses "stats" prints
+ * from per_cpu_ptr().
+ */
+struct dprof_sharing_counters {
+	long events;		/*  0 */
+	long pad[7];
+	long drops;		/* 64 */
+};
+
+DEFINE_PER_CPU(struct dprof_sharing_counters, dprof_sharing_pcpu);
+
 /* ---- atomics and locks (dprof_atomics) ---- */
 
 static void atomics_init(void *obj, unsigned long r)
@@ -589,6 +603,8 @@ static const struct file_operations ctl_fops = {
 
 static int stats_show(struct seq_file *m, void *v)
 {
+	unsigned int cpu;
+
 	mutex_lock(&lock);
 	seq_printf(m, "rounds %lu\n", total_rounds);
 	seq_printf(m, "bad_handoffs %lu\n", bad_handoffs);
@@ -616,6 +632,17 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "global both %ld a_only %ld\n",
 		   atomic_long_read(&dprof_sharing_global.both),
 		   atomic_long_read(&dprof_sharing_global.a_only));
+	/* Raw addresses for the tests (debugfs, root only). */
+	seq_printf(m, "global_addr %lx\n",
+		   (unsigned long)&dprof_sharing_global);
+	seq_printf(m, "pcpu_offset drops %zu\n",
+		   offsetof(struct dprof_sharing_counters, drops));
+	for_each_possible_cpu(cpu) {
+		seq_printf(m, "pcpu_addr %u %lx\n", cpu,
+			   (unsigned long)per_cpu_ptr(&dprof_sharing_pcpu, cpu));
+		seq_printf(m, "per_cpu_offset %u %lx\n", cpu,
+			   per_cpu_offset(cpu));
+	}
 	mutex_unlock(&lock);
 	return 0;
 }

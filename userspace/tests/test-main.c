@@ -9,7 +9,7 @@ static const struct unit_test *const suites[] = {
 	recfile_tests, objects_tests, sysinfo_tests, json_tests,
 	histories_tests, decode_tests, layout_tests, paths_tests,
 	classify_tests, workingset_tests, rawsamples_tests, combine_tests,
-	cachesim_tests, diff_tests, kinds_tests,
+	cachesim_tests, diff_tests, kinds_tests, datasyms_tests,
 };
 
 int main(void)
