@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Cache simulation (see cachesim.h).  The lives are merged into one
- * time-ordered stream with a heap holding each live object's next access.
+ * time-ordered stream window by window: the accesses of every life alive
+ * in a window of time are written out in allocation order (each life's
+ * data read once, sequentially), sorted by time with a stable bucket sort
+ * (one counting pass, one scatter, then tiny buckets), and replayed.  A
+ * heap of the lives' next accesses did the same merge at O(log lives) per
+ * access with a cache miss on a random life each time; the windows are
+ * sized to about a million accesses, so their buffers stay small.
  * The set-associative cache keeps each set's lines most recent first (ways
  * are few: a move to front is a short memmove); the fully associative one
  * is a hash table over a doubly linked LRU list, so both cost O(1) per
- * access besides the heap's O(log live objects).
+ * access.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -217,7 +223,8 @@ static void lru_init(struct lru_cache *c, size_t cap)
 {
 	size_t h = 1;
 
-	while (h < 2 * cap)
+	/* At most a quarter full: short probes, few shifts on removal. */
+	while (h < 4 * cap)
 		h <<= 1;
 	memset(c, 0, sizeof(*c));
 	c->cap = cap;
@@ -322,60 +329,96 @@ static void lru_free(struct lru_cache *c)
 
 /* --- the stream -------------------------------------------------------- */
 
-struct event {
+/* Aimed at per window: its buffers and buckets stay in a core's L2. */
+#define WINDOW_EVENTS (1u << 15)
+#define COUNT_BITS 15
+/* A window spans less than this (see KEY_INDEX_BITS). */
+#define MAX_WINDOW_NS ((1ull << (64 - KEY_INDEX_BITS)) - 1)
+#define EV_START 0x01		/* a life begins (its allocation) */
+#define EV_FIRST 0x02		/* the life's first access to this line */
+
+struct sim_event {
 	uint64_t time;
-	uint32_t life, step;
+	uint64_t line;
+	uint32_t life;		/* index into objs->lives */
+	uint16_t type;
+	uint8_t flags;		/* EV_* */
+	uint8_t pad;
 };
 
-/* A life has one event in the heap at a time: (time, life) orders. */
-static bool before(const struct event *a, const struct event *b)
+/*
+ * The sort works on 8-byte keys, not on the events: the time since the
+ * window began above, the event's index in the window below.  Keys are
+ * then distinct, and equal times keep the order the events were written
+ * in.  A window has fewer than 2^KEY_INDEX_BITS events (its buffer would
+ * be 100 GB) and spans less than 2^(64 - KEY_INDEX_BITS) ns (4.3 s).
+ */
+#define KEY_INDEX_BITS 32
+
+static void insertion_sort(uint64_t *k, size_t n)
 {
-	if (a->time != b->time)
-		return a->time < b->time;
-	return a->life < b->life;
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = k[i];
+		size_t j = i;
+
+		while (j && k[j - 1] > x) {
+			k[j] = k[j - 1];
+			j--;
+		}
+		k[j] = x;
+	}
 }
 
-static void heap_push(struct event *h, size_t *n, struct event e)
+/* Stable enough (keys are distinct): merge sort of k[0, n) via @tmp. */
+static void merge_sort(uint64_t *k, uint64_t *tmp, size_t n)
 {
-	size_t i = (*n)++;
+	size_t h = n / 2, i = 0, j = h, o = 0;
 
-	while (i) {
-		size_t p = (i - 1) / 2;
-
-		if (!before(&e, &h[p]))
-			break;
-		h[i] = h[p];
-		i = p;
+	if (n <= 32) {
+		insertion_sort(k, n);
+		return;
 	}
-	h[i] = e;
+	merge_sort(k, tmp, h);
+	merge_sort(k + h, tmp, n - h);
+	while (i < h && j < n)
+		tmp[o++] = k[j] < k[i] ? k[j++] : k[i++];
+	while (i < h)
+		tmp[o++] = k[i++];
+	while (j < n)
+		tmp[o++] = k[j++];
+	memcpy(k, tmp, n * sizeof(*k));
 }
 
-/* Replace the top with @e (or drop it when @e is NULL) and sift down. */
-static void heap_replace_top(struct event *h, size_t *n, const struct event *e)
+/*
+ * Sort the @n keys of @src into @dst: counted into about one bucket per
+ * key by their bits below the highest that differs between the least and
+ * the greatest, scattered, each bucket then sorted in place (a few keys:
+ * insertion; a crowd at one time: merge sort, @src as scratch).
+ */
+static void sort_keys(uint64_t *src, uint64_t *dst, size_t n, uint64_t lo,
+		      uint64_t hi, uint32_t *count)
 {
-	struct event last;
-	size_t i = 0;
+	unsigned int bits = 0, shift;
+	size_t nb = (size_t)1 << COUNT_BITS, sum = 0;
 
-	if (e) {
-		last = *e;
-	} else {
-		last = h[--*n];
-		if (!*n)
-			return;
+	while (bits < 64 && (hi - lo) >> bits)
+		bits++;
+	shift = bits > COUNT_BITS ? bits - COUNT_BITS : 0;
+	memset(count, 0, (nb + 1) * sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[((src[i] - lo) >> shift) + 1]++;
+	for (size_t b = 1; b <= nb; b++) {
+		sum += count[b];
+		count[b] = (uint32_t)sum;
 	}
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && before(&h[c + 1], &h[c]))
-			c++;
-		if (!before(&h[c], &last))
-			break;
-		h[i] = h[c];
-		i = c;
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i] - lo) >> shift]++] = src[i];
+	/* count[b] is now where bucket b ends. */
+	for (size_t b = 0, from = 0; b < nb && from < n; b++) {
+		if (count[b] - from > 1)
+			merge_sort(dst + from, src, count[b] - from);
+		from = count[b];
 	}
-	h[i] = last;
 }
 
 static const struct obj_summary *sort_objs;
@@ -396,11 +439,6 @@ static const struct sim_variant *variant_of(const struct sim_template *t,
 					    size_t type, uint32_t life)
 {
 	return &t[type].v[life & (t[type].nv - 1)];
-}
-
-static uint64_t event_time(const struct obj_life *o, double frac)
-{
-	return o->alloc_ns + (uint64_t)(frac * (double)(o->end_ns - o->alloc_ns));
 }
 
 /*
@@ -450,21 +488,140 @@ static void snapshot(struct cachesim *sim, const struct set_cache *sc)
 	sim->snapshots++;
 }
 
+/* One access of the stream through both caches, classified. */
+static void replay_access(struct cachesim *sim, struct set_cache *sc,
+			  struct lru_cache *fa, const struct sim_event *ev,
+			  uint64_t set_mask, uint64_t *last_line)
+{
+	struct sim_type *ty = &sim->types[ev->type];
+	unsigned int set;
+	bool hit, fa_hit;
+
+	/* Divisions cost more than the rest of an access. */
+	set = set_mask ? (unsigned int)(ev->line & set_mask) :
+			 (unsigned int)(ev->line % sim->geo.sets);
+	if (ev->line == *last_line) {
+		/* Most recent in both caches already: both hit. */
+		sc->owner[(size_t)set * sc->ways] = ev->type;
+		hit = fa_hit = true;
+	} else {
+		hit = set_access(sc, ev->line, ev->type, set);
+		/* The fully associative cache sees every access. */
+		fa_hit = lru_access(fa, ev->line);
+		sim->fa_misses += !fa_hit;
+		*last_line = ev->line;
+	}
+	if (!hit) {
+		ty->misses++;
+		sim->misses++;
+		sim->set_misses[set]++;
+		if (ev->flags & EV_FIRST) {
+			ty->cold++;
+			sim->cold++;
+		} else if (!fa_hit) {
+			ty->capacity++;
+			sim->capacity++;
+		} else {
+			ty->conflict++;
+			sim->conflict++;
+			sim->set_conflict[set]++;
+		}
+	}
+	ty->accesses++;
+	sim->accesses++;
+}
+
+/* Lives begun and not yet replayed to their end, in allocation order. */
+struct active {
+	uint32_t *life;
+	uint32_t *step;		/* next access of the life's variant */
+	uint64_t *next_time;	/* of that access: most lives wait */
+	size_t n;
+};
+
+/* The stream's state across windows. */
+struct stream {
+	const struct sim_template *t;
+	const struct obj_summary *objs;
+	struct first_touch ft;
+	unsigned int line_shift;
+	struct sim_event *buf;	/* as written, in allocation order */
+	uint64_t *key, *sorted;	/* time << KEY_INDEX_BITS | index */
+	uint64_t lo, hi;	/* the least and the greatest key */
+	size_t n, cap;
+	uint64_t t0;		/* the window's start */
+};
+
+static struct sim_event *stream_next(struct stream *st, uint64_t time)
+{
+	uint64_t key;
+
+	if (st->n == st->cap) {
+		st->cap *= 2;
+		st->buf = xrealloc(st->buf, st->cap * sizeof(*st->buf));
+		st->key = xrealloc(st->key, st->cap * sizeof(*st->key));
+		st->sorted = xrealloc(st->sorted, st->cap * sizeof(*st->sorted));
+	}
+	key = (time - st->t0) << KEY_INDEX_BITS | st->n;
+	st->key[st->n] = key;
+	st->lo = key < st->lo ? key : st->lo;
+	st->hi = key > st->hi ? key : st->hi;
+	st->buf[st->n].time = time;
+	return &st->buf[st->n++];
+}
+
+/*
+ * Write @life's accesses before @t1 from its step on; true when done,
+ * else the time of its next access in *@next_time.
+ */
+static bool emit_life(struct stream *st, uint32_t life, uint32_t *step,
+		      uint64_t *next_time, uint64_t t1, unsigned int line_size)
+{
+	const struct obj_life *o = &st->objs->lives[life];
+	const struct sim_variant *tm = variant_of(st->t, o->target, life);
+	const bool *first = first_touch_of(&st->ft, tm,
+			st->ft.base[o->target] + (tm - st->t[o->target].v),
+			(unsigned int)(o->addr & (line_size - 1)));
+	double span = (double)(o->end_ns - o->alloc_ns);
+	uint32_t k = *step;
+
+	for (; k < tm->n; k++) {
+		/* frac * span < 2^63: the signed conversion is cheaper */
+		uint64_t time = o->alloc_ns +
+				(uint64_t)(int64_t)(tm->a[k].frac * span);
+		struct sim_event *ev;
+
+		if (time >= t1) {
+			*next_time = time;
+			break;
+		}
+		ev = stream_next(st, time);
+		ev->line = (o->addr + tm->a[k].offset) >> st->line_shift;
+		ev->life = life;
+		ev->type = (uint16_t)o->target;
+		ev->flags = first[k] ? EV_FIRST : 0;
+		ev->pad = 0;
+	}
+	*step = k;
+	return k == tm->n;
+}
+
 void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 		  size_t nr_types, const struct obj_summary *objs,
 		  const struct ws_geometry *geo, uint64_t max_accesses)
 {
-	size_t lines = (size_t)geo->sets * geo->ways, nlives = 0, nheap = 0;
+	size_t lines = (size_t)geo->sets * geo->ways, nlives = 0, next = 0;
 	/* A snapshot costs one step per line: amortised over 8 per line. */
 	uint64_t every = 8 * (lines > 1024 ? lines : 1024);
 	uint64_t until_snapshot = every;
 	struct set_cache sc = { .sets = geo->sets, .ways = geo->ways };
-	struct first_touch ft = { .line = geo->line };
+	struct stream st = { .t = t, .objs = objs, .ft = { .line = geo->line } };
+	struct active act = { 0 };
 	struct lru_cache fa;
-	uint32_t *order;
-	struct event *heap;
-	unsigned int line_shift = 0;
-	uint64_t set_mask = 0, last_line = NO_LINE;
+	uint32_t *order, *count;
+	uint8_t *skipped;
+	uint64_t set_mask = 0, last_line = NO_LINE, t0, t_end = 0, delta;
+	double total = 0;
 	size_t nr_variants;
 
 	memset(sim, 0, sizeof(*sim));
@@ -475,113 +632,121 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	sim->set_conflict = xcalloc(geo->sets + 1, sizeof(*sim->set_conflict));
 	if (!lines || !geo->line || (geo->line & (geo->line - 1)))
 		return;
-	while ((1u << line_shift) < geo->line)
-		line_shift++;
+	while ((1u << st.line_shift) < geo->line)
+		st.line_shift++;
 	if (!(geo->sets & (geo->sets - 1)))
 		set_mask = geo->sets - 1;	/* 0 for one set: also right */
 	sc.tag = xcalloc(lines, sizeof(*sc.tag));
 	memset(sc.tag, 0xff, lines * sizeof(*sc.tag));
 	sc.owner = xcalloc(lines, sizeof(*sc.owner));
 	lru_init(&fa, lines);
-	ft.base = xcalloc(nr_types + 1, sizeof(*ft.base));
+	st.ft.base = xcalloc(nr_types + 1, sizeof(*st.ft.base));
 	for (size_t i = 0; i < nr_types; i++)
-		ft.base[i + 1] = ft.base[i] + t[i].nv;
-	nr_variants = ft.base[nr_types];
-	ft.by_misalign = xcalloc(nr_variants * geo->line + 1,
-				 sizeof(*ft.by_misalign));
+		st.ft.base[i + 1] = st.ft.base[i] + t[i].nv;
+	nr_variants = st.ft.base[nr_types];
+	st.ft.by_misalign = xcalloc(nr_variants * geo->line + 1,
+				    sizeof(*st.ft.by_misalign));
 	order = xcalloc(objs->nr_lives + 1, sizeof(*order));
 	for (size_t i = 0; i < objs->nr_lives; i++) {
 		const struct obj_life *o = &objs->lives[i];
 
 		if (o->target < nr_types && t[o->target].nv &&
-		    o->end_ns >= o->alloc_ns)
+		    o->end_ns >= o->alloc_ns) {
 			order[nlives++] = (uint32_t)i;
+			total += 1 + variant_of(t, o->target, (uint32_t)i)->n;
+			if (o->end_ns > t_end)
+				t_end = o->end_ns;
+		}
 	}
 	sort_objs = objs;
 	if (nlives)
 		qsort(order, nlives, sizeof(*order), by_alloc);
 	sort_objs = NULL;
-	heap = xcalloc(nlives + 1, sizeof(*heap));
-	for (size_t next = 0; next < nlives || nheap;) {
-		const struct obj_life *o;
-		const struct sim_variant *tm;
-		struct sim_type *ty;
-		struct event e;
-		uint64_t line;
-		unsigned int set;
-		bool hit, fa_hit;
+	skipped = xcalloc(objs->nr_lives / 8 + 1, 1);
+	act.life = xcalloc(nlives + 1, sizeof(*act.life));
+	act.step = xcalloc(nlives + 1, sizeof(*act.step));
+	act.next_time = xcalloc(nlives + 1, sizeof(*act.next_time));
+	st.cap = WINDOW_EVENTS;
+	st.buf = xcalloc(st.cap, sizeof(*st.buf));
+	st.key = xcalloc(st.cap, sizeof(*st.key));
+	st.sorted = xcalloc(st.cap, sizeof(*st.sorted));
+	count = xcalloc(((size_t)1 << COUNT_BITS) + 1, sizeof(*count));
+	t0 = nlives ? objs->lives[order[0]].alloc_ns : 0;
+	/* A window of about WINDOW_EVENTS if the accesses were even. */
+	delta = (uint64_t)((double)(t_end - t0 + 1) * WINDOW_EVENTS /
+			   (total + 1)) + 1;
+	if (delta > MAX_WINDOW_NS)
+		delta = MAX_WINDOW_NS;
+	while (next < nlives || act.n) {
+		uint64_t t1 = UINT64_MAX - t0 > delta ? t0 + delta : UINT64_MAX;
+		struct sim_event *start;
+		size_t kept = 0;
 
-		/* Start every life allocated before the next access. */
-		if (next < nlives &&
-		    (!nheap || objs->lives[order[next]].alloc_ns <= heap[0].time)) {
-			if (max_accesses && sim->accesses >= max_accesses) {
-				sim->lives_skipped = nlives - next;
-				next = nlives;
-				continue;
-			}
-			o = &objs->lives[order[next]];
-			e.life = order[next++];
-			e.step = 0;
-			tm = variant_of(t, o->target, e.life);
-			sim->lives++;
-			sim->types[o->target].lives++;
-			if (!tm->n)
-				continue;	/* a life that touched nothing */
-			e.time = event_time(o, tm->a[0].frac);
-			heap_push(heap, &nheap, e);
+		if (!act.n && objs->lives[order[next]].alloc_ns > t0) {
+			t0 = objs->lives[order[next]].alloc_ns;	/* a gap */
 			continue;
 		}
-		e = heap[0];
-		o = &objs->lives[e.life];
-		tm = variant_of(t, o->target, e.life);
-		ty = &sim->types[o->target];
-		line = (o->addr + tm->a[e.step].offset) >> line_shift;
-		/* Divisions cost more than the rest of an access. */
-		set = set_mask ? (unsigned int)(line & set_mask) :
-				 (unsigned int)(line % geo->sets);
-		if (line == last_line) {
-			/* Most recent in both caches already: both hit. */
-			sc.owner[(size_t)set * sc.ways] = o->target;
-			hit = fa_hit = true;
-		} else {
-			hit = set_access(&sc, line, o->target, set);
-			/* The fully associative cache sees every access. */
-			fa_hit = lru_access(&fa, line);
-			sim->fa_misses += !fa_hit;
-			last_line = line;
+		st.n = 0;
+		st.t0 = t0;
+		st.lo = UINT64_MAX;
+		st.hi = 0;
+		/* Starts first: at equal times a life begins before accesses. */
+		for (; next < nlives && objs->lives[order[next]].alloc_ns < t1;
+		     next++) {
+			start = stream_next(&st, objs->lives[order[next]].alloc_ns);
+			start->line = 0;
+			start->pad = 0;
+			start->life = order[next];
+			start->type = (uint16_t)objs->lives[order[next]].target;
+			start->flags = EV_START;
+			act.life[act.n] = order[next];
+			act.next_time[act.n] = 0;	/* not known yet */
+			act.step[act.n++] = 0;
 		}
-		if (!hit) {
-			const bool *first = first_touch_of(&ft, tm,
-					ft.base[o->target] + (tm - t[o->target].v),
-					(unsigned int)(o->addr & (geo->line - 1)));
+		for (size_t i = 0; i < act.n; i++) {
+			if (act.next_time[i] >= t1) {
+				/* Waits past this window: the life is not read. */
+			} else if (emit_life(&st, act.life[i], &act.step[i],
+					     &act.next_time[i], t1, geo->line)) {
+				continue;
+			}
+			act.life[kept] = act.life[i];
+			act.step[kept] = act.step[i];
+			act.next_time[kept++] = act.next_time[i];
+		}
+		act.n = kept;
+		if (st.n)
+			sort_keys(st.key, st.sorted, st.n, st.lo, st.hi, count);
+		for (size_t i = 0; i < st.n; i++) {
+			const struct sim_event *ev = &st.buf[st.sorted[i] &
+				((1ull << KEY_INDEX_BITS) - 1)];
+			uint32_t life = ev->life;
 
-			ty->misses++;
-			sim->misses++;
-			sim->set_misses[set]++;
-			if (first[e.step]) {
-				ty->cold++;
-				sim->cold++;
-			} else if (!fa_hit) {
-				ty->capacity++;
-				sim->capacity++;
-			} else {
-				ty->conflict++;
-				sim->conflict++;
-				sim->set_conflict[set]++;
+			if (ev->flags & EV_START) {
+				if (max_accesses && sim->accesses >= max_accesses) {
+					skipped[life / 8] |= 1u << (life % 8);
+					sim->lives_skipped++;
+				} else {
+					sim->lives++;
+					sim->types[ev->type].lives++;
+				}
+				continue;
+			}
+			if (sim->lives_skipped &&
+			    (skipped[life / 8] & (1u << (life % 8))))
+				continue;
+			replay_access(sim, &sc, &fa, ev, set_mask, &last_line);
+			if (!--until_snapshot) {
+				snapshot(sim, &sc);
+				until_snapshot = every;
 			}
 		}
-		ty->accesses++;
-		sim->accesses++;
-		if (!--until_snapshot) {
-			snapshot(sim, &sc);
-			until_snapshot = every;
-		}
-		if (++e.step < tm->n) {
-			e.time = event_time(o, tm->a[e.step].frac);
-			heap_replace_top(heap, &nheap, &e);
-		} else {
-			heap_replace_top(heap, &nheap, NULL);
-		}
+		/* Aim at WINDOW_EVENTS as the accesses thicken and thin. */
+		if (st.n > 2 * WINDOW_EVENTS && delta > 1)
+			delta /= 2;
+		else if (st.n < WINDOW_EVENTS / 4 && delta < MAX_WINDOW_NS / 2)
+			delta *= 2;
+		t0 = t1;
 	}
 	if (!sim->snapshots && sim->accesses)
 		snapshot(sim, &sc);
@@ -589,10 +754,17 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 		if (sim->snapshots)
 			sim->types[i].lines_in_cache /= (double)sim->snapshots;
 	for (size_t i = 0; i < nr_variants * geo->line; i++)
-		free(ft.by_misalign[i]);
-	free(ft.by_misalign);
-	free(ft.base);
-	free(heap);
+		free(st.ft.by_misalign[i]);
+	free(st.ft.by_misalign);
+	free(st.ft.base);
+	free(st.buf);
+	free(st.key);
+	free(st.sorted);
+	free(count);
+	free(act.life);
+	free(act.step);
+	free(act.next_time);
+	free(skipped);
 	free(order);
 	lru_free(&fa);
 	free(sc.tag);
