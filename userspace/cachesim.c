@@ -570,6 +570,17 @@ static struct sim_event *stream_next(struct stream *st, uint64_t time)
 	return &st->buf[st->n++];
 }
 
+/* frac * span in ns, frac in [0, 1]: valid for any span (fuzzed files). */
+static inline uint64_t frac_of(double frac, double span)
+{
+	double x = frac * span;
+
+	/* The signed conversion is the cheap one; 2^64 is not a u64. */
+	if (x < 9.2e18)
+		return (uint64_t)(int64_t)x;
+	return x < 18446744073709551616.0 ? (uint64_t)x : UINT64_MAX;
+}
+
 /*
  * Write @life's accesses before @t1 from its step on; true when done,
  * else the time of its next access in *@next_time.
@@ -586,9 +597,7 @@ static bool emit_life(struct stream *st, uint32_t life, uint32_t *step,
 	uint32_t k = *step;
 
 	for (; k < tm->n; k++) {
-		/* frac * span < 2^63: the signed conversion is cheaper */
-		uint64_t time = o->alloc_ns +
-				(uint64_t)(int64_t)(tm->a[k].frac * span);
+		uint64_t time = o->alloc_ns + frac_of(tm->a[k].frac, span);
 		struct sim_event *ev;
 
 		if (time >= t1) {
@@ -604,6 +613,14 @@ static bool emit_life(struct stream *st, uint32_t life, uint32_t *step,
 	}
 	*step = k;
 	return k == tm->n;
+}
+
+/* About WINDOW_EVENTS of @total over @span ns if they were even. */
+static uint64_t first_window(uint64_t span, double total)
+{
+	double d = (double)span * WINDOW_EVENTS / (total + 1);
+
+	return d < MAX_WINDOW_NS ? (uint64_t)d + 1 : MAX_WINDOW_NS;
 }
 
 void cachesim_run(struct cachesim *sim, const struct sim_template *t,
@@ -672,11 +689,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	st.sorted = xcalloc(st.cap, sizeof(*st.sorted));
 	count = xcalloc(((size_t)1 << COUNT_BITS) + 1, sizeof(*count));
 	t0 = nlives ? objs->lives[order[0]].alloc_ns : 0;
-	/* A window of about WINDOW_EVENTS if the accesses were even. */
-	delta = (uint64_t)((double)(t_end - t0 + 1) * WINDOW_EVENTS /
-			   (total + 1)) + 1;
-	if (delta > MAX_WINDOW_NS)
-		delta = MAX_WINDOW_NS;
+	delta = first_window(t_end - t0, total);
 	while (next < nlives || act.n) {
 		uint64_t t1 = UINT64_MAX - t0 > delta ? t0 + delta : UINT64_MAX;
 		struct sim_event *start;
