@@ -88,21 +88,97 @@ static void show_cpu_row(struct seq_file *m, const char *label,
 		   s->off_grid, s->ring_lost);
 }
 
+/*
+ * Instruction budgets (issue "Costs that repeat"): a hook on an object of
+ * no target, and on a target's; 0 where none applies (bulk calls vary
+ * with their size).
+ */
+static const unsigned int budget_other[DPROF_NR_HOOKS] = {
+	[DPROF_HOOK_CACHE_ALLOC] = 100, [DPROF_HOOK_CACHE_FREE] = 100,
+	[DPROF_HOOK_KMALLOC] = 100, [DPROF_HOOK_KFREE] = 100,
+	[DPROF_HOOK_BP_HIT] = 500,	/* a hit nothing is recorded for */
+	[DPROF_HOOK_SAMPLE] = 300,	/* a sample outside targets */
+};
+
+static const unsigned int budget_target[DPROF_NR_HOOKS] = {
+	[DPROF_HOOK_CACHE_ALLOC] = 400, [DPROF_HOOK_CACHE_FREE] = 400,
+	[DPROF_HOOK_KMALLOC] = 400, [DPROF_HOOK_KFREE] = 400,
+	[DPROF_HOOK_BP_HIT] = 500, [DPROF_HOOK_SAMPLE] = 300,
+};
+
+/* "123/400" instructions against the budget, or "-". */
+static void insn_text(char *buf, size_t len, u64 cycles, u64 calls,
+		      unsigned int budget)
+{
+	u64 per_k = dprof_ticks_per_kinsn();
+	u64 insn;
+
+	if (!calls || !per_k) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	insn = div64_u64(cycles * 1000, calls * per_k);
+	if (budget)
+		snprintf(buf, len, "%llu/%u%s", insn, budget,
+			 insn > budget ? "!" : "");
+	else
+		snprintf(buf, len, "%llu", insn);
+}
+
+/* cost_parts=1: a target hook's instructions, part by part. */
+static void show_parts(struct seq_file *m, const struct dprof_cpu_stats *sum)
+{
+	static const char *const sides[DPROF_NR_SIDES] = { "alloc", "free" };
+	static const char *const parts[DPROF_NR_PARTS] = {
+		[DPROF_PART_FILTER] = "filter",
+		[DPROF_PART_LIVESET] = "live set",
+		[DPROF_PART_RECORD] = "record",
+		[DPROF_PART_HISTORY] = "history",
+	};
+	int side, p;
+
+	for (side = 0; side < DPROF_NR_SIDES; side++) {
+		u64 calls = sum->part_calls[side];
+		char buf[32];
+
+		if (!calls)
+			continue;
+		seq_printf(m, "  target %s parts (cost_parts=1, %llu calls), instructions per call:",
+			   sides[side], calls);
+		for (p = 0; p < DPROF_NR_PARTS; p++) {
+			insn_text(buf, sizeof(buf), sum->part_cycles[side][p],
+				  calls, 0);
+			seq_printf(m, " %s %s", parts[p], buf);
+		}
+		seq_putc(m, '\n');
+	}
+}
+
 static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 {
+	u64 per_k = dprof_ticks_per_kinsn();
 	int h;
 
 	seq_puts(m, "handler costs (get_cycles() around the body, all CPUs):\n");
-	seq_printf(m, "  %-22s %12s %12s %10s %10s\n", "hook", "calls",
-		   "on targets", "avg cyc", "max cyc");
+	seq_printf(m, "  instructions = cycles / %llu.%03llu (cycles per instruction of a dec/jnz loop at load: exact under QEMU -icount, an estimate on hardware); insn other/target: per call on objects of no target and on targets, against the budget (! over)\n",
+		   per_k / 1000, per_k % 1000);
+	seq_printf(m, "  %-22s %12s %12s %10s %10s %14s %14s\n", "hook", "calls",
+		   "on targets", "avg cyc", "max cyc", "insn other",
+		   "insn target");
 	for (h = 0; h < DPROF_NR_HOOKS; h++) {
 		const struct dprof_cost *c = &sum->cost[h];
+		char other[32], target[32];
 
-		seq_printf(m, "  %-22s %12llu %12llu %10llu %10llu\n",
+		insn_text(other, sizeof(other), c->cycles - c->hit_cycles,
+			  c->calls - c->hits, budget_other[h]);
+		insn_text(target, sizeof(target), c->hit_cycles, c->hits,
+			  budget_target[h]);
+		seq_printf(m, "  %-22s %12llu %12llu %10llu %10llu %14s %14s\n",
 			   dprof_hook_names[h], c->calls, c->hits,
 			   c->calls ? div64_u64(c->cycles, c->calls) : 0,
-			   c->max_cycles);
+			   c->max_cycles, other, target);
 	}
+	show_parts(m, sum);
 }
 
 #define SCALED_NOTE \

@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/jump_label.h>
+#include <linux/timex.h>
 #include "uapi/dprof.h"
 
 #define DPROF_VERSION "0.1.0"
@@ -140,8 +142,24 @@ struct dprof_cost {
 	u64 calls;	/* hook invocations, target or not */
 	u64 hits;	/* invocations that concerned a target object */
 	u64 cycles;	/* get_cycles() spent in the body, all invocations */
+	u64 hit_cycles;	/* of those, in the invocations on targets */
 	u64 max_cycles;
 };
+
+/*
+ * Where a target's alloc or free hook spends its instructions, measured
+ * only with cost_parts=1 (a static branch otherwise): get_cycles() after
+ * each part of object_alloc() and object_free() (slab.c).
+ */
+enum dprof_part {
+	DPROF_PART_FILTER,	/* sampled tracking, slab grid check */
+	DPROF_PART_LIVESET,	/* live-set insert or remove (and windows) */
+	DPROF_PART_RECORD,	/* timestamp, ring write, counters */
+	DPROF_PART_HISTORY,	/* history arming and ends */
+	DPROF_NR_PARTS,
+};
+
+enum dprof_side { DPROF_SIDE_ALLOC, DPROF_SIDE_FREE, DPROF_NR_SIDES };
 
 struct dprof_cpu_stats {
 	u64 allocs;		/* ALLOC records produced */
@@ -152,14 +170,48 @@ struct dprof_cpu_stats {
 	u64 off_grid;		/* allocs off the stride grid */
 	u64 ring_lost;		/* records the ring had no room for */
 	struct dprof_cost cost[DPROF_NR_HOOKS];
+	u64 part_calls[DPROF_NR_SIDES];		/* cost_parts=1 */
+	u64 part_cycles[DPROF_NR_SIDES][DPROF_NR_PARTS];
 };
 
 DECLARE_PER_CPU(struct dprof_cpu_stats, dprof_stats);
+DECLARE_STATIC_KEY_FALSE(dprof_cost_parts);
+
+/* Start of a measured hook body: 0 unless cost_parts=1. */
+static inline u64 dprof_part_start(void)
+{
+	return static_branch_unlikely(&dprof_cost_parts) ? get_cycles() : 0;
+}
+
+/* Part @part of @side ended now: charge it since *@t, restart *@t. */
+static inline void dprof_part_end(u64 *t, enum dprof_side side,
+				  enum dprof_part part)
+{
+	u64 now;
+
+	if (!static_branch_unlikely(&dprof_cost_parts))
+		return;
+	now = get_cycles();
+	this_cpu_add(dprof_stats.part_cycles[side][part], now - *t);
+	*t = now;
+}
+
+static inline void dprof_part_call(enum dprof_side side)
+{
+	if (static_branch_unlikely(&dprof_cost_parts))
+		this_cpu_inc(dprof_stats.part_calls[side]);
+}
 
 extern const char *const dprof_hook_names[DPROF_NR_HOOKS];
 void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu);
 u64 dprof_load_time_ns(void);
-void dprof_stats_init(void);
+void dprof_stats_init(bool parts);
+/*
+ * get_cycles() ticks per 1000 instructions, measured at load on a loop of
+ * known length (0: not measured).  Under QEMU -icount guest time counts
+ * instructions, so ticks convert to instructions exactly there.
+ */
+u64 dprof_ticks_per_kinsn(void);
 
 static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
 {
@@ -169,6 +221,8 @@ static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
 	c->calls++;
 	c->hits += hit;
 	c->cycles += cycles;
+	if (hit)
+		c->hit_cycles += cycles;
 	if (cycles > c->max_cycles)
 		c->max_cycles = cycles;
 }

@@ -114,6 +114,11 @@ module_param(sample_table, uint, 0444);
 MODULE_PARM_DESC(sample_table,
 		 "Aggregated sample entries per CPU, a power of two (256..1048576, default 4096; 40 bytes each)");
 
+static bool cost_parts;
+module_param(cost_parts, bool, 0444);
+MODULE_PARM_DESC(cost_parts,
+		 "Measure where a target's alloc and free hooks spend their instructions, part by part (status; costs a few get_cycles() per target call; default N)");
+
 static bool sample_records;
 module_param(sample_records, bool, 0444);
 MODULE_PARM_DESC(sample_records,
@@ -276,7 +281,7 @@ static int __init dprof_init(void)
 		ret = sample_params(&sc);
 	if (ret)
 		return ret;
-	dprof_stats_init();
+	dprof_stats_init(cost_parts);
 	ret = dprof_layout_init(slab_cache_offset, cache_size_offset,
 				cache_name_offset, cache_list_offset,
 				slab_counters_offset);

@@ -38,6 +38,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	const struct dprof_target *t = &dprof_targets[target];
 	struct dprof_obj_event ev;
 	unsigned long base = (unsigned long)ptr, slab_base;
+	u64 part = dprof_part_start();
 
 	if (this_cpu_read(dprof_self_alloc) || !dprof_track_wanted(base))
 		return;
@@ -45,6 +46,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 		flags |= DPROF_OBJ_OFF_GRID;
 		this_cpu_inc(dprof_stats.off_grid);
 	}
+	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_FILTER);
 	switch (dprof_liveset_insert(base)) {
 	case DPROF_LIVE_INSERTED:
 		break;
@@ -56,6 +58,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 		this_cpu_inc(dprof_stats.duplicates);
 		break;
 	}
+	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_LIVESET);
 	ev.hdr.kind = DPROF_REC_ALLOC;
 	ev.hdr.size = sizeof(ev);
 	ev.hdr.cpu = smp_processor_id();
@@ -66,26 +69,33 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.allocs);
 	dprof_ring_write(&ev, sizeof(ev));
+	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RECORD);
 	dprof_history_alloc(target, base, call_site);
+	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_HISTORY);
+	dprof_part_call(DPROF_SIDE_ALLOC);
 }
 
 static void object_free(int target, const void *ptr, unsigned long call_site,
 			u8 flags)
 {
 	struct dprof_obj_event ev;
+	u64 part = dprof_part_start();
 
 	if (this_cpu_read(dprof_self_alloc))
 		return;
 	dprof_history_free(target, (unsigned long)ptr, call_site);
+	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_HISTORY);
 	/* Sampled tracking: this object never entered the set. */
 	if (!dprof_track_maybe((unsigned long)ptr))
 		return;
+	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_FILTER);
 	if (!dprof_liveset_remove((unsigned long)ptr)) {
 		flags |= DPROF_OBJ_NOT_LIVE;
 		this_cpu_inc(dprof_stats.frees_not_live);
 	} else {
 		dprof_window_free((unsigned long)ptr);
 	}
+	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_LIVESET);
 	ev.hdr.kind = DPROF_REC_FREE;
 	ev.hdr.size = sizeof(ev);
 	ev.hdr.cpu = smp_processor_id();
@@ -96,6 +106,8 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.frees);
 	dprof_ring_write(&ev, sizeof(ev));
+	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_RECORD);
+	dprof_part_call(DPROF_SIDE_FREE);
 }
 
 /* Target of an object whose cache is unknown (kmalloc, kfree, bulk). */

@@ -6,9 +6,13 @@
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
+#include <linux/irqflags.h>
+#include <linux/math64.h>
+#include <linux/timex.h>
 #include "dprof.h"
 
 DEFINE_PER_CPU(struct dprof_cpu_stats, dprof_stats);
+DEFINE_STATIC_KEY_FALSE(dprof_cost_parts);
 
 const char *const dprof_hook_names[DPROF_NR_HOOKS] = {
 	[DPROF_HOOK_CACHE_ALLOC] = "tp:kmem_cache_alloc",
@@ -22,8 +26,29 @@ const char *const dprof_hook_names[DPROF_NR_HOOKS] = {
 };
 
 static u64 load_time_ns;
+static u64 ticks_per_kinsn;
 
-void dprof_stats_init(void)
+#define CALIBRATION_LOOPS 1000000	/* of two instructions each */
+
+/*
+ * Ticks of 2 M instructions (dec, jnz), interrupts off so that no
+ * handler's instructions count: under -icount the same each time; on
+ * hardware an estimate (a tight loop retires faster than hook code).
+ */
+static noinline u64 calibrate(void)
+{
+	unsigned long n = CALIBRATION_LOOPS, flags;
+	u64 start, ticks;
+
+	local_irq_save(flags);
+	start = get_cycles();
+	asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (n) : : "cc");
+	ticks = get_cycles() - start;
+	local_irq_restore(flags);
+	return div64_u64(ticks * 1000, 2 * CALIBRATION_LOOPS);
+}
+
+void dprof_stats_init(bool parts)
 {
 	int cpu;
 
@@ -31,6 +56,18 @@ void dprof_stats_init(void)
 		memset(per_cpu_ptr(&dprof_stats, cpu), 0,
 		       sizeof(struct dprof_cpu_stats));
 	load_time_ns = ktime_get_mono_fast_ns();
+	ticks_per_kinsn = calibrate();
+	/*
+	 * Before the hooks exist: no hook sees the key change; the key
+	 * leaves with the module.
+	 */
+	if (parts)
+		static_branch_enable(&dprof_cost_parts);
+}
+
+u64 dprof_ticks_per_kinsn(void)
+{
+	return ticks_per_kinsn;
 }
 
 u64 dprof_load_time_ns(void)
@@ -57,7 +94,15 @@ void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu)
 		sum->cost[h].calls += READ_ONCE(c->calls);
 		sum->cost[h].hits += READ_ONCE(c->hits);
 		sum->cost[h].cycles += READ_ONCE(c->cycles);
+		sum->cost[h].hit_cycles += READ_ONCE(c->hit_cycles);
 		sum->cost[h].max_cycles = max(sum->cost[h].max_cycles,
 					      READ_ONCE(c->max_cycles));
+	}
+	for (h = 0; h < DPROF_NR_SIDES; h++) {
+		int p;
+
+		sum->part_calls[h] += READ_ONCE(s->part_calls[h]);
+		for (p = 0; p < DPROF_NR_PARTS; p++)
+			sum->part_cycles[h][p] += READ_ONCE(s->part_cycles[h][p]);
 	}
 }

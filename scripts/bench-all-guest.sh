@@ -91,3 +91,18 @@ awk '
 		printf "spread of the rounds without dprof: UDP %.1f%%, churn %.1f%% of the median%s\n", 100 * su, 100 * sc,
 			(su > 0.03 || sc > 0.03) ? " (over 3%: the figures are not usable)" : ""
 	}' /tmp/bench-all.txt
+
+# The sample path without a PMU: sampler=inject runs 100,000 samples at
+# jiffies (not slab: the longest resolution, then the address table) and
+# the status shows perf:sample's instructions per call.
+echo "--- sample path (sampler=inject, 100000 samples at jiffies; perf:sample row)"
+jiffies=$(awk '$3 == "jiffies" && NF == 3 { print $1; exit }' /proc/kallsyms)
+vfs_read=$(awk '$3 == "vfs_read" && NF == 3 { print $1; exit }' /proc/kallsyms)
+if modload /lib/modules/dprof/dprof.ko target=skbuff sampler=inject history=0 >&2; then
+	echo "100000 $jiffies $vfs_read load+miss 100" >/sys/kernel/debug/dprof/inject
+	sed -n '/^handler costs/,/^$/p' /sys/kernel/debug/dprof/status |
+		grep -E "^handler|instructions =|hook|perf:sample"
+	rmmod dprof
+else
+	echo "sampler=inject would not load: $(dmesg | grep 'dprof:' | tail -n 1)"
+fi
