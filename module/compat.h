@@ -7,7 +7,6 @@
 #define _DPROF_COMPAT_H
 
 #include <linux/version.h>
-#include <linux/ring_buffer.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
@@ -29,13 +28,6 @@
 #endif
 #if !defined(CONFIG_TRACEPOINTS)
 #error "dprof needs CONFIG_TRACEPOINTS=y (kmem tracepoints)"
-#endif
-
-/* 6.2 dropped the event argument of ring_buffer_unlock_commit(). */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#define dprof_rb_commit(buffer, event) ring_buffer_unlock_commit(buffer)
-#else
-#define dprof_rb_commit(buffer, event) ring_buffer_unlock_commit(buffer, event)
 #endif
 
 /*
