@@ -4,8 +4,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <byteswap.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include "recfile.h"
 #include "util.h"
+
+/*
+ * A mapped recording is read in passes over its events; each pass gives
+ * back the pages it has gone past, a DROP_CHUNK at a time, so that the
+ * resident memory stays with the analyses' own data, not the file's
+ * size.  The pages come back from the page cache if touched again.
+ */
+#define DROP_CHUNK (32u << 20)
+
+static void drop_behind(const struct recording *r, const uint8_t **from,
+			const uint8_t *to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)*from, b = (uintptr_t)to & ~(page - 1);
+
+	if (!r->mapped || b < a || b - a < DROP_CHUNK)
+		return;
+	madvise((void *)a, b - a, MADV_DONTNEED);
+	*from = (const uint8_t *)b;
+}
 
 static const uint8_t zero_pad[8];
 
@@ -295,11 +319,13 @@ static int check_events(struct recording *r, const struct rec_section *s,
 			struct rec_error *err)
 {
 	uint64_t pos = 0, base = s->header_offset + sizeof(struct dprof_section);
+	const uint8_t *dropped = r->buf;
 
 	while (pos < s->length) {
 		struct dprof_rec_hdr hdr;
 		size_t want;
 
+		drop_behind(r, &dropped, s->data + pos);
 		if (s->length - pos < sizeof(hdr))
 			return fail(err, base + pos,
 				    "record header cut short (%llu bytes left)",
@@ -515,14 +541,15 @@ static int decode_sections(struct recording *r, struct rec_error *err)
 	return 0;
 }
 
-int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
-		    struct rec_error *err)
+static int parse(struct recording *r, const uint8_t *buf, size_t size,
+		 bool mapped, struct rec_error *err)
 {
 	struct dprof_file_header hdr;
 
 	memset(r, 0, sizeof(*r));
 	r->buf = (uint8_t *)buf;
 	r->size = size;
+	r->mapped = mapped;
 	if (size < sizeof(hdr))
 		return fail(err, 0, "truncated: %zu bytes, shorter than a header",
 			    size);
@@ -550,18 +577,57 @@ int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 	return 0;
 }
 
+int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
+		    struct rec_error *err)
+{
+	return parse(r, buf, size, false, err);
+}
+
+/* @path mapped read-only, or NULL (not a regular file, or empty). */
+static uint8_t *map_file(const char *path, size_t *len)
+{
+	struct stat st;
+	void *map;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		close(fd);
+		return NULL;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+	*len = (size_t)st.st_size;
+	return map;
+}
+
+/*
+ * A regular file is mapped, not read: memory then grows with what the
+ * analyses keep, not with the file (issue "Costs that repeat").  Pipes
+ * and the like are read whole.
+ */
 int recording_load(struct recording *r, const char *path,
 		   struct rec_error *err)
 {
-	size_t len;
-	uint8_t *buf = (uint8_t *)read_whole_file(path, &len);
+	size_t len = 0;
+	uint8_t *buf = map_file(path, &len);
+	bool mapped = buf != NULL;
 
+	if (!buf)
+		buf = (uint8_t *)read_whole_file(path, &len);
 	if (!buf) {
 		memset(r, 0, sizeof(*r));
 		return fail(err, 0, "cannot read: %s", strerror(errno));
 	}
-	if (recording_parse(r, buf, len, err)) {
-		free(buf);
+	if (parse(r, buf, len, mapped, err)) {
+		if (mapped)
+			munmap(buf, len);
+		else
+			free(buf);
 		return -1;
 	}
 	r->owns_buf = true;
@@ -589,7 +655,9 @@ void recording_free(struct recording *r)
 	free(r->data_samples);
 	free(r->percpu_offsets);
 	free(r->ipmap);
-	if (r->owns_buf)
+	if (r->owns_buf && r->mapped)
+		munmap(r->buf, r->size);
+	else if (r->owns_buf)
 		free(r->buf);
 	memset(r, 0, sizeof(*r));
 }
@@ -647,6 +715,7 @@ void rec_iter_init(struct rec_iter *it, const struct recording *r)
 	it->r = r;
 	it->section = 0;
 	it->pos = 0;
+	it->dropped = r->buf;
 }
 
 const struct dprof_rec_hdr *rec_iter_next(struct rec_iter *it)
@@ -664,6 +733,7 @@ const struct dprof_rec_hdr *rec_iter_next(struct rec_iter *it)
 		}
 		/* Payloads start 8-aligned in an 8-aligned buffer. */
 		hdr = (const struct dprof_rec_hdr *)(s->data + it->pos);
+		drop_behind(r, &it->dropped, (const uint8_t *)hdr);
 		it->pos += hdr->size;
 		return hdr;
 	}

@@ -49,6 +49,7 @@ struct recording {
 	uint8_t *buf;		/* the whole file, owned when loaded */
 	size_t size;
 	bool owns_buf;
+	bool mapped;		/* buf is an mmap() of the file */
 	uint32_t abi_version;
 	struct rec_section *sections;
 	size_t nr_sections;
@@ -105,6 +106,7 @@ struct rec_iter {
 	const struct recording *r;
 	size_t section;
 	uint64_t pos;
+	const uint8_t *dropped;	/* mapped: pages before it given back */
 };
 
 void rec_iter_init(struct rec_iter *it, const struct recording *r);

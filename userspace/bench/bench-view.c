@@ -3,8 +3,11 @@
  * dprof-view's analyses on a synthetic recording of known size, timed
  * stage by stage on one core: 10 M raw access samples, 1 M history
  * elements (50,000 histories of 20), 100,000 objects.  Prints rates and
- * the peak resident memory; the targets are in the issue that asked for
- * this (ingest >= 10 M samples/s, path traces >= 1 M elements/s).
+ * the peak resident memory; the targets are in the issues that asked for
+ * this (ingest >= 10 M samples/s, path traces >= 1 M elements/s, the LRU
+ * simulation >= 50 M accesses/s, peak memory at most half the file).
+ * The file is written by a child process, so that the memory measured
+ * is the analyses' alone, and loaded as dprof-view loads a recording.
  *
  *   bench-view [SAMPLES [HISTORIES [OBJECTS]]]
  */
@@ -12,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include "cachesim.h"
 #include "combine.h"
 #include "fixture.h"
@@ -82,32 +87,14 @@ static void histories(struct fixture *f, size_t n, size_t len)
 	}
 }
 
-int main(int argc, char **argv)
+/* The synthetic recording into @path (the child's work); 0 when done. */
+static int write_file(const char *path, size_t nsamples, size_t nhist,
+		      size_t hlen, size_t nobj)
 {
-	size_t nsamples = argc > 1 ? strtoull(argv[1], NULL, 0) : 10000000;
-	size_t nhist = argc > 2 ? strtoull(argv[2], NULL, 0) : 50000;
-	size_t nobj = argc > 3 ? strtoull(argv[3], NULL, 0) : 100000;
-	const size_t hlen = 20;
-	const struct ws_geometry l1 = {
-		.level = 1, .size = 32 << 10, .ways = 8, .line = 64, .sets = 64,
-	};
-	struct dprof_sample_agg *agg;
-	struct obj_summary objs;
-	struct history_set hs;
-	struct path_set ps;
-	struct combined_set cs;
-	struct sim_template *tmpl;
-	struct cachesim sim;
-	struct workingset ws;
-	struct recording r;
-	struct rec_error err;
 	struct fixture f;
-	struct rusage ru;
-	double t0, t;
-	size_t nagg, slots, psteps = 0, csteps = 0;
+	FILE *out;
+	int ret;
 
-	prog_name = "bench-view";
-	t0 = now();
 	fixture_begin(&f, 1);
 	for (size_t i = 0; i < nobj; i++)
 		fixture_event(&f, DPROF_REC_ALLOC, (uint16_t)(i & 1), 0,
@@ -133,18 +120,72 @@ int main(int argc, char **argv)
 		fixture_raw(&f, &s, sizeof(s));
 	}
 	fixture_end(&f);
-	printf("synthetic recording: %.1f MB, %zu samples, %zu history elements (%zu histories), %zu objects, built in %.2f s\n",
-	       f.len / 1e6, nsamples, nhist * hlen, nhist, nobj, now() - t0);
+	out = fopen(path, "wb");
+	ret = !out || fwrite(f.buf, 1, f.len, out) != f.len;
+	if (out && fclose(out))
+		ret = 1;
+	fixture_free(&f);
+	return ret;
+}
 
+int main(int argc, char **argv)
+{
+	size_t nsamples = argc > 1 ? strtoull(argv[1], NULL, 0) : 10000000;
+	size_t nhist = argc > 2 ? strtoull(argv[2], NULL, 0) : 50000;
+	size_t nobj = argc > 3 ? strtoull(argv[3], NULL, 0) : 100000;
+	const size_t hlen = 20;
+	const struct ws_geometry l1 = {
+		.level = 1, .size = 32 << 10, .ways = 8, .line = 64, .sets = 64,
+	};
+	struct dprof_sample_agg *agg;
+	struct obj_summary objs;
+	struct history_set hs;
+	struct path_set ps;
+	struct combined_set cs;
+	struct sim_template *tmpl;
+	struct cachesim sim;
+	struct workingset ws;
+	struct recording r;
+	struct rec_error err;
+	struct rusage ru;
+	double t0, t, peak_mb;
+	size_t nagg, slots, psteps = 0, csteps = 0, file_size;
+	char path[512];
+	pid_t child;
+	int status;
+
+	prog_name = "bench-view";
+	snprintf(path, sizeof(path), "%s/bench-view-%d.dprof",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+	t0 = now();
+	child = fork();
+	if (child < 0) {
+		perror("bench-view: fork");
+		return 1;
+	}
+	if (!child)
+		_exit(write_file(path, nsamples, nhist, hlen, nobj));
+	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "bench-view: writing %s failed\n", path);
+		unlink(path);
+		return 1;
+	}
 	t = now();
-	if (recording_parse(&r, f.buf, f.len, &err)) {
-		fprintf(stderr, "bench-view: byte %llu: %s\n",
+	if (recording_load(&r, path, &err)) {
+		fprintf(stderr, "bench-view: %s: byte %llu: %s\n", path,
 			(unsigned long long)err.offset, err.msg);
+		unlink(path);
 		return 1;
 	}
 	t = now() - t;
-	printf("%-34s %8.3f s  %7.1f M records/s\n", "parse and validate", t,
-	       r.records / t / 1e6);
+	unlink(path);		/* the mapping keeps it until the end */
+	file_size = r.size;
+	printf("synthetic recording: %.1f MB, %zu samples, %zu history elements (%zu histories), %zu objects, written in %.2f s (%s)\n",
+	       file_size / 1e6, nsamples, nhist * hlen, nhist, nobj,
+	       now() - t0 - t, r.mapped ? "mapped" : "read");
+	printf("%-34s %8.3f s  %7.1f M records/s\n", "load, parse and validate",
+	       t, r.records / t / 1e6);
 
 	t = now();
 	nagg = raw_samples_aggregate(&r, &agg);
@@ -188,23 +229,25 @@ int main(int argc, char **argv)
 	t = now();
 	cachesim_run(&sim, tmpl, r.nr_targets, &objs, &l1, 0);
 	t = now() - t;
-	printf("%-34s %8.3f s  %7.1f M simulated accesses/s (%llu accesses, %llu lives, LRU + fully associative)\n",
+	printf("%-34s %8.3f s  %7.1f M simulated accesses/s (%llu accesses, %llu lives, LRU + fully associative; target 50 M/s%s)\n",
 	       "cache simulation", t, sim.accesses / t / 1e6,
 	       (unsigned long long)sim.accesses,
-	       (unsigned long long)sim.lives);
+	       (unsigned long long)sim.lives,
+	       sim.accesses / t >= 50e6 ? "" : ", not met");
 	cachesim_free(&sim);
 	sim_templates_free(tmpl, r.nr_targets);
 	free(tmpl);
 	combine_free(&cs);
 
 	getrusage(RUSAGE_SELF, &ru);
-	printf("peak resident memory: %.0f MB, of which the recording buffer is %.0f MB\n",
-	       ru.ru_maxrss / 1024.0, f.len / 1e6);
+	peak_mb = ru.ru_maxrss * 1024.0 / 1e6;
+	printf("peak resident memory: %.0f MB for a %.0f MB recording (%.2fx; bound 0.5x)%s\n",
+	       peak_mb, file_size / 1e6, peak_mb * 1e6 / file_size,
+	       peak_mb * 1e6 > 0.5 * file_size ? ": OVER THE BOUND" : "");
 	workingset_free(&ws);
 	objects_free(&objs);
 	paths_free(&ps);
 	histories_free(&hs);
 	recording_free(&r);
-	fixture_free(&f);
-	return 0;
+	return peak_mb * 1e6 > 0.5 * file_size ? 1 : 0;
 }
