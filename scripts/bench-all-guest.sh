@@ -9,7 +9,8 @@
 #         dprof_workload's own cache (a target only with target=all)
 # each recorded by dprof-view record, as a user would run it.
 # Configurations: without dprof; target=skbuff hooks only (history=0
-# sampler=off); target=skbuff defaults; target=all hooks only (sampler=off,
+# sampler=off); the peer, kmem trace events of skbuff_head_cache through
+# tracefs; target=skbuff defaults; target=all hooks only (sampler=off,
 # histories are off with all); target=all defaults (watch windows).
 # Then target=all's memory (live-set table, rings) and its load-time scan.
 rounds=${1:-5}
@@ -26,6 +27,50 @@ EOS
 churn() { sh /tmp/churn.sh; }
 udp() { udp_flood -s 0 -r 1 -d "$secs" | awk '{ print $9 }'; }
 
+# The peer a user would otherwise reach for: the kernel's own kmem trace
+# events for skbuff_head_cache, recorded into the tracing ring buffer and
+# read from trace_pipe as trace-cmd does.  kmem_cache_free carries the
+# cache's name on both kernels, kmem_cache_alloc on neither, and 6.1
+# filters no function names: allocations are filtered on the call sites
+# that allocate skbuffs here, __alloc_skb and skb_clone, as address ranges.
+T=/sys/kernel/tracing
+KMEM=$T/events/kmem
+fn_range() {	# NAME -> "0xSTART 0xEND", END the next text symbol
+	awk '($2 == "t" || $2 == "T") && NF == 3 { print $1, $3 }' /proc/kallsyms |
+		sort | awk -v n="$1" 'at { print "0x" at, "0x" $1; exit }
+			$2 == n { at = $1 }'
+}
+peer_on() {
+	local a b
+	[ -e $T/events ] || mount -t tracefs nodev $T || return 1
+	echo >$T/trace
+	echo 4096 >$T/buffer_size_kb
+	set -- $(fn_range __alloc_skb) $(fn_range skb_clone)
+	[ $# -eq 4 ] || return 1
+	echo "(call_site >= $1 && call_site < $2) || (call_site >= $3 && call_site < $4)" \
+		>$KMEM/kmem_cache_alloc/filter || return 1
+	echo 'name == "skbuff_head_cache"' >$KMEM/kmem_cache_free/filter || return 1
+	PEER_FILTERS="$(cat $KMEM/kmem_cache_alloc/filter) / $(cat $KMEM/kmem_cache_free/filter)"
+	echo 1 >$KMEM/kmem_cache_alloc/enable
+	echo 1 >$KMEM/kmem_cache_free/enable
+	cat $T/trace_pipe >/tmp/peer.trace &
+	PEER_READER=$!
+}
+peer_off() {
+	echo 0 >$KMEM/kmem_cache_alloc/enable
+	echo 0 >$KMEM/kmem_cache_free/enable
+	sleep 1		# let the reader drain
+	kill $PEER_READER
+	wait $PEER_READER 2>/dev/null
+	echo 0 >$KMEM/kmem_cache_alloc/filter
+	echo 0 >$KMEM/kmem_cache_free/filter
+	if [ "$last" = 1 ]; then
+		echo "--- peer-kmem: $(grep -c kmem_cache_alloc /tmp/peer.trace) allocs and $(grep -c kmem_cache_free /tmp/peer.trace) frees read from trace_pipe; filters: $PEER_FILTERS; lost: $(grep -h overrun $T/per_cpu/cpu*/stats | tr '\n' ' ')" >&2
+		grep -m 1 kmem_cache_alloc /tmp/peer.trace >&2
+	fi
+	rm -f /tmp/peer.trace
+}
+
 # measure NAME [dprof params...]: one round of both workloads
 measure() {
 	local name=$1 p c
@@ -33,6 +78,12 @@ measure() {
 	if [ "$name" = none ]; then
 		p=$(udp)
 		c=$(churn)
+	elif [ "$name" = peer-kmem ]; then
+		if peer_on; then
+			p=$(udp)
+			c=$(churn)
+			peer_off
+		fi
 	else
 		if ! modload /lib/modules/dprof/dprof.ko "$@" >&2; then
 			dmesg | grep "dprof:" | tail -n 3 >&2
@@ -66,13 +117,14 @@ for i in $(seq "$rounds"); do
 	[ "$i" -eq "$rounds" ] && last=1
 	measure none
 	measure skbuff-hooks target=skbuff history=0 sampler=off
+	measure peer-kmem
 	measure skbuff-default target=skbuff
 	measure all-hooks target=all sampler=off
 	measure all-default target=all
 done >/tmp/bench-all.txt
 rmmod dprof_workload
 
-echo "costs of target=all, $rounds rounds, $secs s of UDP and $churn_n allocate+free each; guest time under -icount (ns ~ instructions)"
+echo "costs of dprof and of the kmem trace-event peer, $rounds rounds, $secs s of UDP and $churn_n allocate+free each; guest time under -icount (ns ~ instructions)"
 awk '
 	function sortv(a, n,  i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }
 	{ k = $1; if (!(k in n)) order[++nk] = k; n[k]++; udp[k, n[k]] = $2; ch[k, n[k]] = $3 }
