@@ -109,6 +109,9 @@ void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 /* ---- resolve.c: address -> (target, object, offset) -------------------- */
 #include "resolve.h"
 struct kmem_cache *dprof_cache_of(const void *addr, unsigned long *slab_base);
+/* dprof_cache_of() for a pointer from the allocator API: no validity check. */
+struct kmem_cache *dprof_cache_of_object(const void *addr,
+					 unsigned long *slab_base);
 
 /* ---- ring.c: per-CPU output rings -------------------------------------- */
 int dprof_ring_init(unsigned long bytes_per_cpu);

@@ -42,7 +42,8 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 
 	if (this_cpu_read(dprof_self_alloc) || !dprof_track_wanted(base))
 		return;
-	if (!dprof_cache_of(ptr, &slab_base) || (base - slab_base) % t->stride) {
+	if (!dprof_cache_of_object(ptr, &slab_base) ||
+	    (base - slab_base) % t->stride) {
 		flags |= DPROF_OBJ_OFF_GRID;
 		this_cpu_inc(dprof_stats.off_grid);
 	}
@@ -113,7 +114,7 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 /* Target of an object whose cache is unknown (kmalloc, kfree, bulk). */
 static int target_of_object(const void *ptr)
 {
-	struct kmem_cache *s = dprof_cache_of(ptr, NULL);
+	struct kmem_cache *s = dprof_cache_of_object(ptr, NULL);
 
 	return s ? dprof_target_of_cache(s) : -1;
 }

@@ -158,3 +158,24 @@ if modload /lib/modules/dprof/dprof.ko target=skbuff sampler=inject history=0 >&
 else
 	echo "sampler=inject would not load: $(dmesg | grep 'dprof:' | tail -n 1)"
 fi
+
+# Scale: a target hook's cost against the live objects it tracks.  The
+# workload holds N objects of its cache (tracked, allocated after load),
+# then times 100,000 allocate+free on top of them.
+echo "--- allocate+free of a target against live tracked objects (target=dprof_workload history=0 sampler=off)"
+modload /lib/modules/dprof/dprof_workload.ko || exit 1
+for n in 10000 100000 1000000; do
+	if ! modload /lib/modules/dprof/dprof.ko target=dprof_workload \
+		history=0 sampler=off max_objects=4194304 >&2; then
+		echo "$n: dprof would not load: $(dmesg | grep 'dprof:' | tail -n 1)"
+		continue
+	fi
+	echo "alloc $n 0" >$WL/ctl || echo "$n: the workload could not hold $n objects"
+	echo "churn 100000 0" >$WL/ctl
+	printf '%8d live: %s ns per allocate+free; %s\n' "$n" \
+		"$(awk '$1 == "churn_ns_per_op" { print $2 }' $WL/stats)" \
+		"$(grep '^live objects' /sys/kernel/debug/dprof/status)"
+	echo reset >$WL/ctl
+	rmmod dprof
+done
+rmmod dprof_workload
