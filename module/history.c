@@ -907,6 +907,17 @@ static int pick_target(void)
 	return -1;
 }
 
+/* An arm that began at @start succeeded: count its cost. */
+static void count_arm(u64 start)
+{
+	start = get_cycles() - start;
+	counters.arms++;
+	counters.arm_cycles += start;
+	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
+	if (!counters.first_arm_ns)
+		counters.first_arm_ns = now_ns();
+}
+
 static void arm_next(void)
 {
 	struct hist_plan *p;
@@ -953,12 +964,7 @@ static void arm_next(void)
 		watch.addr = 0;
 		goto out;
 	}
-	start = get_cycles() - start;
-	counters.arms++;
-	counters.arm_cycles += start;
-	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
-	if (!counters.first_arm_ns)
-		counters.first_arm_ns = now_ns();
+	count_arm(start);
 	watch.deadline_ns = now_ns() + (u64)cfg.wait_ms * NSEC_PER_MSEC;
 	atomic_long_set_release(&watch.word, make_word(id, W_WAITING));
 	/* Free it where it was allocated: the next allocation there is it. */
@@ -994,12 +1000,7 @@ static int arm_counted(u32 id)
 		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
 		return ret;
 	}
-	start = get_cycles() - start;
-	counters.arms++;
-	counters.arm_cycles += start;
-	counters.arm_max_cycles = max(counters.arm_max_cycles, start);
-	if (!counters.first_arm_ns)
-		counters.first_arm_ns = now_ns();
+	count_arm(start);
 	return 0;
 }
 

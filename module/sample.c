@@ -668,58 +668,52 @@ void dprof_sample_exit(void)
 
 /* ---- reading ----------------------------------------------------------- */
 
-/* Copy whole entries from position *pos on; returns bytes. */
-size_t dprof_sample_read(void *buf, size_t room, loff_t *pos)
+/*
+ * Copy whole used entries of every CPU's table from position *pos on
+ * (@data: the table of samples in no slab object); returns bytes.
+ */
+static size_t read_entries(void *buf, size_t room, loff_t *pos, bool data)
 {
+	size_t size = data ? sizeof(struct dprof_data_agg) :
+			     sizeof(struct dprof_sample_agg);
 	size_t done = 0;
 	loff_t i = *pos;
 	unsigned int cpu;
 
 	if (!table_entries || sampler == DPROF_SAMPLER_NONE)
 		return 0;
-	for (; room - done >= sizeof(struct dprof_sample_agg); i++) {
-		const struct dprof_sample_agg *e;
+	for (; room - done >= size; i++) {
+		const struct agg_table *t;
+		unsigned int k = i % table_entries;
+		const void *e;
+		u32 count;
 
 		cpu = i / table_entries;
 		if (cpu >= nr_cpu_ids)
 			break;
 		if (!cpu_possible(cpu))
 			continue;
-		e = &per_cpu(agg, cpu).e[i % table_entries];
-		if (!READ_ONCE(e->count))
+		t = per_cpu_ptr(&agg, cpu);
+		e = data ? (const void *)&t->data[k] : (const void *)&t->e[k];
+		count = data ? READ_ONCE(t->data[k].count) :
+			       READ_ONCE(t->e[k].count);
+		if (!count)
 			continue;
-		memcpy(buf + done, e, sizeof(*e));
-		done += sizeof(*e);
+		memcpy(buf + done, e, size);
+		done += size;
 	}
 	*pos = i;
 	return done;
 }
 
-/* The same for the samples in no slab object. */
+size_t dprof_sample_read(void *buf, size_t room, loff_t *pos)
+{
+	return read_entries(buf, room, pos, false);
+}
+
 size_t dprof_sample_read_data(void *buf, size_t room, loff_t *pos)
 {
-	size_t done = 0;
-	loff_t i = *pos;
-	unsigned int cpu;
-
-	if (!table_entries || sampler == DPROF_SAMPLER_NONE)
-		return 0;
-	for (; room - done >= sizeof(struct dprof_data_agg); i++) {
-		const struct dprof_data_agg *e;
-
-		cpu = i / table_entries;
-		if (cpu >= nr_cpu_ids)
-			break;
-		if (!cpu_possible(cpu))
-			continue;
-		e = &per_cpu(agg, cpu).data[i % table_entries];
-		if (!READ_ONCE(e->count))
-			continue;
-		memcpy(buf + done, e, sizeof(*e));
-		done += sizeof(*e);
-	}
-	*pos = i;
-	return done;
+	return read_entries(buf, room, pos, true);
 }
 
 struct type_sum {
