@@ -374,19 +374,12 @@ static void profile_json(FILE *out, const struct profile *p,
  * Whether @name is one of the types made of samples in no slab object
  * ("runqueues(percpu)", "[stack]"), which -t takes by their full name.
  */
-static bool data_type_named(const struct recording *r,
-			    const struct type_map *map, const char *name)
+static bool data_type_named(const struct profile *p, const char *name)
 {
-	struct profile p;
-	bool found = false;
-
-	if (!r->nr_data_samples)
-		return false;
-	profile_build(r, map, &p);
-	for (size_t i = 0; i < p.nr_types && !found; i++)
-		found = p.types[i].data && !strcmp(p.types[i].cache, name);
-	profile_free(&p);
-	return found;
+	for (size_t i = 0; i < p->nr_types; i++)
+		if (p->types[i].data && !strcmp(p->types[i].cache, name))
+			return true;
+	return false;
 }
 
 int cmd_profile(int argc, char **argv)
@@ -405,15 +398,13 @@ int cmd_profile(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "profile");
 	if (ret)
 		goto out_map;
-	if (o.target && !o.kernel && data_type_named(&r, &o.map, o.target)) {
-		/* a variable or bucket of samples in no slab object */
-	} else if (o.target && view_target(&r, "profile", &o.target) < 0) {
-		view_close(out, &o.view);
-		recording_free(&r);
-		ret = EXIT_USAGE;
-		goto out_map;
-	}
 	if (o.kernel) {
+		if (o.target && view_target(&r, "profile", &o.target) < 0) {
+			view_close(out, &o.view);
+			recording_free(&r);
+			ret = EXIT_USAGE;
+			goto out_map;
+		}
 		if (!r.profile_text) {
 			errmsg("profile: %s holds no profile from dprof.ko (recorded without a sampler?)",
 			       o.view.input);
@@ -428,6 +419,15 @@ int cmd_profile(int argc, char **argv)
 		goto out_map;
 	}
 	profile_build(&r, &o.map, &p);
+	/* A variable or bucket of samples in no slab object, or a cache. */
+	if (o.target && !data_type_named(&p, o.target) &&
+	    view_target(&r, "profile", &o.target) < 0) {
+		view_close(out, &o.view);
+		profile_free(&p);
+		recording_free(&r);
+		ret = EXIT_USAGE;
+		goto out_map;
+	}
 	ksyms_load(&syms, r.kallsyms);
 	if (o.view.json)
 		profile_json(out, &p, o.target, &syms);
