@@ -160,7 +160,7 @@ static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 	int h;
 
 	seq_puts(m, "handler costs (get_cycles() around the body, all CPUs):\n");
-	seq_printf(m, "  instructions = cycles / %llu.%03llu (cycles per instruction of a dec/jnz loop at load: exact under QEMU -icount, an estimate on hardware); insn other/target: per call on objects of no target and on targets, against the budget (! over)\n",
+	seq_printf(m, "  instructions = cycles / %llu.%03llu (cycles per instruction of a dec/jnz loop at load: exact under QEMU -icount, an estimate elsewhere); insn other/target: per call on objects of no target and on targets, against the budget (! over)\n",
 		   per_k / 1000, per_k % 1000);
 	seq_printf(m, "  %-22s %12s %12s %10s %10s %14s %14s\n", "hook", "calls",
 		   "on targets", "avg cyc", "max cyc", "insn other",
