@@ -206,6 +206,7 @@ struct lru_cache {
 	uint32_t *prev, *next;	/* list: head most recent */
 	uint32_t head, tail;
 	int32_t *slot;		/* hash: node index, -1 empty */
+	uint32_t *slot_of;	/* node -> its hash slot: no probe to evict */
 	size_t mask;
 };
 
@@ -228,10 +229,12 @@ static void lru_init(struct lru_cache *c, size_t cap)
 		h <<= 1;
 	memset(c, 0, sizeof(*c));
 	c->cap = cap;
-	c->line = xcalloc(cap, sizeof(*c->line));
+	/* Node cap stands in for a new line while an old one leaves. */
+	c->line = xcalloc(cap + 1, sizeof(*c->line));
 	c->prev = xcalloc(cap, sizeof(*c->prev));
 	c->next = xcalloc(cap, sizeof(*c->next));
 	c->slot = xcalloc(h, sizeof(*c->slot));
+	c->slot_of = xcalloc(cap + 1, sizeof(*c->slot_of));
 	memset(c->slot, 0xff, h * sizeof(*c->slot));
 	c->mask = h - 1;
 	c->head = c->tail = NIL;
@@ -275,6 +278,7 @@ static void lru_hash_remove(struct lru_cache *c, size_t i)
 		/* Move j back to i when i lies cyclically in [home, j). */
 		if (((j - home) & c->mask) >= ((j - i) & c->mask)) {
 			c->slot[i] = c->slot[j];
+			c->slot_of[c->slot[i]] = (uint32_t)i;
 			i = j;
 		}
 	}
@@ -300,21 +304,23 @@ static bool lru_access(struct lru_cache *c, uint64_t line)
 	if (c->used < c->cap) {
 		n = (uint32_t)c->used++;
 	} else {
-		size_t k;
-
+		/*
+		 * The least recent node takes the new line.  Its old slot
+		 * goes after the new one is filled (a quarter full at most:
+		 * there is room), so the shifting may move the new entry
+		 * but never invalidates the probe just made.
+		 */
 		n = c->tail;
 		lru_unlink(c, n);
-		k = line_hash(c->line[n]) & c->mask;
-		while (c->slot[k] != (int32_t)n)
-			k = (k + 1) & c->mask;
-		lru_hash_remove(c, k);
-		/* The removal may have shifted our empty slot: find it again. */
-		i = line_hash(line) & c->mask;
-		while (c->slot[i] >= 0)
-			i = (i + 1) & c->mask;
+		c->line[c->cap] = line;		/* held, not yet node n */
+		c->slot[i] = (int32_t)c->cap;
+		c->slot_of[c->cap] = (uint32_t)i;
+		lru_hash_remove(c, c->slot_of[n]);
+		i = c->slot_of[c->cap];
 	}
 	c->line[n] = line;
 	c->slot[i] = (int32_t)n;
+	c->slot_of[n] = (uint32_t)i;
 	lru_push_front(c, n);
 	return false;
 }
@@ -325,20 +331,21 @@ static void lru_free(struct lru_cache *c)
 	free(c->prev);
 	free(c->next);
 	free(c->slot);
+	free(c->slot_of);
 }
 
 /* --- the stream -------------------------------------------------------- */
 
-/* Aimed at per window: its buffers and buckets stay in a core's L2. */
+/* Aimed at per window: its buffers and counts stay in a core's L2. */
 #define WINDOW_EVENTS (1u << 15)
-#define COUNT_BITS 15
-/* A window spans less than this (see KEY_INDEX_BITS). */
-#define MAX_WINDOW_NS ((1ull << (64 - KEY_INDEX_BITS)) - 1)
+/* Bits of time sorted per radix pass: 2,048 counts stay in L1. */
+#define DIGIT_BITS 11
+/* A window spans less than this: its times fit the u32 sort keys. */
+#define MAX_WINDOW_NS ((1ull << 32) - 1)
 #define EV_START 0x01		/* a life begins (its allocation) */
 #define EV_FIRST 0x02		/* the life's first access to this line */
 
 struct sim_event {
-	uint64_t time;
 	uint64_t line;
 	uint32_t life;		/* index into objs->lives */
 	uint16_t type;
@@ -347,78 +354,49 @@ struct sim_event {
 };
 
 /*
- * The sort works on 8-byte keys, not on the events: the time since the
- * window began above, the event's index in the window below.  Keys are
- * then distinct, and equal times keep the order the events were written
- * in.  A window has fewer than 2^KEY_INDEX_BITS events (its buffer would
- * be 100 GB) and spans less than 2^(64 - KEY_INDEX_BITS) ns (4.3 s).
+ * The window's events in time order: a least-significant-digit radix
+ * sort of their indices on the time since the window began, one pass per
+ * DIGIT_BITS of the greatest time.  Each pass is stable, so events at
+ * equal times keep the order they were written in (a life's start before
+ * its accesses, lives in allocation order).  About ten instructions per
+ * event and pass, whatever the times' spread; windows of accesses
+ * crowded at one time need a single pass.  Returns @a or @b, whichever
+ * holds the result.
  */
-#define KEY_INDEX_BITS 32
-
-static void insertion_sort(uint64_t *k, size_t n)
+static uint32_t *sort_by_time(const uint32_t *time, size_t n, uint32_t *a,
+			      uint32_t *b, uint32_t *count)
 {
-	for (size_t i = 1; i < n; i++) {
-		uint64_t x = k[i];
-		size_t j = i;
+	const size_t nb = (size_t)1 << DIGIT_BITS;
+	uint32_t most = 0, *src = NULL, *dst = a;
 
-		while (j && k[j - 1] > x) {
-			k[j] = k[j - 1];
-			j--;
+	for (size_t i = 0; i < n; i++)
+		most = time[i] > most ? time[i] : most;
+	for (unsigned int shift = 0; shift == 0 || (shift < 32 && most >> shift);
+	     shift += DIGIT_BITS) {
+		uint32_t sum = 0;
+
+		memset(count, 0, nb * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(time[i] >> shift) & (nb - 1)]++;
+		for (size_t d = 0; d < nb; d++) {
+			uint32_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
 		}
-		k[j] = x;
+		if (!src) {		/* the first pass reads the identity */
+			for (size_t i = 0; i < n; i++)
+				dst[count[(time[i] >> shift) & (nb - 1)]++] =
+					(uint32_t)i;
+		} else {
+			for (size_t i = 0; i < n; i++)
+				dst[count[(time[src[i]] >> shift) & (nb - 1)]++] =
+					src[i];
+		}
+		src = dst;
+		dst = dst == a ? b : a;
 	}
-}
-
-/* Stable enough (keys are distinct): merge sort of k[0, n) via @tmp. */
-static void merge_sort(uint64_t *k, uint64_t *tmp, size_t n)
-{
-	size_t h = n / 2, i = 0, j = h, o = 0;
-
-	if (n <= 32) {
-		insertion_sort(k, n);
-		return;
-	}
-	merge_sort(k, tmp, h);
-	merge_sort(k + h, tmp, n - h);
-	while (i < h && j < n)
-		tmp[o++] = k[j] < k[i] ? k[j++] : k[i++];
-	while (i < h)
-		tmp[o++] = k[i++];
-	while (j < n)
-		tmp[o++] = k[j++];
-	memcpy(k, tmp, n * sizeof(*k));
-}
-
-/*
- * Sort the @n keys of @src into @dst: counted into about one bucket per
- * key by their bits below the highest that differs between the least and
- * the greatest, scattered, each bucket then sorted in place (a few keys:
- * insertion; a crowd at one time: merge sort, @src as scratch).
- */
-static void sort_keys(uint64_t *src, uint64_t *dst, size_t n, uint64_t lo,
-		      uint64_t hi, uint32_t *count)
-{
-	unsigned int bits = 0, shift;
-	size_t nb = (size_t)1 << COUNT_BITS, sum = 0;
-
-	while (bits < 64 && (hi - lo) >> bits)
-		bits++;
-	shift = bits > COUNT_BITS ? bits - COUNT_BITS : 0;
-	memset(count, 0, (nb + 1) * sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		count[((src[i] - lo) >> shift) + 1]++;
-	for (size_t b = 1; b <= nb; b++) {
-		sum += count[b];
-		count[b] = (uint32_t)sum;
-	}
-	for (size_t i = 0; i < n; i++)
-		dst[count[(src[i] - lo) >> shift]++] = src[i];
-	/* count[b] is now where bucket b ends. */
-	for (size_t b = 0, from = 0; b < nb && from < n; b++) {
-		if (count[b] - from > 1)
-			merge_sort(dst + from, src, count[b] - from);
-		from = count[b];
-	}
+	return src;
 }
 
 static const struct obj_summary *sort_objs;
@@ -546,27 +524,24 @@ struct stream {
 	struct first_touch ft;
 	unsigned int line_shift;
 	struct sim_event *buf;	/* as written, in allocation order */
-	uint64_t *key, *sorted;	/* time << KEY_INDEX_BITS | index */
-	uint64_t lo, hi;	/* the least and the greatest key */
+	uint32_t *time;		/* of each event, since the window began */
+	uint32_t *idx, *tmp;	/* the sort's two index buffers */
 	size_t n, cap;
 	uint64_t t0;		/* the window's start */
 };
 
-static struct sim_event *stream_next(struct stream *st, uint64_t time)
+static inline struct sim_event *stream_next(struct stream *st,
+					    uint64_t time)
 {
-	uint64_t key;
-
 	if (st->n == st->cap) {
 		st->cap *= 2;
 		st->buf = xrealloc(st->buf, st->cap * sizeof(*st->buf));
-		st->key = xrealloc(st->key, st->cap * sizeof(*st->key));
-		st->sorted = xrealloc(st->sorted, st->cap * sizeof(*st->sorted));
+		st->time = xrealloc(st->time, st->cap * sizeof(*st->time));
+		st->idx = xrealloc(st->idx, st->cap * sizeof(*st->idx));
+		st->tmp = xrealloc(st->tmp, st->cap * sizeof(*st->tmp));
 	}
-	key = (time - st->t0) << KEY_INDEX_BITS | st->n;
-	st->key[st->n] = key;
-	st->lo = key < st->lo ? key : st->lo;
-	st->hi = key > st->hi ? key : st->hi;
-	st->buf[st->n].time = time;
+	/* The window's events lie in [t0, t0 + MAX_WINDOW_NS). */
+	st->time[st->n] = (uint32_t)(time - st->t0);
 	return &st->buf[st->n++];
 }
 
@@ -635,7 +610,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	struct stream st = { .t = t, .objs = objs, .ft = { .line = geo->line } };
 	struct active act = { 0 };
 	struct lru_cache fa;
-	uint32_t *order, *count;
+	uint32_t *order, *count, *sorted;
 	uint8_t *skipped;
 	uint64_t set_mask = 0, last_line = NO_LINE, t0, t_end = 0, delta;
 	double total = 0;
@@ -685,9 +660,10 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	act.next_time = xcalloc(nlives + 1, sizeof(*act.next_time));
 	st.cap = WINDOW_EVENTS;
 	st.buf = xcalloc(st.cap, sizeof(*st.buf));
-	st.key = xcalloc(st.cap, sizeof(*st.key));
-	st.sorted = xcalloc(st.cap, sizeof(*st.sorted));
-	count = xcalloc(((size_t)1 << COUNT_BITS) + 1, sizeof(*count));
+	st.time = xcalloc(st.cap, sizeof(*st.time));
+	st.idx = xcalloc(st.cap, sizeof(*st.idx));
+	st.tmp = xcalloc(st.cap, sizeof(*st.tmp));
+	count = xcalloc((size_t)1 << DIGIT_BITS, sizeof(*count));
 	t0 = nlives ? objs->lives[order[0]].alloc_ns : 0;
 	delta = first_window(t_end - t0, total);
 	while (next < nlives || act.n) {
@@ -701,8 +677,6 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 		}
 		st.n = 0;
 		st.t0 = t0;
-		st.lo = UINT64_MAX;
-		st.hi = 0;
 		/* Starts first: at equal times a life begins before accesses. */
 		for (; next < nlives && objs->lives[order[next]].alloc_ns < t1;
 		     next++) {
@@ -728,11 +702,9 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 			act.next_time[kept++] = act.next_time[i];
 		}
 		act.n = kept;
-		if (st.n)
-			sort_keys(st.key, st.sorted, st.n, st.lo, st.hi, count);
+		sorted = sort_by_time(st.time, st.n, st.idx, st.tmp, count);
 		for (size_t i = 0; i < st.n; i++) {
-			const struct sim_event *ev = &st.buf[st.sorted[i] &
-				((1ull << KEY_INDEX_BITS) - 1)];
+			const struct sim_event *ev = &st.buf[sorted[i]];
 			uint32_t life = ev->life;
 
 			if (ev->flags & EV_START) {
@@ -771,8 +743,9 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	free(st.ft.by_misalign);
 	free(st.ft.base);
 	free(st.buf);
-	free(st.key);
-	free(st.sorted);
+	free(st.time);
+	free(st.idx);
+	free(st.tmp);
 	free(count);
 	free(act.life);
 	free(act.step);

@@ -22,11 +22,13 @@
 static void drop_behind(const struct recording *r, const uint8_t **from,
 			const uint8_t *to)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)*from, b = (uintptr_t)to & ~(page - 1);
+	uintptr_t a = (uintptr_t)*from, b = (uintptr_t)to, page;
 
+	/* Called per record: the cheap test first, sysconf() only per drop. */
 	if (!r->mapped || b < a || b - a < DROP_CHUNK)
 		return;
+	page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	b &= ~(page - 1);
 	madvise((void *)a, b - a, MADV_DONTNEED);
 	*from = (const uint8_t *)b;
 }
