@@ -136,6 +136,58 @@ static void test_histories_rebuilt_across_cpus(void)
 	fixture_free(&f);
 }
 
+/*
+ * Elements carry only an id's low 13 bits: ids 5, 5 + 8192 and
+ * 5 + 2 * 8192 share them, and each element belongs to the history whose
+ * BEGIN is nearest in the file, before or after it (rings drained in any
+ * order); at equal distance, the lower id.  Elements' times are their
+ * record numbers, to tell them apart.
+ */
+static void test_elements_go_to_the_nearest_begin_of_their_tag(void)
+{
+	const uint32_t a = 5, b = 5 + 8192, c = 5 + 2 * 8192;
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct history_set hs;
+	const struct history *ha, *hb, *hc;
+
+	fixture_begin(&f, 1);
+	/* Record k, and where its element belongs (distances a/b/c). */
+	begin(&f, a, 0, 0, 8, 1000);		/* 0 */
+	elem(&f, a, 0, false, false, 1);	/* 1: a (1/3) */
+	elem(&f, a, 0, false, false, 2);	/* 2: a (2/2, the lower id) */
+	elem(&f, a, 0, false, false, 3);	/* 3: b (3/1) */
+	begin(&f, b, 0, 0, 8, 2000);		/* 4 */
+	elem(&f, b, 0, false, false, 5);	/* 5: b (1/4) */
+	elem(&f, b, 0, false, false, 6);	/* 6: b (2/3) */
+	elem(&f, c, 1, false, false, 7);	/* 7: c (3/2) */
+	elem(&f, c, 1, false, false, 8);	/* 8: c (4/1) */
+	begin(&f, c, 1, 0, 8, 3000);		/* 9 */
+	elem(&f, c, 1, false, false, 10);	/* 10: c (1 after) */
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	histories_build(&hs, &r);
+	CHECK_EQ_U64(hs.n, 3);
+	CHECK_EQ_U64(hs.orphan_elems, 0);
+	ha = histories_find(&hs, a);
+	hb = histories_find(&hs, b);
+	hc = histories_find(&hs, c);
+	CHECK(ha && hb && hc);
+	if (ha && hb && hc) {
+		CHECK_EQ_U64(ha->nr_elems, 2);
+		CHECK_EQ_U64(ha->elems[1].time_ns, 2);
+		CHECK_EQ_U64(hb->nr_elems, 3);
+		CHECK_EQ_U64(hb->elems[0].time_ns, 3);
+		CHECK_EQ_U64(hb->elems[2].time_ns, 6);
+		CHECK_EQ_U64(hc->nr_elems, 3);
+		CHECK_EQ_U64(hc->elems[0].time_ns, 7);
+	}
+	histories_free(&hs);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 static void test_reader_rejects_bad_history_records(void)
 {
 	struct fixture f;
@@ -187,6 +239,8 @@ const struct unit_test histories_tests[] = {
 	  test_access_ip_rejects_mid_instruction },
 	{ "histories_rebuilt_across_cpus",
 	  test_histories_rebuilt_across_cpus },
+	{ "elements_go_to_the_nearest_begin_of_their_tag",
+	  test_elements_go_to_the_nearest_begin_of_their_tag },
 	{ "reader_rejects_bad_history_records",
 	  test_reader_rejects_bad_history_records },
 	{ "ksyms_symbolise_kernel_and_modules",
