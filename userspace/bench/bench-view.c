@@ -37,6 +37,15 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Peak resident memory so far, MB: the stages only ever add to it. */
+static double peak_rss_mb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss * 1024.0 / 1e6;
+}
+
 static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next(void)
@@ -184,22 +193,22 @@ int main(int argc, char **argv)
 	printf("synthetic recording: %.1f MB, %zu samples, %zu history elements (%zu histories), %zu objects, written in %.2f s (%s)\n",
 	       file_size / 1e6, nsamples, nhist * hlen, nhist, nobj,
 	       now() - t0 - t, r.mapped ? "mapped" : "read");
-	printf("%-34s %8.3f s  %7.1f M records/s\n", "load, parse and validate",
-	       t, r.records / t / 1e6);
+	printf("%-34s %8.3f s  %7.1f M records/s [peak rss %.0f MB]\n", "load, parse and validate",
+	       t, r.records / t / 1e6, peak_rss_mb());
 
 	t = now();
 	nagg = raw_samples_aggregate(&r, &agg);
 	t = now() - t;
-	printf("%-34s %8.3f s  %7.1f M samples/s (%zu distinct keys)\n",
-	       "aggregate raw samples", t, nsamples / t / 1e6, nagg);
+	printf("%-34s %8.3f s  %7.1f M samples/s (%zu distinct keys) [peak rss %.0f MB]\n",
+	       "aggregate raw samples", t, nsamples / t / 1e6, nagg, peak_rss_mb());
 	free(agg);
 
 	t = now();
 	histories_build(&hs, &r);
 	paths_build(&ps, &r, &hs);
 	t = now() - t;
-	printf("%-34s %8.3f s  %7.1f M elements/s (%zu unique paths)\n",
-	       "histories and path traces", t, nhist * hlen / t / 1e6, ps.n);
+	printf("%-34s %8.3f s  %7.1f M elements/s (%zu unique paths) [peak rss %.0f MB]\n",
+	       "histories and path traces", t, nhist * hlen / t / 1e6, ps.n, peak_rss_mb());
 
 	for (size_t i = 0; i < ps.n; i++)
 		psteps += ps.p[i].nr_steps;
@@ -208,32 +217,32 @@ int main(int argc, char **argv)
 	t = now() - t;
 	for (size_t i = 0; i < cs.n; i++)
 		csteps += cs.c[i].nr_steps;
-	printf("%-34s %8.3f s  %7.1f M path steps/s (%zu traces, %zu steps)\n",
-	       "combined traces", t, psteps / t / 1e6, cs.n, csteps);
+	printf("%-34s %8.3f s  %7.1f M path steps/s (%zu traces, %zu steps) [peak rss %.0f MB]\n",
+	       "combined traces", t, psteps / t / 1e6, cs.n, csteps, peak_rss_mb());
 
 	t = now();
 	objects_summarize(&r, &objs);
 	t = now() - t;
-	printf("%-34s %8.3f s  %7.1f M events/s\n", "address set", t,
-	       2 * nobj / t / 1e6);
+	printf("%-34s %8.3f s  %7.1f M events/s [peak rss %.0f MB]\n", "address set", t,
+	       2 * nobj / t / 1e6, peak_rss_mb());
 
 	t = now();
 	workingset_build(&ws, &r, &hs, &objs, &l1);
 	t = now() - t;
 	slots = nobj * ((r.targets[0].object_size + 7) / 8 + 1);
-	printf("%-34s %8.3f s  %7.1f M line placements/s (occupancy model, not LRU)\n",
-	       "working set", t, slots / t / 1e6);
+	printf("%-34s %8.3f s  %7.1f M line placements/s (occupancy model, not LRU) [peak rss %.0f MB]\n",
+	       "working set", t, slots / t / 1e6, peak_rss_mb());
 
 	tmpl = xcalloc(r.nr_targets + 1, sizeof(*tmpl));
 	sim_templates_build(tmpl, &r, &hs);
 	t = now();
 	cachesim_run(&sim, tmpl, r.nr_targets, &objs, &l1, 0);
 	t = now() - t;
-	printf("%-34s %8.3f s  %7.1f M simulated accesses/s (%llu accesses, %llu lives, LRU + fully associative; target 50 M/s%s)\n",
+	printf("%-34s %8.3f s  %7.1f M simulated accesses/s (%llu accesses, %llu lives, LRU + fully associative; target 50 M/s%s) [peak rss %.0f MB]\n",
 	       "cache simulation", t, sim.accesses / t / 1e6,
 	       (unsigned long long)sim.accesses,
 	       (unsigned long long)sim.lives,
-	       sim.accesses / t >= 50e6 ? "" : ", not met");
+	       sim.accesses / t >= 50e6 ? "" : ", not met", peak_rss_mb());
 	cachesim_free(&sim);
 	sim_templates_free(tmpl, r.nr_targets);
 	free(tmpl);
