@@ -41,7 +41,7 @@ help:
 	@echo "make check      set up everything and run every test"
 	@echo "make vm-run SCRIPT=f [KERNEL=6.12]   run a script in the guest"
 	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
-	@echo "make bench      overhead of hooks, histories and target=all in a guest (the last under -icount)"
+	@echo "make bench      dprof's costs in instructions (one guest under -icount), then the analyses'"
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
 	@echo "make bench-view dprof-view's analyses on a synthetic recording (also in bench)"
 	@echo "make lint       checkpatch --strict on module/"
@@ -131,13 +131,14 @@ build-test:
 vm-test:
 	$(TOP)/scripts/vm.sh -k $(KERNEL) $(TOP)/selftests/run.sh
 
-# Overhead of the hooks on UDP loopback throughput, in a guest; then
-# target=all against a named cache under -icount (instruction counts).
+# Costs in instructions: one guest under -icount (bench-all-guest.sh),
+# then the analyses timed, counted by callgrind, and scaled 1x/4x/16x.
 bench: deps $(BUILD)/bench-view
-	$(TOP)/scripts/vm.sh -k $(KERNEL) $(TOP)/scripts/bench-guest.sh
-	DPROF_ICOUNT=1 $(TOP)/scripts/vm.sh -k $(KERNEL) -t 3600 \
+	DPROF_ICOUNT=1 $(TOP)/scripts/vm.sh -k $(KERNEL) -t 5400 \
 		$(TOP)/scripts/bench-all-guest.sh
 	$(BUILD)/bench-view
+	$(TOP)/scripts/bench-instructions.sh $(BUILD)/bench-view
+	$(TOP)/scripts/bench-scale.sh $(BUILD)/bench-view
 
 # --- demo and guest access --------------------------------------------
 demo: deps

@@ -133,6 +133,7 @@ static void show_parts(struct seq_file *m, const struct dprof_cpu_stats *sum)
 		[DPROF_PART_FILTER] = "filter",
 		[DPROF_PART_LIVESET] = "live set",
 		[DPROF_PART_RECORD] = "record",
+		[DPROF_PART_RING] = "ring write",
 		[DPROF_PART_HISTORY] = "history",
 	};
 	int side, p;
@@ -178,6 +179,13 @@ static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 			   c->calls ? div64_u64(c->cycles, c->calls) : 0,
 			   c->max_cycles, other, target);
 	}
+	seq_printf(m, "  calls over %u cycles (interrupted inside the body), left out of calls and averages:",
+		   DPROF_COST_SLOW);
+	for (h = 0; h < DPROF_NR_HOOKS; h++)
+		if (sum->cost[h].slow)
+			seq_printf(m, " %s %llu", dprof_hook_names[h],
+				   sum->cost[h].slow);
+	seq_putc(m, '\n');
 	show_parts(m, sum);
 }
 

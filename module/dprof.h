@@ -108,6 +108,9 @@ void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 
 /* ---- resolve.c: address -> (target, object, offset) -------------------- */
 #include "resolve.h"
+/* dprof_resolve(), telling in *@slab whether @addr is in a slab at all. */
+int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
+		       bool *slab);
 struct kmem_cache *dprof_cache_of(const void *addr, unsigned long *slab_base);
 /* dprof_cache_of() for a pointer from the allocator API: no validity check. */
 struct kmem_cache *dprof_cache_of_object(const void *addr,
@@ -147,7 +150,18 @@ struct dprof_cost {
 	u64 cycles;	/* get_cycles() spent in the body, all invocations */
 	u64 hit_cycles;	/* of those, in the invocations on targets */
 	u64 max_cycles;
+	u64 slow;	/* calls over DPROF_COST_SLOW, not in the sums above */
 };
+
+/*
+ * A hook body over this many cycles was interrupted (a timer, an IPI, a
+ * page fault in the handler it interrupted), not slow: under QEMU -icount
+ * one such call adds the interrupt's whole instruction count to the sum,
+ * some 10 instructions to the average of 100,000 calls.  These are
+ * counted apart.  The bulk hooks, which loop over their objects, keep
+ * every call.
+ */
+#define DPROF_COST_SLOW	20000
 
 /*
  * Where a target's alloc or free hook spends its instructions, measured
@@ -157,7 +171,8 @@ struct dprof_cost {
 enum dprof_part {
 	DPROF_PART_FILTER,	/* sampled tracking, slab grid check */
 	DPROF_PART_LIVESET,	/* live-set insert or remove (and windows) */
-	DPROF_PART_RECORD,	/* timestamp, ring write, counters */
+	DPROF_PART_RECORD,	/* the record: timestamp, counters */
+	DPROF_PART_RING,	/* dprof_ring_write() of it */
 	DPROF_PART_HISTORY,	/* history arming and ends */
 	DPROF_NR_PARTS,
 };
@@ -195,7 +210,9 @@ static inline void dprof_part_end(u64 *t, enum dprof_side side,
 	if (!static_branch_unlikely(&dprof_cost_parts))
 		return;
 	now = get_cycles();
-	this_cpu_add(dprof_stats.part_cycles[side][part], now - *t);
+	/* An interrupted part (see DPROF_COST_SLOW) counts as nothing. */
+	if (now - *t <= DPROF_COST_SLOW)
+		this_cpu_add(dprof_stats.part_cycles[side][part], now - *t);
 	*t = now;
 }
 
@@ -221,13 +238,18 @@ static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
 	struct dprof_cost *c = this_cpu_ptr(&dprof_stats.cost[hook]);
 
 	/* Interrupt context may nest here: counters are best effort. */
+	if (cycles > c->max_cycles)
+		c->max_cycles = cycles;
+	if (cycles > DPROF_COST_SLOW && hook != DPROF_HOOK_ALLOC_BULK &&
+	    hook != DPROF_HOOK_FREE_BULK) {
+		c->slow++;
+		return;
+	}
 	c->calls++;
 	c->hits += hit;
 	c->cycles += cycles;
 	if (hit)
 		c->hit_cycles += cycles;
-	if (cycles > c->max_cycles)
-		c->max_cycles = cycles;
 }
 
 /* ---- history.c: object access histories with debug registers ---------- */

@@ -1438,6 +1438,7 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	u64 elapsed = c->first_arm_ns ? now_ns() - c->first_arm_ns : 0;
 	struct dprof_cpu_stats sum = {};
 	const struct dprof_cost *hit = &sum.cost[DPROF_HOOK_BP_HIT];
+	u64 per_k = dprof_ticks_per_kinsn();
 	unsigned int t;
 	int cpu;
 
@@ -1473,12 +1474,24 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		   cfg.len);
 	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
 		   cfg.max_arms, cfg.max_hits, cfg.timeout_ms, cfg.wait_ms);
-	seq_printf(m, "  costs: hit handler %llu cycles avg (%llu max, %llu hits), arm %llu cycles avg (%llu max, %llu arms), disarm %llu cycles avg\n",
+	seq_printf(m, "  costs: hit handler %llu cycles avg (%llu max, %llu hits), arm %llu cycles avg (%llu max, %llu arms), disarm %llu cycles avg (%llu disarms)\n",
 		   hit->calls ? div64_u64(hit->cycles, hit->calls) : 0,
 		   hit->max_cycles, hit->calls,
 		   c->arms ? div64_u64(c->arm_cycles, c->arms) : 0,
 		   c->arm_max_cycles, c->arms,
-		   c->disarms ? div64_u64(c->disarm_cycles, c->disarms) : 0);
+		   c->disarms ? div64_u64(c->disarm_cycles, c->disarms) : 0,
+		   c->disarms);
+	/*
+	 * An arm or disarm is process context (the collector thread): it
+	 * takes every CPU's registers with IPIs, so its instructions are
+	 * spread over the CPUs; these count the thread's own wait too.
+	 */
+	if (per_k && c->arms && c->disarms)
+		seq_printf(m, "  costs in instructions: arm %llu, disarm %llu per call (the collector thread, IPIs and waits included; cycles / %llu.%03llu)\n",
+			   div64_u64(c->arm_cycles * 1000, c->arms * per_k),
+			   div64_u64(c->disarm_cycles * 1000,
+				     c->disarms * per_k),
+			   per_k / 1000, per_k % 1000);
 	if (cfg.variables)
 		seq_printf(m, "variable watches: %llu opened, %llu complete (sample_window_ms=%u each, every other turn)\n",
 			   c->var_watches, c->ends[DPROF_HIST_WINDOW],

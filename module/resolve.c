@@ -45,7 +45,12 @@ struct kmem_cache *dprof_cache_of_object(const void *addr,
 						 dprof_layout.slab_cache));
 }
 
-int dprof_resolve(unsigned long addr, struct dprof_resolved *out)
+/*
+ * dprof_resolve(), and in *@slab whether @addr is in a slab at all: the
+ * sample path then need not look the folio up a second time.
+ */
+int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
+		       bool *slab)
 {
 	const struct dprof_target *t;
 	struct kmem_cache *s;
@@ -53,6 +58,7 @@ int dprof_resolve(unsigned long addr, struct dprof_resolved *out)
 	int target;
 
 	s = dprof_cache_of((const void *)addr, &slab_base);
+	*slab = s;
 	if (!s)
 		return -ENOENT;
 	target = dprof_target_of_cache(s);
@@ -70,5 +76,12 @@ int dprof_resolve(unsigned long addr, struct dprof_resolved *out)
 	out->base = base;
 	out->offset = addr - base;
 	return 0;
+}
+
+int dprof_resolve(unsigned long addr, struct dprof_resolved *out)
+{
+	bool slab;
+
+	return dprof_resolve_slab(addr, out, &slab);
 }
 EXPORT_SYMBOL_GPL(dprof_resolve);

@@ -257,7 +257,7 @@ static bool sample_one(u64 addr, u64 ip, struct dprof_access *a)
 {
 	struct sample_counters *c = this_cpu_ptr(&scount);
 	struct dprof_resolved r;
-	bool hit = false;
+	bool hit = false, slab;
 
 	if (this_cpu_inc_return(agg.busy) > 1) {
 		c->nested++;
@@ -268,12 +268,14 @@ static bool sample_one(u64 addr, u64 ip, struct dprof_access *a)
 	c->misses += a->l1_miss;
 	if (!a->addr_valid) {
 		c->no_addr++;
-	} else if (!dprof_resolve(addr, &r) || !dprof_var_resolve(addr, &r)) {
+	} else if (!dprof_resolve_slab(addr, &r, &slab) ||
+		   (!slab && !dprof_var_resolve(addr, &r))) {
+		/* Watched variables (watch_symbols=) are never in slab. */
 		c->in_target++;
 		c->target_misses += a->l1_miss;
 		agg_add(r.target, r.offset, ip, a, 0);
 		hit = true;
-	} else if (dprof_cache_of((void *)addr, NULL)) {
+	} else if (slab) {
 		c->other_slab++;
 	} else {
 		c->not_slab++;

@@ -69,8 +69,9 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	ev.addr = base;
 	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.allocs);
-	dprof_ring_write(&ev, sizeof(ev));
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RECORD);
+	dprof_ring_write(&ev, sizeof(ev));
+	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RING);
 	dprof_history_alloc(target, base, call_site);
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_HISTORY);
 	dprof_part_call(DPROF_SIDE_ALLOC);
@@ -106,8 +107,9 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	ev.addr = (unsigned long)ptr;
 	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.frees);
-	dprof_ring_write(&ev, sizeof(ev));
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_RECORD);
+	dprof_ring_write(&ev, sizeof(ev));
+	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_RING);
 	dprof_part_call(DPROF_SIDE_FREE);
 }
 

@@ -95,6 +95,7 @@ void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu)
 		sum->cost[h].hits += READ_ONCE(c->hits);
 		sum->cost[h].cycles += READ_ONCE(c->cycles);
 		sum->cost[h].hit_cycles += READ_ONCE(c->hit_cycles);
+		sum->cost[h].slow += READ_ONCE(c->slow);
 		sum->cost[h].max_cycles = max(sum->cost[h].max_cycles,
 					      READ_ONCE(c->max_cycles));
 	}

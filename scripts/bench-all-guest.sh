@@ -1,18 +1,22 @@
 #!/bin/sh
-# What target=all costs against a named cache, inside one guest run under
-# QEMU's -icount (vm.sh with DPROF_ICOUNT=1): guest time then advances by
-# instructions executed (shift=0: one nanosecond each), so the figures are
-# instruction counts and repeat from run to run; they are not hardware
-# cycles.  Per configuration and round:
+# What dprof costs, inside one guest run under QEMU's -icount (vm.sh
+# with DPROF_ICOUNT=1, as make bench runs it): guest time then advances
+# by instructions executed (shift=0: one nanosecond each), so the figures
+# are instruction counts and repeat from run to run; they are not
+# hardware cycles.  Per configuration and round:
 #   udp   packets/s of udp_flood over loopback for SECS guest seconds
 #   churn guest ns (~ instructions) per allocate+free of one object of
 #         dprof_workload's own cache (a target only with target=all)
 # each recorded by dprof-view record, as a user would run it.
 # Configurations: without dprof; target=skbuff hooks only (history=0
 # sampler=off); the peer, kmem trace events of skbuff_head_cache through
-# tracefs; target=skbuff defaults; target=all hooks only (sampler=off,
-# histories are off with all); target=all defaults (watch windows).
-# Then target=all's memory (live-set table, rings) and its load-time scan.
+# tracefs; target=skbuff with sample windows only (history=0), with
+# histories only (sampler=off), and at its defaults (both); target=all
+# hooks only (sampler=off, histories are off with all); target=all
+# defaults (watch windows).  Then each handler's instructions per call
+# against its budget, the parts of a target hook (cost_parts=1), the
+# sample path (sampler=inject), and a hook's cost against the number of
+# live tracked objects.
 rounds=${1:-5}
 secs=${2:-2}
 churn_n=${3:-200000}
@@ -104,6 +108,7 @@ measure() {
 			echo "--- $name: $*" >&2
 			grep -E "^(live objects|track_one_in|scan|  older|target=all)" /sys/kernel/debug/dprof/status >&2
 			sed -n '/^handler costs/,/^$/p' /sys/kernel/debug/dprof/status | head -12 >&2
+			grep -E "^  costs|^sample windows|^  sample windows" /sys/kernel/debug/dprof/histories >&2
 		fi
 		rmmod dprof
 		rm -f /tmp/bench.dprof
@@ -111,6 +116,12 @@ measure() {
 	echo "$name ${p:-0} ${c:-0}"
 }
 
+echo "kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(nproc) CPUs; the handler tables below are from each configuration's last round"
+# Return thunks and the like add instructions to every call and return.
+for v in spectre_v2 retbleed spec_rstack_overflow; do
+	f=/sys/devices/system/cpu/vulnerabilities/$v
+	[ -r $f ] && echo "  $v: $(cat $f)"
+done
 modload /lib/modules/dprof/dprof_workload.ko || exit 1
 for i in $(seq "$rounds"); do
 	last=0
@@ -118,6 +129,8 @@ for i in $(seq "$rounds"); do
 	measure none
 	measure skbuff-hooks target=skbuff history=0 sampler=off
 	measure peer-kmem
+	measure skbuff-windows target=skbuff history=0
+	measure skbuff-histories target=skbuff sampler=off
 	measure skbuff-default target=skbuff
 	measure all-hooks target=all sampler=off
 	measure all-default target=all
@@ -143,6 +156,18 @@ awk '
 		printf "spread of the rounds without dprof: UDP %.1f%%, churn %.1f%% of the median%s\n", 100 * su, 100 * sc,
 			(su > 0.03 || sc > 0.03) ? " (over 3%: the figures are not usable)" : ""
 	}' /tmp/bench-all.txt
+
+# Where a target hook's instructions go: cost_parts=1 times each part
+# (get_cycles() between them, which adds its own few instructions).
+echo "--- parts of a target's hooks (target=dprof_workload history=0 sampler=off cost_parts=1, 100000 allocate+free)"
+modload /lib/modules/dprof/dprof_workload.ko || exit 1
+if modload /lib/modules/dprof/dprof.ko target=dprof_workload history=0 \
+	sampler=off cost_parts=1 >&2; then
+	echo "churn 100000 0" >$WL/ctl
+	grep -E "^  target (alloc|free) parts" /sys/kernel/debug/dprof/status
+	rmmod dprof
+fi
+rmmod dprof_workload
 
 # The sample path without a PMU: sampler=inject runs 100,000 samples at
 # jiffies (not slab: the longest resolution, then the address table) and

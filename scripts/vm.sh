@@ -78,19 +78,28 @@ fi
 # guest time advances one nanosecond per instruction executed and timings
 # repeat (make bench); sharing between vCPUs is then interleaved, not
 # concurrent.
+# The guest's TSC then counts instructions on one clock for all vCPUs,
+# as synchronised as a host's, but the kernel's warp check sees vCPUs
+# run in turns and falls back to the HPET, whose every read is an
+# emulated MMIO access (some 100 instructions of ktime_get_*() that no
+# host pays): tsc=reliable keeps the clocksource a host would use.
+# DPROF_APPEND adds to the kernel command line.
 accel=tcg
 icount=
+append="console=ttyS0 panic=-1 quiet slab_nomerge dprof.mode=$mode"
 if [ "${DPROF_ICOUNT:-0}" = 1 ]; then
 	accel=tcg,thread=single
 	icount="-icount shift=0,sleep=off"
+	append="$append tsc=reliable"
 fi
+append="$append${DPROF_APPEND:+ $DPROF_APPEND}"
 accel=${DPROF_ACCEL:-$accel}
 
 # $icount is empty or two words, split on purpose.
 # shellcheck disable=SC2086
 set -- qemu-system-x86_64 -accel "$accel" $icount -cpu max -smp 2 -m 1024 \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 quiet slab_nomerge dprof.mode=$mode" \
+	-append "$append" \
 	-virtfs "local,path=$share,mount_tag=host,security_model=none,id=host" \
 	-nographic -no-reboot
 
