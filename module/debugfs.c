@@ -179,7 +179,7 @@ static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 			   c->calls ? div64_u64(c->cycles, c->calls) : 0,
 			   c->max_cycles, other, target);
 	}
-	seq_printf(m, "  calls over %u cycles (interrupted inside the body), left out of calls and averages:",
+	seq_printf(m, "  calls over %u cycles (interrupted: an interrupt, or under -icount the other vCPU's turn), left out of calls and averages:",
 		   DPROF_COST_SLOW);
 	for (h = 0; h < DPROF_NR_HOOKS; h++)
 		if (sum->cost[h].slow)

@@ -154,12 +154,12 @@ struct dprof_cost {
 };
 
 /*
- * A hook body over this many cycles was interrupted (a timer, an IPI, a
- * page fault in the handler it interrupted), not slow: under QEMU -icount
- * one such call adds the interrupt's whole instruction count to the sum,
- * some 10 instructions to the average of 100,000 calls.  These are
- * counted apart.  The bulk hooks, which loop over their objects, keep
- * every call.
+ * A hook body over this many cycles was interrupted, not slow: by an
+ * interrupt on a host, and under QEMU -icount mostly by QEMU switching
+ * its one thread to the other vCPU, whose instructions advance the
+ * shared clock too (such calls take some 940,000 cycles there: 100 of
+ * 190,000 added 150 to the average).  They are counted apart.  The bulk
+ * hooks, which loop over their objects, keep every call.
  */
 #define DPROF_COST_SLOW	20000
 
