@@ -145,9 +145,9 @@ enum dprof_hook {
 };
 
 struct dprof_cost {
-	u64 calls;	/* hook invocations, target or not */
-	u64 hits;	/* invocations that concerned a target object */
-	u64 cycles;	/* get_cycles() spent in the body, all invocations */
+	u64 calls;	/* hook invocations, target or not, but not slow */
+	u64 hits;	/* of those, invocations on a target object */
+	u64 cycles;	/* get_cycles() spent in the body of those calls */
 	u64 hit_cycles;	/* of those, in the invocations on targets */
 	u64 max_cycles;
 	u64 slow;	/* calls over DPROF_COST_SLOW, not in the sums above */

@@ -3,11 +3,11 @@
  * Cache simulation (see cachesim.h).  The lives are merged into one
  * time-ordered stream window by window: the accesses of every life alive
  * in a window of time are written out in allocation order (each life's
- * data read once, sequentially), sorted by time with a stable bucket sort
- * (one counting pass, one scatter, then tiny buckets), and replayed.  A
- * heap of the lives' next accesses did the same merge at O(log lives) per
- * access with a cache miss on a random life each time; the windows are
- * sized to about a million accesses, so their buffers stay small.
+ * data read once, sequentially), sorted by time with a stable radix sort
+ * (sort_by_time()), and replayed.  A heap of the lives' next accesses did
+ * the same merge at O(log lives) per access with a cache miss on a random
+ * life each time; the windows are sized to about WINDOW_EVENTS accesses,
+ * so their buffers stay in a core's L2.
  * The set-associative cache keeps each set's lines most recent first (ways
  * are few: a move to front is a short memmove); the fully associative one
  * is a hash table over a doubly linked LRU list, so both cost O(1) per
@@ -358,10 +358,11 @@ struct sim_event {
  * sort of their indices on the time since the window began, one pass per
  * DIGIT_BITS of the greatest time.  Each pass is stable, so events at
  * equal times keep the order they were written in (a life's start before
- * its accesses, lives in allocation order).  About ten instructions per
- * event and pass, whatever the times' spread; windows of accesses
- * crowded at one time need a single pass.  Returns @a or @b, whichever
- * holds the result.
+ * its accesses, lives in allocation order).  Some 20 instructions per
+ * event for the first pass (the greatest time, the count, the scatter;
+ * callgrind on bench-view), whatever the times' spread; windows of
+ * accesses crowded in 2,048 ns need that one pass.  Returns @a or @b,
+ * whichever holds the result.
  */
 static uint32_t *sort_by_time(const uint32_t *time, size_t n, uint32_t *a,
 			      uint32_t *b, uint32_t *count)
