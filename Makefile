@@ -81,7 +81,9 @@ $(BUILD)/unit-tests: $(UNIT_SRCS) $(VIEW_LIB_SRCS) $(VIEW_HDRS)
 		$(VIEW_LIBS) -lm
 
 # libFuzzer on the recording reader and every analysis behind it, for a
-# bounded time (FUZZ_SECONDS); crashes are written to build/fuzz-crash-*.
+# bounded time (FUZZ_SECONDS); crashes, and inputs that take over 10 s
+# (a hang would otherwise hold CI for libFuzzer's default 20 minutes),
+# are written to build/fuzz-crash-*.
 # Inputs that once crashed it live in userspace/fuzz/regressions/ and are
 # always part of the corpus.
 fuzz: $(BUILD)/fuzz-recording $(BUILD)/fuzz-seeds
@@ -89,7 +91,7 @@ fuzz: $(BUILD)/fuzz-recording $(BUILD)/fuzz-seeds
 	$(BUILD)/fuzz-seeds $(FUZZ_CORPUS)
 	@cp $(TOP)/userspace/fuzz/regressions/* $(FUZZ_CORPUS)/
 	@if $(BUILD)/fuzz-recording -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=65536 -print_final_stats=1 \
+		-max_len=65536 -timeout=10 -print_final_stats=1 \
 		-artifact_prefix=$(BUILD)/fuzz-crash- $(FUZZ_CORPUS) \
 		>$(BUILD)/fuzz.log 2>&1; then \
 		grep -E "^Done|exec_per_sec|new_units_added" $(BUILD)/fuzz.log; \

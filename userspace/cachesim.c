@@ -559,7 +559,8 @@ static inline uint64_t frac_of(double frac, double span)
 
 /*
  * Write @life's accesses before @t1 from its step on; true when done,
- * else the time of its next access in *@next_time.
+ * else the time of its next access in *@next_time.  A window that ends
+ * at UINT64_MAX is the last: it takes the accesses at UINT64_MAX too.
  */
 static bool emit_life(struct stream *st, uint32_t life, uint32_t *step,
 		      uint64_t *next_time, uint64_t t1, unsigned int line_size)
@@ -569,14 +570,18 @@ static bool emit_life(struct stream *st, uint32_t life, uint32_t *step,
 	const bool *first = first_touch_of(&st->ft, tm,
 			st->ft.base[o->target] + (tm - st->t[o->target].v),
 			(unsigned int)(o->addr & (line_size - 1)));
-	double span = (double)(o->end_ns - o->alloc_ns);
+	uint64_t life_ns = o->end_ns - o->alloc_ns;
+	double span = (double)life_ns;
 	uint32_t k = *step;
 
 	for (; k < tm->n; k++) {
-		uint64_t time = o->alloc_ns + frac_of(tm->a[k].frac, span);
+		uint64_t in_life = frac_of(tm->a[k].frac, span);
+		/* Rounded up to 2^64 a long life's last access would wrap. */
+		uint64_t time = o->alloc_ns +
+				(in_life < life_ns ? in_life : life_ns);
 		struct sim_event *ev;
 
-		if (time >= t1) {
+		if (time >= t1 && t1 != UINT64_MAX) {
 			*next_time = time;
 			break;
 		}
@@ -670,17 +675,14 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	while (next < nlives || act.n) {
 		uint64_t t1 = UINT64_MAX - t0 > delta ? t0 + delta : UINT64_MAX;
 		struct sim_event *start;
+		uint64_t soonest;
 		size_t kept = 0;
 
-		if (!act.n && objs->lives[order[next]].alloc_ns > t0) {
-			t0 = objs->lives[order[next]].alloc_ns;	/* a gap */
-			continue;
-		}
 		st.n = 0;
 		st.t0 = t0;
 		/* Starts first: at equal times a life begins before accesses. */
-		for (; next < nlives && objs->lives[order[next]].alloc_ns < t1;
-		     next++) {
+		for (; next < nlives && (objs->lives[order[next]].alloc_ns < t1 ||
+					 t1 == UINT64_MAX); next++) {
 			start = stream_next(&st, objs->lives[order[next]].alloc_ns);
 			start->line = 0;
 			start->pad = 0;
@@ -691,8 +693,10 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 			act.next_time[act.n] = 0;	/* not known yet */
 			act.step[act.n++] = 0;
 		}
+		soonest = next < nlives ? objs->lives[order[next]].alloc_ns
+					: UINT64_MAX;
 		for (size_t i = 0; i < act.n; i++) {
-			if (act.next_time[i] >= t1) {
+			if (act.next_time[i] >= t1 && t1 != UINT64_MAX) {
 				/* Waits past this window: the life is not read. */
 			} else if (emit_life(&st, act.life[i], &act.step[i],
 					     &act.next_time[i], t1, geo->line)) {
@@ -701,9 +705,12 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 			act.life[kept] = act.life[i];
 			act.step[kept] = act.step[i];
 			act.next_time[kept++] = act.next_time[i];
+			if (act.next_time[i] < soonest)
+				soonest = act.next_time[i];
 		}
 		act.n = kept;
-		sorted = sort_by_time(st.time, st.n, st.idx, st.tmp, count);
+		sorted = st.n ? sort_by_time(st.time, st.n, st.idx, st.tmp,
+					     count) : st.idx;
 		for (size_t i = 0; i < st.n; i++) {
 			const struct sim_event *ev = &st.buf[sorted[i]];
 			uint32_t life = ev->life;
@@ -732,7 +739,12 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 			delta /= 2;
 		else if (st.n < WINDOW_EVENTS / 4 && delta < MAX_WINDOW_NS / 2)
 			delta *= 2;
-		t0 = t1;
+		/*
+		 * The next window starts at the next event, not at t1: lives
+		 * that wait long between accesses (hours in a fuzzed file)
+		 * would otherwise cost one empty window per MAX_WINDOW_NS.
+		 */
+		t0 = soonest > t1 ? soonest : t1;
 	}
 	if (!sim->snapshots && sim->accesses)
 		snapshot(sim, &sc);

@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "harness.h"
 #include "fixture.h"
 #include "../cachesim.h"
@@ -276,6 +277,38 @@ static void test_cachesim_templates_from_histories(void)
 	fixture_free(&f);
 }
 
+/*
+ * Lives that wait hours between accesses, and lives that end at the last
+ * nanosecond a u64 holds: the stream skips the idle time instead of
+ * stepping through it one window at a time, and ends.  alarm() turns a
+ * hang into a failure (SIGALRM ends the test binary).
+ */
+static void test_cachesim_long_waits_end(void)
+{
+	static const uint32_t off[] = { 0, 64 };
+	struct sim_template t;
+	struct obj_summary o;
+	struct cachesim sim;
+
+	template_rounds(&t, off, 2, 2);
+	lives_at(&o, 5, 128, 1ull << 62);	/* accesses 2^60 ns apart */
+	o.lives[3].alloc_ns = UINT64_MAX - 1000;
+	o.lives[3].end_ns = UINT64_MAX;
+	/* Its first access waits from an earlier window to the last one. */
+	o.lives[4].alloc_ns = 7;	/* a life of 2^64 - 8 ns: rounds to 2^64 */
+	o.lives[4].end_ns = UINT64_MAX;
+	alarm(20);
+	cachesim_run(&sim, &t, 1, &o, &geo_64k, 0);
+	alarm(0);
+	CHECK_EQ_U64(sim.lives, 5);
+	CHECK_EQ_U64(sim.accesses, 5 * 4);
+	CHECK_EQ_U64(sim.misses, 5 * 2);	/* each line once, cold */
+	CHECK_EQ_U64(sim.cold, 5 * 2);
+	cachesim_free(&sim);
+	free(o.lives);
+	sim_templates_free(&t, 1);
+}
+
 const struct unit_test cachesim_tests[] = {
 	{ "cachesim: templates from histories, one variant per path",
 	  test_cachesim_templates_from_histories },
@@ -289,5 +322,7 @@ const struct unit_test cachesim_tests[] = {
 	  test_cachesim_misaligned },
 	{ "cachesim: one set is fully associative: both caches agree",
 	  test_cachesim_one_set_agrees },
+	{ "cachesim: lives that wait hours between accesses end quickly",
+	  test_cachesim_long_waits_end },
 	{ NULL, NULL },
 };
