@@ -108,7 +108,7 @@ void data_syms_load(struct data_syms *d, const char *kallsyms,
 	d->nr_cpus = offsets ? nr_cpus : 0;
 	if (!kallsyms)
 		return;
-	d->names = xstrdup(kallsyms);
+	d->names = text_printable(xstrdup(kallsyms));
 	for (line = strtok_r(d->names, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		struct data_sym s = { 0 };

@@ -29,7 +29,7 @@ void ksyms_load(struct ksyms *k, const char *text)
 	memset(k, 0, sizeof(*k));
 	if (!text)
 		return;
-	k->names = xstrdup(text);
+	k->names = text_printable(xstrdup(text));
 	for (line = strtok_r(k->names, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *end, *type, *name, *mod;

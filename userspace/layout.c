@@ -70,7 +70,7 @@ char *layout_join(const char *prefix, const char *name)
 	char *s = xmalloc(n);
 
 	snprintf(s, n, "%s%s%s", prefix, *prefix && *name ? "." : "", name);
-	return s;
+	return text_printable(s);
 }
 
 static int flatten(struct flattener *f, uint32_t id, uint32_t base_bits,
@@ -211,6 +211,7 @@ void layout_finish(struct layout *out, const char *kind, const char *name,
 	out->size = size;
 	out->name = xmalloc(strlen(kind) + strlen(name) + 2);
 	sprintf(out->name, "%s %s", kind, name);
+	text_printable(out->name);
 }
 
 void layout_free(struct layout *l)

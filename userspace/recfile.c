@@ -130,7 +130,8 @@ static char *section_text(const struct rec_section *s)
 
 	memcpy(text, s->data, s->length);
 	text[s->length] = '\0';
-	return text;
+	/* Shown as is by info, profile, status: no escapes from the file. */
+	return text_printable(text);
 }
 
 static int parse_meta(struct recording *r, const struct rec_section *s,
@@ -186,6 +187,12 @@ static int check_targets(struct recording *r, const struct rec_section *s,
 			return fail(err, s->header_offset + sizeof(*s) +
 					 i * sizeof(*t),
 				    "target %zu is malformed", i);
+		/* Slab cache names are printable; they reach the terminal. */
+		if (!text_is_printable(t->name) || strpbrk(t->name, "\n\t"))
+			return fail(err, s->header_offset + sizeof(*s) +
+					 i * sizeof(*t),
+				    "target %zu: its name has a control or non-ASCII byte",
+				    i);
 		/* No slab object is larger than kmalloc's largest, 4 MiB. */
 		if (!t->object_size || t->object_size > REC_MAX_OBJECT_SIZE)
 			return fail(err, s->header_offset + sizeof(*s) +

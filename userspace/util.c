@@ -39,6 +39,27 @@ char *xstrdup(const char *s)
 	return check_alloc(strdup(s));
 }
 
+static bool byte_printable(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t';
+}
+
+char *text_printable(char *s)
+{
+	for (char *p = s; *p; p++)
+		if (!byte_printable((unsigned char)*p))
+			*p = '?';
+	return s;
+}
+
+bool text_is_printable(const char *s)
+{
+	for (; *s; s++)
+		if (!byte_printable((unsigned char)*s))
+			return false;
+	return true;
+}
+
 void errmsg(const char *fmt, ...)
 {
 	va_list ap;

@@ -20,6 +20,16 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 
+/*
+ * Names read from a recording (kallsyms, BTF) reach the terminal: every
+ * byte outside printable ASCII, other than the newlines and tabs that
+ * separate them, becomes '?', so that no escape sequence or carriage
+ * return from a crafted file can rewrite what is shown.  In place;
+ * returns @s.  text_is_printable() says whether there was none.
+ */
+char *text_printable(char *s);
+bool text_is_printable(const char *s);
+
 /* One-line message on stderr, prefixed with the program name. */
 void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

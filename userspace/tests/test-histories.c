@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "histories.h"
 #include "ksyms.h"
+#include "util.h"
 
 /* __alloc_skb+0xa7 .. +0xd1 (Debian 6.1.0-56), offsets from 0x1000. */
 static const uint8_t alloc_skb_code[] = {
@@ -231,7 +232,25 @@ static void test_ksyms_symbolise_kernel_and_modules(void)
 	ksyms_free(&k);
 }
 
+/* Names from a crafted file reach the terminal with no escape in them. */
+static void test_ksyms_names_printable(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 T evil\x1b[2J\r\x7f\xc3\xa9\n";
+	struct ksyms k;
+	char buf[128];
+
+	ksyms_load(&k, text);
+	CHECK(!strcmp(ksyms_format(&k, 0xffffffff81000101ull, buf,
+				   sizeof(buf)), "evil?[2J????+0x1"));
+	ksyms_free(&k);
+	CHECK(!strcmp(text_printable((char[]){ "a\tb\nc\rd" }),
+		      "a\tb\nc?d"));
+}
+
 const struct unit_test histories_tests[] = {
+	{ "ksyms_names_printable", test_ksyms_names_printable },
 	{ "access_ip_is_the_instruction_before_the_trap",
 	  test_access_ip_is_the_instruction_before_the_trap },
 	{ "rep_string_traps_on_itself", test_rep_string_traps_on_itself },

@@ -119,6 +119,28 @@ static void test_object_size_bounded(void)
 	fixture_free(&f);
 }
 
+/* A name with a carriage return would rewrite the line it is shown on. */
+static void test_target_name_printable(void)
+{
+	struct fixture f;
+	struct rec_error err;
+	uint8_t *name;
+
+	fixture_begin(&f, 1);
+	fixture_end(&f);
+	name = memmem(f.buf, f.len, "cache0", 7);
+	CHECK(name != NULL);
+	if (name) {
+		CHECK(parse_copy(f.buf, f.len, &err) == 0);
+		name[4] = '\r';
+		CHECK(parse_copy(f.buf, f.len, &err) == -1);
+		CHECK_STR_CONTAINS(err.msg, "target 0: its name has a control");
+		name[4] = 0xc3;		/* not ASCII: refused too */
+		CHECK(parse_copy(f.buf, f.len, &err) == -1);
+	}
+	fixture_free(&f);
+}
+
 static void test_magic_version_and_endianness(void)
 {
 	struct fixture f;
@@ -278,6 +300,7 @@ const struct unit_test recfile_tests[] = {
 	{ "recfile: bad record size names its offset", test_bad_record_size_names_offset },
 	{ "recfile: target index out of range", test_target_out_of_range },
 	{ "recfile: object size bounded", test_object_size_bounded },
+	{ "recfile: target names printable", test_target_name_printable },
 	{ "recfile: magic, version, endianness", test_magic_version_and_endianness },
 	{ "recfile: unknown kinds are skipped", test_unknown_kinds_are_skipped },
 	{ "recfile: end count must match", test_end_count_must_match },
