@@ -77,11 +77,20 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	dprof_part_call(DPROF_SIDE_ALLOC);
 }
 
+/*
+ * A free ends what dprof knows of the object even while paused (enable=0):
+ * its history ends, it leaves the live set and its window, and the free
+ * of a life whose allocation was recorded is recorded too.  Otherwise a
+ * life would run on past its free, the resolver would count the reused
+ * memory as the old object and a history could span two lives.  Only the
+ * frees of objects allocated while paused, never recorded, are skipped.
+ */
 static void object_free(int target, const void *ptr, unsigned long call_site,
 			u8 flags)
 {
 	struct dprof_obj_event ev;
 	u64 part = dprof_part_start();
+	bool paused = !READ_ONCE(dprof_enabled);
 
 	if (this_cpu_read(dprof_self_alloc))
 		return;
@@ -92,6 +101,8 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 		return;
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_FILTER);
 	if (!dprof_liveset_remove((unsigned long)ptr)) {
+		if (paused)
+			return;	/* allocated while paused: never recorded */
 		flags |= DPROF_OBJ_NOT_LIVE;
 		this_cpu_inc(dprof_stats.frees_not_live);
 	} else {
@@ -145,7 +156,8 @@ static void probe_cache_free(void *data, unsigned long call_site,
 	u64 start = get_cycles();
 	int target;
 
-	if (!READ_ONCE(dprof_enabled) || !ptr)
+	/* Frees are seen while paused too (object_free()). */
+	if (!ptr)
 		return;
 	target = dprof_target_of_cache(s);
 	if (target >= 0)
@@ -176,7 +188,8 @@ static void probe_kfree(void *data, unsigned long call_site, const void *ptr)
 	u64 start = get_cycles();
 	int target;
 
-	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
+	/* Frees are seen while paused too (object_free()). */
+	if (ZERO_OR_NULL_PTR(ptr))
 		return;
 	target = target_of_object(ptr);
 	if (target >= 0)
@@ -240,8 +253,7 @@ static int free_bulk_pre(struct kprobe *kp, struct pt_regs *regs)
 	bool hit = false;
 	int target = -1;
 
-	if (!READ_ONCE(dprof_enabled))
-		return 0;
+	/* Frees are seen while paused too (object_free()). */
 	start = get_cycles();
 	s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
 	n = regs_get_kernel_argument(regs, 1);
