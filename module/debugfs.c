@@ -3,12 +3,16 @@
  * /sys/kernel/debug/dprof/: every file is 0400 and supports read() only,
  * so the tree stays usable under lockdown=integrity (Secure Boot), which
  * refuses debugfs files with write bits, mmap or ioctl.  Runtime control
- * goes through module parameters instead.  Documentation/debugfs.rst
- * describes each file.
+ * goes through module parameters instead.  Every file but "version"
+ * checks at open what perf checks for kernel data (perfmon_capable(),
+ * LOCKDOWN_PERF).  Documentation/debugfs.rst describes each file.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/debugfs.h>
+#include <linux/mutex.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -23,6 +27,45 @@
 
 static struct dentry *dir;
 static atomic_t events_open = ATOMIC_INIT(0);
+/* Threads that share the one open descriptor share its bounce buffer. */
+static DEFINE_MUTEX(events_read_lock);
+
+/*
+ * The files carry kernel addresses (objects, call sites, per-CPU
+ * offsets) and samples of every task's accesses: what perf gives only to
+ * perfmon_capable() callers (CAP_PERFMON or CAP_SYS_ADMIN), and to no
+ * one under lockdown=confidentiality.  Mode 0400 alone would give them to
+ * any process running as root, whatever capabilities it dropped.
+ */
+static int may_read_kernel_data(void)
+{
+	if (!perfmon_capable())
+		return -EPERM;
+	return security_locked_down(LOCKDOWN_PERF);
+}
+
+static int guarded_open(struct inode *inode, struct file *file)
+{
+	return may_read_kernel_data();
+}
+
+/* DEFINE_SHOW_ATTRIBUTE with the check above at open. */
+#define DPROF_SHOW_ATTRIBUTE(__name)					\
+static int __name##_open(struct inode *inode, struct file *file)	\
+{									\
+	int ret = may_read_kernel_data();				\
+									\
+	return ret ? ret : single_open(file, __name##_show,		\
+				       inode->i_private);		\
+}									\
+									\
+static const struct file_operations __name##_fops = {			\
+	.owner		= THIS_MODULE,					\
+	.open		= __name##_open,				\
+	.read		= seq_read,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
 
 static int version_show(struct seq_file *m, void *v)
 {
@@ -44,7 +87,7 @@ static int targets_show(struct seq_file *m, void *v)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(targets);
+DPROF_SHOW_ATTRIBUTE(targets);
 
 static u64 lost_total(void)
 {
@@ -57,7 +100,7 @@ static int dropped_show(struct seq_file *m, void *v)
 	seq_printf(m, "%llu\n", lost_total());
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(dropped);
+DPROF_SHOW_ATTRIBUTE(dropped);
 
 static void show_layout(struct seq_file *m)
 {
@@ -236,12 +279,13 @@ static int status_show(struct seq_file *m, void *v)
 				   " GONE" : "");
 	if (dprof_target_all) {
 		u64 unknown;
-		unsigned int over, rescans;
+		unsigned int over, too_large, rescans;
 
-		dprof_target_all_stats(&unknown, &over, &rescans);
-		seq_printf(m, "target=all: %u caches (%u created after load), %u beyond the limit of %d not profiled; %llu allocations from caches not yet seen, %u rescans\n",
+		dprof_target_all_stats(&unknown, &over, &too_large, &rescans);
+		seq_printf(m, "target=all: %u caches (%u created after load), %u beyond the limit of %d and %u of objects over %u bytes not profiled; %llu allocations from caches not yet seen, %u rescans\n",
 			   dprof_nr_targets, late_targets(), over,
-			   DPROF_MAX_TARGETS, unknown, rescans);
+			   DPROF_MAX_TARGETS, too_large, DPROF_MAX_OBJECT_SIZE,
+			   unknown, rescans);
 	}
 	show_layout(m);
 	dprof_liveset_stats(&capacity, &live, &max_probe);
@@ -275,7 +319,7 @@ static int status_show(struct seq_file *m, void *v)
 	dprof_sample_show(m, true);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(status);
+DPROF_SHOW_ATTRIBUTE(status);
 
 static int profile_show(struct seq_file *m, void *v)
 {
@@ -283,7 +327,7 @@ static int profile_show(struct seq_file *m, void *v)
 	dprof_sample_show(m, false);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(profile);
+DPROF_SHOW_ATTRIBUTE(profile);
 
 /* Whole table entries of @entry bytes per read(), from @fill. */
 static ssize_t table_read(char __user *ubuf, size_t count, loff_t *ppos,
@@ -316,6 +360,7 @@ static ssize_t samples_read(struct file *file, char __user *ubuf,
 
 static const struct file_operations samples_fops = {
 	.owner = THIS_MODULE,
+	.open = guarded_open,
 	.read = samples_read,
 };
 
@@ -329,6 +374,7 @@ static ssize_t data_samples_read(struct file *file, char __user *ubuf,
 
 static const struct file_operations data_samples_fops = {
 	.owner = THIS_MODULE,
+	.open = guarded_open,
 	.read = data_samples_read,
 };
 
@@ -357,6 +403,7 @@ static ssize_t percpu_read(struct file *file, char __user *ubuf, size_t count,
 
 static const struct file_operations percpu_fops = {
 	.owner = THIS_MODULE,
+	.open = guarded_open,
 	.read = percpu_read,
 };
 
@@ -368,6 +415,7 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 
 static const struct file_operations inject_fops = {
 	.owner = THIS_MODULE,
+	.open = guarded_open,
 	.write = inject_write,
 };
 
@@ -376,13 +424,16 @@ static int histories_show(struct seq_file *m, void *v)
 	dprof_history_show(m, false);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(histories);
+DPROF_SHOW_ATTRIBUTE(histories);
 
 /* One reader at a time: reading consumes the records. */
 static int events_open_file(struct inode *inode, struct file *file)
 {
 	void *bounce;
+	int ret = may_read_kernel_data();
 
+	if (ret)
+		return ret;
 	if (atomic_cmpxchg(&events_open, 0, 1))
 		return -EBUSY;
 	bounce = vmalloc(EVENTS_BOUNCE);
@@ -407,13 +458,19 @@ static ssize_t events_read(struct file *file, char __user *ubuf, size_t count,
 {
 	size_t len;
 
+	ssize_t ret;
+
 	if (count < EVENTS_MIN_READ)
 		return -EINVAL;
+	if (mutex_lock_interruptible(&events_read_lock))
+		return -ERESTARTSYS;
 	len = dprof_ring_drain(file->private_data, min_t(size_t, count,
 							 EVENTS_BOUNCE));
+	ret = len;
 	if (len && copy_to_user(ubuf, file->private_data, len))
-		return -EFAULT;
-	return len;
+		ret = -EFAULT;
+	mutex_unlock(&events_read_lock);
+	return ret;
 }
 
 static const struct file_operations events_fops = {

@@ -57,6 +57,8 @@ extern bool dprof_have_kmalloc_target;
 extern bool dprof_target_all;	/* target=all */
 
 #define DPROF_MAX_NAMED_TARGETS	8
+/* Offsets in records and tables are 16 bits (struct dprof_sample_agg). */
+#define DPROF_MAX_OBJECT_SIZE	65536
 
 int dprof_target_init(const char *spec);
 void dprof_target_start(void);
@@ -72,6 +74,7 @@ int dprof_target_add_variable(const char *name, unsigned long addr,
 /* Its module is going: no sample or watch is attributed to it again. */
 void dprof_target_var_gone(int target);
 void dprof_target_all_stats(u64 *unknown, unsigned int *over_limit,
+			    unsigned int *too_large,
 			    unsigned int *nr_rescans);
 
 /* ---- liveset.c: NMI-safe set of live target objects -------------------- */

@@ -89,6 +89,7 @@ static DEFINE_MUTEX(target_lock);
 static DEFINE_PER_CPU(u64, unknown_allocs);	/* target=all: new caches */
 static u64 rescan_seen;			/* unknown_allocs at the last rescan */
 static unsigned int caches_over_limit;	/* target=all: beyond 255 */
+static unsigned int caches_too_large;	/* target=all: objects > 64 KiB */
 static unsigned int rescans;
 static void rescan_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rescan_work, rescan_fn);
@@ -189,7 +190,11 @@ static int target_fill(struct dprof_target *t, struct kmem_cache *s)
 	t->object_size = size[1];
 	if (!t->object_size || t->stride < t->object_size)
 		return -EINVAL;
-	if (str_has_prefix(t->name, "kmalloc-")) {
+	if (t->object_size > DPROF_MAX_OBJECT_SIZE)
+		return -E2BIG;
+	/* kmalloc-N, kmalloc-cg-N, kmalloc-rcl-N and dma-kmalloc-N. */
+	if (str_has_prefix(t->name, "kmalloc-") ||
+	    str_has_prefix(t->name, "dma-kmalloc-")) {
 		t->flags |= DPROF_TARGET_KMALLOC;
 		dprof_have_kmalloc_target = true;
 	}
@@ -261,15 +266,45 @@ static int target_add(const char *requested)
 		return -ENOENT;
 	}
 	ret = target_fill(t, t->cache);
+	if (ret == -E2BIG) {
+		pr_err("target=: cache '%s' has objects of %u bytes; dprof records offsets in 16 bits, so it profiles objects of at most %u bytes\n",
+		       t->name, t->object_size, DPROF_MAX_OBJECT_SIZE);
+		return -EINVAL;
+	}
 	if (ret) {
 		pr_err("target=: cache '%s' has an implausible layout (object %u, stride %u); check the calibration in debugfs status\n",
 		       t->name, t->object_size, t->stride);
 		return -EINVAL;
 	}
+	if ((t->flags & DPROF_TARGET_KMALLOC) &&
+	    !str_has_prefix(t->name, "kmalloc-cg-") &&
+	    !str_has_prefix(requested, "size-"))
+		pr_info("target=%s: kmalloc() with __GFP_ACCOUNT uses kmalloc-cg-*, with GFP_DMA dma-kmalloc-*: name those caches too to profile them (size-N names both kmalloc-N and kmalloc-cg-N)\n",
+			t->name);
 	mutex_lock(&target_lock);
 	ret = target_publish(t->cache);
 	mutex_unlock(&target_lock);
 	return ret;
+}
+
+/*
+ * size-N, the thesis's name, meant every kmalloc() of N bytes; with memcg
+ * kmem accounting (Debian) those with __GFP_ACCOUNT come from kmalloc-cg-N,
+ * so size-N profiles that cache too when the kernel has it.  Called just
+ * after the kmalloc-N target was added.
+ */
+static int target_add_cg_twin(void)
+{
+	const char *plain = dprof_targets[dprof_nr_targets - 1].name;
+	struct dprof_target probe = { };
+	char twin[DPROF_NAME_LEN];
+
+	snprintf(twin, sizeof(twin), "kmalloc-cg-%s",
+		 plain + strlen("kmalloc-"));
+	strscpy(probe.name, twin, sizeof(probe.name));
+	if (dprof_walk_caches(match_cache, &probe) <= 0 || !probe.cache)
+		return 0;	/* no memcg kmem: kmalloc-N is all of size-N */
+	return target_add(twin);
 }
 
 int dprof_target_add_variable(const char *name, unsigned long addr,
@@ -288,6 +323,12 @@ int dprof_target_add_variable(const char *name, unsigned long addr,
 	t = &dprof_targets[dprof_nr_targets];
 	memset(t, 0, sizeof(*t));
 	strscpy(t->name, name, sizeof(t->name));
+	if (size > DPROF_MAX_OBJECT_SIZE) {
+		mutex_unlock(&target_lock);
+		pr_err("watch_symbols=%s: %u bytes; dprof records offsets in 16 bits, so it watches variables of at most %u bytes\n",
+		       name, size, DPROF_MAX_OBJECT_SIZE);
+		return -E2BIG;
+	}
 	t->object_size = size;
 	t->stride = size;
 	t->var_addr = addr;
@@ -311,6 +352,7 @@ static int add_any_cache(struct kmem_cache *s, const char *name, void *arg)
 {
 	bool *late = arg;
 	struct dprof_target *t;
+	int ret;
 
 	/* dprof's own calibration caches are not the kernel's. */
 	if (index_has(s) || str_has_prefix(name, "dprof_calib"))
@@ -324,7 +366,10 @@ static int add_any_cache(struct kmem_cache *s, const char *name, void *arg)
 	strscpy(t->name, name, sizeof(t->name));
 	if (*late)
 		t->flags |= DPROF_TARGET_LATE;
-	if (target_fill(t, s))
+	ret = target_fill(t, s);
+	if (ret == -E2BIG)
+		caches_too_large++;	/* offsets would wrap: shown in status */
+	if (ret)
 		return 0;	/* going away, or not a cache after all */
 	target_publish(s);
 	return 0;
@@ -355,6 +400,7 @@ static void rescan_fn(struct work_struct *work)
 		rescan_seen = unknown;
 		mutex_lock(&target_lock);
 		caches_over_limit = 0;
+		caches_too_large = 0;
 		dprof_walk_caches(add_any_cache, &late);
 		rescans++;
 		mutex_unlock(&target_lock);
@@ -370,10 +416,11 @@ void dprof_target_unknown_alloc(void)
 }
 
 void dprof_target_all_stats(u64 *unknown, unsigned int *over_limit,
-			    unsigned int *nr_rescans)
+			    unsigned int *too_large, unsigned int *nr_rescans)
 {
 	*unknown = unknown_sum();
 	*over_limit = READ_ONCE(caches_over_limit);
+	*too_large = READ_ONCE(caches_too_large);
 	*nr_rescans = READ_ONCE(rescans);
 }
 
@@ -398,6 +445,9 @@ static int target_init_all(void)
 	if (caches_over_limit)
 		pr_warn("target=all: %u caches beyond the first %d are not profiled\n",
 			caches_over_limit, DPROF_MAX_TARGETS);
+	if (caches_too_large)
+		pr_warn("target=all: %u caches of objects over %u bytes are not profiled (16-bit offsets)\n",
+			caches_too_large, DPROF_MAX_OBJECT_SIZE);
 	return 0;
 }
 
@@ -419,7 +469,10 @@ int dprof_target_init(const char *spec)
 		cursor = NULL;
 	}
 	while (cursor && (name = strsep(&cursor, ",")) != NULL) {
-		ret = target_add(strim(name));
+		name = strim(name);
+		ret = target_add(name);
+		if (!ret && str_has_prefix(name, "size-"))
+			ret = target_add_cg_twin();
 		if (ret)
 			break;
 	}

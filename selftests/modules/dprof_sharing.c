@@ -146,7 +146,7 @@ struct workload {
 };
 
 static struct kmem_cache *cache, *atomics_cache;
-static struct kmem_cache *conflict_cache, *capacity_cache;
+static struct kmem_cache *conflict_cache, *capacity_cache, *large_cache;
 static struct dentry *dir;
 static DEFINE_MUTEX(lock);	/* one run at a time */
 
@@ -667,7 +667,16 @@ static int __init sharing_init(void)
 					   PAGE_SIZE, 0, hold_ctor);
 	capacity_cache = kmem_cache_create("dprof_capacity", 256, 0,
 					   SLAB_HWCACHE_ALIGN, hold_ctor);
-	if (!atomics_cache || !conflict_cache || !capacity_cache) {
+	/*
+	 * Objects past 64 KiB, whose offsets dprof cannot record in 16
+	 * bits: only for the load to refuse (test-bad-params.sh); no object
+	 * is ever allocated from it.
+	 */
+	large_cache = kmem_cache_create("dprof_large", 96 << 10, 0, 0,
+					hold_ctor);
+	if (!atomics_cache || !conflict_cache || !capacity_cache ||
+	    !large_cache) {
+		kmem_cache_destroy(large_cache);
 		kmem_cache_destroy(capacity_cache);
 		kmem_cache_destroy(conflict_cache);
 		kmem_cache_destroy(atomics_cache);
@@ -683,6 +692,7 @@ static int __init sharing_init(void)
 static void __exit sharing_exit(void)
 {
 	debugfs_remove_recursive(dir);
+	kmem_cache_destroy(large_cache);
 	kmem_cache_destroy(capacity_cache);
 	kmem_cache_destroy(conflict_cache);
 	kmem_cache_destroy(atomics_cache);
