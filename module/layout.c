@@ -105,14 +105,49 @@ err:
 	return -ENOMEM;
 }
 
+/*
+ * Calibration reads words of structures whose layout it does not know yet,
+ * so every read is nofault (0 when it faults): a guess past the end of a
+ * struct kmem_cache may land on a KFENCE guard page or an unmapped page
+ * under debug_pagealloc, and plain loads there would oops at insmod.
+ */
 static unsigned long word_at(const void *base, int off)
 {
-	return *(const unsigned long *)((const char *)base + off);
+	unsigned long v;
+
+	if (copy_from_kernel_nofault(&v, (const char *)base + off, sizeof(v)))
+		return 0;
+	return v;
 }
 
 static unsigned int u32_at(const void *base, int off)
 {
-	return *(const u32 *)((const char *)base + off);
+	u32 v;
+
+	if (copy_from_kernel_nofault(&v, (const char *)base + off, sizeof(v)))
+		return 0;
+	return v;
+}
+
+/*
+ * Bytes of struct kmem_cache searched: CALIB_SCAN at first; once the
+ * offset of slab->slab_cache is known, no more than the object size of
+ * the cache that holds the calibration caches' own struct kmem_cache
+ * (the "kmem_cache" cache), so that no search reads into a neighbour.
+ */
+static int cache_scan = CALIB_SCAN;
+
+static void bound_cache_scan(void)
+{
+	struct kmem_cache *caches;
+
+	cache_scan = CALIB_SCAN;
+	if (dprof_layout.slab_cache < 0)
+		return;
+	caches = dprof_cache_of(calib[0].s, NULL);
+	if (caches && kmem_cache_size(caches) >= 64)
+		cache_scan = min_t(int, CALIB_SCAN,
+				   round_down(kmem_cache_size(caches), 8));
 }
 
 /*
@@ -172,7 +207,7 @@ static int find_cache_name(void)
 {
 	int off, found = -1, matches = 0;
 
-	for (off = 0; off < CALIB_SCAN; off += sizeof(long)) {
+	for (off = 0; off < cache_scan; off += sizeof(long)) {
 		if (!kernel_string_is(word_at(calib[0].s, off), calib[0].name) ||
 		    !kernel_string_is(word_at(calib[1].s, off), calib[1].name))
 			continue;
@@ -262,7 +297,7 @@ static int find_cache_list(void)
 	 * slab_caches gets new caches at its head: walking on from b (made
 	 * second) reaches a, usually in one hop.
 	 */
-	for (off = 0; off + 16 <= CALIB_SCAN; off += sizeof(long)) {
+	for (off = 0; off + 16 <= cache_scan; off += sizeof(long)) {
 		if (!reaches_through_caches(word_at(calib[1].s, off), a + off,
 					    off, caches) ||
 		    !is_slab_caches(off, caches))
@@ -295,7 +330,7 @@ static int find_cache_size(void)
 {
 	int off, found = -1, c;
 
-	for (off = 0; off + 8 <= CALIB_SCAN; off += sizeof(u32)) {
+	for (off = 0; off + 8 <= cache_scan; off += sizeof(u32)) {
 		for (c = 0; c < ARRAY_SIZE(calib); c++) {
 			if (!stride_fits(&calib[c], u32_at(calib[c].s, off)) ||
 			    u32_at(calib[c].s, off + 4) !=
@@ -383,6 +418,7 @@ int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
 		}
 		dprof_layout.slab_cache = layout_pick(0, slab_cache,
 						      find_slab_cache, last);
+		bound_cache_scan();
 		dprof_layout.cache_size = layout_pick(1, cache_size,
 						      find_cache_size, last);
 		dprof_layout.cache_list = layout_pick(3, cache_list,

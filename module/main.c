@@ -149,12 +149,21 @@ module_param(slab_counters_offset, int, 0444);
 MODULE_PARM_DESC(slab_counters_offset,
 		 "Offset of counters (inuse, objects, frozen) in struct slab, for the scan; -1 (default) calibrates");
 
-static bool offset_ok(const char *name, int value, int align)
+/*
+ * An offset given by hand is read from NMI (slab.*) or at every lookup
+ * (kmem_cache.*): the words read there must lie within the bytes
+ * calibration would search, struct slab's first 64 (one struct page)
+ * and struct kmem_cache's first 512.
+ */
+static bool offset_ok(const char *name, int value, int align, int span,
+		      int below)
 {
-	if (value == -1 || (value >= 0 && value < 4096 && value % align == 0))
+	int most = round_down(below - span, align);
+
+	if (value == -1 || (value >= 0 && value <= most && value % align == 0))
 		return true;
-	pr_err("%s=%d: must be -1 (calibrate) or a multiple of %d below 4096\n",
-	       name, value, align);
+	pr_err("%s=%d: must be -1 (calibrate) or a multiple of %d up to %d\n",
+	       name, value, align, most);
 	return false;
 }
 
@@ -248,11 +257,12 @@ static int check_params(void)
 		       max_objects);
 		return -EINVAL;
 	}
-	if (!offset_ok("slab_cache_offset", slab_cache_offset, 8) ||
-	    !offset_ok("cache_size_offset", cache_size_offset, 4) ||
-	    !offset_ok("cache_name_offset", cache_name_offset, 8) ||
-	    !offset_ok("cache_list_offset", cache_list_offset, 8) ||
-	    !offset_ok("slab_counters_offset", slab_counters_offset, 8))
+	/* Words read at each: size and object_size, list's next and prev. */
+	if (!offset_ok("slab_cache_offset", slab_cache_offset, 8, 8, 64) ||
+	    !offset_ok("cache_size_offset", cache_size_offset, 4, 8, 512) ||
+	    !offset_ok("cache_name_offset", cache_name_offset, 8, 8, 512) ||
+	    !offset_ok("cache_list_offset", cache_list_offset, 8, 16, 512) ||
+	    !offset_ok("slab_counters_offset", slab_counters_offset, 8, 8, 64))
 		return -EINVAL;
 	return 0;
 }

@@ -26,7 +26,13 @@ echo "ok: empty name, duplicate and 9 targets -> EINVAL"
 expect_load_error $EINVAL dprof target=skbuff ring_kb=1
 expect_load_error $EINVAL dprof target=skbuff max_objects=1
 expect_load_error $EINVAL dprof target=skbuff slab_cache_offset=3
-echo "ok: ring_kb=1, max_objects=1, misaligned offset -> EINVAL"
+# struct slab is one struct page (64 bytes), read from NMI: no word past it.
+log_canary
+expect_load_error $EINVAL dprof target=skbuff slab_cache_offset=64
+dmesg_since_canary | grep -q "slab_cache_offset=64: must be -1 (calibrate) or a multiple of 8 up to 56" ||
+	fail "no message for an offset past struct slab"
+expect_load_error $EINVAL dprof target=skbuff cache_list_offset=504
+echo "ok: ring_kb=1, max_objects=1, misaligned offset, offsets past the struct -> EINVAL"
 
 # Overrides with the calibrated values load; a wrong one makes lookup fail.
 load_mod dprof target=skbuff
