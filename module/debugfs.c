@@ -261,6 +261,9 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "loaded_for_s: %llu.%03llu\n", elapsed / NSEC_PER_SEC,
 		   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
 	seq_printf(m, "targets: %u\n", dprof_nr_targets);
+	if (dprof_target_alias_destroys())
+		seq_printf(m, "  merged aliases destroyed: %u (targets kept; allocations during each kmem_cache_destroy() not recorded)\n",
+			   dprof_target_alias_destroys());
 	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
 		const struct dprof_target *t = &dprof_targets[i];
 

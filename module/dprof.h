@@ -67,6 +67,9 @@ void dprof_target_exit(void);
 /* Index of the live target whose cache is @s, or -1.  Any context. */
 int dprof_target_of_cache(const struct kmem_cache *s);
 void dprof_target_forget(const struct kmem_cache *s);
+/* After kmem_cache_destroy(): true (and alive again) if only an alias went. */
+bool dprof_target_revive_alias(int target);
+unsigned int dprof_target_alias_destroys(void);
 void dprof_target_unknown_alloc(void);
 /* watch_symbols=: a kernel variable as a target; its index or -errno. */
 int dprof_target_add_variable(const char *name, unsigned long addr,

@@ -137,6 +137,9 @@ static unsigned int u32_at(const void *base, int off)
  */
 static int cache_scan = CALIB_SCAN;
 
+/* Where dprof_walk_caches() starts once the calibration caches are gone. */
+static struct kmem_cache *walk_anchor;
+
 static void bound_cache_scan(void)
 {
 	struct kmem_cache *caches;
@@ -430,7 +433,13 @@ int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
 			dprof_layout.slab_counters =
 				layout_pick(4, slab_counters,
 					    find_slab_counters, false);
-			return 0;	/* caches stay: anchor for the walk */
+			/*
+			 * The walk starts from a listed cache: the calibration
+			 * caches while they stay, then the "kmem_cache" cache
+			 * (a boot cache, listed and never destroyed).
+			 */
+			walk_anchor = dprof_cache_of(calib[0].s, NULL);
+			return 0;
 		}
 		calib_destroy();
 	}
@@ -450,22 +459,25 @@ static bool is_cache_object(unsigned long ptr)
 }
 
 /*
- * Walk slab_caches starting from a calibration cache.  slab_mutex is not
- * exported, so every load goes through copy_from_kernel_nofault() and the
- * walk is bounded: a concurrent cache creation or destruction cannot make
- * it fault or loop.  Only used at load time, in process context.
+ * Walk slab_caches starting from a calibration cache, or once they are
+ * gone from the "kmem_cache" cache.  slab_mutex is not exported, so every
+ * load goes through copy_from_kernel_nofault() and the walk is bounded: a
+ * concurrent cache creation or destruction cannot make it fault or loop.
+ * Used at load, by target=all's rescans and by kmem_cache_destroy()'s
+ * return probe; it never sleeps.
  */
 int dprof_walk_caches(dprof_cache_fn fn, void *arg)
 {
 	int list = dprof_layout.cache_list;
+	struct kmem_cache *start = calib[0].s ? calib[0].s : walk_anchor;
 	unsigned long anchor, node, name_ptr;
 	char name[DPROF_NAME_LEN];
 	int visited, ret;
 
-	if (!calib[0].s)
+	if (!start)
 		return -ENODEV;
-	anchor = (unsigned long)calib[0].s + list;
-	node = word_at(calib[0].s, list);
+	anchor = (unsigned long)start + list;
+	node = word_at(start, list);
 	for (visited = 0; node != anchor && visited < WALK_LIMIT; visited++) {
 		unsigned long cache = node - list;
 

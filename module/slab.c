@@ -286,16 +286,24 @@ static struct kprobe free_bulk_probe = {
  * kmem_cache_destroy(s): at entry the target dies (its objects are all
  * freed by now; a reused pointer must not be mistaken for it); on return
  * the cache is off slab_caches and its index entry goes, so that a new
- * cache at the same address becomes a new target.
+ * cache at the same address becomes a new target.  A merged alias's
+ * destroy passes the same pointer but only drops a reference: the cache
+ * is still listed on return, under its own name, so the target lives on.
  */
+struct cache_destroy_call {
+	const struct kmem_cache *s;
+	int target;
+};
+
 static int cache_destroy_entry(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
-	const struct kmem_cache **s = (void *)ri->data;
+	struct cache_destroy_call *call = (void *)ri->data;
 	int target;
 
-	*s = (const void *)regs_get_kernel_argument(regs, 0);
-	target = dprof_target_of_cache(*s);
+	call->s = (const void *)regs_get_kernel_argument(regs, 0);
+	target = dprof_target_of_cache(call->s);
+	call->target = target;
 	if (target >= 0) {
 		WRITE_ONCE(dprof_targets[target].flags,
 			   dprof_targets[target].flags | DPROF_TARGET_DEAD);
@@ -307,10 +315,13 @@ static int cache_destroy_entry(struct kretprobe_instance *ri,
 static int cache_destroy_return(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
-	const struct kmem_cache **s = (void *)ri->data;
+	struct cache_destroy_call *call = (void *)ri->data;
 
-	if (*s)
-		dprof_target_forget(*s);
+	if (!call->s)
+		return 0;
+	if (call->target >= 0 && dprof_target_revive_alias(call->target))
+		return 0;
+	dprof_target_forget(call->s);
 	return 0;
 }
 
@@ -318,7 +329,7 @@ static struct kretprobe cache_destroy_probe = {
 	.kp.symbol_name = DPROF_SYM_CACHE_DESTROY,
 	.entry_handler = cache_destroy_entry,
 	.handler = cache_destroy_return,
-	.data_size = sizeof(struct kmem_cache *),
+	.data_size = sizeof(struct cache_destroy_call),
 	.maxactive = 16,
 };
 

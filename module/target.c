@@ -90,6 +90,7 @@ static DEFINE_PER_CPU(u64, unknown_allocs);	/* target=all: new caches */
 static u64 rescan_seen;			/* unknown_allocs at the last rescan */
 static unsigned int caches_over_limit;	/* target=all: beyond 255 */
 static unsigned int caches_too_large;	/* target=all: objects > 64 KiB */
+static atomic_t alias_destroys = ATOMIC_INIT(0);
 static unsigned int rescans;
 static void rescan_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rescan_work, rescan_fn);
@@ -154,6 +155,39 @@ static bool index_has(const struct kmem_cache *s)
 			return true;
 	}
 	return false;
+}
+
+static int match_listed(struct kmem_cache *s, const char *name, void *arg)
+{
+	const struct dprof_target *t = arg;
+
+	return s == t->cache && !strcmp(name, t->name);
+}
+
+/*
+ * From kmem_cache_destroy's return (kretprobe: no sleeping; the walk is
+ * nofault and bounded).  A destroyed cache left slab_caches before the
+ * call returned; a cache still listed at the same address under the
+ * target's name had only a merged alias destroyed (a reference dropped),
+ * so the target, marked dead at entry, lives on.  Allocations between
+ * entry and return are not recorded: alias_destroys in status counts
+ * these gaps.
+ */
+bool dprof_target_revive_alias(int target)
+{
+	struct dprof_target *t = &dprof_targets[target];
+
+	if (t->flags & DPROF_TARGET_VAR ||
+	    dprof_walk_caches(match_listed, t) != 1)
+		return false;
+	WRITE_ONCE(t->flags, t->flags & ~DPROF_TARGET_DEAD);
+	atomic_inc(&alias_destroys);
+	return true;
+}
+
+unsigned int dprof_target_alias_destroys(void)
+{
+	return atomic_read(&alias_destroys);
 }
 
 /* From kmem_cache_destroy's return: @s is off slab_caches now. */

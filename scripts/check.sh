@@ -6,7 +6,9 @@
 #     and 6.12 headers
 #  3. checkpatch --strict on the kernel code; field names from BTF against
 #     pahole for structs of both reference kernels
-#  4. the selftests in a QEMU TCG guest, on 6.1 and on 6.12
+#  4. the selftests in a QEMU TCG guest, on 6.1 and on 6.12 (booted with
+#     slab_nomerge, for clean per-cache data), then on each again with slab
+#     merging for the test of a merged alias's destroy
 # Ends with one "N passed, N failed" line over all of them.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +35,10 @@ step "checkpatch --strict" scripts/lint.sh
 step "field names vs pahole (6.1, 6.12)" scripts/check-layout.sh
 step "guest selftests on 6.1" scripts/vm.sh -k 6.1 -t 900 selftests/run.sh
 step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 900 selftests/run.sh
+for k in 6.1 6.12; do
+	step "guest selftest with slab merging on $k" env DPROF_APPEND=slab_merge \
+		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh
+done
 echo "make check took $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

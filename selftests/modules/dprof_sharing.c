@@ -51,6 +51,11 @@
  * atomic used by one CPU shares nothing).  Offsets are in "stats"
  * (offsetof, so a debug kernel's larger spinlock_t moves them).
  *
+ * A merged alias (test-cache-alias.sh): "dprof_alias", 192 bytes, no
+ * constructor, is merged by SLUB into a compatible cache (its sysfs entry
+ * is a symlink); unloading destroys the alias, which only drops a
+ * reference.  "alias N" allocates and frees N objects through it.
+ *
  * Control: write "run ROUNDS ITERS A B [PAUSE_US [LOCKSTEP]]" or
  * "atomics ROUNDS ITERS A B [PAUSE_US]" (always in lockstep) to
  * /sys/kernel/debug/dprof_sharing/ctl (returns when done);
@@ -147,6 +152,7 @@ struct workload {
 
 static struct kmem_cache *cache, *atomics_cache;
 static struct kmem_cache *conflict_cache, *capacity_cache, *large_cache;
+static struct kmem_cache *alias_cache;
 static struct dentry *dir;
 static DEFINE_MUTEX(lock);	/* one run at a time */
 
@@ -577,6 +583,16 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			ret = -EINVAL;
 		return ret ? ret : count;
 	}
+	if (sscanf(cmd, "alias %lu", &rounds) == 1) {
+		for (; rounds; rounds--) {
+			void *obj = kmem_cache_alloc(alias_cache, GFP_KERNEL);
+
+			if (!obj)
+				return -ENOMEM;
+			kmem_cache_free(alias_cache, obj);
+		}
+		return count;
+	}
 	if (sscanf(cmd, "atomics %lu %lu %d %d %lu", &rounds, &iters, &a, &b,
 		   &pause_us) >= 4) {
 		wl = &atomics_wl;
@@ -674,8 +690,10 @@ static int __init sharing_init(void)
 	 */
 	large_cache = kmem_cache_create("dprof_large", 96 << 10, 0, 0,
 					hold_ctor);
+	alias_cache = kmem_cache_create("dprof_alias", 192, 0, 0, NULL);
 	if (!atomics_cache || !conflict_cache || !capacity_cache ||
-	    !large_cache) {
+	    !large_cache || !alias_cache) {
+		kmem_cache_destroy(alias_cache);
 		kmem_cache_destroy(large_cache);
 		kmem_cache_destroy(capacity_cache);
 		kmem_cache_destroy(conflict_cache);
@@ -692,6 +710,7 @@ static int __init sharing_init(void)
 static void __exit sharing_exit(void)
 {
 	debugfs_remove_recursive(dir);
+	kmem_cache_destroy(alias_cache);
 	kmem_cache_destroy(large_cache);
 	kmem_cache_destroy(capacity_cache);
 	kmem_cache_destroy(conflict_cache);
