@@ -45,12 +45,20 @@ echo "ok: skbuff_head_cache has samples and hot offsets"
 unload_mod dprof
 
 # sample_records=1: every aggregated sample is also a 32-byte record.
+# Under TCG the watch sampler's windows and histories can all miss a 2 s
+# flood (seen once in a clean-clone run: no sample at all); up to three
+# recordings are made until one has samples, since what is checked here
+# is that raw records and aggregated samples agree.
 load_mod dprof target=skbuff sample_records=1
-dprof-view record -o "$TMP/samples.dprof" -- udp_flood -s 0 -r 1 -d 2 >/dev/null ||
-	fail "recording with sample_records=1 failed"
-dprof-view info "$TMP/samples.dprof" | grep -E "samples|lost"
-raw=$(dprof-view info "$TMP/samples.dprof" | awk '$1 == "raw" { print $3 }')
-agg=$(dprof-view info "$TMP/samples.dprof" | awk '$1 == "samples:" { print $2 }')
+for attempt in 1 2 3; do
+	dprof-view record -o "$TMP/samples.dprof" -- udp_flood -s 0 -r 1 -d 2 >/dev/null ||
+		fail "recording with sample_records=1 failed"
+	dprof-view info "$TMP/samples.dprof" | grep -E "samples|lost"
+	raw=$(dprof-view info "$TMP/samples.dprof" | awk '$1 == "raw" { print $3 }')
+	agg=$(dprof-view info "$TMP/samples.dprof" | awk '$1 == "samples:" { print $2 }')
+	[ "${agg:-0}" -gt 0 ] && break
+	echo "note: recording $attempt caught no sample; again"
+done
 [ "${raw:-0}" -gt 0 ] || fail "no raw sample records"
 expect_eq "raw sample records" "$raw" "$agg"
 unload_mod dprof
