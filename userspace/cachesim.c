@@ -674,6 +674,8 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	delta = first_window(t_end - t0, total);
 	while (next < nlives || act.n) {
 		uint64_t t1 = UINT64_MAX - t0 > delta ? t0 + delta : UINT64_MAX;
+		/* The last window also takes what happens at UINT64_MAX. */
+		const bool last = t1 == UINT64_MAX;
 		struct sim_event *start;
 		uint64_t soonest;
 		size_t kept = 0;
@@ -682,7 +684,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 		st.t0 = t0;
 		/* Starts first: at equal times a life begins before accesses. */
 		for (; next < nlives && (objs->lives[order[next]].alloc_ns < t1 ||
-					 t1 == UINT64_MAX); next++) {
+					 last); next++) {
 			start = stream_next(&st, objs->lives[order[next]].alloc_ns);
 			start->line = 0;
 			start->pad = 0;
@@ -696,7 +698,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 		soonest = next < nlives ? objs->lives[order[next]].alloc_ns
 					: UINT64_MAX;
 		for (size_t i = 0; i < act.n; i++) {
-			if (act.next_time[i] >= t1 && t1 != UINT64_MAX) {
+			if (act.next_time[i] >= t1 && !last) {
 				/* Waits past this window: the life is not read. */
 			} else if (emit_life(&st, act.life[i], &act.step[i],
 					     &act.next_time[i], t1, geo->line)) {
