@@ -460,7 +460,6 @@ static ssize_t events_read(struct file *file, char __user *ubuf, size_t count,
 			   loff_t *ppos)
 {
 	size_t len;
-
 	ssize_t ret;
 
 	if (count < EVENTS_MIN_READ)

@@ -12,6 +12,7 @@
 #include <linux/string.h>
 #include <linux/hash.h>
 #include <linux/mutex.h>
+#include <linux/ctype.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "dprof.h"
@@ -310,8 +311,9 @@ static int target_add(const char *requested)
 		       t->name, t->object_size, t->stride);
 		return -EINVAL;
 	}
-	if ((t->flags & DPROF_TARGET_KMALLOC) &&
-	    !str_has_prefix(t->name, "kmalloc-cg-") &&
+	/* Plain kmalloc-N named as such: say where the rest of size N goes. */
+	if (str_has_prefix(t->name, "kmalloc-") &&
+	    isdigit(t->name[strlen("kmalloc-")]) &&
 	    !str_has_prefix(requested, "size-"))
 		pr_info("target=%s: kmalloc() with __GFP_ACCOUNT uses kmalloc-cg-*, with GFP_DMA dma-kmalloc-*: name those caches too to profile them (size-N names both kmalloc-N and kmalloc-cg-N)\n",
 			t->name);
