@@ -272,6 +272,7 @@ struct dprof_history_config {
 	unsigned int timeout_ms;	/* longest life followed */
 	unsigned int wait_ms;	/* wait for the armed address to be reused */
 	const char *offsets;	/* members to cover, NULL: every offset */
+	unsigned int test_reserve_delay_ms;	/* tests: hold each reserve */
 };
 
 int dprof_history_init(const struct dprof_history_config *config);

@@ -58,6 +58,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <linux/kthread.h>
@@ -200,7 +201,16 @@ static struct task_struct *thread;
 static DECLARE_WAIT_QUEUE_HEAD(thread_wq);
 static bool thread_kick;
 static int hotplug_state = -1;
-static void *reserve;			/* object held while arming */
+/*
+ * The object held while arming, and its target.  The collector touches
+ * a target's cache only inside a reserve section (reserve_fn,
+ * release_fn: interrupts off, so bounded) that kmem_cache_destroy()
+ * waits out; see dprof_history_cache_destroyed().
+ */
+static void *reserve;
+static int reserve_target = -1;
+static atomic_t reserve_section;	/* target + 1 while in one, else 0 */
+static atomic64_t reserve_destroyed;	/* given back by a destroy */
 static DEFINE_PER_CPU(u64, prev_allocs);
 
 static void kick_fn(struct irq_work *w)
@@ -433,22 +443,40 @@ void dprof_window_free(unsigned long base)
 		irq_work_queue(&kick_work);
 }
 
-/* kmem_cache_destroy() of a target: give back the object held, if any. */
+/*
+ * kmem_cache_destroy() of a target, after it was marked dead: give back
+ * the object held, if any, before the cache goes.  A handshake with the
+ * collector's reserve sections: each side publishes its flag (DEAD here,
+ * reserve_section there), then a full barrier, then reads the other's.
+ * Either the section sees DEAD and leaves the cache alone, or this sees
+ * the section and waits for it (interrupts are off there: it cannot be
+ * this CPU, and it ends in microseconds), then takes what it published.
+ */
 void dprof_history_cache_destroyed(int target)
 {
-	void *obj;
 	unsigned long flags;
+	void *obj;
 
-	if (READ_ONCE(watch.target) != target)
+	/* DEAD (set by the caller) before reserve_section is read */
+	smp_mb();
+	while (atomic_read_acquire(&reserve_section) == target + 1)
+		cpu_relax();
+	/* Pairs with reserve_fn()'s release: reserve_target is current */
+	obj = smp_load_acquire(&reserve);
+	/*
+	 * A reserve of another target stays; this target's cannot be
+	 * replaced now (no section runs for a dead target), so the
+	 * cmpxchg loses only to the collector's own release.
+	 */
+	if (!obj || READ_ONCE(reserve_target) != target ||
+	    cmpxchg(&reserve, obj, NULL) != obj)
 		return;
-	obj = xchg(&reserve, NULL);
-	if (obj) {
-		local_irq_save(flags);
-		this_cpu_write(dprof_self_alloc, 1);
-		kmem_cache_free(dprof_targets[target].cache, obj);
-		this_cpu_write(dprof_self_alloc, 0);
-		local_irq_restore(flags);
-	}
+	local_irq_save(flags);
+	this_cpu_write(dprof_self_alloc, 1);
+	kmem_cache_free(dprof_targets[target].cache, obj);
+	this_cpu_write(dprof_self_alloc, 0);
+	local_irq_restore(flags);
+	atomic64_inc(&reserve_destroyed);
 	/* The collector notices the dead target within its 5 ms poll. */
 }
 
@@ -582,40 +610,83 @@ static int hist_cpu_offline(unsigned int cpu)
 /* ---- the object to watch ----------------------------------------------- */
 
 struct reserve_req {
-	struct kmem_cache *cache;
+	int target;
 	void *obj;
 };
 
 /*
+ * Opens a reserve section on this CPU (interrupts off): false, and no
+ * section, if @target is dead.  Pairs with dprof_history_cache_destroyed().
+ */
+static bool reserve_section_open(int target)
+{
+	atomic_set(&reserve_section, target + 1);
+	/* reserve_section is seen before DEAD is read (a plain store) */
+	smp_mb();
+	if (READ_ONCE(dprof_targets[target].flags) & DPROF_TARGET_DEAD) {
+		atomic_set_release(&reserve_section, 0);
+		return false;
+	}
+	return true;
+}
+
+static void reserve_section_close(void)
+{
+	atomic_set_release(&reserve_section, 0);
+}
+
+/*
  * Runs on the chosen CPU.  Interrupts are off so that the hooks, which
- * ignore dprof's own allocations, cannot mistake another one for it.
+ * ignore dprof's own allocations, cannot mistake another one for it,
+ * and so that a destroy waiting for the section waits microseconds.
  */
 static long reserve_fn(void *arg)
 {
 	struct reserve_req *req = arg;
 	unsigned long flags;
+	void *obj;
 
 	local_irq_save(flags);
-	this_cpu_write(dprof_self_alloc, 1);
-	req->obj = kmem_cache_alloc(req->cache, GFP_NOWAIT | __GFP_NOWARN);
-	this_cpu_write(dprof_self_alloc, 0);
+	if (reserve_section_open(req->target)) {
+		/* Tests only: widen the window a destroy must not slip into. */
+		if (unlikely(cfg.test_reserve_delay_ms))
+			mdelay(cfg.test_reserve_delay_ms);
+		this_cpu_write(dprof_self_alloc, 1);
+		obj = kmem_cache_alloc(dprof_targets[req->target].cache,
+				       GFP_NOWAIT | __GFP_NOWARN);
+		this_cpu_write(dprof_self_alloc, 0);
+		if (obj) {
+			WRITE_ONCE(reserve_target, req->target);
+			/* reserve_target before reserve: see ..._destroyed() */
+			smp_store_release(&reserve, obj);
+		}
+		req->obj = obj;
+		reserve_section_close();
+	}
 	local_irq_restore(flags);
 	return 0;
 }
 
-/* Frees the reserve on this CPU: its freelist hands it out next. */
+/*
+ * Frees the reserve on this CPU: its freelist hands it out next.  A
+ * destroy may have taken it already (then the target is dead).
+ */
 static long release_fn(void *arg)
 {
-	struct kmem_cache *cache = arg;
+	int target = (long)arg;
 	unsigned long flags;
-	void *obj = xchg(&reserve, NULL);
+	void *obj;
 
-	if (!obj)
-		return 0;
 	local_irq_save(flags);
-	this_cpu_write(dprof_self_alloc, 1);
-	kmem_cache_free(cache, obj);
-	this_cpu_write(dprof_self_alloc, 0);
+	if (reserve_section_open(target)) {
+		obj = xchg(&reserve, NULL);
+		if (obj) {
+			this_cpu_write(dprof_self_alloc, 1);
+			kmem_cache_free(dprof_targets[target].cache, obj);
+			this_cpu_write(dprof_self_alloc, 0);
+		}
+		reserve_section_close();
+	}
 	local_irq_restore(flags);
 	return 0;
 }
@@ -933,14 +1004,13 @@ static void arm_next(void)
 	item = plan_next(p);
 	cpus_read_lock();
 	cpu = busiest_cpu();
-	req.cache = dprof_targets[target].cache;
+	req.target = target;
 	req.obj = NULL;
 	work_on_cpu(cpu, reserve_fn, &req);
 	if (!req.obj) {
 		counters.reserve_failed++;
 		goto out;
 	}
-	WRITE_ONCE(reserve, req.obj);
 	id = next_id++;
 	watch.addr = (unsigned long)req.obj;
 	watch.target = target;
@@ -959,7 +1029,7 @@ static void arm_next(void)
 	if (ret) {
 		if (ret == -ENOSPC)
 			counters.nospc++;
-		work_on_cpu(cpu, release_fn, req.cache);
+		work_on_cpu(cpu, release_fn, (void *)(long)target);
 		atomic_long_set_release(&watch.word, make_word(id, W_IDLE));
 		watch.addr = 0;
 		goto out;
@@ -968,7 +1038,7 @@ static void arm_next(void)
 	watch.deadline_ns = now_ns() + (u64)cfg.wait_ms * NSEC_PER_MSEC;
 	atomic_long_set_release(&watch.word, make_word(id, W_WAITING));
 	/* Free it where it was allocated: the next allocation there is it. */
-	work_on_cpu(cpu, release_fn, req.cache);
+	work_on_cpu(cpu, release_fn, (void *)(long)target);
 out:
 	cpus_read_unlock();
 }
@@ -1500,6 +1570,11 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		   c->ends[DPROF_HIST_FREED], c->ends[DPROF_HIST_TIMEOUT],
 		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->reserve_failed,
 		   c->nospc);
+	seq_printf(m, "  reserve: %s, %s; %llu given back by kmem_cache_destroy()\n",
+		   READ_ONCE(reserve) ? "held" : "none",
+		   atomic_read(&reserve_section) ? "in a section" :
+		   "no section",
+		   (u64)atomic64_read(&reserve_destroyed));
 	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside a life or window, %llu ip out of range\n",
 		   hit->hits, (u64)atomic64_read(&window_hits),
 		   (u64)atomic64_read(&hits_rate_dropped),

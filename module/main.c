@@ -89,6 +89,11 @@ module_param(history_wait_ms, uint, 0444);
 MODULE_PARM_DESC(history_wait_ms,
 		 "Give up on an armed address not reallocated within this time (10..60000, default 500)");
 
+static unsigned int test_reserve_delay_ms;
+module_param(test_reserve_delay_ms, uint, 0444);
+MODULE_PARM_DESC(test_reserve_delay_ms,
+		 "Tests only: busy-wait this long (0..1000 ms, interrupts off) inside each reserve of the object to watch, so a test can destroy the cache in that window (default 0)");
+
 static unsigned int sample_window_ms = 20;
 module_param(sample_window_ms, uint, 0444);
 MODULE_PARM_DESC(sample_window_ms,
@@ -203,9 +208,11 @@ static int history_params(struct dprof_history_config *hc)
 	    !range_ok("history_max_hits", history_max_hits, 100, 10000000) ||
 	    !range_ok("history_timeout_ms", history_timeout_ms, 10, 4000) ||
 	    !range_ok("history_wait_ms", history_wait_ms, 10, 60000) ||
-	    !range_ok("sample_window_ms", sample_window_ms, 1, 1000))
+	    !range_ok("sample_window_ms", sample_window_ms, 1, 1000) ||
+	    !range_ok("test_reserve_delay_ms", test_reserve_delay_ms, 0, 1000))
 		return -EINVAL;
 	hc->window_ms = sample_window_ms;
+	hc->test_reserve_delay_ms = test_reserve_delay_ms;
 	return 0;
 }
 
