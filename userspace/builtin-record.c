@@ -47,6 +47,7 @@ struct record_state {
 	pid_t child;
 	int child_status;
 	unsigned int nr_targets;	/* in the first targets section */
+	uint32_t target_flags[DPROF_MAX_TARGETS];	/* there */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -288,6 +289,8 @@ static int write_header_sections(struct record_state *st)
 	if (nr_targets < 0)
 		return EXIT_FAIL;
 	st->nr_targets = nr_targets;
+	for (int i = 0; i < nr_targets; i++)
+		st->target_flags[i] = targets[i].flags;
 
 	uname(&uts);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -596,6 +599,19 @@ static int write_work_meta(struct record_state *st)
 	return 0;
 }
 
+/* Whether the targets now differ from the first targets section. */
+static bool targets_changed(const struct record_state *st,
+			    const struct dprof_file_target *targets,
+			    int nr_targets)
+{
+	if (nr_targets != (int)st->nr_targets)
+		return nr_targets > (int)st->nr_targets;
+	for (int i = 0; i < nr_targets; i++)
+		if (targets[i].flags != st->target_flags[i])
+			return true;
+	return false;
+}
+
 static int finish(struct record_state *st, double elapsed)
 {
 	static struct dprof_file_target targets[DPROF_MAX_TARGETS];
@@ -623,11 +639,12 @@ static int finish(struct record_state *st, double elapsed)
 	free(histories);
 	free(profile);
 	/*
-	 * target=all adds the caches created while recording: the last
-	 * targets section (a superset, indexes never reused) is the one read.
+	 * target=all adds the caches created while recording, and a cache
+	 * destroyed while recording is flagged so: the last targets section
+	 * (a superset, indexes never reused) is the one read.
 	 */
 	nr_targets = read_targets(st, targets);
-	if (nr_targets > (int)st->nr_targets)
+	if (targets_changed(st, targets, nr_targets))
 		rec_write_section(&st->out, DPROF_SEC_TARGETS, targets,
 				  (size_t)nr_targets * sizeof(targets[0]));
 	write_samples(st);
