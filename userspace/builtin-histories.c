@@ -31,6 +31,7 @@ static const char histories_usage[] =
 	"  -s, --script        one line per history and per access, for scripts:\n"
 	"                        history ID TARGET offsets A[,B,C,D] alloc_cpu C end_cpu C\n"
 	"                          lifetime_ns N end REASON complete 0|1 dropped N\n"
+	"                          addr ADDR alloc_ns T  (ADDR hex, T CLOCK_MONOTONIC)\n"
 	"                        access ID OFFSET CPU read|write|? TIME_NS KIND REPORTED\n"
 	"                          SYMBOL  (KIND load|store|rmw|ambiguous|unknown,\n"
 	"                          REPORTED read|write|none: the breakpoints' word)\n"
@@ -278,11 +279,13 @@ static void script_text(FILE *out, const struct recording *r,
 		if ((one && h != one) || !wanted(r, h, target))
 			continue;
 		offsets_text(h, offs, sizeof(offs));
-		fprintf(out, "history %u %s offsets %s alloc_cpu %u end_cpu %d lifetime_ns %llu end %s complete %d dropped %u\n",
+		fprintf(out, "history %u %s offsets %s alloc_cpu %u end_cpu %d lifetime_ns %llu end %s complete %d dropped %u addr 0x%llx alloc_ns %llu\n",
 			h->id, r->targets[h->target].name, offs, h->alloc_cpu,
 			h->reason ? h->end_cpu : -1,
 			h->reason ? (unsigned long long)(h->end_ns - h->alloc_ns) : 0ull,
-			reason_name(h), history_complete(h), h->dropped);
+			reason_name(h), history_complete(h), h->dropped,
+			(unsigned long long)h->addr,
+			(unsigned long long)h->alloc_ns);
 		for (size_t k = 0; k < h->nr_elems; k++) {
 			const struct hist_elem *e = &h->elems[k];
 

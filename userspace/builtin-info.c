@@ -230,7 +230,7 @@ int cmd_info(int argc, char **argv)
 	FILE *out;
 	int ret;
 
-	ret = parse_view_opts(argc, argv, &o, info_usage);
+	ret = parse_view_opts(argc, argv, &o, info_usage, 0);
 	if (ret)
 		return ret;
 	ret = view_open(&o, &r, &out, "info");

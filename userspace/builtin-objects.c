@@ -11,12 +11,18 @@
 #include "view.h"
 
 static const char objects_usage[] =
-	"usage: dprof-view objects [--json] [-o FILE] [RECORDING]\n"
+	"usage: dprof-view objects [--json|--script] [-o FILE] [RECORDING]\n"
 	"\n"
 	"Per target cache: objects allocated and freed on each CPU, how many were\n"
 	"freed on a CPU other than the one that allocated them (they crossed\n"
 	"CPUs), and object lifetimes over alloc/free pairs seen in the recording.\n"
 	"\n"
+	"  -s, --script        the address set itself, one line per event in the\n"
+	"                      recording's order (each CPU's in time order):\n"
+	"                        alloc|free TARGET ADDR CPU TIME_NS FLAGS\n"
+	"                      (ADDR hex; TIME_NS CLOCK_MONOTONIC; FLAGS: bulk,\n"
+	"                      kmalloc, untracked, not_live, off_grid joined by\n"
+	"                      '+', or -)\n"
 	"  -j, --json          JSON instead of text\n"
 	"  -i, --input FILE    what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE   write there instead of stdout\n"
@@ -75,6 +81,45 @@ static void objects_text(FILE *out, const struct recording *r,
 		fprintf(out, "records lost: 0\n");
 }
 
+/* "bulk+kmalloc" etc. of DPROF_OBJ_* @flags, "-" for none. */
+static const char *obj_flags_text(unsigned int flags, char *buf, size_t size)
+{
+	static const char *const names[] = {
+		"bulk", "kmalloc", "untracked", "not_live", "off_grid",
+	};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & (1u << i))
+			len += snprintf(buf + len, size - len, "%s%s",
+					len ? "+" : "", names[i]);
+	return len ? buf : "-";
+}
+
+/* The address set, one line per ALLOC or FREE record. */
+static void objects_script(FILE *out, const struct recording *r)
+{
+	const struct dprof_rec_hdr *hdr;
+	struct rec_iter it;
+	char flags[64];
+
+	rec_iter_init(&it, r);
+	while ((hdr = rec_iter_next(&it))) {
+		const struct dprof_obj_event *o = (const void *)hdr;
+
+		if (hdr->kind != DPROF_REC_ALLOC && hdr->kind != DPROF_REC_FREE)
+			continue;
+		fprintf(out, "%s %s 0x%llx %u %llu %s\n",
+			hdr->kind == DPROF_REC_ALLOC ? "alloc" : "free",
+			hdr->target < r->nr_targets ?
+			r->targets[hdr->target].name : "?",
+			(unsigned long long)o->addr, hdr->cpu,
+			(unsigned long long)o->time_ns,
+			obj_flags_text(hdr->flags, flags, sizeof(flags)));
+	}
+}
+
 static void objects_json(FILE *out, const struct recording *r,
 			 const struct obj_summary *s)
 {
@@ -128,12 +173,18 @@ int cmd_objects(int argc, char **argv)
 	FILE *out;
 	int ret;
 
-	ret = parse_view_opts(argc, argv, &o, objects_usage);
+	ret = parse_view_opts(argc, argv, &o, objects_usage,
+			      VIEW_OPT_SCRIPT);
 	if (ret)
 		return ret;
 	ret = view_open(&o, &r, &out, "objects");
 	if (ret)
 		return ret;
+	if (o.script) {
+		objects_script(out, &r);
+		recording_free(&r);
+		return view_close(out, &o);
+	}
 	if (objects_summarize(&r, &s)) {
 		errmsg("objects: %s: CPU numbers beyond %d", o.input,
 		       OBJ_MAX_CPUS);

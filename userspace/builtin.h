@@ -21,10 +21,16 @@ struct view_opts {
 	const char *input;
 	const char *output;
 	int json;
+	int script;		/* -s: only where VIEW_OPT_SCRIPT is passed */
 };
 
-/* Parses view options; prints usage and returns EXIT_USAGE on error. */
+#define VIEW_OPT_SCRIPT	1	/* the command has a --script output */
+
+/*
+ * Parses view options (-j, -i, -o, -h and those of @extra, VIEW_OPT_*);
+ * prints usage and returns EXIT_USAGE on error.
+ */
 int parse_view_opts(int argc, char **argv, struct view_opts *o,
-		    const char *usage);
+		    const char *usage, unsigned int extra);
 
 #endif

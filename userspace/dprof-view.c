@@ -47,10 +47,11 @@ static void usage(FILE *out)
 }
 
 int parse_view_opts(int argc, char **argv, struct view_opts *o,
-		    const char *usage_text)
+		    const char *usage_text, unsigned int extra)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "script", no_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
@@ -60,10 +61,18 @@ int parse_view_opts(int argc, char **argv, struct view_opts *o,
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ji:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, extra & VIEW_OPT_SCRIPT ?
+				"jsi:o:h" : "ji:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = 1;
+			break;
+		case 's':
+			if (!(extra & VIEW_OPT_SCRIPT)) {
+				errmsg("%s: no --script output here", argv[0]);
+				goto bad;
+			}
+			o->script = 1;
 			break;
 		case 'i':
 			o->input = optarg;
@@ -75,9 +84,14 @@ int parse_view_opts(int argc, char **argv, struct view_opts *o,
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
 		default:
+bad:
 			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		}
+	}
+	if (o->json && o->script) {
+		errmsg("%s: --json and --script exclude each other", argv[0]);
+		return EXIT_USAGE;
 	}
 	return view_input(o, argc - optind, argv + optind, argv[0]);
 }
