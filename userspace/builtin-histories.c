@@ -31,7 +31,8 @@ static const char histories_usage[] =
 	"  -s, --script        one line per history and per access, for scripts:\n"
 	"                        history ID TARGET offsets A[,B,C,D] alloc_cpu C end_cpu C\n"
 	"                          lifetime_ns N end REASON complete 0|1 dropped N\n"
-	"                          addr ADDR alloc_ns T  (ADDR hex, T CLOCK_MONOTONIC)\n"
+	"                          addr ADDR alloc_ns T flags F  (ADDR hex, T CLOCK_MONOTONIC,\n"
+	"                          F: cpus-changed, rw-unsure, truncated joined by '+', or -)\n"
 	"                        access ID OFFSET CPU read|write|? TIME_NS KIND REPORTED\n"
 	"                          SYMBOL  (KIND load|store|rmw|ambiguous|unknown,\n"
 	"                          REPORTED read|write|none: the breakpoints' word)\n"
@@ -267,11 +268,22 @@ static void dump_text(FILE *out, const struct recording *r,
 			h->dropped);
 }
 
+/* "cpus-changed+rw-unsure+truncated", those that apply, or "-". */
+static const char *flags_text(const struct history *h, char *buf,
+			      size_t size)
+{
+	snprintf(buf, size, "%s%s%s",
+		 h->end_flags & DPROF_HIST_CPUS_CHANGED ? "+cpus-changed" : "",
+		 h->begin_flags & DPROF_HIST_RW_UNSURE ? "+rw-unsure" : "",
+		 h->end_flags & DPROF_HIST_TRUNCATED ? "+truncated" : "");
+	return buf[0] ? buf + 1 : "-";
+}
+
 static void script_text(FILE *out, const struct recording *r,
 			const struct history_set *hs, const struct history *one,
 			const char *target, const struct ksyms *syms)
 {
-	char offs[32], sym[160];
+	char offs[32], sym[160], flags[48];
 
 	for (size_t i = 0; i < hs->n; i++) {
 		const struct history *h = &hs->h[i];
@@ -279,13 +291,14 @@ static void script_text(FILE *out, const struct recording *r,
 		if ((one && h != one) || !wanted(r, h, target))
 			continue;
 		offsets_text(h, offs, sizeof(offs));
-		fprintf(out, "history %u %s offsets %s alloc_cpu %u end_cpu %d lifetime_ns %llu end %s complete %d dropped %u addr 0x%llx alloc_ns %llu\n",
+		fprintf(out, "history %u %s offsets %s alloc_cpu %u end_cpu %d lifetime_ns %llu end %s complete %d dropped %u addr 0x%llx alloc_ns %llu flags %s\n",
 			h->id, r->targets[h->target].name, offs, h->alloc_cpu,
 			h->reason ? h->end_cpu : -1,
 			h->reason ? (unsigned long long)(h->end_ns - h->alloc_ns) : 0ull,
 			reason_name(h), history_complete(h), h->dropped,
 			(unsigned long long)h->addr,
-			(unsigned long long)h->alloc_ns);
+			(unsigned long long)h->alloc_ns,
+			flags_text(h, flags, sizeof(flags)));
 		for (size_t k = 0; k < h->nr_elems; k++) {
 			const struct hist_elem *e = &h->elems[k];
 
