@@ -1,7 +1,9 @@
 #!/bin/sh
 # 20 load/unload cycles with traffic leak nothing: slab and vmalloc use
 # return to where they were (rings are 2 MiB per CPU and the live set
-# 1 MiB, so one leaked instance would show), and no cache is left behind.
+# 1 MiB, so one leaked instance would show), so does free memory (pages
+# taken straight from the page allocator, perf's breakpoint events and
+# page tables are in neither), and no cache is left behind.
 . ./functions.sh
 trap cleanup_modules EXIT
 
@@ -10,7 +12,7 @@ load_mod dprof_workload
 # Warm up once so first-use allocations do not count as leaks.
 load_mod dprof target=dprof_workload && unload_mod dprof
 sync; echo 3 >/proc/sys/vm/drop_caches
-slab0=$(meminfo Slab) vmalloc0=$(meminfo VmallocUsed)
+slab0=$(meminfo Slab) vmalloc0=$(meminfo VmallocUsed) free0=$(meminfo MemFree)
 for i in $(seq 20); do
 	load_mod dprof target=dprof_workload
 	wl "churn 200 $((i % 2))"
@@ -18,10 +20,12 @@ for i in $(seq 20); do
 	unload_mod dprof
 done
 sync; echo 3 >/proc/sys/vm/drop_caches
-slab1=$(meminfo Slab) vmalloc1=$(meminfo VmallocUsed)
-echo "slab ${slab0} -> ${slab1} kB, vmalloc ${vmalloc0} -> ${vmalloc1} kB"
+slab1=$(meminfo Slab) vmalloc1=$(meminfo VmallocUsed) free1=$(meminfo MemFree)
+echo "slab ${slab0} -> ${slab1} kB, vmalloc ${vmalloc0} -> ${vmalloc1} kB, free ${free0} -> ${free1} kB"
 [ $((slab1 - slab0)) -lt 512 ] || fail "slab grew by $((slab1 - slab0)) kB"
 [ $((vmalloc1 - vmalloc0)) -lt 512 ] || fail "vmalloc grew by $((vmalloc1 - vmalloc0)) kB"
+# One instance's rings alone are 4 MiB on 2 CPUs; 20 leaked ones 80 MiB.
+[ $((free0 - free1)) -lt 2048 ] || fail "free memory fell by $((free0 - free1)) kB"
 grep -q dprof_calib /proc/slabinfo && fail "calibration caches left behind"
 unload_mod dprof_workload
 exit 0

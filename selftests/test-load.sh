@@ -19,6 +19,23 @@ for field in slab.slab_cache kmem_cache.size kmem_cache.name kmem_cache.list; do
 	grep -q "$field .*(calibrated)" "$DPROF_DIR/status" ||
 		fail "status does not show $field calibrated"
 done
+# Calibration against the kernel's own description of its structs: the
+# offsets found by allocating and searching must be the BTF's.
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	for field in slab.slab_cache kmem_cache.size kmem_cache.name \
+		     kmem_cache.list slab.counters; do
+		struct=${field%%.*} member=${field#*.}
+		[ "$member" = list ] && member=list.next
+		btf=$(dprof-view layout --btf /sys/kernel/btf/vmlinux "$struct" |
+			awk -v m="$member" '$3 == m { print $1; exit }')
+		[ -n "$btf" ] || fail "no $member in the BTF's struct $struct"
+		got=$(awk -v f="$field" '$1 == f && $2 == "offset" { print $3 }' \
+			"$DPROF_DIR/status")
+		expect_eq "$field offset calibrated against BTF" "$got" "$btf"
+	done
+else
+	echo "no /sys/kernel/btf/vmlinux: calibration not compared with BTF"
+fi
 # The workload's struct is 320 bytes (selftests/modules/dprof_workload.c);
 # with a constructor SLUB keeps its free pointer after the object.
 line=$(grep -v '^#' "$DPROF_DIR/targets")
