@@ -169,13 +169,25 @@ void sim_templates_free(struct sim_template *t, size_t n)
 
 /* --- the two caches ---------------------------------------------------- */
 
+/*
+ * Both caches keep 0 for "empty" (a tag is the line + 1, a hash slot the
+ * node + 1), so that their arrays come from calloc() untouched: the
+ * kernel maps the pages on first write, and a large geometry (up to
+ * WS_MAX_LINES lines) costs memory for the sets and slots the recording
+ * uses, not for the whole cache.
+ */
 struct set_cache {
 	unsigned int sets, ways;
-	uint64_t *tag;		/* per set, most recent first */
+	uint64_t *tag;		/* per set, most recent first; line + 1 */
 	uint16_t *owner;	/* type of the line's last access */
+	uint32_t *used;		/* the sets ever filled, for snapshots */
+	size_t nr_used;
 };
 
-/* Returns true on a hit; the line is most recent either way. */
+/*
+ * Returns true on a hit; the line is most recent either way.  @line is
+ * the line number + 1 (never 0).
+ */
 static inline bool set_access(struct set_cache *c, uint64_t line,
 			      uint16_t type, unsigned int set)
 {
@@ -187,6 +199,8 @@ static inline bool set_access(struct set_cache *c, uint64_t line,
 		own[0] = type;
 		return true;
 	}
+	if (!tags[0])			/* first line of the set */
+		c->used[c->nr_used++] = set;
 	for (w = 1; w < c->ways; w++)
 		if (tags[w] == line)
 			break;
@@ -205,7 +219,7 @@ struct lru_cache {
 	uint64_t *line;
 	uint32_t *prev, *next;	/* list: head most recent */
 	uint32_t head, tail;
-	int32_t *slot;		/* hash: node index, -1 empty */
+	uint32_t *slot;		/* hash: node index (from 1), 0 empty */
 	uint32_t *slot_of;	/* node -> its hash slot: no probe to evict */
 	size_t mask;
 };
@@ -229,13 +243,15 @@ static void lru_init(struct lru_cache *c, size_t cap)
 		h <<= 1;
 	memset(c, 0, sizeof(*c));
 	c->cap = cap;
-	/* Node cap stands in for a new line while an old one leaves. */
-	c->line = xcalloc(cap + 1, sizeof(*c->line));
-	c->prev = xcalloc(cap, sizeof(*c->prev));
-	c->next = xcalloc(cap, sizeof(*c->next));
+	/*
+	 * Nodes are 1 to cap (0 is an empty hash slot); node cap + 1 stands
+	 * in for a new line while an old one leaves.
+	 */
+	c->line = xcalloc(cap + 2, sizeof(*c->line));
+	c->prev = xcalloc(cap + 1, sizeof(*c->prev));
+	c->next = xcalloc(cap + 1, sizeof(*c->next));
 	c->slot = xcalloc(h, sizeof(*c->slot));
-	c->slot_of = xcalloc(cap + 1, sizeof(*c->slot_of));
-	memset(c->slot, 0xff, h * sizeof(*c->slot));
+	c->slot_of = xcalloc(cap + 2, sizeof(*c->slot_of));
 	c->mask = h - 1;
 	c->head = c->tail = NIL;
 }
@@ -272,7 +288,7 @@ static void lru_hash_remove(struct lru_cache *c, size_t i)
 		size_t home;
 
 		j = (j + 1) & c->mask;
-		if (c->slot[j] < 0)
+		if (!c->slot[j])
 			break;
 		home = line_hash(c->line[c->slot[j]]) & c->mask;
 		/* Move j back to i when i lies cyclically in [home, j). */
@@ -282,7 +298,7 @@ static void lru_hash_remove(struct lru_cache *c, size_t i)
 			i = j;
 		}
 	}
-	c->slot[i] = -1;
+	c->slot[i] = 0;
 }
 
 static bool lru_access(struct lru_cache *c, uint64_t line)
@@ -290,8 +306,8 @@ static bool lru_access(struct lru_cache *c, uint64_t line)
 	size_t i = line_hash(line) & c->mask;
 	uint32_t n;
 
-	while (c->slot[i] >= 0) {
-		n = (uint32_t)c->slot[i];
+	while (c->slot[i]) {
+		n = c->slot[i];
 		if (c->line[n] == line) {
 			if (c->head != n) {
 				lru_unlink(c, n);
@@ -302,7 +318,7 @@ static bool lru_access(struct lru_cache *c, uint64_t line)
 		i = (i + 1) & c->mask;
 	}
 	if (c->used < c->cap) {
-		n = (uint32_t)c->used++;
+		n = (uint32_t)++c->used;
 	} else {
 		/*
 		 * The least recent node takes the new line.  Its old slot
@@ -312,14 +328,14 @@ static bool lru_access(struct lru_cache *c, uint64_t line)
 		 */
 		n = c->tail;
 		lru_unlink(c, n);
-		c->line[c->cap] = line;		/* held, not yet node n */
-		c->slot[i] = (int32_t)c->cap;
-		c->slot_of[c->cap] = (uint32_t)i;
+		c->line[c->cap + 1] = line;	/* held, not yet node n */
+		c->slot[i] = (uint32_t)c->cap + 1;
+		c->slot_of[c->cap + 1] = (uint32_t)i;
 		lru_hash_remove(c, c->slot_of[n]);
-		i = c->slot_of[c->cap];
+		i = c->slot_of[c->cap + 1];
 	}
 	c->line[n] = line;
-	c->slot[i] = (int32_t)n;
+	c->slot[i] = n;
 	c->slot_of[n] = (uint32_t)i;
 	lru_push_front(c, n);
 	return false;
@@ -459,11 +475,13 @@ static const bool *first_touch_of(struct first_touch *ft,
 
 static void snapshot(struct cachesim *sim, const struct set_cache *sc)
 {
-	size_t n = (size_t)sc->sets * sc->ways;
+	for (size_t u = 0; u < sc->nr_used; u++) {
+		size_t first = (size_t)sc->used[u] * sc->ways;
 
-	for (size_t i = 0; i < n; i++)
-		if (sc->tag[i] != NO_LINE && sc->owner[i] < sim->nr_types)
-			sim->types[sc->owner[i]].lines_in_cache += 1;
+		for (size_t i = first; i < first + sc->ways && sc->tag[i]; i++)
+			if (sc->owner[i] < sim->nr_types)
+				sim->types[sc->owner[i]].lines_in_cache += 1;
+	}
 	sim->snapshots++;
 }
 
@@ -484,7 +502,7 @@ static void replay_access(struct cachesim *sim, struct set_cache *sc,
 		sc->owner[(size_t)set * sc->ways] = ev->type;
 		hit = fa_hit = true;
 	} else {
-		hit = set_access(sc, ev->line, ev->type, set);
+		hit = set_access(sc, ev->line + 1, ev->type, set);
 		/* The fully associative cache sees every access. */
 		fa_hit = lru_access(fa, ev->line);
 		sim->fa_misses += !fa_hit;
@@ -635,7 +653,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	if (!(geo->sets & (geo->sets - 1)))
 		set_mask = geo->sets - 1;	/* 0 for one set: also right */
 	sc.tag = xcalloc(lines, sizeof(*sc.tag));
-	memset(sc.tag, 0xff, lines * sizeof(*sc.tag));
+	sc.used = xcalloc(geo->sets, sizeof(*sc.used));
 	sc.owner = xcalloc(lines, sizeof(*sc.owner));
 	lru_init(&fa, lines);
 	st.ft.base = xcalloc(nr_types + 1, sizeof(*st.ft.base));
@@ -769,6 +787,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	free(order);
 	lru_free(&fa);
 	free(sc.tag);
+	free(sc.used);
 	free(sc.owner);
 }
 

@@ -54,32 +54,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		raw_samples_aggregate(&r, &agg);
 		histories_build(&hs, &r);
 		if (!objects_summarize(&r, &objs)) {
+			/*
+			 * Any geometry the reader accepts (ws_geometry_ok(),
+			 * up to WS_MAX_LINES lines), else the default above.
+			 */
 			ws_geometry_from(&r, 0, &geo);
-			/* Bounded so that one input stays fast. */
-			if (geo.sets && geo.line && geo.sets <= (1u << 14)) {
-				workingset_build(&ws, &r, &hs, &objs, &geo);
-				workingset_free(&ws);
-			}
+			workingset_build(&ws, &r, &hs, &objs, &geo);
+			workingset_free(&ws);
 			objects_free(&objs);
 		}
 		paths_build(&ps, &r, &hs);
 		combine_build(&cs, &ps);
 		if (!objects_summarize(&r, &objs)) {
-			ws_geometry_from(&r, 0, &geo);
-			if (geo.sets && geo.line && geo.sets <= (1u << 14) &&
-			    geo.ways <= 64) {
-				struct sim_template *t;
+			struct sim_template *t;
 
-				t = calloc(r.nr_targets + 1, sizeof(*t));
-				if (t) {
-					sim_templates_build(t, &r, &hs);
-					/* Bounded so that one input stays fast. */
-					cachesim_run(&sim, t, r.nr_targets, &objs,
-						     &geo, 20000);
-					cachesim_free(&sim);
-					sim_templates_free(t, r.nr_targets);
-					free(t);
-				}
+			ws_geometry_from(&r, 0, &geo);
+			t = calloc(r.nr_targets + 1, sizeof(*t));
+			if (t) {
+				sim_templates_build(t, &r, &hs);
+				/* Bounded so that one input stays fast. */
+				cachesim_run(&sim, t, r.nr_targets, &objs,
+					     &geo, 20000);
+				cachesim_free(&sim);
+				sim_templates_free(t, r.nr_targets);
+				free(t);
 			}
 			objects_free(&objs);
 		}
@@ -107,10 +105,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (m == DIFF_M_WS_BYTES || m == DIFF_M_LIVE_OBJECTS)
 				continue;	/* as live-bytes */
-			if ((m == DIFF_M_LIVE_BYTES || m == DIFF_M_WS_LINES ||
-			     m == DIFF_M_SIM_MISS_RATE) &&
-			    (!geo.sets || !geo.line || geo.sets > (1u << 14)))
-				continue;	/* bounded, as above */
 			if (!diff_buckets_build(&t, &r, by, m, NULL, &geo, why,
 						sizeof(why)))
 				diff_table_free(&t);

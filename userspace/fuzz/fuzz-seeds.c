@@ -89,6 +89,31 @@ int main(int argc, char **argv)
 	fixture_end_with(&f, DPROF_SEC_SAMPLES, s, sizeof(s));
 	bad |= write_seed(argv[1], "samples.dprof", &f);
 
+	/*
+	 * The geometries the reader accepts, at both ends (ws_geometry_ok):
+	 * the working set and the cache simulation run on each.
+	 */
+	for (int i = 0; i < 2; i++) {
+		struct dprof_file_cache c = i ?
+			(struct dprof_file_cache){ .level = 1,
+				.type = DPROF_CACHE_DATA, .line_size = 16,
+				.ways = 1, .sets = 1, .size = 16 } :
+			(struct dprof_file_cache){ .level = 3,
+				.type = DPROF_CACHE_UNIFIED, .line_size = 64,
+				.ways = 1024, .sets = 16384,
+				.size = 1024u * 16384 * 64 };
+
+		fixture_begin(&f, 2);
+		fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 100,
+			      0xffff888000001000ull);
+		history(&f);
+		fixture_event(&f, DPROF_REC_FREE, 1, 0, 2100,
+			      0xffff888000001000ull);
+		fixture_end_with(&f, DPROF_SEC_CACHES, &c, sizeof(c));
+		bad |= write_seed(argv[1], i ? "geometry-smallest.dprof" :
+				  "geometry-largest.dprof", &f);
+	}
+
 	/* BTF naming cache0's objects: struct cache0 { u64 a[26]; }. */
 	u64 = btf__add_int(btf, "unsigned long long", 8, 0);
 	st = btf__add_struct(btf, "cache0", 208);

@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "harness.h"
 #include "fixture.h"
@@ -309,6 +310,37 @@ static void test_cachesim_long_waits_end(void)
 	sim_templates_free(&t, 1);
 }
 
+/*
+ * The largest geometry the reader accepts (WS_MAX_LINES lines, a 1 GiB
+ * cache): the two caches' arrays are some 700 MB if touched, but only
+ * the sets and hash slots used are; a few lives must cost a few MB.
+ */
+static void test_cachesim_largest_geometry_is_lazy(void)
+{
+	static const uint32_t off[] = { 0, 64 };
+	static const struct ws_geometry big = {
+		.level = 3, .size = 1ull << 30, .ways = 1024, .line = 64,
+		.sets = 16384,
+	};
+	struct sim_template t;
+	struct obj_summary o;
+	struct cachesim sim;
+	struct rusage before, after;
+
+	template_rounds(&t, off, 2, 2);
+	lives_at(&o, 5, 128, 1000);
+	getrusage(RUSAGE_SELF, &before);
+	cachesim_run(&sim, &t, 1, &o, &big, 0);
+	getrusage(RUSAGE_SELF, &after);
+	CHECK_EQ_U64(sim.accesses, 5 * 4);
+	CHECK_EQ_U64(sim.misses, 5 * 2);
+	/* ru_maxrss in KiB: the peak may not grow by 64 MiB. */
+	CHECK(after.ru_maxrss - before.ru_maxrss < 64 * 1024);
+	cachesim_free(&sim);
+	free(o.lives);
+	sim_templates_free(&t, 1);
+}
+
 const struct unit_test cachesim_tests[] = {
 	{ "cachesim: templates from histories, one variant per path",
 	  test_cachesim_templates_from_histories },
@@ -324,5 +356,7 @@ const struct unit_test cachesim_tests[] = {
 	  test_cachesim_one_set_agrees },
 	{ "cachesim: lives that wait hours between accesses end quickly",
 	  test_cachesim_long_waits_end },
+	{ "cachesim: the largest geometry costs the sets used, not the cache",
+	  test_cachesim_largest_geometry_is_lazy },
 	{ NULL, NULL },
 };
