@@ -301,48 +301,102 @@ static void perf_sample_hit(struct perf_event *ev, struct perf_sample_data *data
 }
 
 /*
- * sampler=inject: one line "COUNT ADDR IP KIND [LATENCY]" runs COUNT
- * samples of address ADDR by instruction IP through sample_one(), as
- * the NMI handler would after decoding.  KIND: load or store, "+miss"
- * when it missed L1.  The CPU is the writer's (taskset picks it).
+ * sampler=inject: each line runs COUNT samples, in batches with
+ * preemption off, as the NMI handler would; the CPU is the writer's
+ * (taskset picks it).  Two forms:
+ *
+ *   COUNT ADDR IP KIND [LATENCY]
+ *	through sample_one(), as after decoding.  KIND: load or store,
+ *	"+miss" when it missed L1.
+ *   perf COUNT ADDR IP DATA_SRC WEIGHT
+ *	through the ibs/pebs overflow handler itself, perf_sample_hit(),
+ *	with a perf_sample_data as the kernel's drivers fill it: DATA_SRC
+ *	the perf_mem_data_src word (hex) that arch/x86/events/intel/ds.c
+ *	builds from a PEBS record or amd/ibs.c from IbsOpData2/3, WEIGHT
+ *	the load latency in cycles (PEBS-LL, IBS DcMissLat), ADDR 0 for a
+ *	sample without a valid data address.
  */
 #define INJECT_MAX_COUNT	1000000
 #define INJECT_BATCH		256	/* samples per preemption-off stretch */
 
-static int inject_line(char *line)
-{
-	unsigned long count, lat = 0;
-	unsigned long long addr, ip;
-	char kind[16];
-	struct dprof_access a = { .src = DPROF_SRC_UNKNOWN };
-	int n = sscanf(line, "%lu %llx %llx %15s %lu", &count, &addr, &ip,
-		       kind, &lat);
+struct inject_sample {
+	u64 addr, ip;
+	struct dprof_access a;		/* the decoded form */
+	bool perf;			/* through perf_sample_hit() */
+	u64 data_src, weight;		/* its perf_sample_data */
+};
 
-	if (n < 4 || !count || count > INJECT_MAX_COUNT)
+static void inject_one(const struct inject_sample *in)
+{
+	struct dprof_access a = in->a;
+	struct perf_sample_data data;
+	struct pt_regs regs = {};
+	u64 start;
+	bool hit;
+
+	if (in->perf) {
+		perf_sample_data_init(&data, in->addr, 0);
+		data.data_src.val = in->data_src;
+		data.weight.full = in->weight;
+		data.sample_flags |= PERF_SAMPLE_DATA_SRC |
+				     PERF_SAMPLE_WEIGHT_TYPE;
+		regs.ip = in->ip;
+		perf_sample_hit(NULL, &data, &regs);
+		return;
+	}
+	start = get_cycles();
+	hit = sample_one(in->addr, in->ip, &a);
+	dprof_cost_add(DPROF_HOOK_SAMPLE, hit, get_cycles() - start);
+}
+
+/* The decoded form "COUNT ADDR IP KIND [LATENCY]"; 0 or -EINVAL. */
+static int inject_parse_decoded(const char *line, unsigned long *count,
+				struct inject_sample *in)
+{
+	unsigned long lat = 0;
+	char kind[16];
+	int n = sscanf(line, "%lu %llx %llx %15s %lu", count, &in->addr,
+		       &in->ip, kind, &lat);
+
+	if (n < 4)
 		return -EINVAL;
+	in->a.src = DPROF_SRC_UNKNOWN;
 	if (!strncmp(kind, "load", 4))
-		a.load = true;
+		in->a.load = true;
 	else if (!strncmp(kind, "store", 5))
-		a.store = true;
+		in->a.store = true;
 	else
 		return -EINVAL;
 	if (strstr(kind, "+miss")) {
-		a.l1_miss = true;
-		a.src = DPROF_SRC_MISS;
-		a.latency = min_t(unsigned long, lat, U16_MAX);
+		in->a.l1_miss = true;
+		in->a.src = DPROF_SRC_MISS;
+		in->a.latency = min_t(unsigned long, lat, U16_MAX);
 	}
+	return 0;
+}
+
+static int inject_line(char *line)
+{
+	struct inject_sample in = {};
+	unsigned long count;
+
+	if (!strncmp(line, "perf ", 5)) {
+		in.perf = true;
+		if (sscanf(line + 5, "%lu %llx %llx %llx %llu", &count,
+			   &in.addr, &in.ip, &in.data_src, &in.weight) != 5)
+			return -EINVAL;
+	} else if (inject_parse_decoded(line, &count, &in)) {
+		return -EINVAL;
+	}
+	if (!count || count > INJECT_MAX_COUNT)
+		return -EINVAL;
 	while (count) {
 		unsigned long batch = min_t(unsigned long, count, INJECT_BATCH);
 
 		count -= batch;
 		preempt_disable();
-		while (batch--) {
-			u64 start = get_cycles();
-			bool hit = sample_one(addr, ip, &a);
-
-			dprof_cost_add(DPROF_HOOK_SAMPLE, hit,
-				       get_cycles() - start);
-		}
+		while (batch--)
+			inject_one(&in);
 		preempt_enable();
 		cond_resched();
 	}
@@ -370,7 +424,7 @@ ssize_t dprof_sample_inject(const char __user *ubuf, size_t len)
 			ret = inject_line(line);
 	kfree(text);
 	if (ret)
-		pr_err_ratelimited("inject: want lines \"COUNT ADDR IP load|store[+miss] [LATENCY]\" with COUNT 1..%u, hex ADDR and IP\n",
+		pr_err_ratelimited("inject: want lines \"COUNT ADDR IP load|store[+miss] [LATENCY]\" or \"perf COUNT ADDR IP DATA_SRC WEIGHT\" with COUNT 1..%u, hex ADDR, IP and DATA_SRC\n",
 				   INJECT_MAX_COUNT);
 	return ret ? ret : len;
 }

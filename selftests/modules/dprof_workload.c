@@ -20,7 +20,9 @@
  *   reset             free every held object, zero the counters
  * Read /sys/kernel/debug/dprof_workload/stats: what the workload did, per
  * CPU, in the order "cpu <n> allocs <a> frees <f>", then "held <h>" and the
- * last resolver check.
+ * last resolver check; "held_addr" is the oldest held object (the next
+ * one "free" takes), "kmalloc_addr" a kmalloc-512 buffer held from load to
+ * unload (a slab object of another cache, for samples outside the target).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -60,6 +62,7 @@ static unsigned long allocs[WORKLOAD_MAX_CPUS], frees[WORKLOAD_MAX_CPUS];
 static unsigned long misplaced;	/* operations that ran on the wrong CPU */
 static struct task_struct *stress_task;
 static u32 seq;
+static void *kmalloc_buf;
 
 static struct {
 	unsigned long ok, failed;
@@ -455,6 +458,12 @@ static int stats_show(struct seq_file *m, void *v)
 	if (resolve_result.failed)
 		seq_printf(m, "resolve_first_failure %s\n",
 			   resolve_result.first_failure);
+	/* Raw addresses, for tests (the file is root's, 0400). */
+	if (!list_empty(&held))
+		seq_printf(m, "held_addr %px\n",
+			   list_first_entry(&held, struct dprof_workload_obj,
+					    link));
+	seq_printf(m, "kmalloc_addr %px\n", kmalloc_buf);
 	mutex_unlock(&lock);
 	return 0;
 }
@@ -467,6 +476,11 @@ static int __init workload_init(void)
 				  obj_ctor);
 	if (!cache)
 		return -ENOMEM;
+	kmalloc_buf = kmalloc(512, GFP_KERNEL);
+	if (!kmalloc_buf) {
+		kmem_cache_destroy(cache);
+		return -ENOMEM;
+	}
 	dir = debugfs_create_dir("dprof_workload", NULL);
 	debugfs_create_file("ctl", 0200, dir, NULL, &ctl_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
@@ -482,6 +496,7 @@ static void __exit workload_exit(void)
 	free_all_held();
 	mutex_unlock(&lock);
 	kmem_cache_destroy(cache);
+	kfree(kmalloc_buf);
 }
 
 module_init(workload_init);
