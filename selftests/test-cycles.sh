@@ -1,9 +1,10 @@
 #!/bin/sh
 # 20 load/unload cycles with traffic leak nothing: slab and vmalloc use
 # return to where they were (rings are 2 MiB per CPU and the live set
-# 1 MiB, so one leaked instance would show), so does free memory (pages
-# taken straight from the page allocator, perf's breakpoint events and
-# page tables are in neither), and no cache is left behind.
+# 1 MiB, so one leaked instance would show), free memory does not fall by
+# whole instances (pages taken straight from the page allocator, perf's
+# breakpoint events and page tables are in neither), and no cache is
+# left behind.
 . ./functions.sh
 trap cleanup_modules EXIT
 
@@ -24,8 +25,11 @@ slab1=$(meminfo Slab) vmalloc1=$(meminfo VmallocUsed) free1=$(meminfo MemFree)
 echo "slab ${slab0} -> ${slab1} kB, vmalloc ${vmalloc0} -> ${vmalloc1} kB, free ${free0} -> ${free1} kB"
 [ $((slab1 - slab0)) -lt 512 ] || fail "slab grew by $((slab1 - slab0)) kB"
 [ $((vmalloc1 - vmalloc0)) -lt 512 ] || fail "vmalloc grew by $((vmalloc1 - vmalloc0)) kB"
-# One instance's rings alone are 4 MiB on 2 CPUs; 20 leaked ones 80 MiB.
-[ $((free0 - free1)) -lt 2048 ] || fail "free memory fell by $((free0 - free1)) kB"
+# MemFree moves by +-20 MiB over such runs without any leak (per-CPU page
+# lists, caches refilled; measured over 80 cycles on 6.1: +8, -12, -10,
+# -11 MiB, not growing), so it only catches a leak of whole instances:
+# their rings alone are 4 MiB on 2 CPUs, 80 MiB over 20 cycles.
+[ $((free0 - free1)) -lt 40960 ] || fail "free memory fell by $((free0 - free1)) kB"
 grep -q dprof_calib /proc/slabinfo && fail "calibration caches left behind"
 unload_mod dprof_workload
 exit 0
