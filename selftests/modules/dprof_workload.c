@@ -460,10 +460,10 @@ static int stats_show(struct seq_file *m, void *v)
 			   resolve_result.first_failure);
 	/* Raw addresses, for tests (the file is root's, 0400). */
 	if (!list_empty(&held))
-		seq_printf(m, "held_addr %px\n",
+		seq_printf(m, "held_addr %lx\n", (unsigned long)
 			   list_first_entry(&held, struct dprof_workload_obj,
 					    link));
-	seq_printf(m, "kmalloc_addr %px\n", kmalloc_buf);
+	seq_printf(m, "kmalloc_addr %lx\n", (unsigned long)kmalloc_buf);
 	mutex_unlock(&lock);
 	return 0;
 }
