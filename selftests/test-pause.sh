@@ -12,10 +12,9 @@
 # resume falls inside it.  Two lives are told apart by the recording's
 # address set (an allocation or free of the history's address strictly
 # inside its span), not by the history's own bookkeeping.  Churn on CPU 0
-# first makes it the collector's busiest CPU, so that once the first
-# watch expires (history_wait_ms=500) the next is on CPU 0 and its address
-# is the first of the 300 allocated before the pause (history_timeout_ms=
-# 4000 keeps that history open across the pause).
+# first makes it the collector's busiest CPU; objects are then allocated
+# there and held, one at a time, until one is being watched, so a history
+# is open when the pause comes (history_timeout_ms=4000 keeps it open).
 . ./functions.sh
 trap cleanup_modules EXIT
 out=$TMP/pause.dprof
@@ -23,23 +22,35 @@ enable=/sys/module/dprof/parameters/enable
 
 load_mod dprof_workload
 load_mod dprof target=dprof_workload history_timeout_ms=4000
-dprof-view record -o "$out" -- sh -c "
-	echo 'churn 200 0' >$WL_DIR/ctl &&     # recorded: 200 allocs and frees
-	sleep 1 &&                             # the collector re-arms on CPU 0
-	echo 'alloc 300 0' >$WL_DIR/ctl &&     # recorded: 300 allocs
-	echo 0 >$enable &&
-	echo 'free 300 0' >$WL_DIR/ctl &&      # recorded: lives that began before
-	echo 'alloc 200 0' >$WL_DIR/ctl &&     # not recorded: paused
-	echo 'free 200 0' >$WL_DIR/ctl &&      # not recorded: never seen begin
-	echo 1 >$enable &&
-	echo 'alloc 300 0' >$WL_DIR/ctl &&     # recorded, at reused addresses
-	echo 'free 300 0' >$WL_DIR/ctl         # recorded
-" || fail "record failed"
+cat >"$TMP/pause-run.sh" <<EOS
+. /selftests/functions.sh
+wl "churn 200 0"		# recorded: 200 allocs and frees
+# Objects held one at a time until one is watched (K of them, recorded).
+k=0
+while ! grep -q "^histories: watching" $DPROF_DIR/histories; do
+	[ \$k -lt 200 ] || fail "no object allocated on CPU 0 was watched"
+	wl "alloc 1 0"
+	k=\$((k + 1))
+	sleep 0.05
+done
+echo \$k >$TMP/pause-k
+wl "alloc 300 0"		# recorded: 300 allocs
+echo 0 >$enable
+wl "free \$((300 + k)) 0"	# recorded: lives that began before
+wl "alloc 200 0"		# not recorded: paused
+wl "free 200 0"			# not recorded: never seen begin
+echo 1 >$enable
+wl "alloc 300 0"		# recorded, at reused addresses
+wl "free 300 0"			# recorded
+EOS
+dprof-view record -o "$out" -- sh "$TMP/pause-run.sh" || fail "record failed"
+k=$(cat "$TMP/pause-k")
+echo "$k objects held until one was watched"
 
-expect_eq "workload allocs cpu0" "$(wl_stat allocs 0)" 1000
+expect_eq "workload allocs cpu0" "$(wl_stat allocs 0)" $((1000 + k))
 expect_eq "workload misplaced ops" "$(wl_stat misplaced)" 0
 # cpu: allocs frees remote_frees
-expect_eq "cpu0 row" "$(objects_row "$out" dprof_workload 0)" "800 800 0"
+expect_eq "cpu0 row" "$(objects_row "$out" dprof_workload 0)" "$((800 + k)) $((800 + k)) 0"
 summary=$(dprof-view objects "$out")
 echo "$summary" | grep -q "live at end: 0; frees of objects allocated before the recording: 0" ||
 	fail "lives left open by the pause: $(echo "$summary" | grep 'live at end')"
