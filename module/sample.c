@@ -773,7 +773,11 @@ size_t dprof_sample_read_data(void *buf, size_t room, loff_t *pos)
 }
 
 struct type_sum {
-	u64 count, misses, latency;
+	/*
+	 * lat_misses: the misses of entries whose instruction loads; the
+	 * drivers give stores no latency, so the average is over these.
+	 */
+	u64 count, misses, latency, lat_misses;
 	struct dprof_window_sums win;	/* watch: per-window sums */
 	unsigned int target;
 };
@@ -836,6 +840,8 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 			types[e->target].count += e->count;
 			types[e->target].misses += e->misses;
 			types[e->target].latency += e->latency_sum;
+			if (e->loads)
+				types[e->target].lat_misses += e->misses;
 		}
 	}
 	if (sampler == DPROF_SAMPLER_WATCH)
@@ -919,7 +925,8 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 	print_share(m, s, base);
 	if (hw)
 		seq_printf(m, " %10llu %9llu %9llu  %s\n", s->misses,
-			   s->misses ? div64_u64(s->latency, s->misses) : 0,
+			   s->lat_misses ?
+			   div64_u64(s->latency, s->lat_misses) : 0,
 			   READ_ONCE(dprof_targets[t].older), bounce);
 	else
 		seq_printf(m, " %10s %9llu %9llu  %s\n", "est.",

@@ -19,8 +19,9 @@ static const char profile_usage[] =
 	"usage: dprof-view profile [--json] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"The data profile: one line per profiled type (slab cache) with its\n"
-	"samples, misses, share of all misses, average miss latency and bounce\n"
-	"(objects freed on another CPU than the one that allocated them); then\n"
+	"samples, misses, share of all misses, average miss latency (over the\n"
+	"misses of loads: the hardware gives stores none) and bounce (objects\n"
+	"freed on another CPU than the one that allocated them); then\n"
 	"per type every sampled field, named from the recording's BTF, in\n"
 	"offset order with cache-line boundaries, and the function that\n"
 	"touched it most.  With the watch sampler (no IBS/PEBS, e.g. in a VM)\n"
@@ -121,9 +122,10 @@ static uint64_t weight(const struct profile *p, uint64_t samples,
 	return p->misses_measured ? misses : samples;
 }
 
+/* The misses, and the average latency over those that carry one. */
 static void misses_text(const struct profile *p, uint64_t misses,
-			uint64_t latency_sum, char *m, size_t mlen, char *lat,
-			size_t llen)
+			uint64_t latency_sum, uint64_t lat_misses, char *m,
+			size_t mlen, char *lat, size_t llen)
 {
 	if (!p->misses_measured) {
 		snprintf(m, mlen, "est.");
@@ -131,8 +133,8 @@ static void misses_text(const struct profile *p, uint64_t misses,
 		return;
 	}
 	snprintf(m, mlen, "%llu", (unsigned long long)misses);
-	if (misses)
-		snprintf(lat, llen, "%.0f", (double)latency_sum / misses);
+	if (lat_misses)
+		snprintf(lat, llen, "%.0f", (double)latency_sum / lat_misses);
 	else
 		snprintf(lat, llen, "-");
 }
@@ -224,8 +226,8 @@ static void type_text(FILE *out, const struct profile *p,
 				line, line * PROFILE_LINE,
 				(line + 1) * PROFILE_LINE - 1);
 		}
-		misses_text(p, f->misses, f->latency_sum, m, sizeof(m), lat,
-			    sizeof(lat));
+		misses_text(p, f->misses, f->latency_sum, f->lat_misses, m,
+			    sizeof(m), lat, sizeof(lat));
 		fprintf(out, "  %6u %5u  %-32s %9llu %5.1f%% %8llu %8llu %8s %7s  %s\n",
 			f->offset, f->size, short_name(f->name, nbuf, 48),
 			(unsigned long long)f->samples,
@@ -267,8 +269,8 @@ static void profile_text(FILE *out, const struct profile *p,
 
 		if (target && strcmp(target, t->cache))
 			continue;
-		misses_text(p, t->misses, t->latency_sum, m, sizeof(m), lat,
-			    sizeof(lat));
+		misses_text(p, t->misses, t->latency_sum, t->lat_misses, m,
+			    sizeof(m), lat, sizeof(lat));
 		bounce_text(t, bounce, sizeof(bounce));
 		fprintf(out, "%-24s %-26.26s %9llu %8s %5.1f%% %7s  %s\n",
 			t->cache, type_name(t, syms, name, sizeof(name)),
@@ -347,10 +349,10 @@ static void profile_json(FILE *out, const struct profile *p,
 			json_uint(&j, "stores", f->stores);
 			if (p->misses_measured) {
 				json_uint(&j, "misses", f->misses);
-				if (f->misses)
+				if (f->lat_misses)
 					json_double(&j, "avg_latency",
 						    (double)f->latency_sum /
-						    f->misses);
+						    f->lat_misses);
 			} else {
 				json_null(&j, "misses");
 			}

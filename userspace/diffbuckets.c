@@ -107,9 +107,10 @@ static void profile_buckets(struct diff_table *t, const struct recording *r,
 				add_count(t, ty->cache, (double)ty->samples);
 			else if (m == DIFF_M_MISSES)
 				add_count(t, ty->cache, (double)ty->misses);
-			else if (ty->misses)
+			else if (ty->lat_misses)
 				add(t, ty->cache, (double)ty->latency_sum /
-				    (double)ty->misses, (double)ty->misses, NAN);
+				    (double)ty->lat_misses,
+				    (double)ty->lat_misses, NAN);
 			continue;
 		}
 		for (size_t f = 0; f < ty->nr_fields; f++) {
@@ -121,9 +122,10 @@ static void profile_buckets(struct diff_table *t, const struct recording *r,
 				add_count(t, key, (double)pf->samples);
 			else if (m == DIFF_M_MISSES)
 				add_count(t, key, (double)pf->misses);
-			else if (pf->misses)
+			else if (pf->lat_misses)
 				add(t, key, (double)pf->latency_sum /
-				    (double)pf->misses, (double)pf->misses, NAN);
+				    (double)pf->lat_misses,
+				    (double)pf->lat_misses, NAN);
 		}
 	}
 	profile_free(&p);
@@ -186,9 +188,10 @@ static void function_buckets(struct diff_table *t, const struct recording *r,
 			add_count(t, key, (double)e[i].count);
 		else if (m == DIFF_M_MISSES)
 			add_count(t, key, (double)e[i].misses);
-		else if (e[i].misses)
-			add(t, key, (double)e[i].latency_sum / (double)e[i].misses,
-			    (double)e[i].misses, NAN);
+		else if (agg_latency_misses(&e[i]))
+			add(t, key, (double)e[i].latency_sum /
+			    (double)agg_latency_misses(&e[i]),
+			    (double)agg_latency_misses(&e[i]), NAN);
 	}
 	ksyms_free(&syms);
 	free(raw);

@@ -29,7 +29,7 @@ struct keyed {
 	uint32_t size;
 	char *name;		/* owned until the rows are built */
 	uint64_t ip;		/* accessing instruction */
-	uint64_t count, misses, latency_sum;
+	uint64_t count, misses, latency_sum, lat_misses;
 	uint64_t loads, stores;	/* the entry's, or from its instruction */
 };
 
@@ -211,6 +211,7 @@ static void add_row(struct profile_type *t, const struct keyed *from,
 		f->stores += k->stores;
 		f->misses += k->misses;
 		f->latency_sum += k->latency_sum;
+		f->lat_misses += k->lat_misses;
 		/* Sorted by ip within the run: sum each ip's entries. */
 		ip_samples += k->count;
 		if (k + 1 == to || k[1].ip != k->ip) {
@@ -226,6 +227,7 @@ static void add_row(struct profile_type *t, const struct keyed *from,
 	t->stores += f->stores;
 	t->misses += f->misses;
 	t->latency_sum += f->latency_sum;
+	t->lat_misses += f->lat_misses;
 }
 
 /* Call-site counts of one kmalloc target: a small growable hash. */
@@ -441,6 +443,7 @@ static void add_data_types(const struct recording *r, struct btf *btf,
 		k->count = e->count;
 		k->misses = e->misses;
 		k->latency_sum = e->latency_sum;
+		k->lat_misses = e->loads ? e->misses : 0;	/* as agg_latency_misses() */
 		k->loads = e->loads;
 		k->stores = e->stores;
 		k->ip = e->ip;
@@ -555,6 +558,7 @@ void profile_build(const struct recording *r, const struct type_map *map,
 		keyed[n].count = e->count;
 		keyed[n].misses = e->misses;
 		keyed[n].latency_sum = e->latency_sum;
+		keyed[n].lat_misses = agg_latency_misses(e);
 		keyed[n].ip = e->ip;
 		if (e->flags & DPROF_AGG_WATCH_IP) {
 			uint64_t a = ipmap_lookup(r, e->ip);

@@ -21,6 +21,7 @@ struct profile_field {
 	uint32_t size;		/* bytes of the field; 0 unknown */
 	char *name;		/* field path, "(padding)", or "+OFF" */
 	uint64_t samples, loads, stores, misses, latency_sum;
+	uint64_t lat_misses;	/* misses with a latency: the average's */
 	uint64_t top_ip;	/* accessing instruction with most samples */
 	uint64_t top_ip_samples;
 };
@@ -51,6 +52,7 @@ struct profile_type {
 	char *no_names_why;	/* why, when struct_name is NULL */
 	uint32_t object_size;
 	uint64_t samples, loads, stores, misses, latency_sum;
+	uint64_t lat_misses;	/* misses with a latency: the average's */
 	uint64_t matched_frees, remote_frees;	/* bounce: freed elsewhere */
 	struct profile_field *fields;		/* by offset */
 	size_t nr_fields;

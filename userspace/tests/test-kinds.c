@@ -286,9 +286,49 @@ static void test_profile_kinds_from_instructions(void)
 	fixture_free(&f);
 }
 
+/*
+ * IBS and PEBS give loads a latency and stores none: a type's average
+ * miss latency is over the misses of loads.  Loads: 300 misses of 100
+ * cycles; stores: 100 misses, no latency.  The average is 100, not 75.
+ */
+static void test_profile_latency_over_load_misses(void)
+{
+	struct dprof_sample_agg agg[] = {
+		{ .ip = 0xffffffff81000100ull, .count = 300, .misses = 300,
+		  .loads = 300, .latency_sum = 300 * 100, .offset = 8,
+		  .src = DPROF_SRC_DRAM },
+		{ .ip = 0xffffffff81000200ull, .count = 100, .misses = 100,
+		  .stores = 100, .offset = 16, .src = DPROF_SRC_MISS },
+	};
+	struct fixture_section s[] = {
+		{ DPROF_SEC_SAMPLES, agg, sizeof(agg) },
+	};
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct profile p;
+
+	fixture_begin(&f, 1);
+	fixture_end_sections(&f, s, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	profile_build(&r, NULL, &p);
+	CHECK_EQ_U64(p.nr_types, 1);
+	if (p.nr_types) {
+		CHECK_EQ_U64(p.types[0].misses, 400);
+		CHECK_EQ_U64(p.types[0].lat_misses, 300);
+		CHECK_EQ_U64(p.types[0].latency_sum / p.types[0].lat_misses,
+			     100);
+	}
+	profile_free(&p);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test kinds_tests[] = {
 	{ "profile_kinds_from_instructions",
 	  test_profile_kinds_from_instructions },
+	{ "profile_latency_over_load_misses",
+	  test_profile_latency_over_load_misses },
 	{ "access_kinds_follow_the_sdm", test_access_kinds_follow_the_sdm },
 	{ "decoded_kinds_win_and_disagreements_count",
 	  test_decoded_kinds_win_and_disagreements_count },
