@@ -51,6 +51,16 @@ expect_load_error() {
 	[ ! -d "/sys/module/$name" ] || fail "$name loaded despite the error"
 }
 
+# ksym NAME: the address of a kernel symbol (hex, no 0x), from kallsyms
+ksym() {
+	awk -v n="$1" '$3 == n && NF == 3 { print $1; exit }' /proc/kallsyms
+}
+
+# hexadd HEX N: HEX + N in hex; busybox sh does 64-bit $(( )), awk not.
+hexadd() {
+	printf '%x' $(( 0x$1 + $2 ))
+}
+
 # loop_until CMD...: retry for up to 10 s
 loop_until() {
 	local i=0

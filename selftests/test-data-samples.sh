@@ -35,15 +35,6 @@ trap cleanup_modules EXIT
 stats=/sys/kernel/debug/dprof_sharing/stats
 out=$TMP/data.dprof
 
-ksym() {
-	awk -v n="$1" '$3 == n && NF == 3 { print $1; exit }' /proc/kallsyms
-}
-
-# hex arithmetic without 64-bit awk: busybox sh does 64-bit $(( )).
-hexadd() {
-	printf '%x' $(( 0x$1 + $2 ))
-}
-
 load_mod dprof_sharing
 GLOBAL=$(awk '$1 == "global_addr" { print $2 }' $stats)
 PCPU1=$(awk '$1 == "pcpu_addr" && $2 == 1 { print $3 }' $stats)

@@ -53,8 +53,6 @@ IBS_LOC_CACHE=$((IBS_BASE | OP_LOAD | LVL_L3 | LVL_REM_CCE1 | LVL_HIT | SNOOP_HI
 IBS_DRAM=$((IBS_BASE | OP_LOAD | LVL_LOC_RAM | LVL_HIT | SNOOP_NA))
 
 hex() { printf '%x' "$1"; }
-hexadd() { printf '%x' $(( 0x$1 + $2 )); }
-ksym() { awk -v n="$1" '$3 == n && NF == 3 { print $1; exit }' /proc/kallsyms; }
 
 load_mod dprof_workload
 load_mod dprof target=dprof_workload sampler=inject history=0
