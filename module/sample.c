@@ -326,22 +326,28 @@ struct inject_sample {
 	u64 data_src, weight;		/* its perf_sample_data */
 };
 
+/* As a PMU interrupt would: the handler times itself. */
+static void inject_perf(const struct inject_sample *in)
+{
+	struct perf_sample_data data;
+	struct pt_regs regs = {};
+
+	perf_sample_data_init(&data, in->addr, 0);
+	data.data_src.val = in->data_src;
+	data.weight.full = in->weight;
+	data.sample_flags |= PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_TYPE;
+	regs.ip = in->ip;
+	perf_sample_hit(NULL, &data, &regs);
+}
+
 static void inject_one(const struct inject_sample *in)
 {
 	struct dprof_access a = in->a;
-	struct perf_sample_data data;
-	struct pt_regs regs = {};
 	u64 start;
 	bool hit;
 
 	if (in->perf) {
-		perf_sample_data_init(&data, in->addr, 0);
-		data.data_src.val = in->data_src;
-		data.weight.full = in->weight;
-		data.sample_flags |= PERF_SAMPLE_DATA_SRC |
-				     PERF_SAMPLE_WEIGHT_TYPE;
-		regs.ip = in->ip;
-		perf_sample_hit(NULL, &data, &regs);
+		inject_perf(in);
 		return;
 	}
 	start = get_cycles();
