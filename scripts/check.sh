@@ -8,7 +8,9 @@
 #     pahole for structs of both reference kernels
 #  4. the selftests in a QEMU TCG guest, on 6.1 and on 6.12 (booted with
 #     slab_nomerge, for clean per-cache data), then on each again with slab
-#     merging for the test of a merged alias's destroy
+#     merging for the test of a merged alias's destroy, and under -icount
+#     for the watch sampler's shares (guest time counts instructions, not
+#     the emulator's trap delivery: selftests/test-all-types.sh says why)
 # Ends with one "N passed, N failed" line over all of them.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +40,10 @@ step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 900 selftests/run.sh
 for k in 6.1 6.12; do
 	step "guest selftest with slab merging on $k" env DPROF_APPEND=slab_merge \
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh
+done
+for k in 6.1 6.12; do
+	step "guest selftest under -icount on $k" env DPROF_ICOUNT=1 \
+		scripts/vm.sh -k $k -t 600 selftests/run.sh test-all-types.sh
 done
 echo "make check took $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"

@@ -83,7 +83,8 @@ fi
 # run in turns and falls back to the HPET, whose every read is an
 # emulated MMIO access (a target hook's record part measured 273
 # instructions with it, 210 without): tsc=reliable keeps the
-# clocksource a host would use.
+# clocksource a host would use; the bare word dprof_icount (handed to
+# init, ignored there) tells the selftests that guest time is counted.
 # DPROF_APPEND adds to the kernel command line.
 accel=tcg
 icount=
@@ -91,7 +92,7 @@ append="console=ttyS0 panic=-1 quiet slab_nomerge dprof.mode=$mode"
 if [ "${DPROF_ICOUNT:-0}" = 1 ]; then
 	accel=tcg,thread=single
 	icount="-icount shift=0,sleep=off"
-	append="$append tsc=reliable"
+	append="$append tsc=reliable dprof_icount"
 fi
 append="$append${DPROF_APPEND:+ $DPROF_APPEND}"
 accel=${DPROF_ACCEL:-$accel}

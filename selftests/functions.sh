@@ -108,6 +108,13 @@ plan_count() {
 	echo "${v:-0}"
 }
 
+# True when the guest runs under QEMU's -icount (vm.sh, DPROF_ICOUNT=1):
+# guest time then counts the guest's instructions only, not the time the
+# emulator spends delivering a trap.
+under_icount() {
+	grep -qw dprof_icount /proc/cmdline
+}
+
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
 	echo "ok: $1 = $3"

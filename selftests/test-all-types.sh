@@ -12,8 +12,18 @@
 # accesses follows its rate: the ranking must be rank_0, kmalloc-32,
 # rank_1, rank_2, rank_3 (kmalloc-32 also holds other kernel objects,
 # which can only add to it), and among the four own caches the shares must
-# be 16/23, 4/23, 2/23, 1/23 within three standard errors plus 15% for the
-# sweep speed, which varies under TCG.  The standard error is the one the
+# be 16/23, 4/23, 2/23, 1/23 within three standard errors plus 3%.
+#
+# The shares are checked only under -icount (make check runs this test in
+# such a boot too).  In wall time the watch sampler disturbs what it
+# measures: every trap delays the sweeper, so a window on a rank_0 object
+# (16 traps per sweep) sees fewer sweeps than one on a rank_3 object (1).
+# On hardware a #DB costs about a microsecond; under TCG its delivery
+# costs the emulator tens of microseconds, which the guest's clock counts.
+# Measured with target=dprof_rank_0,dprof_rank_3 for 40 s: sweeps per
+# window of rank_0 over those of rank_3 were 0.872 and 0.913 in wall time,
+# 0.992 and 0.996 under -icount, where only the handler's own
+# instructions (189 per hit) count.  The standard error is the one the
 # module states (its 95% half-width / 1.96, taken relative to the share):
 # it comes from the samples per window, since only the windows are
 # independent draws; the number of windows each type gets varies (a 3/4
@@ -75,8 +85,13 @@ expect_eq "ranking of the test types" "$order" \
 # Shares among the four own caches, and the older objects, from the
 # module's profile table: type samples share+-95% misses windows older
 # bounce.
-awk -v rankfile="$RANK" '
+icount=0
+under_icount && icount=1
+[ "$icount" -eq 1 ] || echo "shares not checked: wall time in TCG charges the emulator's trap delivery to the watched code (see the top of this test); make check checks them under -icount"
+awk -v rankfile="$RANK" -v icount="$icount" '
 	BEGIN {
+		check_share = icount
+		slack = 0.03
 		while ((getline line < rankfile) > 0) {
 			split(line, f, " ")
 			if (f[1] == "type") { rate[f[2]] = f[6]; full[f[2]] = f[8]; n[f[2]] = f[4] }
@@ -95,10 +110,10 @@ awk -v rankfile="$RANK" '
 			if (!(t in s)) { print "FAIL: " t " has no samples"; bad = 1; continue }
 			if (w[t] < 10) { print "FAIL: " t ": only " w[t] " windows"; bad = 1 }
 			want = rate[t] / rsum; got = s[t] / total
-			tol = want * (3 * rel[t] + 0.15)
+			tol = want * (3 * rel[t] + slack)
 			d = got - want; if (d < 0) d = -d
-			printf "%s: share %.3f, expected %.3f +- %.3f (%d windows, stated relative error %.3f); older %d, in full slabs %d of %d\n", t, got, want, tol, w[t], rel[t], old[t], full[t], n[t]
-			if (d > tol) { print "FAIL: " t " share out of tolerance"; bad = 1 }
+			printf "%s: share %.3f, expected %.3f +- %.3f%s (%d windows, stated relative error %.3f); older %d, in full slabs %d of %d\n", t, got, want, tol, check_share ? "" : " (not checked: wall time)", w[t], rel[t], old[t], full[t], n[t]
+			if (check_share && d > tol) { print "FAIL: " t " share out of tolerance"; bad = 1 }
 			if ((t == "dprof_rank_0" || t == "dprof_rank_1") && 1.96 * rel[t] >= 0.5) {
 				print "FAIL: " t ": the stated 95% interval is +-" int(196 * rel[t]) "% of the share: too wide to test"; bad = 1
 			}
