@@ -30,7 +30,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view \
-	vm-test demo demo-diff bench vm-run vm-shell deps lint install clean help
+	check-debug vm-test demo demo-diff bench vm-run vm-shell deps lint install clean help
 
 all: module view
 
@@ -39,6 +39,7 @@ help:
 	@echo "make demo       set up everything, boot a guest, profile skbuffs"
 	@echo "make demo-diff  a TCP server at its peak and drop-off, diffed"
 	@echo "make check      set up everything and run every test"
+	@echo "make check-debug the guest selftests on a KASAN/lockdep/KFENCE/fault-injection kernel [TESTS=...]"
 	@echo "make vm-run SCRIPT=f [KERNEL=6.12]   run a script in the guest"
 	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
 	@echo "make bench      dprof's costs in instructions (one guest under -icount), then the analyses'"
@@ -50,7 +51,8 @@ help:
 module: $(MODDIR)/dprof.ko
 
 $(MODDIR)/dprof.ko: $(TOP)/Kbuild $(wildcard $(TOP)/module/*.[ch] \
-		$(TOP)/module/uapi/*.h $(TOP)/selftests/modules/*)
+		$(TOP)/module/uapi/*.h $(TOP)/selftests/modules/* \
+		$(wildcard $(KDIR)/Module.symvers))
 	@$(TOP)/scripts/build-module.sh $(KDIR) $(MODDIR)
 
 view: $(BUILD)/dprof-view
@@ -70,6 +72,12 @@ guest-files: module view progs
 # --- tests -------------------------------------------------------------
 check: deps
 	@$(TOP)/scripts/check.sh
+
+# The selftests on a kernel with KASAN, lockdep, KFENCE, SLUB_DEBUG_ON,
+# kmemleak and fault injection (built on first use, ~40 min), and the
+# sweep of failed allocations at load.  Apart from make check.
+check-debug: deps
+	@$(TOP)/scripts/check-debug.sh $(TESTS)
 
 unit-test: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install what building, testing and the demo need on Debian (bookworm).
 # Idempotent: installs only what is missing.  Needs root (apt-get).
+#   scripts/install-deps.sh [--debug]
 #
 # QEMU comes from bookworm-backports (10.x), not bookworm (7.2): 7.2's TCG
 # reports no data watchpoint for atomic read-modify-write instructions under
@@ -16,6 +17,10 @@ libcapstone-dev libdw-dev zstd binutils perl clang libclang-rt-14-dev
 pkg-config busybox-static cpio kmod xz-utils gzip graphviz
 dwarves linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64
 linux-headers-6.12-amd64"
+# --debug: also what building the debug kernel of make check-debug needs.
+if [ "${1:-}" = --debug ]; then
+	pkgs="$pkgs linux-source-6.1 flex bison bc libssl-dev"
+fi
 qemu_pkg=qemu-system-x86
 qemu_min=10
 backports_list=/etc/apt/sources.list.d/dprof-bookworm-backports.sources

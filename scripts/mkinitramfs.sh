@@ -45,7 +45,11 @@ add_module() {
 	esac
 	order="$order $1"
 }
-for mod in virtio_pci 9pnet_virtio 9p; do add_module "$mod"; done
+# A kernel without /lib/modules/<release> is one built here (the debug
+# kernel of make check-debug), with virtio and 9p built in.
+if [ -d "/lib/modules/$kver" ]; then
+	for mod in virtio_pci 9pnet_virtio 9p; do add_module "$mod"; done
+fi
 for mod in $order; do echo "$mod.ko"; done >"$stage/lib/modules/boot/order"
 
 cp "$moddir"/*.ko "$stage/lib/modules/dprof/"

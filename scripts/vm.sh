@@ -4,7 +4,8 @@
 #   scripts/vm.sh [-k KERNEL] [-s SHARE] [-t SECONDS] [-l LOG] SCRIPT [ARGS...]
 #   scripts/vm.sh [-k KERNEL] [-s SHARE] -i             (interactive shell)
 #
-#   -k  kernel selector: 6.1 (default), 6.12 or an exact release
+#   -k  kernel selector: 6.1 (default), 6.12, an exact release, or debug
+#       (the checkers' kernel of make check-debug, built on first use)
 #   -s  host folder shared with the guest as /host (default build/vmshare)
 #   -t  give up after this many seconds (default 1200)
 #   -l  also write the console to this file
@@ -39,12 +40,31 @@ done
 shift $((OPTIND - 1))
 [ "$interactive" -eq 1 ] || [ $# -ge 1 ] || usage
 
-kver=$("$top/scripts/kernel.sh" "$kernel")
+mem=1024
 command -v qemu-system-x86_64 >/dev/null ||
 	{ echo "vm.sh: qemu-system-x86_64 missing; run scripts/install-deps.sh" >&2; exit 1; }
+# -k debug: the debug kernel of make check-debug, built from Debian's
+# linux-source-6.1 (scripts/debug-kernel.sh); else an installed kernel.
+if [ "$kernel" = debug ]; then
+	tree=$("$top/scripts/debug-kernel.sh")
+	kver=$(cat "$tree/include/config/kernel.release")
+	image=$tree/arch/x86/boot/bzImage
+	kdir=$tree
+	# Poisoning, consistency checks and owner tracking on every cache,
+	# but no red zones: a left red zone moves every object off the
+	# stride grid, which dprof does not follow yet (KASAN guards the
+	# bounds instead).
+	DPROF_APPEND="slub_debug=FPU${DPROF_APPEND:+ $DPROF_APPEND}"
+	# KASAN's shadow (1/8), kmemleak and lockdep need room.
+	mem=2048
+else
+	kver=$("$top/scripts/kernel.sh" "$kernel")
+	image=/boot/vmlinuz-$kver
+	kdir=/lib/modules/$kver/build
+fi
 
 # Modules for this kernel, dprof-view, test programs, then the initramfs.
-make -s -C "$top" KVER="$kver" guest-files >&2
+make -s -C "$top" KVER="$kver" KDIR="$kdir" guest-files >&2
 moddir=$top/build/mod-$kver
 initrd=$top/build/initramfs-$kver.cpio.gz
 "$top/scripts/mkinitramfs.sh" "$kver" "$moddir" "$initrd"
@@ -99,8 +119,8 @@ accel=${DPROF_ACCEL:-$accel}
 
 # $icount is empty or two words, split on purpose.
 # shellcheck disable=SC2086
-set -- qemu-system-x86_64 -accel "$accel" $icount -cpu max -smp 2 -m 1024 \
-	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
+set -- qemu-system-x86_64 -accel "$accel" $icount -cpu max -smp 2 -m "$mem" \
+	-kernel "$image" -initrd "$initrd" \
 	-append "$append" \
 	-virtfs "local,path=$share,mount_tag=host,security_model=none,id=host" \
 	-nographic -no-reboot
