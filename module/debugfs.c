@@ -482,33 +482,54 @@ static const struct file_operations events_fops = {
 	.read = events_read,
 };
 
+/* Every file of the interface; the mode says who may read or write. */
+static const struct {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+} debugfs_files[] = {
+	{ DPROF_FILE_VERSION, 0400, &version_fops },
+	{ DPROF_FILE_STATUS, 0400, &status_fops },
+	{ DPROF_FILE_TARGETS, 0400, &targets_fops },
+	{ DPROF_FILE_DROPPED, 0400, &dropped_fops },
+	{ DPROF_FILE_EVENTS, 0400, &events_fops },
+	{ DPROF_FILE_HISTORIES, 0400, &histories_fops },
+	{ DPROF_FILE_PROFILE, 0400, &profile_fops },
+	{ DPROF_FILE_SAMPLES, 0400, &samples_fops },
+	{ DPROF_FILE_DATA_SAMPLES, 0400, &data_samples_fops },
+	{ DPROF_FILE_PERCPU, 0400, &percpu_fops },
+	/* Refuses writes unless sampler=inject (set up after this). */
+	{ DPROF_FILE_INJECT, 0200, &inject_fops },
+};
+
+/*
+ * The files are dprof's only interface: a load that could not create
+ * one of them fails (the sweep of test-init-failures.sh found a load
+ * that succeeded with no status file), where most drivers may ignore
+ * debugfs errors.
+ */
 int dprof_debugfs_init(void)
 {
+	struct dentry *d;
+	unsigned int i;
+
 	dir = debugfs_create_dir(DPROF_DEBUGFS_DIR, NULL);
 	if (IS_ERR(dir)) {
 		pr_err("cannot create debugfs directory (%ld); is debugfs mounted and not disabled?\n",
 		       PTR_ERR(dir));
 		return PTR_ERR(dir);
 	}
-	debugfs_create_file(DPROF_FILE_VERSION, 0400, dir, NULL,
-			    &version_fops);
-	debugfs_create_file(DPROF_FILE_STATUS, 0400, dir, NULL, &status_fops);
-	debugfs_create_file(DPROF_FILE_TARGETS, 0400, dir, NULL,
-			    &targets_fops);
-	debugfs_create_file(DPROF_FILE_DROPPED, 0400, dir, NULL,
-			    &dropped_fops);
-	debugfs_create_file(DPROF_FILE_EVENTS, 0400, dir, NULL, &events_fops);
-	debugfs_create_file(DPROF_FILE_HISTORIES, 0400, dir, NULL,
-			    &histories_fops);
-	debugfs_create_file(DPROF_FILE_PROFILE, 0400, dir, NULL,
-			    &profile_fops);
-	debugfs_create_file(DPROF_FILE_SAMPLES, 0400, dir, NULL,
-			    &samples_fops);
-	debugfs_create_file(DPROF_FILE_DATA_SAMPLES, 0400, dir, NULL,
-			    &data_samples_fops);
-	debugfs_create_file(DPROF_FILE_PERCPU, 0400, dir, NULL, &percpu_fops);
-	/* Refuses writes unless sampler=inject (set up after this). */
-	debugfs_create_file(DPROF_FILE_INJECT, 0200, dir, NULL, &inject_fops);
+	for (i = 0; i < ARRAY_SIZE(debugfs_files); i++) {
+		d = debugfs_create_file(debugfs_files[i].name,
+					debugfs_files[i].mode, dir, NULL,
+					debugfs_files[i].fops);
+		if (IS_ERR(d)) {
+			pr_err("cannot create debugfs file %s (%ld)\n",
+			       debugfs_files[i].name, PTR_ERR(d));
+			dprof_debugfs_exit();
+			return PTR_ERR(d);
+		}
+	}
 	return 0;
 }
 
