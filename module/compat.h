@@ -7,6 +7,7 @@
 #define _DPROF_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/sched.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
@@ -81,5 +82,33 @@ static inline bool dprof_dr7_enabled(unsigned long dr7, unsigned int i)
 {
 	return (dr7 >> (i * DR_ENABLE_SIZE)) & 0x3;
 }
+
+/*
+ * Tests only (test_fail_nth=): the count behind /proc/<pid>/fail-nth,
+ * after which the current task's next fault-injection point fails; the
+ * field exists with CONFIG_FAULT_INJECTION only.
+ */
+#ifdef CONFIG_FAULT_INJECTION
+#define DPROF_HAVE_FAIL_NTH	1
+static inline void dprof_fail_nth_set(unsigned int n)
+{
+	WRITE_ONCE(current->fail_nth, n);
+}
+
+static inline unsigned int dprof_fail_nth_get(void)
+{
+	return READ_ONCE(current->fail_nth);
+}
+#else
+#define DPROF_HAVE_FAIL_NTH	0
+static inline void dprof_fail_nth_set(unsigned int n)
+{
+}
+
+static inline unsigned int dprof_fail_nth_get(void)
+{
+	return 0;
+}
+#endif
 
 #endif /* _DPROF_COMPAT_H */

@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <linux/vmstat.h>
 #include "dprof.h"
+#include "compat.h"
 
 static char *target;
 module_param(target, charp, 0444);
@@ -93,6 +94,11 @@ static unsigned int test_reserve_delay_ms;
 module_param(test_reserve_delay_ms, uint, 0444);
 MODULE_PARM_DESC(test_reserve_delay_ms,
 		 "Tests only: busy-wait this long (0..1000 ms, interrupts off) inside each reserve of the object to watch, so a test can destroy the cache in that window (default 0)");
+
+static unsigned int test_fail_nth;
+module_param(test_fail_nth, uint, 0444);
+MODULE_PARM_DESC(test_fail_nth,
+		 "Tests only, on kernels with CONFIG_FAULT_INJECTION: the N-th slab or page allocation of the load's init fails (as /proc/<pid>/fail-nth, counted from the start of dprof's init); the kernel log says whether it was reached (default 0: off)");
 
 static unsigned int sample_window_ms = 20;
 module_param(sample_window_ms, uint, 0444);
@@ -284,7 +290,7 @@ static unsigned long slab_objects_estimate(void)
 	return pages * (PAGE_SIZE / 64);
 }
 
-static int __init dprof_init(void)
+static int __init dprof_setup(void)
 {
 	struct dprof_history_config hc;
 	struct dprof_sample_config sc;
@@ -381,6 +387,36 @@ err_target:
 	dprof_symbols_exit();
 	dprof_target_exit();
 	dprof_layout_exit();
+	return ret;
+}
+
+/*
+ * test_fail_nth= starts the count at dprof's own init, not at the module
+ * loader's allocations, which vary from load to load under KASAN and
+ * kmemleak and whose failures the kernel handles (and warns about) itself.
+ */
+static int __init dprof_init(void)
+{
+	unsigned int left;
+	int ret;
+
+	if (!test_fail_nth)
+		return dprof_setup();
+	if (!DPROF_HAVE_FAIL_NTH) {
+		pr_err("test_fail_nth=%u: needs a kernel with CONFIG_FAULT_INJECTION\n",
+		       test_fail_nth);
+		return -EINVAL;
+	}
+	dprof_fail_nth_set(test_fail_nth);
+	ret = dprof_setup();
+	left = dprof_fail_nth_get();
+	dprof_fail_nth_set(0);
+	if (left)
+		pr_info("test_fail_nth=%u: not reached, init passed %u points and returned %d\n",
+			test_fail_nth, test_fail_nth - left, ret);
+	else
+		pr_info("test_fail_nth=%u: injected, init returned %d\n",
+			test_fail_nth, ret);
 	return ret;
 }
 

@@ -38,7 +38,9 @@ esac
 # Bit 7: the kernel oopsed (D); bit 9: a WARN fired (W).
 taint=$(cat /proc/sys/kernel/tainted)
 bad=$(( (taint & ~taint_before) & ((1 << 7) | (1 << 9)) ))
-if [ "$bad" -ne 0 ] || dmesg | grep -qE "BUG:|Oops|general protection|WARNING:|RIP:"; then
+# "RIP: 0010:" is a kernel-mode register dump (an oops, a stall); the
+# stack dumps of a failed allocation show only the user's "RIP: 0033:".
+if [ "$bad" -ne 0 ] || dmesg | grep -qE "BUG:|Oops|general protection|WARNING:|RIP: 0010:"; then
 	echo "init: the kernel reported a problem (taint $taint):"
 	dmesg | grep -E -A20 "BUG:|Oops|general protection|WARNING:" | head -60
 	[ "$rc" -eq 0 ] && rc=124

@@ -34,6 +34,15 @@ dmesg_since_canary | grep -q "slab_cache_offset=64: must be -1 (calibrate) or a 
 expect_load_error $EINVAL dprof target=skbuff cache_list_offset=504
 echo "ok: ring_kb=1, max_objects=1, misaligned offset, offsets past the struct -> EINVAL"
 
+# The init-failure sweep's parameter needs fault injection in the kernel.
+if [ ! -d /sys/kernel/debug/failslab ]; then
+	log_canary
+	expect_load_error $EINVAL dprof target=skbuff test_fail_nth=1
+	dmesg_since_canary | grep -q "test_fail_nth=1: needs a kernel with CONFIG_FAULT_INJECTION" ||
+		fail "no message for test_fail_nth without fault injection"
+	echo "ok: test_fail_nth without fault injection -> EINVAL"
+fi
+
 # Overrides with the calibrated values load; a wrong one makes lookup fail.
 load_mod dprof target=skbuff
 set -- $(awk '/offset/ { print $3 }' "$DPROF_DIR/status")
