@@ -74,7 +74,7 @@ check: deps
 	@$(TOP)/scripts/check.sh
 
 # The selftests on a kernel with KASAN, lockdep, KFENCE, SLUB_DEBUG_ON,
-# kmemleak and fault injection (built on first use, ~40 min), and the
+# kmemleak and fault injection (built on first use, ~45 min), and the
 # sweep of failed allocations at load.  Apart from make check.
 check-debug: deps
 	@$(TOP)/scripts/check-debug.sh $(TESTS)

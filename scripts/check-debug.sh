@@ -3,7 +3,7 @@
 # checkers (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, KFENCE, SLUB_DEBUG_ON,
 # kmemleak, fault injection; scripts/debug-kernel.sh), including the sweep
 # that fails each allocation of a load in turn (test-init-failures.sh).
-# The first run builds the kernel (about 40 minutes on two cores, cached
+# The first run builds the kernel (about 45 minutes on two cores, cached
 # under build/debug-kernel/ by configuration); the guest run is apart
 # from make check, which must stay under 30 minutes.  Any KASAN, KFENCE,
 # lockdep or kmemleak report fails the run (scripts/guest-init.sh checks
