@@ -34,8 +34,9 @@ dmesg_since_canary | grep -q "slab_cache_offset=64: must be -1 (calibrate) or a 
 expect_load_error $EINVAL dprof target=skbuff cache_list_offset=504
 echo "ok: ring_kb=1, max_objects=1, misaligned offset, offsets past the struct -> EINVAL"
 
-# The init-failure sweep's parameter needs fault injection in the kernel.
-if [ ! -d /sys/kernel/debug/failslab ]; then
+# The init-failure sweep's parameter needs fault injection in the kernel
+# (CONFIG_FAULT_INJECTION, which also makes /proc/<pid>/fail-nth).
+if [ ! -e /proc/self/fail-nth ]; then
 	log_canary
 	expect_load_error $EINVAL dprof target=skbuff test_fail_nth=1
 	dmesg_since_canary | grep -q "test_fail_nth=1: needs a kernel with CONFIG_FAULT_INJECTION" ||
