@@ -40,7 +40,7 @@ mkdir -p "$cfg"
 cd "$tree"
 make -s O="$cfg" x86_64_defconfig >&2
 make -s O="$cfg" kvm_guest.config >&2
-# Options: -e enable, -d disable, --set-val.
+# Options: -e enable, -d disable, --set-str a string.
 scripts/config --file "$cfg/.config" \
 	-e MODULES -e MODULE_UNLOAD \
 	-e VIRTIO -e VIRTIO_PCI -e VIRTIO_NET -e NET_9P -e NET_9P_VIRTIO \

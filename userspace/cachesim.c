@@ -172,10 +172,9 @@ void sim_templates_free(struct sim_template *t, size_t n)
 /*
  * Both caches keep 0 for "empty" (a tag is the line + 1; LRU nodes are
  * numbered from 1, so a hash slot of 0 holds none), so that their arrays
- * come from calloc() untouched: the
- * kernel maps the pages on first write, and a large geometry (up to
- * WS_MAX_LINES lines) costs memory for the sets and slots the recording
- * uses, not for the whole cache.
+ * come from calloc() untouched: the kernel maps the pages on first
+ * write, and a large geometry (up to WS_MAX_LINES lines) costs memory
+ * for the sets and slots the recording uses, not for the whole cache.
  */
 struct set_cache {
 	unsigned int sets, ways;
