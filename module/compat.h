@@ -111,4 +111,15 @@ static inline unsigned int dprof_fail_nth_get(void)
 }
 #endif
 
+/*
+ * A cache flag that keeps the boot's slub_debug= options (red zones among
+ * them) off a cache: calibration needs one cache without a left red zone.
+ * SLAB_NO_USER_FLAGS since 6.0 (a macro in 6.1 and 6.12).
+ */
+#ifdef SLAB_NO_USER_FLAGS
+#define DPROF_SLAB_NO_BOOT_DEBUG	SLAB_NO_USER_FLAGS
+#else
+#define DPROF_SLAB_NO_BOOT_DEBUG	0
+#endif
+
 #endif /* _DPROF_COMPAT_H */

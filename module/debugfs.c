@@ -107,20 +107,29 @@ static void show_layout(struct seq_file *m)
 	static const char *const names[] = {
 		"slab.slab_cache", "kmem_cache.size",
 		"kmem_cache.name", "kmem_cache.list", "slab.counters",
+		"kmem_cache.red_left_pad",
+	};
+	/* What is lost without an optional field. */
+	static const char *const missing[] = {
+		"", "", "", "", "not found: no scan of older objects",
+		"not found: objects of caches with red zones are off-grid",
 	};
 	const int offs[] = {
 		dprof_layout.slab_cache, dprof_layout.cache_size,
 		dprof_layout.cache_name, dprof_layout.cache_list,
-		dprof_layout.slab_counters,
+		dprof_layout.slab_counters, dprof_layout.cache_red_left_pad,
 	};
 	int i;
 
+	BUILD_BUG_ON(ARRAY_SIZE(offs) != ARRAY_SIZE(dprof_layout.overridden));
 	seq_puts(m, "layout:\n");
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		seq_printf(m, "  %-18s offset %4d  (%s)\n", names[i], offs[i],
+		seq_printf(m, "  %-23s offset %4d  (%s)\n", names[i], offs[i],
 			   dprof_layout.overridden[i] ? "parameter" :
-			   offs[i] < 0 ? "not found: no scan of older objects" :
-			   "calibrated");
+			   offs[i] >= 0 ? "calibrated" :
+			   i == 5 && dprof_layout.no_red_zones ?
+			   "not needed: kernel without SLUB debugging" :
+			   missing[i]);
 }
 
 static void show_cpu_row(struct seq_file *m, const char *label,
@@ -267,8 +276,11 @@ static int status_show(struct seq_file *m, void *v)
 	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
 		const struct dprof_target *t = &dprof_targets[i];
 
-		seq_printf(m, "  [%u] %s object_size=%u stride=%u%s%s\n", i,
-			   t->name, t->object_size, t->stride,
+		seq_printf(m, "  [%u] %s object_size=%u stride=%u",
+			   i, t->name, t->object_size, t->stride);
+		if (t->left_pad)
+			seq_printf(m, " red_zone=%u", t->left_pad);
+		seq_printf(m, "%s%s\n",
 			   t->flags & DPROF_TARGET_VAR ? " variable" :
 			   t->flags & DPROF_TARGET_KMALLOC ? " kmalloc" : "",
 			   t->flags & DPROF_TARGET_DEAD ? " DESTROYED" : "");

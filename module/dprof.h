@@ -26,13 +26,15 @@ struct dprof_layout {
 	int cache_name;		/* struct kmem_cache: name */
 	int cache_list;		/* struct kmem_cache: list */
 	int slab_counters;	/* struct slab: counters; -1 unknown */
-	bool overridden[5];	/* same order: set by a module parameter */
+	int cache_red_left_pad;	/* struct kmem_cache: red_left_pad; -1 unknown */
+	bool overridden[6];	/* same order: set by a module parameter */
+	bool no_red_zones;	/* kernel without SLUB debugging: none to find */
 };
 
 extern struct dprof_layout dprof_layout;
 
 int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
-		      int cache_list, int slab_counters);
+		      int cache_list, int slab_counters, int red_left_pad);
 void dprof_layout_exit(void);
 /* Walk every slab cache; stops when fn returns non-zero, which it returns. */
 typedef int (*dprof_cache_fn)(struct kmem_cache *s, const char *name,
@@ -45,6 +47,7 @@ struct dprof_target {
 	struct kmem_cache *cache;	/* identity only on hot paths */
 	unsigned int object_size;
 	unsigned int stride;
+	unsigned int left_pad;		/* slub_debug's left red zone */
 	unsigned int flags;		/* DPROF_TARGET_* */
 	u64 older;			/* objects the scan found live */
 	unsigned long var_addr;		/* DPROF_TARGET_VAR: the variable */

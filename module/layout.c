@@ -21,6 +21,13 @@
  *    module): the one word of struct slab whose low 32 bits read as
  *    SLUB's inuse:16 objects:15 frozen:1 with objects = slab size / stride
  *    and 1 <= inuse <= objects, in both caches.
+ *  - kmem_cache.red_left_pad (optional): slub_debug's left red zone puts
+ *    every object that many bytes past its slot on the stride grid.  A
+ *    third cache is made with red zones and 64-byte alignment; the field
+ *    is the one u32 equal, in all three caches, to the shift measured on
+ *    their objects.  SLUB sets red_left_pad = align when red zones are on,
+ *    so the first cache is made with SLAB_NO_USER_FLAGS: a slub_debug=Z
+ *    boot cannot give it red zones, and align (8 there) is told apart.
  * Every candidate must be unique; otherwise calibration fails and names the
  * module parameter that overrides the offset.
  */
@@ -43,7 +50,7 @@ struct dprof_layout dprof_layout;
 static const char *const field_param[] = {
 	"slab_cache_offset", "cache_size_offset",
 	"cache_name_offset", "cache_list_offset",
-	"slab_counters_offset",
+	"slab_counters_offset", "red_left_pad_offset",
 };
 
 /* A calibration cache kept alive while targets are looked up. */
@@ -51,13 +58,28 @@ struct calib_cache {
 	struct kmem_cache *s;
 	const char *name;
 	unsigned int object_size;
+	unsigned int align;
+	slab_flags_t flags;
+	unsigned int left_pad;	/* measured: objects' shift off the grid */
 	void *objs[CALIB_OBJECTS];
 };
 
-static struct calib_cache calib[2] = {
-	{ .name = "dprof_calib_a", .object_size = 200 },
+#define CALIB_RZ_ALIGN	64
+
+/*
+ * a and b find the mandatory fields; b is made as every cache of this boot
+ * (slub_debug= may give it red zones), a never gets any, rz always does
+ * when the kernel has SLUB debugging.
+ */
+static struct calib_cache calib[3] = {
+	{ .name = "dprof_calib_a", .object_size = 200,
+	  .flags = DPROF_SLAB_NO_BOOT_DEBUG },
 	{ .name = "dprof_calib_b", .object_size = 328 },
+	{ .name = "dprof_calib_rz", .object_size = 136,
+	  .align = CALIB_RZ_ALIGN, .flags = SLAB_RED_ZONE },
 };
+
+#define CALIB_RZ	2
 
 /* The constructor exists to keep SLUB from merging these caches. */
 static void calib_ctor(void *obj)
@@ -88,7 +110,8 @@ static int calib_create(void)
 
 	for (c = 0; c < ARRAY_SIZE(calib); c++) {
 		calib[c].s = kmem_cache_create(calib[c].name,
-					       calib[c].object_size, 0, 0,
+					       calib[c].object_size,
+					       calib[c].align, calib[c].flags,
 					       calib_ctor);
 		if (!calib[c].s)
 			goto err;
@@ -312,8 +335,14 @@ static int find_cache_list(void)
 	return found;
 }
 
-static bool stride_fits(struct calib_cache *c, unsigned int stride)
+/*
+ * Do all objects of @c sit at one shift (*@left_pad, a left red zone) from
+ * the multiples of @stride in their slab, with room for the object?
+ */
+static bool stride_fits(struct calib_cache *c, unsigned int stride,
+			unsigned int *left_pad)
 {
+	unsigned int pad = 0;
 	int i;
 
 	if (stride < c->object_size || stride > c->object_size + 512)
@@ -323,19 +352,26 @@ static bool stride_fits(struct calib_cache *c, unsigned int stride)
 		unsigned long rel = (unsigned long)c->objs[i] -
 				    (unsigned long)folio_address(folio);
 
-		if (rel % stride)
+		if (!i)
+			pad = rel % stride;
+		else if (rel % stride != pad)
 			return false;
 	}
+	if (pad + c->object_size > stride)
+		return false;
+	*left_pad = pad;
 	return true;
 }
 
 static int find_cache_size(void)
 {
+	unsigned int pad;
 	int off, found = -1, c;
 
 	for (off = 0; off + 8 <= cache_scan; off += sizeof(u32)) {
 		for (c = 0; c < ARRAY_SIZE(calib); c++) {
-			if (!stride_fits(&calib[c], u32_at(calib[c].s, off)) ||
+			if (!stride_fits(&calib[c], u32_at(calib[c].s, off),
+					 &pad) ||
 			    u32_at(calib[c].s, off + 4) !=
 			    kmem_cache_size(calib[c].s))
 				break;
@@ -377,6 +413,42 @@ static int find_slab_counters(void)
 	return found;
 }
 
+/* Each calibration cache's shift off the grid of the stride found. */
+static bool measure_left_pads(void)
+{
+	int c;
+
+	for (c = 0; c < ARRAY_SIZE(calib); c++)
+		if (!stride_fits(&calib[c], dprof_cache_stride(calib[c].s),
+				 &calib[c].left_pad))
+			return false;
+	return true;
+}
+
+static int find_red_left_pad(void)
+{
+	int off, found = -1, c;
+
+	if (dprof_layout.cache_size < 0 || dprof_layout.cache_name < 0 ||
+	    !measure_left_pads())
+		return -1;
+	/* Kernel without SLUB debugging: SLAB_RED_ZONE was dropped. */
+	dprof_layout.no_red_zones = !calib[CALIB_RZ].left_pad;
+	if (dprof_layout.no_red_zones)
+		return -1;
+	for (off = 0; off + 4 <= cache_scan; off += sizeof(u32)) {
+		for (c = 0; c < ARRAY_SIZE(calib); c++)
+			if (u32_at(calib[c].s, off) != calib[c].left_pad)
+				break;
+		if (c < ARRAY_SIZE(calib))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = off;
+	}
+	return found;
+}
+
 static int layout_pick(int index, int override, int (*find)(void),
 		       bool report)
 {
@@ -407,7 +479,7 @@ static bool layout_complete(void)
 #define CALIB_ATTEMPTS 5
 
 int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
-		      int cache_list, int slab_counters)
+		      int cache_list, int slab_counters, int red_left_pad)
 {
 	int attempt, ret;
 
@@ -433,6 +505,10 @@ int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
 			dprof_layout.slab_counters =
 				layout_pick(4, slab_counters,
 					    find_slab_counters, false);
+			/* Optional: without it, red-zoned objects are off-grid. */
+			dprof_layout.cache_red_left_pad =
+				layout_pick(5, red_left_pad,
+					    find_red_left_pad, false);
 			/*
 			 * The walk starts from a listed cache: the calibration
 			 * caches while they stay, then the "kmem_cache" cache

@@ -160,6 +160,11 @@ module_param(slab_counters_offset, int, 0444);
 MODULE_PARM_DESC(slab_counters_offset,
 		 "Offset of counters (inuse, objects, frozen) in struct slab, for the scan; -1 (default) calibrates");
 
+static int red_left_pad_offset = -1;
+module_param(red_left_pad_offset, int, 0444);
+MODULE_PARM_DESC(red_left_pad_offset,
+		 "Offset of red_left_pad (slub_debug's left red zone) in struct kmem_cache; -1 (default) calibrates");
+
 /*
  * An offset given by hand is read from NMI (slab.*) or at every lookup
  * (kmem_cache.*): the words read there must lie within the bytes
@@ -275,7 +280,9 @@ static int check_params(void)
 	    !offset_ok("cache_size_offset", cache_size_offset, 4, 8, 512) ||
 	    !offset_ok("cache_name_offset", cache_name_offset, 8, 8, 512) ||
 	    !offset_ok("cache_list_offset", cache_list_offset, 8, 16, 512) ||
-	    !offset_ok("slab_counters_offset", slab_counters_offset, 8, 8, 64))
+	    !offset_ok("slab_counters_offset", slab_counters_offset, 8, 8, 64) ||
+	    !offset_ok("red_left_pad_offset", red_left_pad_offset,
+		       4, 4, 512))
 		return -EINVAL;
 	return 0;
 }
@@ -307,7 +314,7 @@ static int __init dprof_setup(void)
 	dprof_stats_init(cost_parts);
 	ret = dprof_layout_init(slab_cache_offset, cache_size_offset,
 				cache_name_offset, cache_list_offset,
-				slab_counters_offset);
+				slab_counters_offset, red_left_pad_offset);
 	if (ret)
 		return ret;
 	ret = dprof_target_init(target);

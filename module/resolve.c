@@ -65,8 +65,12 @@ int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 	if (target < 0)
 		return -ENOENT;
 	t = &dprof_targets[target];
+	/* Objects sit at left_pad + i * stride (slub_debug red zones). */
 	rel = addr - slab_base;
-	base = slab_base + rel - rel % t->stride;
+	if (rel < t->left_pad)
+		return -ENOENT;
+	rel -= t->left_pad;
+	base = slab_base + t->left_pad + rel - rel % t->stride;
 	/* Bytes past object_size are SLUB metadata (free pointer, padding). */
 	if (addr - base >= t->object_size)
 		return -ENOENT;

@@ -94,8 +94,10 @@ static unsigned int batch_len;
 
 static unsigned long slab_object(const struct pending_slab *p, u32 i)
 {
-	return (unsigned long)folio_address(p->folio) +
-	       (unsigned long)i * dprof_targets[p->target].stride;
+	const struct dprof_target *t = &dprof_targets[p->target];
+
+	return (unsigned long)folio_address(p->folio) + t->left_pad +
+	       (unsigned long)i * t->stride;
 }
 
 /* Confirm or roll back every slab of the batch. */
@@ -159,7 +161,7 @@ static void scan_slab(struct folio *folio)
 	objects = (counters >> 16) & 0x7fff;
 	inuse = counters & 0xffff;
 	if (!t->stride || objects != folio_size(folio) / t->stride) {
-		sc.irregular++;		/* KFENCE, slub_debug, a race */
+		sc.irregular++;		/* KFENCE, a race */
 		return;
 	}
 	if (counters >> 31) {

@@ -43,7 +43,8 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	if (this_cpu_read(dprof_self_alloc) || !dprof_track_wanted(base))
 		return;
 	if (!dprof_cache_of_object(ptr, &slab_base) ||
-	    (base - slab_base) % t->stride) {
+	    base - slab_base < t->left_pad ||
+	    (base - slab_base - t->left_pad) % t->stride) {
 		flags |= DPROF_OBJ_OFF_GRID;
 		this_cpu_inc(dprof_stats.off_grid);
 	}

@@ -223,7 +223,14 @@ static int target_fill(struct dprof_target *t, struct kmem_cache *s)
 	t->cache = s;
 	t->stride = size[0];
 	t->object_size = size[1];
-	if (!t->object_size || t->stride < t->object_size)
+	t->left_pad = 0;
+	if (dprof_layout.cache_red_left_pad >= 0 &&
+	    copy_from_kernel_nofault(&t->left_pad, (char *)s +
+				     dprof_layout.cache_red_left_pad,
+				     sizeof(t->left_pad)))
+		return -EFAULT;
+	if (!t->object_size || t->stride < t->object_size ||
+	    t->left_pad > t->stride - t->object_size)
 		return -EINVAL;
 	if (t->object_size > DPROF_MAX_OBJECT_SIZE)
 		return -E2BIG;
@@ -307,8 +314,8 @@ static int target_add(const char *requested)
 		return -EINVAL;
 	}
 	if (ret) {
-		pr_err("target=: cache '%s' has an implausible layout (object %u, stride %u); check the calibration in debugfs status\n",
-		       t->name, t->object_size, t->stride);
+		pr_err("target=: cache '%s' has an implausible layout (object %u, stride %u, red zone %u); check the calibration in debugfs status\n",
+		       t->name, t->object_size, t->stride, t->left_pad);
 		return -EINVAL;
 	}
 	/* Plain kmalloc-N named as such: say where the rest of size N goes. */

@@ -50,14 +50,13 @@ if [ "$kernel" = debug ]; then
 	kver=$(cat "$tree/include/config/kernel.release")
 	image=$tree/arch/x86/boot/bzImage
 	kdir=$tree
-	# Poisoning, consistency checks and owner tracking on every cache,
-	# but no red zones: a left red zone moves every object off the
-	# stride grid, which dprof does not follow yet (KASAN guards the
-	# bounds instead).
+	# SLUB_DEBUG_ON: red zones, poisoning, consistency checks and owner
+	# tracking on every cache, so every target's objects sit past their
+	# slots on the stride grid (dprof reads red_left_pad).
 	# no5lvl: with 5-level paging (-cpu max has LA57) this KASAN kernel
 	# reported a wild access in an interrupt during identify_cpu() at
 	# 0.007 s, before any test ran.
-	DPROF_APPEND="slub_debug=FPU no5lvl${DPROF_APPEND:+ $DPROF_APPEND}"
+	DPROF_APPEND="no5lvl${DPROF_APPEND:+ $DPROF_APPEND}"
 	# KASAN's shadow (1/8), kmemleak and lockdep need room.
 	mem=2048
 else

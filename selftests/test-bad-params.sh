@@ -48,8 +48,10 @@ fi
 load_mod dprof target=skbuff
 set -- $(awk '/offset/ { print $3 }' "$DPROF_DIR/status")
 unload_mod dprof
-load_mod dprof target=skbuff slab_cache_offset=$1 cache_size_offset=$2 cache_name_offset=$3 cache_list_offset=$4
+load_mod dprof target=skbuff slab_cache_offset=$1 cache_size_offset=$2 cache_name_offset=$3 cache_list_offset=$4 red_left_pad_offset=$6
 grep -q "slab.slab_cache .*(parameter)" "$DPROF_DIR/status" || fail "override not shown"
+grep -q "kmem_cache.red_left_pad .*(parameter)" "$DPROF_DIR/status" ||
+	fail "red_left_pad override not shown"
 unload_mod dprof
 echo "ok: offsets given as parameters are used and shown"
 

@@ -23,7 +23,7 @@ done
 # offsets found by allocating and searching must be the BTF's.
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	for field in slab.slab_cache kmem_cache.size kmem_cache.name \
-		     kmem_cache.list slab.counters; do
+		     kmem_cache.list slab.counters kmem_cache.red_left_pad; do
 		struct=${field%%.*} member=${field#*.}
 		[ "$member" = list ] && member=list.next
 		btf=$(dprof-view layout --btf /sys/kernel/btf/vmlinux "$struct" |

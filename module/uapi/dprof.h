@@ -120,8 +120,9 @@ struct dprof_rec_hdr {
  * UNTRACKED  ALLOC: live-object set full, the resolver will not see it
  * NOT_LIVE   FREE: object was not in the live set (allocated before load,
  *            or untracked)
- * OFF_GRID   ALLOC: address not on the cache's stride grid (KFENCE,
- *            slub_debug red zones); interior addresses will not resolve
+ * OFF_GRID   ALLOC: address not on the cache's stride grid (KFENCE, or
+ *            red zones when kmem_cache.red_left_pad was not calibrated);
+ *            interior addresses will not resolve
  */
 #define DPROF_OBJ_BULK		0x01
 #define DPROF_OBJ_KMALLOC	0x02

@@ -36,6 +36,7 @@
 #include <linux/mutex.h>
 #include <linux/list.h>
 #include <linux/cpu.h>
+#include <linux/kfence.h>
 #include "resolve.h"
 
 #define WORKLOAD_MAX_CPUS	64
@@ -53,6 +54,11 @@ struct dprof_workload_obj {
 	u8 payload[288];	/*  32 */
 };				/* 320 bytes */
 
+static bool red_zone;
+module_param(red_zone, bool, 0444);
+MODULE_PARM_DESC(red_zone,
+		 "Make the cache with slub_debug red zones (SLAB_RED_ZONE): every object sits past its slot on the stride grid");
+
 static struct kmem_cache *cache;
 static struct dentry *dir;
 static DEFINE_MUTEX(lock);	/* held list, counters, stress thread */
@@ -63,6 +69,20 @@ static unsigned long misplaced;	/* operations that ran on the wrong CPU */
 static struct task_struct *stress_task;
 static u32 seq;
 static void *kmalloc_buf;
+/*
+ * Objects KFENCE served (kernels with CONFIG_KFENCE): they sit in KFENCE's
+ * pool, off the stride grid, and dprof counts them off_grid.
+ */
+static atomic_long_t kfence_allocs;
+
+static void *wl_alloc(void)
+{
+	void *obj = kmem_cache_alloc(cache, GFP_KERNEL);
+
+	if (obj && is_kfence_address(obj))
+		atomic_long_inc(&kfence_allocs);
+	return obj;
+}
 
 static struct {
 	unsigned long ok, failed;
@@ -106,7 +126,7 @@ static long op_alloc(void *arg)
 	struct dprof_workload_obj *obj;
 
 	for (op->done = 0; op->done < op->n; op->done++) {
-		obj = kmem_cache_alloc(cache, GFP_KERNEL);
+		obj = wl_alloc();
 		if (!obj)
 			return -ENOMEM;
 		count(allocs, op->cpu);
@@ -150,6 +170,8 @@ static long op_bulk(void *arg)
 	for (i = 0; i < got; i++) {
 		struct dprof_workload_obj *obj = objs[i];
 
+		if (is_kfence_address(obj))
+			atomic_long_inc(&kfence_allocs);
 		count(allocs, op->cpu);
 		obj_init(obj);
 		list_add_tail(&obj->link, &held);
@@ -197,7 +219,7 @@ static long op_churn(void *arg)
 	u64 start = ktime_get_ns();
 
 	for (op->done = 0; op->done < op->n; op->done++) {
-		obj = kmem_cache_alloc(cache, GFP_KERNEL);
+		obj = wl_alloc();
 		if (!obj)
 			return -ENOMEM;
 		count(allocs, op->cpu);
@@ -220,6 +242,7 @@ struct resolve_check {
 	void *foreign;		/* kmalloc'd, not a target: must not resolve */
 	unsigned int object_size;
 	unsigned int stride_pad;	/* stride > object size: metadata */
+	bool red_zone;		/* the bytes before each object: red zone */
 };
 
 static void expect(struct resolve_check *c, unsigned long addr, bool hit,
@@ -257,6 +280,8 @@ static void resolve_on_cpu(void *arg)
 		if (c->stride_pad)
 			expect(c, base + c->object_size, false, 0, 0,
 			       "metadata past object_size");
+		if (c->red_zone)
+			expect(c, base - 1, false, 0, 0, "left red zone");
 	}
 	expect(c, (unsigned long)c->freed, false, 0, 0, "freed object");
 	expect(c, (unsigned long)c->freed + 8, false, 0, 0,
@@ -287,11 +312,14 @@ static long op_resolve(int cpu)
 	list_for_each_entry(obj, &held, link) {
 		if (c->nr == RESOLVE_OBJECTS)
 			break;
-		c->objs[c->nr++] = obj;
+		/* KFENCE objects are off the grid: dprof does not resolve them */
+		if (!is_kfence_address(obj))
+			c->objs[c->nr++] = obj;
 	}
 	c->object_size = kmem_cache_size(cache);
 	c->stride_pad = 1;	/* the constructor puts SLUB's free pointer after */
-	c->freed = kmem_cache_alloc(cache, GFP_KERNEL);
+	c->red_zone = red_zone;
+	c->freed = wl_alloc();
 	c->foreign = kmalloc(64, GFP_KERNEL);
 	if (!c->freed || !c->foreign) {
 		ret = -ENOMEM;
@@ -314,7 +342,7 @@ static int stress_fn(void *arg)
 	int cpu = (long)arg;
 
 	while (!kthread_should_stop()) {
-		void *obj = kmem_cache_alloc(cache, GFP_KERNEL);
+		void *obj = wl_alloc();
 
 		if (obj) {
 			allocs[cpu]++;
@@ -449,6 +477,7 @@ static int stats_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "held %lu\n", nr_held);
 	seq_printf(m, "misplaced %lu\n", misplaced);
+	seq_printf(m, "kfence_allocs %ld\n", atomic_long_read(&kfence_allocs));
 	seq_printf(m, "object_size %u\n", kmem_cache_size(cache));
 	seq_printf(m, "churn_ns_per_op %llu.%llu\n", churn_tenth_ns_per_op / 10,
 		   churn_tenth_ns_per_op % 10);
@@ -472,8 +501,8 @@ DEFINE_SHOW_ATTRIBUTE(stats);
 static int __init workload_init(void)
 {
 	cache = kmem_cache_create("dprof_workload",
-				  sizeof(struct dprof_workload_obj), 0, 0,
-				  obj_ctor);
+				  sizeof(struct dprof_workload_obj), 0,
+				  red_zone ? SLAB_RED_ZONE : 0, obj_ctor);
 	if (!cache)
 		return -ENOMEM;
 	kmalloc_buf = kmalloc(512, GFP_KERNEL);
