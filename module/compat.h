@@ -122,4 +122,11 @@ static inline unsigned int dprof_fail_nth_get(void)
 #define DPROF_SLAB_NO_BOOT_DEBUG	0
 #endif
 
+/*
+ * Generic KASAN holds freed objects in a quarantine before SLUB may hand
+ * them out again, so a freed reserve is not the next object allocated and
+ * histories (which wait for that reuse) seldom arm.
+ */
+#define DPROF_FREE_QUARANTINE	IS_ENABLED(CONFIG_KASAN_GENERIC)
+
 #endif /* _DPROF_COMPAT_H */

@@ -1375,6 +1375,9 @@ static unsigned int probe_slots(void)
 	return n * bps_per_offset;
 }
 
+#define QUARANTINE_NOTE \
+	"histories: KASAN's quarantine (CONFIG_KASAN_GENERIC) holds freed objects back, so the object freed to be watched is seldom allocated again within history_wait_ms; expect few histories on this kernel"
+
 int dprof_history_init(const struct dprof_history_config *config)
 {
 	unsigned int i;
@@ -1391,6 +1394,8 @@ int dprof_history_init(const struct dprof_history_config *config)
 		pr_warn("no free debug registers: object access histories and sample windows off\n");
 		return 0;
 	}
+	if (cfg.enabled && DPROF_FREE_QUARANTINE)
+		pr_warn("%s\n", QUARANTINE_NOTE);
 	/* Named caches: bad history_offsets fail the load, not later. */
 	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
 		ret = plan_ensure(i);
@@ -1530,6 +1535,8 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	else
 		seq_printf(m, "histories: off (history=0); registers %s, watch %u\n",
 			   state_names[word_state(word)], word_id(word));
+	if (cfg.enabled && DPROF_FREE_QUARANTINE)
+		seq_printf(m, "  %s\n", QUARANTINE_NOTE);
 	if (cfg.windows)
 		seq_printf(m, "sample windows: %llu full, %llu cut short by a free, %llu missed (freed before armed), %llu found no live object, %llu turns skipped after misses; %llu samples; sample_window_ms=%u%s\n",
 			   c->windows_full, c->windows_cut, c->windows_missed,

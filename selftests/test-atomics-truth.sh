@@ -70,6 +70,7 @@ check_mode() {
 	out=$TMP/atomics-$split.dprof
 	load_mod dprof target=dprof_atomics sampler=off history_mode=pairs \
 		history_offsets=$offsets history_split_rw=$split
+	skip_if_quarantine
 	dprof-view record -o "$out" -- sh "$TMP/atomics-run.sh" "$iters" ||
 		fail "recording the atomics workload failed"
 	grep -E "debug registers|rounds complete" $DPROF_DIR/histories

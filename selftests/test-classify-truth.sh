@@ -24,6 +24,7 @@ out=$TMP/classify.dprof
 load_mod dprof_sharing
 load_mod dprof target=dprof_sharing sampler=off history_mode=pairs \
 	history_offsets=0,64,72,128,192
+skip_if_quarantine
 cat >"$TMP/classify-run.sh" <<'EOS'
 . /selftests/functions.sh
 for i in $(seq 100); do

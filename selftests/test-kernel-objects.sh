@@ -81,6 +81,7 @@ record() {
 	out=$TMP/$target.dprof
 	load_mod dprof target="$target" sampler=off history_mode=pairs \
 		history_len="$len" history_offsets="$offs" history_wait_ms=50
+	skip_if_quarantine
 	cat >"$TMP/kobj-run.sh" <<EOS
 . /selftests/functions.sh
 for i in \$(seq 60); do

@@ -22,6 +22,7 @@ load_mod dprof_sharing
 record_hold() {	# OUT WHAT N
 	load_mod dprof target=dprof_$2 sampler=off \
 		history_offsets=0,64,128,192 history_timeout_ms=4000
+	skip_if_quarantine
 	dprof-view record -o "$1" -- sh -c "for i in 1 2 3 4; do
 		echo 'hold $2 $3 1200' >/sys/kernel/debug/dprof_sharing/ctl || exit 1
 	done" || fail "record of hold $2 failed"
