@@ -16,7 +16,8 @@
 #   CPU 1's runqueues+4                       load+miss      1500    1500
 #     (kallsyms runqueues + per_cpu_offset(1); struct rq begins with a
 #     4-byte raw_spinlock_t __lock, then unsigned int nr_running
-#     (kernel/sched/sched.h, no lockdep in Debian's kernels), so the
+#     (kernel/sched/sched.h, no lockdep in Debian's kernels; with lockdep
+#     the offset comes from BTF), so the
 #     field is nr_running, named from vmlinux BTF, which holds per-CPU
 #     variables)
 #   jiffies                                   load       2100       0
@@ -47,8 +48,17 @@ JIFFIES=$(ksym jiffies)
 IP_MOD=$(hexadd "$(ksym vfs_read)" 16)
 IP_RQ=$(hexadd "$(ksym ktime_get)" 8)
 [ -n "$RQ" ] && [ -n "$JIFFIES" ] || fail "runqueues or jiffies not in kallsyms"
-RQ1=$(printf '%x' $(( 0x$OFF1 + 0x$RQ + 4 )))
-echo "global $GLOBAL, pcpu@1 $PCPU1, runqueues@1+4 $RQ1, jiffies $JIFFIES"
+# nr_running follows the 4-byte lock on Debian's kernels; with lockdep
+# (make check-debug) raw_spinlock_t carries debug fields and the offset
+# is taken from the kernel's BTF.
+NR_RUNNING=4
+if [ -e /proc/lockdep ]; then
+	NR_RUNNING=$(dprof-view layout --btf /sys/kernel/btf/vmlinux rq |
+		awk '$3 == "nr_running" { print $1; exit }')
+	[ -n "$NR_RUNNING" ] || fail "no nr_running in the BTF's struct rq"
+fi
+RQ1=$(printf '%x' $(( 0x$OFF1 + 0x$RQ + NR_RUNNING )))
+echo "global $GLOBAL, pcpu@1 $PCPU1, runqueues@1+$NR_RUNNING $RQ1, jiffies $JIFFIES"
 
 # Another sampler: inject refuses, with the reason.
 log_canary
@@ -122,7 +132,7 @@ expect_row "dprof_sharing_global[dprof_sharing]" 0 "both.counter 3000 3000 vfs_r
 expect_row "dprof_sharing_global[dprof_sharing]" 64 "a_only.counter 1000 1000 vfs_read+0x10"
 expect_row "dprof_sharing_pcpu(percpu)[dprof_sharing]" "$DROPS" \
 	"drops 2000 2000 vfs_read+0x10"
-expect_row "runqueues(percpu)" 4 "nr_running 1500 1500 ktime_get+0x8"
+expect_row "runqueues(percpu)" $NR_RUNNING "nr_running 1500 1500 ktime_get+0x8"
 expect_row "jiffies" 0 "+0 2400 300 ktime_get+0x8"
 dprof-view profile -t 'runqueues(percpu)' "$out" >"$TMP/one.txt" ||
 	fail "profile -t 'runqueues(percpu)' failed"

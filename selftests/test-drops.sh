@@ -16,6 +16,7 @@ dprof-view record -o "$out" -d 0.5 || fail "record failed"
 records=$(dprof-view info --json "$out" | awk -F': ' '/"total"/ { gsub(",", "", $2); print $2 }')
 module_dropped=$(dprof-view info --json "$out" | awk -F': ' '/"module_dropped"/ { gsub(",", "", $2); print $2 }')
 echo "records $records + dropped $module_dropped"
+[ "$((records + module_dropped))" = 40000 ] || dprof-view info "$out"
 expect_eq "records + dropped" "$((records + module_dropped))" 40000
 dprof-view objects "$out" | grep -q "^warning: $module_dropped records lost" ||
 	fail "objects does not warn about the loss"

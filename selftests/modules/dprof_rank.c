@@ -94,7 +94,7 @@ static int addr_cmp(const void *a, const void *b)
 /*
  * Test objects in slabs where every slot holds one of our objects (test
  * or filler): the scan must find these live.  Computed from addresses
- * alone; stride 32 (no metadata: no constructor, no debugging).
+ * alone.
  */
 static unsigned int count_in_full_slabs(struct rank_type *t)
 {
@@ -112,11 +112,19 @@ static unsigned int count_in_full_slabs(struct rank_type *t)
 	for (start = 0; start < n; start = i) {
 		struct folio *f = virt_to_folio((void *)(addr[start] & ~1UL));
 
+		unsigned long step = ULONG_MAX;
+
 		for (i = start; i < n &&
 		     virt_to_folio((void *)(addr[i] & ~1UL)) == f; i++)
-			;
-		/* Every slot of the slab is ours: count the test objects. */
-		if (i - start == folio_size(f) / OBJ_SIZE)
+			if (i > start)
+				step = min(step, (addr[i] & ~1UL) -
+					   (addr[i - 1] & ~1UL));
+		/*
+		 * Every slot of the slab is ours: count the test objects.  The
+		 * stride is the smallest gap (32, or more with slub_debug's
+		 * metadata); SLUB fits slab size / stride slots.
+		 */
+		if (i - start > 1 && i - start == folio_size(f) / step)
 			for (k = start; k < i; k++)
 				full += addr[k] & 1;
 	}
