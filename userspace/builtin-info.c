@@ -114,10 +114,12 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 		fprintf(out, "btf:        %s\n", in->btf_types == -1 ?
 			"none (kernel without /sys/kernel/btf/vmlinux)" :
 			"present but unreadable by libbpf");
-	fprintf(out, "records:    %llu  (alloc %llu, free %llu, loss markers %llu, unknown kinds %llu)\n",
+	fprintf(out, "records:    %llu  (alloc %llu, free %llu, older live %llu, samples %llu, loss markers %llu, unknown kinds %llu)\n",
 		(unsigned long long)r->records,
 		(unsigned long long)r->kind_count[DPROF_REC_ALLOC],
 		(unsigned long long)r->kind_count[DPROF_REC_FREE],
+		(unsigned long long)r->kind_count[DPROF_REC_SLAB_LIVE],
+		(unsigned long long)r->kind_count[DPROF_REC_SAMPLE],
 		(unsigned long long)r->kind_count[DPROF_REC_LOST],
 		(unsigned long long)r->unknown_records);
 	if (r->kind_count[DPROF_REC_HIST_BEGIN])
@@ -207,6 +209,8 @@ static void info_json(FILE *out, const struct info *in, const char *path)
 	json_uint(&j, "total", r->records);
 	json_uint(&j, "alloc", r->kind_count[DPROF_REC_ALLOC]);
 	json_uint(&j, "free", r->kind_count[DPROF_REC_FREE]);
+	json_uint(&j, "slab_live", r->kind_count[DPROF_REC_SLAB_LIVE]);
+	json_uint(&j, "sample_records", r->kind_count[DPROF_REC_SAMPLE]);
 	json_uint(&j, "loss_markers", r->kind_count[DPROF_REC_LOST]);
 	json_uint(&j, "unknown", r->unknown_records);
 	json_uint(&j, "history_begin", r->kind_count[DPROF_REC_HIST_BEGIN]);
