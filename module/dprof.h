@@ -14,8 +14,6 @@
 #include <linux/timex.h>
 #include "uapi/dprof.h"
 
-#define DPROF_VERSION "0.1.0"
-
 /* ---- main.c: module parameters ---------------------------------------- */
 extern bool dprof_enabled;	/* runtime switch, checked by every hook */
 
@@ -306,6 +304,9 @@ void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories);
 
 /* ---- sample.c: access samples, aggregated per CPU ----------------------- */
 #define DPROF_SAMPLER_AUTO	100	/* pick the best available */
+
+/* The sampler= names, indexed by enum dprof_sampler (one table). */
+extern const char *const dprof_sampler_names[DPROF_SAMPLER_INJECT + 1];
 
 struct dprof_sample_config {
 	int sampler;		/* enum dprof_sampler or DPROF_SAMPLER_AUTO */

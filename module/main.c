@@ -229,18 +229,13 @@ static int history_params(struct dprof_history_config *hc)
 
 static int sample_params(struct dprof_sample_config *sc)
 {
-	static const char *const names[] = {
-		[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
-		[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
-		[DPROF_SAMPLER_INJECT] = "inject",
-	};
 	int i;
 
 	sc->sampler = -1;
 	if (!strcmp(sampler, "auto"))
 		sc->sampler = DPROF_SAMPLER_AUTO;
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(sampler, names[i]))
+	for (i = 0; i < ARRAY_SIZE(dprof_sampler_names); i++)
+		if (!strcmp(sampler, dprof_sampler_names[i]))
 			sc->sampler = i;
 	if (sc->sampler < 0) {
 		pr_err("sampler=%s: must be auto, ibs, pebs, watch, inject or off\n",

@@ -88,7 +88,7 @@ static unsigned int nr_attrs;
 static const char *sampler_why;		/* why auto picked what it did */
 static bool emit_records;		/* sample_records=1 */
 
-static const char *const sampler_names[] = {
+const char *const dprof_sampler_names[DPROF_SAMPLER_INJECT + 1] = {
 	[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
 	[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
 	[DPROF_SAMPLER_INJECT] = "inject",
@@ -416,7 +416,7 @@ ssize_t dprof_sample_inject(const char __user *ubuf, size_t len)
 
 	if (sampler != DPROF_SAMPLER_INJECT) {
 		pr_err_ratelimited("inject: the module was loaded with sampler=%s; samples are injected with sampler=inject only\n",
-				   sampler_names[sampler]);
+				   dprof_sampler_names[sampler]);
 		return -EPERM;
 	}
 	if (len > PAGE_SIZE)
@@ -682,7 +682,7 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 		ret = try_hardware(want);
 		if (ret) {
 			pr_err("sampler=%s: %s (%d); use sampler=watch or sampler=auto\n",
-			       sampler_names[want], sampler_why, ret);
+			       dprof_sampler_names[want], sampler_why, ret);
 			goto err;
 		}
 		sampler = want;
@@ -1025,7 +1025,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	bool hw = sampler != DPROF_SAMPLER_WATCH;
 
 	counters_sum(&c);
-	seq_printf(m, "sampler: %s", sampler_names[sampler]);
+	seq_printf(m, "sampler: %s", dprof_sampler_names[sampler]);
 	if (sampler == DPROF_SAMPLER_WATCH)
 		seq_printf(m, " (debug registers%s%s): samples are accesses; misses are not measured, estimate them from the histories (dprof-view)%s\n",
 			   sampler_why ? "; " : "", sampler_why ? sampler_why : "",

@@ -12,8 +12,6 @@
 #include "util.h"
 #include "uapi/dprof.h"
 
-#define DPROF_VIEW_VERSION "0.1.0"
-
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -108,7 +106,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("dprof-view %s (abi %d)\n", DPROF_VIEW_VERSION,
+		printf("dprof-view %s (abi %d)\n", DPROF_VERSION,
 		       DPROF_ABI_VERSION);
 		return EXIT_OK;
 	}

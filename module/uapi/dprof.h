@@ -31,6 +31,9 @@
  * ("percpu_offsets", DPROF_SEC_PERCPU); sampler DPROF_SAMPLER_INJECT.  A
  * version-4 file is a version-5 file without them.
  */
+/* The release of the module and of dprof-view, built from one tree. */
+#define DPROF_VERSION		"0.1.0"
+
 #define DPROF_ABI_VERSION	5
 #define DPROF_ABI_OLDEST	2	/* oldest version readers accept */
 
