@@ -363,19 +363,19 @@ static bool stride_fits(struct calib_cache *c, unsigned int stride,
 	return true;
 }
 
-static int find_cache_size(void)
+/*
+ * The one u32 offset of struct kmem_cache (with @span bytes readable from
+ * it) at which @fits holds for every calibration cache; -1 if none or more.
+ */
+static int find_unique_u32(int span,
+			   bool (*fits)(struct calib_cache *c, int off))
 {
-	unsigned int pad;
 	int off, found = -1, c;
 
-	for (off = 0; off + 8 <= cache_scan; off += sizeof(u32)) {
-		for (c = 0; c < ARRAY_SIZE(calib); c++) {
-			if (!stride_fits(&calib[c], u32_at(calib[c].s, off),
-					 &pad) ||
-			    u32_at(calib[c].s, off + 4) !=
-			    kmem_cache_size(calib[c].s))
+	for (off = 0; off + span <= cache_scan; off += sizeof(u32)) {
+		for (c = 0; c < ARRAY_SIZE(calib); c++)
+			if (!fits(&calib[c], off))
 				break;
-		}
 		if (c < ARRAY_SIZE(calib))
 			continue;
 		if (found >= 0)
@@ -383,6 +383,20 @@ static int find_cache_size(void)
 		found = off;
 	}
 	return found;
+}
+
+/* size: a stride the objects sit on, followed by object_size. */
+static bool size_fits(struct calib_cache *c, int off)
+{
+	unsigned int pad;
+
+	return stride_fits(c, u32_at(c->s, off), &pad) &&
+	       u32_at(c->s, off + 4) == kmem_cache_size(c->s);
+}
+
+static int find_cache_size(void)
+{
+	return find_unique_u32(8, size_fits);
 }
 
 static bool counters_fit(struct calib_cache *c, int off)
@@ -425,28 +439,21 @@ static bool measure_left_pads(void)
 	return true;
 }
 
+static bool red_left_pad_fits(struct calib_cache *c, int off)
+{
+	return u32_at(c->s, off) == c->left_pad;
+}
+
+/* Called once the mandatory fields, cache_size among them, are known. */
 static int find_red_left_pad(void)
 {
-	int off, found = -1, c;
-
-	if (dprof_layout.cache_size < 0 || dprof_layout.cache_name < 0 ||
-	    !measure_left_pads())
+	if (!measure_left_pads())
 		return -1;
 	/* Kernel without SLUB debugging: SLAB_RED_ZONE was dropped. */
 	dprof_layout.no_red_zones = !calib[CALIB_RZ].left_pad;
 	if (dprof_layout.no_red_zones)
 		return -1;
-	for (off = 0; off + 4 <= cache_scan; off += sizeof(u32)) {
-		for (c = 0; c < ARRAY_SIZE(calib); c++)
-			if (u32_at(calib[c].s, off) != calib[c].left_pad)
-				break;
-		if (c < ARRAY_SIZE(calib))
-			continue;
-		if (found >= 0)
-			return -1;
-		found = off;
-	}
-	return found;
+	return find_unique_u32(4, red_left_pad_fits);
 }
 
 static int layout_pick(int index, int override, int (*find)(void),
