@@ -125,7 +125,9 @@ static inline unsigned int dprof_fail_nth_get(void)
 /*
  * Generic KASAN holds freed objects in a quarantine before SLUB may hand
  * them out again, so a freed reserve is not the next object allocated and
- * histories (which wait for that reuse) seldom arm.
+ * histories (which wait for that reuse) seldom arm; and the quarantined
+ * objects still count as in use in their slab's counters, so a full slab
+ * is not a slab of live objects and the scan cannot tell the live ones.
  */
 #define DPROF_FREE_QUARANTINE	IS_ENABLED(CONFIG_KASAN_GENERIC)
 

@@ -336,7 +336,7 @@ void dprof_sample_show(struct seq_file *m, bool brief);
 DECLARE_PER_CPU(int, dprof_self_alloc);
 
 /* ---- scan.c: objects older than the module ---------------------------- */
-int dprof_scan_init(bool enabled);
+int dprof_scan_init(bool enabled, unsigned int test_delay_ms);
 void dprof_scan_start(void);
 void dprof_scan_exit(void);
 void dprof_scan_show(struct seq_file *m);

@@ -95,6 +95,11 @@ module_param(test_reserve_delay_ms, uint, 0444);
 MODULE_PARM_DESC(test_reserve_delay_ms,
 		 "Tests only: busy-wait this long (0..1000 ms, interrupts off) inside each reserve of the object to watch, so a test can destroy the cache in that window (default 0)");
 
+static unsigned int test_scan_delay_ms;
+module_param(test_scan_delay_ms, uint, 0444);
+MODULE_PARM_DESC(test_scan_delay_ms,
+		 "Tests only: start the scan of older objects this late (0..10000 ms), as a slow walk of a large memory would, so allocations after load land in full slabs first (default 0)");
+
 static unsigned int test_fail_nth;
 module_param(test_fail_nth, uint, 0444);
 MODULE_PARM_DESC(test_fail_nth,
@@ -277,7 +282,8 @@ static int check_params(void)
 	    !offset_ok("cache_list_offset", cache_list_offset, 8, 16, 512) ||
 	    !offset_ok("slab_counters_offset", slab_counters_offset, 8, 8, 64) ||
 	    !offset_ok("red_left_pad_offset", red_left_pad_offset,
-		       4, 4, 512))
+		       4, 4, 512) ||
+	    !range_ok("test_scan_delay_ms", test_scan_delay_ms, 0, 10000))
 		return -EINVAL;
 	return 0;
 }
@@ -339,7 +345,7 @@ static int __init dprof_setup(void)
 	ret = dprof_sample_init(&sc);
 	if (ret)
 		goto err_debugfs;
-	ret = dprof_scan_init(scan);
+	ret = dprof_scan_init(scan, test_scan_delay_ms);
 	if (ret)
 		goto err_sample;
 	ret = dprof_slab_init();

@@ -39,13 +39,15 @@
 #include <linux/slab.h>
 #include <linux/timex.h>
 #include <linux/rcupdate.h>
+#include "compat.h"
 #include "dprof.h"
 
 struct scan_counters {
 	u64 pages;		/* page frames walked */
 	u64 slabs;		/* slabs of target caches */
 	u64 full_slabs;		/* whose objects were established live */
-	u64 established;	/* objects established live */
+	u64 established;	/* objects established live and older */
+	u64 after_load;		/* in full slabs, but the hooks saw them */
 	u64 tracked;		/* of them entered the live set */
 	u64 partial;		/* allocated objects in slabs with free slots */
 	u64 frozen;		/* objects in CPU slabs: liveness unknown */
@@ -58,6 +60,8 @@ struct scan_counters {
 static struct scan_counters sc;
 static struct task_struct *scan_thread;
 static bool scan_wanted;
+static bool scan_quarantine;	/* off: full slabs may hold freed objects */
+static unsigned int scan_delay_ms;	/* tests: start the walk this late */
 
 static u32 slab_counters(struct folio *folio)
 {
@@ -84,6 +88,7 @@ struct pending_slab {
 	struct folio *folio;
 	struct kmem_cache *cache;
 	u32 counters;
+	u32 hooked;	/* objects the alloc hook had already entered */
 	int target;
 };
 
@@ -100,7 +105,13 @@ static unsigned long slab_object(const struct pending_slab *p, u32 i)
 	       (unsigned long)i * t->stride;
 }
 
-/* Confirm or roll back every slab of the batch. */
+/*
+ * Confirm or roll back every slab of the batch.  A full slab may hold
+ * objects allocated after load, which the alloc hook entered and
+ * recorded (the walk overlaps the workload; on a large or debug kernel
+ * it takes seconds): they are not older than the module, and counting
+ * them again would count them twice.
+ */
 static void batch_finish(void)
 {
 	unsigned int k;
@@ -111,7 +122,7 @@ static void batch_finish(void)
 	synchronize_rcu();
 	for (k = 0; k < batch_len; k++) {
 		const struct pending_slab *p = &batch[k];
-		u32 objects = (p->counters >> 16) & 0x7fff, n = 0;
+		u32 objects = (p->counters >> 16) & 0x7fff, n = 0, older;
 		bool same = dprof_cache_of(folio_address(p->folio), NULL) ==
 			    p->cache && slab_counters(p->folio) == p->counters;
 
@@ -135,11 +146,15 @@ static void batch_finish(void)
 			continue;
 		}
 		sc.full_slabs++;
-		sc.established += objects;
+		older = objects - min(p->hooked, objects);
+		sc.after_load += objects - older;
+		if (!older)
+			continue;
+		sc.established += older;
 		WRITE_ONCE(dprof_targets[p->target].older,
-			   dprof_targets[p->target].older + objects);
+			   dprof_targets[p->target].older + older);
 		sc.tracked += n;
-		emit_slab_live(p->target, slab_object(p, 0), objects, n);
+		emit_slab_live(p->target, slab_object(p, 0), older, n);
 	}
 	batch_len = 0;
 	cond_resched();
@@ -176,14 +191,16 @@ static void scan_slab(struct folio *folio)
 	p->folio = folio;
 	p->cache = s;
 	p->counters = counters;
+	p->hooked = 0;
 	p->target = target;
 	/* The counters were read before any object entered the set. */
 	smp_mb();
 	for (i = 0; i < objects; i++) {
 		unsigned long obj = slab_object(p, i);
 
-		if (dprof_track_wanted(obj))
-			dprof_liveset_insert_pending(obj);
+		if (dprof_track_wanted(obj) &&
+		    dprof_liveset_insert_pending(obj) == DPROF_LIVE_DUPLICATE)
+			p->hooked++;
 	}
 	if (batch_len == BATCH_SLABS)
 		batch_finish();
@@ -217,6 +234,10 @@ static int scan_fn(void *unused)
 {
 	int nid;
 
+	if (scan_delay_ms)
+		schedule_timeout_killable(msecs_to_jiffies(scan_delay_ms));
+	if (kthread_should_stop())
+		goto out;
 	/* One rule for the whole walk: a sweep must not change it midway. */
 	dprof_liveset_lock();
 	for_each_online_node(nid) {
@@ -227,6 +248,7 @@ static int scan_fn(void *unused)
 	batch_finish();
 	dprof_liveset_unlock();
 	WRITE_ONCE(sc.end_ns, ktime_get_mono_fast_ns());
+out:
 	/* Wait to be stopped: kthread_stop() needs the task. */
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -237,13 +259,20 @@ static int scan_fn(void *unused)
 	return 0;
 }
 
-int dprof_scan_init(bool enabled)
+#define SCAN_QUARANTINE_NOTE \
+	"scan: off: KASAN's quarantine (CONFIG_KASAN_GENERIC) keeps freed objects in use in their slabs, so a full slab is not a slab of live objects: objects older than the module are not profiled"
+
+int dprof_scan_init(bool enabled, unsigned int test_delay_ms)
 {
 	int nid;
 
 	memset(&sc, 0, sizeof(sc));
 	scan_wanted = enabled;
-	if (!enabled || dprof_layout.slab_counters < 0)
+	scan_delay_ms = test_delay_ms;
+	scan_quarantine = enabled && DPROF_FREE_QUARANTINE;
+	if (scan_quarantine)
+		pr_warn("%s\n", SCAN_QUARANTINE_NOTE);
+	if (!enabled || scan_quarantine || dprof_layout.slab_counters < 0)
 		return 0;
 	for_each_online_node(nid)
 		sc.total_pages += node_spanned_pages(nid);
@@ -288,6 +317,10 @@ void dprof_scan_show(struct seq_file *m)
 		seq_puts(m, "scan: off (scan=0): objects older than the module are not profiled\n");
 		return;
 	}
+	if (scan_quarantine) {
+		seq_printf(m, "%s\n", SCAN_QUARANTINE_NOTE);
+		return;
+	}
 	if (dprof_layout.slab_counters < 0) {
 		seq_puts(m, "scan: off: slab.counters not calibrated (set slab_counters_offset=): objects older than the module are not profiled\n");
 		return;
@@ -301,7 +334,8 @@ void dprof_scan_show(struct seq_file *m)
 	seq_printf(m, "scan: %s, %llu of %llu pages (%llu MiB) in %llu ms\n",
 		   end ? "done" : "running", pages, sc.total_pages,
 		   pages >> (20 - PAGE_SHIFT), ms);
-	seq_printf(m, "  older objects: %llu established live in %llu full slabs (%llu tracked); not established: %llu in slabs with free slots, %llu in CPU slabs; %llu slabs changed while scanned (rolled back), %llu irregular; %llu target slabs seen\n",
-		   sc.established, sc.full_slabs, sc.tracked, sc.partial,
-		   sc.frozen, sc.rolled_back, sc.irregular, sc.slabs);
+	seq_printf(m, "  older objects: %llu established live in %llu full slabs (%llu tracked; %llu more there were allocated after load); not established: %llu in slabs with free slots, %llu in CPU slabs; %llu slabs changed while scanned (rolled back), %llu irregular; %llu target slabs seen\n",
+		   sc.established, sc.full_slabs, sc.tracked, sc.after_load,
+		   sc.partial, sc.frozen, sc.rolled_back, sc.irregular,
+		   sc.slabs);
 }

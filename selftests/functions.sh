@@ -126,6 +126,14 @@ skip_if_quarantine() {
 	return 0
 }
 
+# True when dprof (loaded) left its scan of older objects off because of
+# KASAN's quarantine: quarantined objects still count as in use in their
+# slabs, so no full slab can be taken for a slab of live objects (the
+# scan did take them, and windows then watched freed objects).
+scan_off_by_quarantine() {
+	grep -q "^scan: off: KASAN's quarantine" "$DPROF_DIR/status"
+}
+
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
 	echo "ok: $1 = $3"

@@ -54,18 +54,22 @@ grep -q "^  kmem_cache.red_left_pad .*(calibrated)" "$DPROF_DIR/status" ||
 grep -q "\] dprof_workload object_size=320 stride=[0-9]* red_zone=$pad\( \|$\)" \
 	"$DPROF_DIR/status" ||
 	fail "status does not show red_zone=$pad: $(grep '\] dprof_workload' $DPROF_DIR/status)"
-loop_until 'grep -q "^scan: done" $DPROF_DIR/status' ||
-	fail "the scan did not finish"
-older=$(sed -n 's/.*older objects: \([0-9]*\) established.*/\1/p' \
-	"$DPROF_DIR/status")
-irregular=$(sed -n 's/.* \([0-9]*\) irregular;.*/\1/p' "$DPROF_DIR/status")
-echo "red zone $pad bytes: scan established $older of 100 older objects, $irregular irregular slabs (KFENCE's), $(wl_stat kfence_allocs) KFENCE objects"
-[ "$older" -ge 32 ] || fail "the scan established $older older objects, expected at least 32"
 kfence_before=$(wl_stat kfence_allocs)
-wl "resolve 0"
-grep resolve_first_failure "$WL_DIR/stats"
-expect_eq "resolve failures, older red-zoned objects" "$(wl_stat resolve_failed)" 0
-expect_eq "resolve checks, older red-zoned objects" "$(wl_stat resolve_ok)" $((263 + 32))
+if scan_off_by_quarantine; then
+	echo "note: older red-zoned objects not checked: $(grep '^scan:' $DPROF_DIR/status)"
+else
+	loop_until 'grep -q "^scan: done" $DPROF_DIR/status' ||
+		fail "the scan did not finish"
+	older=$(sed -n 's/.*older objects: \([0-9]*\) established.*/\1/p' \
+		"$DPROF_DIR/status")
+	irregular=$(sed -n 's/.* \([0-9]*\) irregular;.*/\1/p' "$DPROF_DIR/status")
+	echo "red zone $pad bytes: scan established $older of 100 older objects, $irregular irregular slabs (KFENCE's), $(wl_stat kfence_allocs) KFENCE objects"
+	[ "$older" -ge 32 ] || fail "the scan established $older older objects, expected at least 32"
+	wl "resolve 0"
+	grep resolve_first_failure "$WL_DIR/stats"
+	expect_eq "resolve failures, older red-zoned objects" "$(wl_stat resolve_failed)" 0
+	expect_eq "resolve checks, older red-zoned objects" "$(wl_stat resolve_ok)" $((263 + 32))
+fi
 wl "alloc 40 1"
 wl "free 100 0"
 wl "resolve 1"

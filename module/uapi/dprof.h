@@ -154,7 +154,7 @@ struct dprof_slab_live {
 	struct dprof_rec_hdr hdr;	/* target; cpu: the scanning CPU */
 	__u64 time_ns;		/* when liveness was established */
 	__u64 addr;		/* first object of the slab */
-	__u32 objects;		/* objects in the slab, all live */
+	__u32 objects;		/* live, and older than the module (no ALLOC) */
 	__u32 tracked;		/* of them entered the live set */
 };
 
