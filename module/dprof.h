@@ -308,8 +308,16 @@ void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories);
 /* The sampler= names, indexed by enum dprof_sampler (one table). */
 extern const char *const dprof_sampler_names[DPROF_SAMPLER_INJECT + 1];
 
+/* test_perf= (sampler=inject only): a counter through the IBS/PEBS path */
+enum dprof_test_perf {
+	DPROF_TEST_PERF_OFF,
+	DPROF_TEST_PERF_SOFTWARE,	/* cpu-clock on every CPU */
+	DPROF_TEST_PERF_REFUSE,		/* a PMU type nobody registers */
+};
+
 struct dprof_sample_config {
 	int sampler;		/* enum dprof_sampler or DPROF_SAMPLER_AUTO */
+	enum dprof_test_perf test_perf;
 	u64 period;		/* 0: the sampler's default */
 	unsigned int table_entries;	/* per CPU, a power of two */
 	bool records;		/* also emit every sample to the rings */

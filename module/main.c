@@ -95,6 +95,11 @@ module_param(test_reserve_delay_ms, uint, 0444);
 MODULE_PARM_DESC(test_reserve_delay_ms,
 		 "Tests only: busy-wait this long (0..1000 ms, interrupts off) inside each reserve of the object to watch, so a test can destroy the cache in that window (default 0)");
 
+static char *test_perf = "off";
+module_param(test_perf, charp, 0444);
+MODULE_PARM_DESC(test_perf,
+		 "Tests only, with sampler=inject: also open one counter per CPU through the path of the IBS and PEBS counters: software (cpu-clock, one sample per period ns, default 1 ms; no data address) or refuse (a PMU type no kernel registers: the load fails as a refused IBS or PEBS counter does); off (default)");
+
 static unsigned int test_scan_delay_ms;
 module_param(test_scan_delay_ms, uint, 0444);
 MODULE_PARM_DESC(test_scan_delay_ms,
@@ -251,6 +256,23 @@ static int sample_params(struct dprof_sample_config *sc)
 	    !is_power_of_2(sample_table)) {
 		pr_err("sample_table=%u: must be a power of two between 256 and 1048576\n",
 		       sample_table);
+		return -EINVAL;
+	}
+	if (!strcmp(test_perf, "off")) {
+		sc->test_perf = DPROF_TEST_PERF_OFF;
+	} else if (!strcmp(test_perf, "software")) {
+		sc->test_perf = DPROF_TEST_PERF_SOFTWARE;
+	} else if (!strcmp(test_perf, "refuse")) {
+		sc->test_perf = DPROF_TEST_PERF_REFUSE;
+	} else {
+		pr_err("test_perf=%s: must be off, software or refuse\n",
+		       test_perf);
+		return -EINVAL;
+	}
+	if (sc->test_perf != DPROF_TEST_PERF_OFF &&
+	    sc->sampler != DPROF_SAMPLER_INJECT) {
+		pr_err("test_perf=%s: a test of the counter path, needs sampler=inject\n",
+		       test_perf);
 		return -EINVAL;
 	}
 	sc->period = period;

@@ -286,7 +286,10 @@ out:
 	return hit;
 }
 
-/* perf overflow handler of the ibs and pebs counters (NMI). */
+/*
+ * perf overflow handler of the ibs and pebs counters (NMI; for
+ * test_perf=software the cpu-clock hrtimer's interrupt).
+ */
 static void perf_sample_hit(struct perf_event *ev, struct perf_sample_data *data,
 			    struct pt_regs *regs)
 {
@@ -590,6 +593,26 @@ static int setup_pebs(void)
 	return 0;
 }
 
+/*
+ * test_perf= (sampler=inject): one counter per CPU through start_perf(),
+ * the path of the IBS and PEBS counters, so that their creation, hotplug,
+ * overflow handler and refusal run where neither PMU exists.  "refuse"
+ * names a PMU type no kernel registers: perf_event_create_kernel_counter()
+ * fails with -ENOENT, as it fails for an IBS or PEBS counter another user
+ * holds or the PMU cannot count.
+ */
+#define DPROF_NO_SUCH_PMU	0x7ffffff0U
+
+static void setup_test_counter(enum dprof_test_perf mode)
+{
+	memset(attrs, 0, sizeof(attrs));
+	attrs[0].type = mode == DPROF_TEST_PERF_REFUSE ? DPROF_NO_SUCH_PMU :
+			PERF_TYPE_SOFTWARE;
+	attrs[0].config = PERF_COUNT_SW_CPU_CLOCK;
+	attr_common(&attrs[0]);
+	nr_attrs = 1;
+}
+
 /* Create the counters on every online CPU and follow hotplug. */
 static int start_perf(void)
 {
@@ -690,6 +713,17 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 	}
 	if (want == DPROF_SAMPLER_INJECT) {
 		sampler_why = "no hardware: samples come from debugfs inject (a test)";
+		if (sc->test_perf != DPROF_TEST_PERF_OFF) {
+			period = sc->period ? sc->period : NSEC_PER_MSEC;
+			setup_test_counter(sc->test_perf);
+			ret = start_perf();
+			if (ret) {
+				pr_err("sampler=inject test_perf: %s (%d)\n",
+				       sampler_why, ret);
+				goto err;
+			}
+			sampler_why = "no hardware: samples come from debugfs inject and cpu-clock counters (a test)";
+		}
 		sampler = want;
 		return 0;
 	}
@@ -1014,6 +1048,19 @@ static void counters_sum(struct sample_counters *sum)
 	}
 }
 
+/* A CPU whose counter could not be made (or re-made) shows none. */
+static void samples_per_cpu(struct seq_file *m)
+{
+	unsigned int cpu;
+
+	seq_puts(m, "samples per CPU:");
+	for_each_possible_cpu(cpu)
+		seq_printf(m, " %u:%llu%s", cpu,
+			   READ_ONCE(per_cpu_ptr(&scount, cpu)->samples),
+			   cpu_online(cpu) ? "" : "(offline)");
+	seq_putc(m, '\n');
+}
+
 void dprof_sample_show(struct seq_file *m, bool brief)
 {
 	struct sample_counters c;
@@ -1043,6 +1090,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		   sizeof(struct dprof_sample_agg));
 	seq_printf(m, "samples: %llu, in targets %llu, other slab caches or objects not established live %llu, not slab %llu, no address %llu\n",
 		   c.samples, c.in_target, c.other_slab, c.not_slab, c.no_addr);
+	samples_per_cpu(m);
 	if (sampler == DPROF_SAMPLER_WATCH)
 		seq_printf(m, "watch samples: %llu from sample windows on live objects, %llu from history watches\n",
 			   c.from_windows, c.in_target - c.from_windows);

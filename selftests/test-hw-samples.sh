@@ -148,5 +148,56 @@ expect_eq "kept + dropped" "$((kept + full))" 600
 grep -q "^samples: 600, in targets 600," $DPROF_DIR/profile ||
 	fail "$(grep '^samples:' $DPROF_DIR/profile)"
 unload_mod dprof
+
+# The counters' own path: start_perf() (a trial counter, then one per CPU
+# from the hotplug callbacks), perf calling the overflow handler, and the
+# release at unload, all of which IBS and PEBS take.  test_perf=software
+# opens a cpu-clock counter per CPU through it: one sample per ms of each
+# CPU's time (idle is kernel time, so it counts), none with a data
+# address.  Offlining CPU 1 releases its counter; onlining it must make a
+# new one, or CPU 1 takes no sample after it comes back.
+per_cpu() {
+	sed -n "s/^samples per CPU:.* $1:\([0-9]*\).*/\1/p" $DPROF_DIR/profile
+}
+hotplug=/sys/devices/system/cpu/cpu1/online
+load_mod dprof target=dprof_workload sampler=inject history=0 test_perf=software
+grep -q "dprof/sample" /sys/devices/system/cpu/hotplug/states ||
+	fail "no hotplug state for the counters"
+sleep 1
+grep "^samples" $DPROF_DIR/profile
+s0=$(per_cpu 0) s1=$(per_cpu 1)
+[ "${s0:-0}" -ge 100 ] && [ "${s1:-0}" -ge 100 ] ||
+	fail "cpu-clock counters took CPU 0: ${s0:-none}, CPU 1: ${s1:-none} samples in 1 s (want >= 100 each)"
+awk '/^samples:/ { gsub(",", ""); exit !($2 == $NF && $5 == 0) }' $DPROF_DIR/profile ||
+	fail "counter samples should all be without an address: $(grep '^samples:' $DPROF_DIR/profile)"
+if [ -w "$hotplug" ]; then
+	echo 0 >"$hotplug" || fail "cannot offline CPU 1"
+	sleep 0.5
+	down=$(per_cpu 1)
+	echo 1 >"$hotplug" || fail "cannot online CPU 1"
+	sleep 1
+	up=$(per_cpu 1)
+	echo "CPU 1: $s1 samples before offline, $down when offline, $up after 1 s online again"
+	[ "$up" -ge $((down + 100)) ] ||
+		fail "CPU 1 took $((up - down)) samples in 1 s after it came back: its counter was not made again"
+else
+	echo "note: CPU 1 cannot be taken offline here; hotplug of the counters not checked"
+fi
+unload_mod dprof
+grep -q "dprof/sample" /sys/devices/system/cpu/hotplug/states &&
+	fail "the counters' hotplug state is left after unload"
+echo "ok: cpu-clock counters through the IBS/PEBS path: created per CPU, made again after hotplug, released"
+
+# A PMU that refuses the counter (busy, or unable to count it) fails the
+# load with one line and perf's errno, and leaves nothing registered.
+log_canary
+expect_load_error 2 dprof target=dprof_workload sampler=inject history=0 test_perf=refuse
+dmesg_since_canary | grep -q "sampler=inject test_perf: the PMU refused the counter (-2)" ||
+	fail "no clear message for a refused counter: $(dmesg_since_canary | grep dprof | tail -n 2)"
+grep -q "dprof/sample" /sys/devices/system/cpu/hotplug/states &&
+	fail "a hotplug state is left after the refused load"
+echo "ok: a refused counter fails the load: $(dmesg_since_canary | grep -o 'sampler=inject.*' | tail -n 1)"
+expect_load_error 22 dprof target=dprof_workload sampler=watch test_perf=software
+echo "ok: test_perf without sampler=inject is refused"
 unload_mod dprof_workload
 exit 0
