@@ -11,9 +11,14 @@
 trap cleanup_modules EXIT
 out=$TMP/profile.dprof
 
-load_mod dprof target=skbuff,kmalloc-512
-dprof-view record -o "$out" -- udp_flood -s 0 -r 1 -d 3 >/dev/null ||
+seconds=3 histories=
+if kasan_kernel; then
+	seconds=10 histories=history=0
+fi
+load_mod dprof target=skbuff,kmalloc-512 $histories
+dprof-view record -o "$out" -- udp_flood -s 0 -r 1 -d $seconds >/dev/null ||
 	fail "record failed"
+skip_if_windows_too_slow skbuff_head_cache
 unload_mod dprof
 dprof-view profile "$out" >"$TMP/profile.txt" || fail "profile failed"
 cat "$TMP/profile.txt"

@@ -59,9 +59,9 @@
  * Control: write "run ROUNDS ITERS A B [PAUSE_US [LOCKSTEP]]" or
  * "atomics ROUNDS ITERS A B [PAUSE_US]" (always in lockstep) to
  * /sys/kernel/debug/dprof_sharing/ctl (returns when done);
- * /sys/kernel/debug/dprof_sharing/stats shows what ran.  PAUSE_US spaces
- * the iterations out (busy wait, both threads), so that a field is
- * touched at a pace real objects see instead of in a tight loop.
+ * /sys/kernel/debug/dprof_sharing/stats shows what ran.  PAUSE_US (up to
+ * 10000) spaces the iterations out (busy wait, both threads), so that a
+ * field is touched at a pace real objects see instead of in a tight loop.
  * LOCKSTEP=1 makes A's and B's iterations alternate (A's i-th, B's i-th,
  * A's (i+1)-th, ...; they sleep, not spin, while waiting), so the
  * interleaving, and with it which access follows another CPU's write, is
@@ -464,7 +464,7 @@ static int do_run(const struct workload *wl, unsigned long rounds,
 	int ret;
 
 	if (a == b || !cpu_online(a) || !cpu_online(b) || !rounds ||
-	    iters > 1000000 || pause_us > 1000)
+	    iters > 1000000 || pause_us > 10000)
 		return -EINVAL;
 	memset(&run, 0, sizeof(run));
 	init_waitqueue_head(&run.wq);
