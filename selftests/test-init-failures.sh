@@ -46,12 +46,20 @@ vmalloc_before=$(wc -l </proc/vmallocinfo)
 
 # sweep LABEL PARAMS...: fail each point of dprof's init in turn
 sweep() {
-	local label=$1 n=1 out rc said injected=0 absorbed=0 errs=""
+	local label=$1 n=1 out rc said injected=0 absorbed=0 errs="" t0
 	shift
+	t0=$(date +%s)
 	while [ "$n" -le 5000 ]; do
 		log_canary
+		# A load stuck for 5 minutes leaves the blocked tasks' stacks
+		# and every CPU's backtrace in the log (it hung once, in the
+		# bulk kretprobe's failures, with nothing to tell why).
+		(sleep 300 && echo "point $n: load still running after 300 s" &&
+			echo w >/proc/sysrq-trigger && echo l >/proc/sysrq-trigger) &
+		watchdog=$!
 		out=$(modload "$MODDIR/dprof.ko" "$@" test_fail_nth=$n)
 		rc=$?
+		kill "$watchdog" 2>/dev/null
 		said=$(dmesg_since_canary | grep -o "test_fail_nth=$n: .*")
 		case "$said" in
 		*": injected"*) ;;
@@ -60,7 +68,7 @@ sweep() {
 			unload_mod dprof
 			[ -z "$errs" ] ||
 				fail "$label: loads failed with other errors than ENOMEM (point:errno):$errs"
-			echo "$label: $((n - 1)) allocation points, each failed once: $injected loads failed with ENOMEM, $absorbed succeeded despite the fault"
+			echo "$label: $((n - 1)) allocation points, each failed once: $injected loads failed with ENOMEM, $absorbed succeeded despite the fault ($(($(date +%s) - t0)) s)"
 			return 0
 			;;
 		*) fail "$label: point $n: no word from test_fail_nth ($out)" ;;
@@ -81,6 +89,7 @@ sweep() {
 			fail "$label: point $n: a calibration cache was left behind"
 		dmesg_since_canary | grep -E "BUG:|WARNING:|Oops|general protection" &&
 			fail "$label: point $n: the kernel reported a problem (above)"
+		[ $((n % 50)) -ne 0 ] || echo "$label: point $n after $(($(date +%s) - t0)) s"
 		n=$((n + 1))
 	done
 	fail "$label: more than 5000 allocation points: the sweep did not end"
