@@ -17,7 +17,7 @@
 /* ---- main.c: module parameters ---------------------------------------- */
 extern bool dprof_enabled;	/* runtime switch, checked by every hook */
 
-/* ---- layout.c: private struct offsets --------------------------------- */
+/* ---- calibrate.c: private struct offsets ------------------------------ */
 struct dprof_layout {
 	int slab_cache;		/* struct slab:       slab_cache */
 	int cache_size;		/* struct kmem_cache: size (stride) */

@@ -722,7 +722,7 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 				       sampler_why, ret);
 				goto err;
 			}
-			sampler_why = "no hardware: samples come from debugfs inject and cpu-clock counters (a test)";
+			sampler_why = "no hardware: debugfs inject and cpu-clock counters (a test)";
 		}
 		sampler = want;
 		return 0;
