@@ -145,8 +145,8 @@ skip_if_windows_too_slow() {
 # dprof says so in status and few histories ever arm: a test that needs
 # complete histories has nothing to check there.
 skip_if_quarantine() {
-	grep -q "KASAN's quarantine" "$DPROF_DIR/status" &&
-		skip "histories need freed objects reused at once; dprof reports: $(grep -o "KASAN's quarantine[^;]*" "$DPROF_DIR/status" | head -n 1)"
+	grep -q "histories: KASAN's quarantine" "$DPROF_DIR/status" &&
+		skip "histories need freed objects reused at once; dprof reports: $(grep -o "histories: KASAN's quarantine[^;]*" "$DPROF_DIR/status" | head -n 1)"
 	return 0
 }
 
