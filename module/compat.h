@@ -131,4 +131,14 @@ static inline unsigned int dprof_fail_nth_get(void)
  */
 #define DPROF_FREE_QUARANTINE	IS_ENABLED(CONFIG_KASAN_GENERIC)
 
+/*
+ * Trace events (dprof_trace.h): __assign_str() takes the source again
+ * before 6.10; from 6.10 on only the field (the source is __string()'s).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define dprof_trace_assign_str(field, src)	__assign_str(field)
+#else
+#define dprof_trace_assign_str(field, src)	__assign_str(field, src)
+#endif
+
 #endif /* _DPROF_COMPAT_H */

@@ -74,6 +74,7 @@
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
 #include "dprof.h"
+#include "dprof_trace.h"
 #include "compat.h"
 
 #define NR_WATCH_OFFSETS	DPROF_HIST_MAX_OFFSETS
@@ -119,6 +120,8 @@ struct watch {
 	u64 cut_ns;		/* when the free hook ended the window */
 	bool counting;		/* window samples since hits_at_open */
 	u64 hits_at_open;	/* window_hits when the window opened */
+	u64 watched_ns;		/* how long the window was open */
+	bool cut;		/* the window was ended by a free */
 };
 
 /*
@@ -260,6 +263,8 @@ static void emit_element(unsigned long word, unsigned int w, bool write,
 	}
 	el.time_ns = min_t(u64, since, U32_MAX);
 	atomic_inc(&watch.elements);
+	trace_dprof_hist_elem(word_id(word), READ_ONCE(watch.addr),
+			      watch.offset[w], regs->ip, write, el.time_ns);
 	dprof_ring_write(&el, sizeof(el));
 	if (el.cpu != READ_ONCE(watch.alloc_cpu))
 		WRITE_ONCE(watch.moved, true);
@@ -1113,6 +1118,8 @@ static bool arm_window(void)
 	watch.cpus_changed = false;
 	watch.end_reason = 0;
 	watch.cut_ns = 0;
+	watch.watched_ns = 0;
+	watch.cut = false;
 	atomic_long_set_release(&watch.word, make_word(id, W_ARMING));
 	/* Publish the window before checking that the object still lives. */
 	smp_mb();
@@ -1151,6 +1158,8 @@ static void window_ended(bool cut)
 	struct hist_plan *p = &plans[watch.target];
 	u64 end = cut ? READ_ONCE(watch.cut_ns) : now_ns();
 
+	watch.watched_ns = 0;
+	watch.cut = cut;
 	if (!watch.open_ns)
 		return;		/* never opened: counted as missed */
 	if (cut)
@@ -1160,6 +1169,8 @@ static void window_ended(bool cut)
 	if (!watch.cpus_changed && watch.plan_item < p->nr_items &&
 	    end > watch.open_ns)
 		p->exposure_ns[watch.plan_item] += end - watch.open_ns;
+	if (end > watch.open_ns)
+		watch.watched_ns = end - watch.open_ns;
 	watch.open_ns = 0;
 }
 
@@ -1183,6 +1194,9 @@ static void disarm(void)
 		WRITE_ONCE(p->window_samples, p->window_samples + y);
 		WRITE_ONCE(p->window_samples_sq, p->window_samples_sq + y * y);
 		watch.counting = false;
+		trace_dprof_window(watch.target, watch.addr, watch.offset,
+				   watch.nr_offsets, watch.watched_ns, y,
+				   watch.cut);
 	}
 	if (watch.end_reason) {
 		counters.ends[watch.end_reason]++;

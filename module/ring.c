@@ -31,6 +31,7 @@
 #include <linux/vmalloc.h>
 #include <asm/local.h>
 #include "dprof.h"
+#include "dprof_trace.h"
 
 struct cpu_ring {
 	u8 *buf;
@@ -140,6 +141,9 @@ bool dprof_ring_write(const void *rec, unsigned int size)
 	if (unlikely(!ok)) {
 		this_cpu_inc(lost_pending);
 		this_cpu_inc(dprof_stats.ring_lost);
+		/* Every record begins with its u16 kind. */
+		trace_dprof_lost(*(const u16 *)rec,
+				 this_cpu_read(dprof_stats.ring_lost));
 	}
 	preempt_enable_notrace();
 	return ok;

@@ -40,6 +40,7 @@
 #include <linux/vmalloc.h>
 #include <asm/processor.h>
 #include "dprof.h"
+#include "dprof_trace.h"
 #include "decode.h"
 #include "compat.h"
 
@@ -131,6 +132,7 @@ static void agg_add(u8 target, u16 offset, u64 ip, const struct dprof_access *a,
 	u32 h = agg_hash(target, offset, ip, a->src);
 	unsigned int i;
 
+	trace_dprof_sample(target, offset, ip, a);
 	if (emit_records)
 		emit_record(target, offset, ip, a, flags);
 

@@ -30,6 +30,7 @@
 #include <linux/mm.h>
 #include <trace/events/kmem.h>
 #include "dprof.h"
+#include "dprof_trace.h"
 #include "compat.h"
 
 static void object_alloc(int target, const void *ptr, unsigned long call_site,
@@ -71,6 +72,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.allocs);
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RECORD);
+	trace_dprof_alloc(&ev);
 	dprof_ring_write(&ev, sizeof(ev));
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RING);
 	dprof_history_alloc(target, base, call_site);
@@ -120,6 +122,7 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.frees);
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_RECORD);
+	trace_dprof_free(&ev);
 	dprof_ring_write(&ev, sizeof(ev));
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_RING);
 	dprof_part_call(DPROF_SIDE_FREE);

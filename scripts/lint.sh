@@ -25,7 +25,17 @@ fi
 # directory (.checkpatch-camelcase.git.*, ignored): drop the cache after.
 trap 'rm -f "$top"/.checkpatch-camelcase.git.*' EXIT
 cd "$top"
+# The trace events' header is laid out as the kernel's own
+# include/trace/events/*.h are (TP_STRUCT__entry( on a line of its own,
+# continuation lines under the macro): checkpatch --strict flags that
+# layout there too (kmem.h: 22 OPEN_ENDED_LINE, 24 PARENTHESIS_ALIGNMENT).
+ignore=SPDX_LICENSE_TAG,FILE_PATH_CHANGES,LINUX_VERSION_CODE,CONSTANT_COMPARISON,CAMELCASE
+rc=0
 "$dir/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
-	--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,LINUX_VERSION_CODE,CONSTANT_COMPARISON,CAMELCASE \
-	-f "$top"/module/*.c "$top"/module/*.h "$top"/module/uapi/*.h \
-	"$top"/selftests/modules/*.c
+	--ignore "$ignore" \
+	-f $(ls "$top"/module/*.c "$top"/module/*.h | grep -v '/dprof_trace\.h$') \
+	"$top"/module/uapi/*.h "$top"/selftests/modules/*.c || rc=1
+"$dir/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+	--ignore "$ignore,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT" \
+	-f "$top"/module/dprof_trace.h || rc=1
+exit "$rc"
