@@ -89,7 +89,11 @@ sweep() {
 			fail "$label: point $n: a calibration cache was left behind"
 		dmesg_since_canary | grep -E "BUG:|WARNING:|Oops|general protection" &&
 			fail "$label: point $n: the kernel reported a problem (above)"
-		[ $((n % 50)) -ne 0 ] || echo "$label: point $n after $(($(date +%s) - t0)) s"
+		# Also on the console: a run stopped by its time limit still
+		# shows how far it got.
+		[ $((n % 50)) -ne 0 ] ||
+			echo "$label: point $n after $(($(date +%s) - t0)) s" |
+			tee /dev/console
 		n=$((n + 1))
 	done
 	fail "$label: more than 5000 allocation points: the sweep did not end"
