@@ -43,7 +43,9 @@ while [ $i -lt 100 ]; do
 		fail "the sharing workload failed"
 	watched=$(awk '/watched per group/ { split($NF == "ms" ? $(NF - 1) : "", r, "-"); print r[1] }' \
 		$DPROF_DIR/histories)
-	[ "${watched:-0}" -ge 600 ] && break
+	# 10 ms apart (KASAN), 600 ms of windows per group held 760 samples
+	samples=$(awk '/^samples:/ { sub(",", "", $2); print $2 }' $DPROF_DIR/profile)
+	[ "${watched:-0}" -ge 600 ] && [ "${samples:-0}" -ge 1000 ] && break
 	i=$((i + 1))
 done
 cat $DPROF_DIR/histories
