@@ -340,6 +340,13 @@ static int __init dprof_setup(void)
 				slab_counters_offset, red_left_pad_offset);
 	if (ret)
 		return ret;
+	/*
+	 * test_fail_nth=: the points so far do not depend on the targets, so
+	 * a sweep of a second configuration may start after them.
+	 */
+	if (test_fail_nth && dprof_fail_nth_get())
+		pr_info("test_fail_nth=%u: calibration passed %u points\n",
+			test_fail_nth, test_fail_nth - dprof_fail_nth_get());
 	ret = dprof_target_init(target);
 	/*
 	 * The calibration caches anchor the walk of slab_caches: target=all
