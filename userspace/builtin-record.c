@@ -23,6 +23,9 @@
 
 #define DRAIN_CHUNK	(1 << 20)
 #define POLL_INTERVAL_NS 20000000L	/* 20 ms between empty reads */
+#define PROGRESS_INTERVAL 0.5		/* seconds between progress lines */
+
+enum progress_mode { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 
 struct record_opts {
 	const char *output;
@@ -30,6 +33,7 @@ struct record_opts {
 	const char *label;
 	const char *work;	/* a number, or @FILE read at the end */
 	const char *load;
+	enum progress_mode progress;	/* auto: when stderr is a terminal */
 	char **command;		/* run this, record until it exits */
 };
 
@@ -40,7 +44,10 @@ struct record_state {
 	int events_fd;
 	uint8_t *chunk;
 	uint64_t records, bytes;
+	uint64_t histories;	/* HIST_END records: histories ended */
 	uint64_t lost_at_start;
+	bool progress;		/* print the one-line progress */
+	double last_progress;	/* when it was last printed */
 	char *kallsyms;		/* the captured text, for the ipmap */
 	uint64_t *trap_ips;	/* from history elements, to be mapped */
 	size_t nr_trap_ips, cap_trap_ips;
@@ -76,6 +83,10 @@ static void record_usage(FILE *out)
 		"                         when recording ends (the workload writes it)\n"
 		"      --load L           the offered load (clients, rate...), for\n"
 		"                         diff --saturation\n"
+		"      --progress, --no-progress\n"
+		"                         one line of progress on stderr, rewritten twice\n"
+		"                         a second (elapsed, records, drops, histories);\n"
+		"                         default: when stderr is a terminal\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"Environment: DPROF_DEBUGFS (default /sys/kernel/debug/dprof), DPROF_SYSFS,\n"
@@ -98,6 +109,8 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 		{ "label", required_argument, NULL, 'l' },
 		{ "work", required_argument, NULL, 'W' },
 		{ "load", required_argument, NULL, 'L' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "no-progress", no_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -140,6 +153,12 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 				return EXIT_USAGE;
 			}
 			o->load = optarg;
+			break;
+		case 'P':
+			o->progress = PROGRESS_ON;
+			break;
+		case 'Q':
+			o->progress = PROGRESS_OFF;
 			break;
 		case 'h':
 			record_usage(stdout);
@@ -365,6 +384,8 @@ static uint64_t scan_records(struct record_state *st, const uint8_t *buf,
 		    hdr->size == sizeof(struct dprof_hist_elem))
 			note_trap_ip(st, ((const struct dprof_hist_elem *)
 					  hdr)->ip_lo);
+		else if (hdr->kind == DPROF_REC_HIST_END)
+			st->histories++;
 		pos += hdr->size;
 		n++;
 	}
@@ -478,22 +499,45 @@ static bool should_stop(struct record_state *st, double start)
 	return false;
 }
 
+/*
+ * "\r[ recording 3.5 s: 12345 records (1.2 MiB), dropped 0, histories 5 ]",
+ * rewritten in place; the drops are the module's since load.
+ */
+static void show_progress(struct record_state *st, double start, bool last)
+{
+	double now = now_seconds();
+
+	if (!st->progress ||
+	    (!last && now - st->last_progress < PROGRESS_INTERVAL))
+		return;
+	st->last_progress = now;
+	fprintf(stderr, "\r[ recording %.1f s: %llu records (%.1f MiB), dropped %llu, histories %llu ]%s",
+		now - start, (unsigned long long)st->records,
+		st->bytes / 1048576.0, (unsigned long long)read_dropped(st),
+		(unsigned long long)st->histories, last ? "\n" : "");
+	fflush(stderr);
+}
+
 static int record_loop(struct record_state *st, double *elapsed)
 {
 	const struct timespec pause = { 0, POLL_INTERVAL_NS };
 	double start = now_seconds();
 
+	st->progress = st->opts.progress == PROGRESS_ON ||
+		       (st->opts.progress == PROGRESS_AUTO && isatty(STDERR_FILENO));
 	while (!should_stop(st, start)) {
 		ssize_t n = drain_once(st);
 
 		if (n < 0)
 			return EXIT_FAIL;
+		show_progress(st, start, false);
 		if (n == 0)
 			nanosleep(&pause, NULL);
 	}
 	/* Whatever the hooks produced up to now. */
 	if (drain_once(st) < 0)
 		return EXIT_FAIL;
+	show_progress(st, start, true);
 	*elapsed = now_seconds() - start;
 	return 0;
 }
