@@ -17,6 +17,6 @@ scripts/debug-kernel.sh >/dev/null
 built=$(date +%s)
 echo "=== debug kernel ready after $((built - start)) s"
 rc=0
-scripts/vm.sh -k debug -t 5400 selftests/run.sh "$@" || rc=$?
+scripts/vm.sh -k debug -t 9000 selftests/run.sh "$@" || rc=$?
 echo "check-debug: guest selftests took $(($(date +%s) - built)) s, exit $rc"
 exit "$rc"
