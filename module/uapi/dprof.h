@@ -144,11 +144,13 @@ struct dprof_obj_event {
 /*
  * Objects older than the module: the load-time scan found a slab of a
  * target whose every object was allocated, before and after it entered
- * the tracked ones (its first `objects` objects from addr, one stride
- * apart, are live at time_ns).  `tracked` of them entered the live set
- * (1 in track_one_in, by address hash).  Slabs with free objects are not
- * reported: their objects' liveness is unknown (debugfs "status" counts
- * them).
+ * the tracked ones.  `objects` counts those of its objects no ALLOC
+ * record announced: the walk overlaps the workload, and objects the alloc
+ * hook had already tracked are left out (with track_one_in > 1 untracked
+ * ones cannot be told apart and stay in).  `tracked` of them entered the
+ * live set (1 in track_one_in, by address hash).  Slabs with free objects
+ * are not reported: their objects' liveness is unknown (debugfs "status"
+ * counts them).
  */
 struct dprof_slab_live {
 	struct dprof_rec_hdr hdr;	/* target; cpu: the scanning CPU */
