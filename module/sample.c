@@ -600,8 +600,8 @@ static int setup_pebs(void)
  * the path of the IBS and PEBS counters, so that their creation, hotplug,
  * overflow handler and refusal run where neither PMU exists.  "refuse"
  * names a PMU type no kernel registers: perf_event_create_kernel_counter()
- * fails with -ENOENT, as it fails for an IBS or PEBS counter another user
- * holds or the PMU cannot count.
+ * fails (-ENOENT) and takes the error path a refused IBS or PEBS counter
+ * takes (another user holds it, or the PMU cannot count it: other errnos).
  */
 #define DPROF_NO_SUCH_PMU	0x7ffffff0U
 

@@ -19,7 +19,8 @@
 # counted in different windows: TCG's pace varies between them, and with
 # 300 ms per group one clean-clone run in several read offset 192 (in the
 # second group) at 26.8 % instead of 20 %.
-# Under KASAN a trap costs about 100 us: at 1 ms the first group's
+# Under KASAN a trap takes about 100 us of wall time (inferred from the
+# shares, see kasan_kernel): at 1 ms the first group's
 # iterations (8 trapped accesses) ran 1.5 times longer than the second's
 # (2), and offset 192 read 27.4 %; there the iterations are 10 ms apart,
 # which brings that ratio to about 1.06 (see kasan_kernel).
