@@ -101,17 +101,6 @@ static int parse_opts(int argc, char **argv, struct histories_opts *o)
 	return view_input(&o->view, argc - optind, argv + optind, "histories");
 }
 
-static const char *reason_name(const struct history *h)
-{
-	switch (h->reason) {
-	case DPROF_HIST_FREED: return "freed";
-	case DPROF_HIST_TIMEOUT: return "timeout";
-	case DPROF_HIST_UNLOAD: return "unload";
-	case DPROF_HIST_WINDOW: return "window";
-	default: return "open";
-	}
-}
-
 static void count_rw(const struct history *h, size_t *reads, size_t *writes)
 {
 	*reads = *writes = 0;
@@ -193,7 +182,7 @@ static void list_text(FILE *out, const struct recording *r,
 				h->id, offs, h->nr_elems, reads, writes, cpus,
 				moved,
 				h->reason ? (h->end_ns - h->alloc_ns) / 1e3 : 0.0,
-				reason_name(h),
+				history_end_name(h),
 				h->end_flags & DPROF_HIST_CPUS_CHANGED ?
 				" cpus-changed" : "",
 				h->begin_flags & DPROF_HIST_RW_UNSURE ?
@@ -246,7 +235,7 @@ static void dump_text(FILE *out, const struct recording *r,
 			(h->end_ns - h->alloc_ns) / 1e3);
 	else
 		fprintf(out, "  not freed while watched (%s)\n",
-			reason_name(h));
+			history_end_name(h));
 	fprintf(out, "  %10s %4s %6s %-6s %-9s %s\n", "time_us", "cpu", "offset",
 		"access", "kind", "instruction");
 	for (size_t i = 0; i < h->nr_elems; i++) {
@@ -295,7 +284,7 @@ static void script_text(FILE *out, const struct recording *r,
 			h->id, r->targets[h->target].name, offs, h->alloc_cpu,
 			h->reason ? h->end_cpu : -1,
 			h->reason ? (unsigned long long)(h->end_ns - h->alloc_ns) : 0ull,
-			reason_name(h), history_complete(h), h->dropped,
+			history_end_name(h), history_complete(h), h->dropped,
 			(unsigned long long)h->addr,
 			(unsigned long long)h->alloc_ns,
 			flags_text(h, flags, sizeof(flags)));
@@ -336,7 +325,7 @@ static void history_json(struct json *j, const struct recording *r,
 	json_uint(j, "alloc_cpu", h->alloc_cpu);
 	json_string(j, "alloc_site", ksyms_format(syms, h->alloc_site, buf,
 						  sizeof(buf)));
-	json_string(j, "end", reason_name(h));
+	json_string(j, "end", history_end_name(h));
 	json_bool(j, "complete", history_complete(h));
 	json_bool(j, "rw_reported", !(h->begin_flags & DPROF_HIST_RW_UNSURE));
 	json_bool(j, "rw_known", !h->rw_unknown);

@@ -333,3 +333,14 @@ uint64_t history_cpu_mask(const struct history *h)
 			mask |= 1ull << h->elems[i].cpu;
 	return mask;
 }
+
+const char *history_end_name(const struct history *h)
+{
+	switch (h->reason) {
+	case DPROF_HIST_FREED: return "freed";
+	case DPROF_HIST_TIMEOUT: return "timeout";
+	case DPROF_HIST_UNLOAD: return "unload";
+	case DPROF_HIST_WINDOW: return "window";
+	default: return "open";
+	}
+}

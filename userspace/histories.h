@@ -82,6 +82,8 @@ void histories_build(struct history_set *hs, const struct recording *r);
 void histories_free(struct history_set *hs);
 const struct history *histories_find(const struct history_set *hs,
 				     uint32_t id);
+/* How it ended: "freed", "timeout", "unload", "window"; "open": no END. */
+const char *history_end_name(const struct history *h);
 /* Complete: freed while watched, with no CPU change and no drops. */
 bool history_complete(const struct history *h);
 /* Whether two histories or paths watched the same offsets (padded arrays). */

@@ -119,6 +119,13 @@ void json_double(struct json *j, const char *key, double value)
 		fputs("null", j->out);	/* JSON has no NaN or infinity */
 }
 
+void json_ns_as_us(struct json *j, const char *key, uint64_t ns)
+{
+	lead(j, key);
+	fprintf(j->out, "%llu.%03llu", (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
 void json_bool(struct json *j, const char *key, bool value)
 {
 	lead(j, key);

@@ -29,6 +29,8 @@ void json_string(struct json *j, const char *key, const char *value);
 void json_uint(struct json *j, const char *key, uint64_t value);
 void json_int(struct json *j, const char *key, int64_t value);
 void json_double(struct json *j, const char *key, double value);
+/* Nanoseconds as exact microseconds: 1234567 -> 1234.567. */
+void json_ns_as_us(struct json *j, const char *key, uint64_t ns);
 void json_bool(struct json *j, const char *key, bool value);
 void json_null(struct json *j, const char *key);
 /* Ends the document with a newline. */

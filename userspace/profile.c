@@ -197,7 +197,6 @@ static void add_row(struct profile_type *t, const struct keyed *from,
 		    const struct keyed *to)
 {
 	struct profile_field *f;
-	uint64_t ip_samples = 0;
 
 	t->fields = xrealloc(t->fields, (t->nr_fields + 1) * sizeof(*t->fields));
 	f = &t->fields[t->nr_fields++];
@@ -205,6 +204,10 @@ static void add_row(struct profile_type *t, const struct keyed *from,
 	f->offset = from->key_offset;
 	f->size = from->size;
 	f->name = xstrdup(from->name);
+	for (const struct keyed *k = from; k < to; k++)
+		f->nr_ips += k == from || k[-1].ip != k->ip;
+	f->ips = xcalloc(f->nr_ips, sizeof(*f->ips));
+	f->nr_ips = 0;
 	for (const struct keyed *k = from; k < to; k++) {
 		f->samples += k->count;
 		f->loads += k->loads;
@@ -213,15 +216,17 @@ static void add_row(struct profile_type *t, const struct keyed *from,
 		f->latency_sum += k->latency_sum;
 		f->lat_misses += k->lat_misses;
 		/* Sorted by ip within the run: sum each ip's entries. */
-		ip_samples += k->count;
-		if (k + 1 == to || k[1].ip != k->ip) {
-			if (ip_samples > f->top_ip_samples) {
-				f->top_ip_samples = ip_samples;
-				f->top_ip = k->ip;
-			}
-			ip_samples = 0;
-		}
+		if (k == from || k[-1].ip != k->ip)
+			f->ips[f->nr_ips++].ip = k->ip;
+		f->ips[f->nr_ips - 1].samples += k->count;
+		f->ips[f->nr_ips - 1].misses += k->misses;
+		f->ips[f->nr_ips - 1].latency_sum += k->latency_sum;
 	}
+	for (size_t i = 0; i < f->nr_ips; i++)
+		if (f->ips[i].samples > f->top_ip_samples) {
+			f->top_ip_samples = f->ips[i].samples;
+			f->top_ip = f->ips[i].ip;
+		}
 	t->samples += f->samples;
 	t->loads += f->loads;
 	t->stores += f->stores;
@@ -605,8 +610,10 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->nr_types; i++) {
 		struct profile_type *t = &p->types[i];
 
-		for (size_t j = 0; j < t->nr_fields; j++)
+		for (size_t j = 0; j < t->nr_fields; j++) {
 			free(t->fields[j].name);
+			free(t->fields[j].ips);
+		}
 		free(t->fields);
 		free(t->struct_name);
 		free(t->no_names_why);

@@ -16,6 +16,12 @@
 
 #define PROFILE_LINE 64		/* cache line size the rows are grouped by */
 
+/* One accessing instruction of a field: what the pprof export stacks. */
+struct profile_ip {
+	uint64_t ip;
+	uint64_t samples, misses, latency_sum;
+};
+
 struct profile_field {
 	uint32_t offset;	/* first byte of the field (or sampled byte) */
 	uint32_t size;		/* bytes of the field; 0 unknown */
@@ -24,6 +30,8 @@ struct profile_field {
 	uint64_t lat_misses;	/* misses with a latency: the average's */
 	uint64_t top_ip;	/* accessing instruction with most samples */
 	uint64_t top_ip_samples;
+	struct profile_ip *ips;	/* every accessing instruction, by ip */
+	size_t nr_ips;
 };
 
 #define PROFILE_SITES 3
