@@ -15,6 +15,7 @@ int cmd_flow(int argc, char **argv);
 int cmd_workingset(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* Options every view takes: [--json] [-o FILE] FILE. */
 struct view_opts {

@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ "paths", cmd_paths, "path traces: histories merged by execution path, with coverage" },
 	{ "profile", cmd_profile, "data profile: types by misses, then their fields by cache line" },
 	{ "diff", cmd_diff, "differential profile of two sides (peak vs drop-off): ratio, weighted, saturation" },
+	{ "export", cmd_export, "the profile as pprof, the histories as a Perfetto/Chrome JSON trace" },
 	{ "layout", cmd_layout, "a struct's fields as dprof names them, from BTF" },
 };
 

@@ -5,7 +5,7 @@
  * must walk without a read out of bounds (ASan/UBSan build): address set,
  * histories, path traces, miss classification, data flow, working set
  * and the data profile (BTF included, parsed by
- * libbpf).
+ * libbpf), and the pprof and trace exports.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +18,8 @@
 #include "histories.h"
 #include "objects.h"
 #include "paths.h"
+#include "perfetto.h"
+#include "pprof.h"
 #include "profile.h"
 #include "rawsamples.h"
 #include "recfile.h"
@@ -43,6 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dprof_sample_agg *agg = NULL;
 	struct combined_set cs;
 	struct cachesim sim;
+	struct obj_trace trace;
+	struct layout **layouts;
+	struct pb_buf pb;
+	FILE *sink;
 	uint8_t *copy;
 
 	/* A private copy: the reader may keep pointers into its buffer. */
@@ -90,9 +96,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			flow_build(&fl, &hs, (int)t, &syms);
 			flow_free(&fl);
 		}
-		ksyms_free(&syms);
+		trace_build(&hs, -1, &trace);
+		layouts = calloc(r.nr_targets + 1, sizeof(*layouts));
+		sink = fopen("/dev/null", "w");
+		if (layouts && sink)
+			trace_write(sink, &trace, &r, layouts, &syms);
+		if (sink)
+			fclose(sink);
+		free(layouts);
+		trace_free(&trace);
 		histories_free(&hs);
 		profile_build(&r, NULL, &p);
+		pprof_encode(&p, &syms, &(struct pprof_meta){ 0 }, &pb);
+		pb_buf_free(&pb);
+		ksyms_free(&syms);
 		profile_free(&p);
 		/* The differential profile's buckets, one of each source. */
 		for (int m = 0; m < DIFF_M_MAX; m++) {
