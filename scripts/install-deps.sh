@@ -16,7 +16,11 @@ pkgs="build-essential make gcc libc6-dev libbpf-dev libelf-dev zlib1g-dev
 libcapstone-dev libdw-dev zstd binutils perl clang libclang-rt-14-dev
 pkg-config busybox-static cpio kmod xz-utils gzip graphviz
 dwarves linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64
-linux-headers-6.12-amd64"
+linux-headers-6.12-amd64
+golang-go golang-github-google-pprof-dev chromium python3"
+# The export readers of scripts/check-exports.sh: pprof built from these Go
+# sources, speedscope and playwright-core from npm with the machine's
+# Node.js (installed from apt only where there is none).
 # --debug: also what building the debug kernel of make check-debug needs.
 if [ "${1:-}" = --debug ]; then
 	pkgs="$pkgs linux-source-6.1 flex bison bc libssl-dev"
@@ -78,9 +82,12 @@ for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+need_npm=0
+command -v npm >/dev/null 2>&1 || need_npm=1
 need_qemu=0
 [ "$(qemu_major)" -ge "$qemu_min" ] || need_qemu=1
-[ -z "$missing" ] && [ "$need_qemu" -eq 0 ] && exit 0
+[ -z "$missing" ] && [ "$need_qemu" -eq 0 ] && [ "$need_npm" -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing packages:$missing$([ "$need_qemu" -eq 1 ] && echo " $qemu_pkg (>= $qemu_min, bookworm-backports)"); run as root" >&2
 	exit 1
@@ -92,6 +99,11 @@ if [ -n "$missing" ]; then
 	echo "install-deps: installing$missing"
 	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $missing
+fi
+# Debian's nodejs comes without npm; NodeSource's has it.
+if ! command -v npm >/dev/null 2>&1; then
+	echo "install-deps: installing npm"
+	apt-get install -y -q --no-install-recommends npm
 fi
 if [ "$need_qemu" -eq 1 ]; then
 	echo "install-deps: installing $qemu_pkg from bookworm-backports"
