@@ -4,11 +4,15 @@
  * by misses (or, with the watch sampler, by sampled accesses), then each
  * type's fields pahole-style, grouped by cache line.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "classify.h"
 #include "datasyms.h"
+#include "heatmap.h"
+#include "histories.h"
 #include "json.h"
 #include "ksyms.h"
 #include "profile.h"
@@ -16,7 +20,7 @@
 #include "view.h"
 
 static const char profile_usage[] =
-	"usage: dprof-view profile [--json] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... [RECORDING]\n"
+	"usage: dprof-view profile [--json|--svg FILE] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"The data profile: one line per profiled type (slab cache) with its\n"
 	"samples, misses, share of all misses, average miss latency (over the\n"
@@ -44,6 +48,12 @@ static const char profile_usage[] =
 	"                          the end of the recording (its debugfs\n"
 	"                          \"profile\" file) instead\n"
 	"  -j, --json              JSON instead of text\n"
+	"  -S, --svg FILE          instead, each profiled type's cache lines as a\n"
+	"                          heat map: one row per 64-byte line, fields as\n"
+	"                          boxes as wide as their bytes, shaded by misses\n"
+	"                          (watch: sampled accesses), outlined where the\n"
+	"                          histories' miss classification labels them true\n"
+	"                          or false sharing (see classify --help)\n"
 	"  -i, --input FILE        what to read (default ./dprof.data, as record writes it)\n"
 	"  -o, --output FILE       write there instead of stdout\n"
 	"  -h, --help              this text\n";
@@ -53,6 +63,7 @@ struct profile_opts {
 	const char *target;
 	struct type_map map;
 	int kernel;
+	const char *svg;
 };
 
 static int parse_opts(int argc, char **argv, struct profile_opts *o)
@@ -67,13 +78,17 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 		{ "vmlinux", required_argument, NULL, 'D' },
 		{ "module-dir", required_argument, NULL, 'D' },
 		{ "kernel", no_argument, NULL, 'k' },
+		{ "svg", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "i:jo:t:T:kD:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:jo:t:T:kD:S:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'S':
+			o->svg = optarg;
+			break;
 		case 'j':
 			o->view.json = 1;
 			break;
@@ -384,6 +399,66 @@ static bool data_type_named(const struct profile *p, const char *name)
 	return false;
 }
 
+/*
+ * The heat map of every slab type with samples (or of -t's), with the
+ * sharing labels of the recording's histories.
+ */
+static int profile_svg(const struct profile_opts *o, const struct recording *r,
+		       const struct profile *p)
+{
+	struct layout **layouts = view_layouts(r, &o->map);
+	struct heat_type *h = xcalloc(p->nr_types + 1, sizeof(*h));
+	struct history_set hs;
+	struct classify c;
+	size_t n = 0, labelled = 0;
+	FILE *svg;
+	int ret = EXIT_OK;
+
+	histories_build(&hs, r);
+	classify_build(&c, &hs);
+	for (size_t i = 0; i < p->nr_types; i++) {
+		const struct profile_type *t = &p->types[i];
+		size_t ti;
+
+		if (o->target ? strcmp(o->target, t->cache) : !t->samples)
+			continue;
+		for (ti = 0; ti < r->nr_targets; ti++)
+			if (r->targets[ti].index == t->target && !t->data)
+				break;
+		if (ti == r->nr_targets || !t->object_size)
+			continue;	/* no slab object to draw */
+		heat_build(p, t, layouts[ti], &c, (int)ti, &h[n]);
+		labelled += h[n++].labelled;
+	}
+	if (!n) {
+		errmsg("profile: --svg: %s has no sampled slab type%s%s to draw",
+		       o->view.input, o->target ? " named " : "",
+		       o->target ? o->target : "");
+		ret = EXIT_USAGE;
+	} else if (!(svg = fopen(o->svg, "w"))) {
+		errmsg("profile: cannot write %s: %s", o->svg, strerror(errno));
+		ret = EXIT_FAIL;
+	} else {
+		heat_write_svg(svg, p, h, n);
+		if (fclose(svg)) {
+			errmsg("profile: writing %s: %s", o->svg,
+			       strerror(errno));
+			ret = EXIT_FAIL;
+		} else {
+			printf("svg: %s: %zu types, %zu boxes labelled true or false sharing (from %llu complete histories)\n",
+			       o->svg, n, labelled,
+			       (unsigned long long)c.histories);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		heat_free(&h[i]);
+	free(h);
+	classify_free(&c);
+	histories_free(&hs);
+	view_layouts_free(layouts, r->nr_targets);
+	return ret;
+}
+
 int cmd_profile(int argc, char **argv)
 {
 	struct profile_opts o;
@@ -428,6 +503,13 @@ int cmd_profile(int argc, char **argv)
 		profile_free(&p);
 		recording_free(&r);
 		ret = EXIT_USAGE;
+		goto out_map;
+	}
+	if (o.svg) {
+		ret = profile_svg(&o, &r, &p);
+		view_close(out, &o.view);
+		profile_free(&p);
+		recording_free(&r);
 		goto out_map;
 	}
 	ksyms_load(&syms, r.kallsyms);

@@ -5,7 +5,7 @@
  * must walk without a read out of bounds (ASan/UBSan build): address set,
  * histories, path traces, miss classification, data flow, working set
  * and the data profile (BTF included, parsed by
- * libbpf), and the pprof and trace exports.
+ * libbpf), the pprof and trace exports and the heat map.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "combine.h"
 #include "diffbuckets.h"
 #include "flow.h"
+#include "heatmap.h"
 #include "histories.h"
 #include "objects.h"
 #include "paths.h"
@@ -109,6 +110,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		profile_build(&r, NULL, &p);
 		pprof_encode(&p, &syms, &(struct pprof_meta){ 0 }, &pb);
 		pb_buf_free(&pb);
+		for (size_t t = 0; t < p.nr_types && t < 4; t++) {
+			struct heat_type heat;
+
+			heat_build(&p, &p.types[t], NULL, NULL, 0, &heat);
+			heat_free(&heat);
+		}
 		ksyms_free(&syms);
 		profile_free(&p);
 		/* The differential profile's buckets, one of each source. */
