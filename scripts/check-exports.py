@@ -13,6 +13,13 @@
       every flow has both ends inside slices) and, for every complete
       history, dprof_sharing's source: allocated on CPU 0, freed on CPU 1,
       per CPU the accesses of its table (modules/dprof_sharing.c).
+  check-exports.py heatmap HEATMAP.svg
+      HEATMAP.svg is profile --svg of the same recording, fields named from
+      dprof_sharing.ko's DWARF.  Its boxes must cover the 320-byte object
+      once, and carry the labels dprof_sharing's source implies: offset 0
+      (both CPUs write it) true sharing, 64 and 72 (one CPU writes each,
+      in one cache line) false sharing, 128 (written once) neither; each
+      of the four has samples.
 Exit 0 when all hold; 1 with one line per failure.
 """
 import json
@@ -141,9 +148,35 @@ def trace(path, hist_path, iters):
           f"{len(complete)} complete histories checked against dprof_sharing's table")
 
 
+def heatmap(path):
+    import xml.etree.ElementTree as ET
+    svg = "{http://www.w3.org/2000/svg}"
+    boxes = {}
+    for g in ET.parse(path).getroot().iter(svg + "g"):
+        if g.get("class") == "field":
+            off, size = int(g.get("data-offset")), int(g.get("data-size"))
+            boxes[off] = (size, g.get("data-label"), float(g.get("data-share")))
+    covered = []
+    for off, (size, _l, _s) in sorted(boxes.items()):
+        covered.extend(range(off, off + size))
+    check(covered == list(range(320)),
+          f"the boxes cover {len(covered)} bytes, not 0..319 once")
+    want = {0: "true-sharing", 64: "false-sharing", 72: "false-sharing",
+            128: "neither"}
+    for off, label in want.items():
+        got = boxes.get(off)
+        check(got is not None and got[1] == label,
+              f"heat map box at {off}: {got and got[1]}, the source says {label}")
+        check(got is not None and got[2] > 0, f"heat map box at {off}: no samples")
+    print(f"heat map: {len(boxes)} boxes over 320 bytes; labels " +
+          ", ".join(f"{o} {boxes[o][1]} ({boxes[o][2]:.1f}%)" for o in want if o in boxes))
+
+
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "pprof-totals":
         pprof_totals(sys.argv[2], sys.argv[3:6])
+    elif len(sys.argv) == 3 and sys.argv[1] == "heatmap":
+        heatmap(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == "trace":
         trace(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:

@@ -8,7 +8,10 @@
 #  - the Chrome JSON trace: the format's rules and dprof_sharing's source
 #    (check-exports.py trace), then speedscope (npm) in headless Chromium
 #    imports it as a user would (speedscope-shot.js); its screenshots are
-#    left beside the trace.
+#    left beside the trace;
+#  - profile --svg's heat map of the same recording: its labels against
+#    dprof_sharing's source (check-exports.py heatmap), rendered to PNG in
+#    Chromium (svg-to-png.js) beside it.
 # Run after the guest selftests; needs scripts/install-deps.sh's packages.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +51,14 @@ for d in "$exports"/*/; do
 		"$d/pprof-top-latency.txt"
 	python3 "$top/scripts/check-exports.py" trace "$d/sharing.json" \
 		"$d/sharing.complete" "$(cat "$d/sharing.iters")"
+	kver=$(basename "$d")
+	"$top/build/dprof-view" profile --svg "$d/sharing-heatmap.svg" \
+		-T dprof_sharing=dprof_sharing_obj \
+		-D "$top/build/mod-$kver/dprof_sharing.ko" "$d/sharing.dprof"
+	python3 "$top/scripts/check-exports.py" heatmap "$d/sharing-heatmap.svg"
+	NODE_PATH=$tools/npm/node_modules node "$top/scripts/svg-to-png.js" \
+		"$d/sharing-heatmap.svg" "$d/sharing-heatmap.png"
+	echo "heat map: $d/sharing-heatmap.png"
 	tracks=$(python3 -c 'import json, sys
 print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"]
           if e["ph"] == "M" and e["name"] == "thread_name"))' "$d/sharing.json")

@@ -12,7 +12,9 @@
 #    modules/dprof_sharing.c: offset 64 is written by CPU 0 only, 72 by
 #    CPU 1 only); in the trace every complete history must start on CPU
 #    0, end on CPU 1, cross between them by flow arrows, and have its
-#    offset-64 accesses on CPU 0's track and its offset-72 ones on CPU 1's.
+#    offset-64 accesses on CPU 0's track and its offset-72 ones on CPU 1's;
+#    the same recording's heat map (profile --svg, on the host with the
+#    module's DWARF) must label 0 true sharing, 64 and 72 false sharing.
 . ./functions.sh
 trap cleanup_modules EXIT
 dir=/host/exports/$(uname -r)
@@ -56,7 +58,7 @@ dprof-view export "$dir/inject.dprof" 2>/dev/null &&
 	fail "export without a format succeeded"
 
 load_mod dprof_sharing
-load_mod dprof target=dprof_sharing sampler=off history_offsets=0,64,72,128
+load_mod dprof target=dprof_sharing history_offsets=0,64,72,128
 skip_if_quarantine
 iters=10
 echo $iters >"$dir/sharing.iters"
