@@ -18,6 +18,10 @@ if "$view" flow --svg "$share/skbuff-flow.svg" "$share/skbuff.dprof" skbuff_head
 	echo "SVG: $share/skbuff-flow.svg"
 fi
 echo
+echo "== dprof-view profile --svg  (sk_buff's cache lines as a heat map)"
+"$view" profile --svg "$share/skbuff-heatmap.svg" -t skbuff_head_cache "$share/skbuff.dprof" ||
+	echo "(no heat map: no skbuff samples in this run)"
+echo
 echo "== dprof-view export  (for pprof, and for Perfetto / chrome://tracing / speedscope)"
 "$view" export --pprof "$share/skbuff.pb.gz" "$share/skbuff.dprof" ||
 	echo "(no pprof export: the recording holds no samples)"
