@@ -12,8 +12,13 @@ for t in $tests; do
 	n=$((n + 1))
 	log=/tmp/$t.log
 	start=$(date +%s)
+	# A folder of its own, emptied after: /tmp is a tmpfs in the guest's
+	# RAM, and recordings left by earlier tests once filled it.
+	TMPDIR=$(mktemp -d "/tmp/$t.XXXXXX")
+	export TMPDIR
 	sh "./$t" >"$log" 2>&1
 	rc=$?
+	rm -rf "$TMPDIR"
 	secs=$(($(date +%s) - start))
 	case $rc in
 	0)
