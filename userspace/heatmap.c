@@ -264,9 +264,11 @@ static void write_segment(FILE *out, const struct heat_type *h,
 	if (chars >= 4 && b->weight > 0)
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%.1f%%</text>",
 			x + 3, y + 27, share);
+	/* On the darkest shades the outline's colour would not read. */
 	if (chars >= 2 && b->label != CLASSIFY_NEITHER)
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-weight=\"bold\">%s</text>",
-			x + 3, y + 40, label_color(b->label),
+			x + 3, y + 40, h->max > 0 && b->weight > 0.6 * h->max ?
+			"white" : label_color(b->label),
 			chars >= 13 ? classify_label_name(b->label) :
 			b->label == CLASSIFY_TRUE_SHARING ? "TS" : "FS");
 	fputs("</g>\n", out);
