@@ -14,7 +14,7 @@ MODDIR := $(BUILD)/mod-$(KVER)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat-security -Werror
 VIEW_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
 	-I$(TOP)/userspace
 VIEW_LIBS := -lbpf -ldw -lelf -lcapstone -lz -lm
@@ -30,7 +30,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view \
-	check-debug vm-test demo demo-diff bench vm-run vm-shell deps lint install clean help
+	check-debug vm-test demo demo-diff bench vm-run vm-shell deps deb lint install clean help
 
 all: module view
 
@@ -46,6 +46,7 @@ help:
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
 	@echo "make bench-view dprof-view's analyses on a synthetic recording (also in bench)"
 	@echo "make lint       checkpatch --strict on module/"
+	@echo "make deb        dprof-dkms and dprof-view .deb packages in build/deb/"
 	@echo "make install    install dprof-view and the module (DESTDIR, PREFIX)"
 
 module: $(MODDIR)/dprof.ko
@@ -167,6 +168,10 @@ vm-shell:
 
 deps:
 	@$(TOP)/scripts/install-deps.sh
+
+# dprof-dkms and dprof-view Debian packages, in build/deb/.
+deb: deps
+	@$(TOP)/scripts/make-deb.sh
 
 lint:
 	@$(TOP)/scripts/lint.sh

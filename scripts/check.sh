@@ -13,6 +13,8 @@
 #     the emulator's trap delivery: selftests/test-all-types.sh says why)
 #  5. dprof-view export's files from the guest (test-exports.sh) read by
 #     pprof and by speedscope in headless Chromium (check-exports.sh)
+#  6. the Debian packages: built, lintian, installed, DKMS's module for
+#     6.1 and 6.12 loaded in a guest of each (check-deb.sh)
 # Ends with one "N passed, N failed" line over all of them.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +42,7 @@ step "field names vs pahole (6.1, 6.12)" scripts/check-layout.sh
 step "guest selftests on 6.1" scripts/vm.sh -k 6.1 -t 900 selftests/run.sh
 step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 900 selftests/run.sh
 step "exports read by pprof and speedscope" scripts/check-exports.sh
+step "Debian packages: lintian, DKMS for 6.1 and 6.12, loaded in guests" scripts/check-deb.sh
 for k in 6.1 6.12; do
 	step "guest selftest with slab merging on $k" env DPROF_APPEND=slab_merge \
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh

@@ -17,10 +17,12 @@ libcapstone-dev libdw-dev zstd binutils perl clang libclang-rt-14-dev
 pkg-config busybox-static cpio kmod xz-utils gzip graphviz
 dwarves linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64
 linux-headers-6.12-amd64
-golang-go golang-github-google-pprof-dev chromium python3"
+golang-go golang-github-google-pprof-dev chromium python3
+dpkg-dev debhelper dh-dkms dkms lintian"
 # The export readers of scripts/check-exports.sh: pprof built from these Go
 # sources, speedscope and playwright-core from npm with the machine's
-# Node.js (installed from apt only where there is none).
+# Node.js (installed from apt only where there is none).  make deb and
+# scripts/check-deb.sh: the packaging tools, DKMS and lintian.
 # --debug: also what building the debug kernel of make check-debug needs.
 if [ "${1:-}" = --debug ]; then
 	pkgs="$pkgs linux-source-6.1 flex bison bc libssl-dev"

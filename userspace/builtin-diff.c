@@ -398,7 +398,7 @@ static void fmt_value(char *buf, size_t len, double v, double scale,
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (isinf(v) || fabs(v * scale) > 1e15)
-		snprintf(buf, len, v > 0 ? inf : "-inf");
+		snprintf(buf, len, "%s", v > 0 ? inf : "-inf");
 	else
 		snprintf(buf, len, "%.4g", v * scale);
 }
