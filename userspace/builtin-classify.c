@@ -13,10 +13,23 @@
 #include "json.h"
 #include "ksyms.h"
 #include "layout.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char classify_usage[] =
+static const struct opt classify_own[] = {
+	{ 's', "script", NULL, 0,
+	  "one line per field, for scripts:\n"
+	  "  field CACHE OFFSET LABEL ACCESSES TRUE FALSE\n"
+	  "    TRANSFERS FIRST_TOUCH WRITER_OFFSETS\n"
+	  "(WRITER_OFFSETS: the distinct offsets whose\n"
+	  "writes caused the labelled invalidations, or -)" },
+	OPT_END,
+};
+
+static const struct command_opts classify_cmd = {
+	.cmd = "classify",
+	.synopsis =
 	"usage: dprof-view classify [--json|--script] [-o FILE] [-t CACHE] [-T CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"Miss classification from the object access histories: each complete\n"
@@ -31,83 +44,11 @@ static const char classify_usage[] =
 	"such invalidations.  These are estimates from access order, not\n"
 	"measured misses; a write to another field is seen only by histories\n"
 	"that watched both (history_mode=pairs).  Conflict and capacity misses\n"
-	"are the working-set view's (dprof-view workingset).\n"
-	"\n"
-	"  -t, --target CACHE       only this cache\n"
-	"  -T, --type CACHE=STRUCT  name fields as STRUCT (see profile --help)\n"
-	"  -D, --debug FILE         DWARF for structs the BTF lacks (profile --help)\n"
-	"  -s, --script             one line per field, for scripts:\n"
-	"                             field CACHE OFFSET LABEL ACCESSES TRUE FALSE\n"
-	"                               TRANSFERS FIRST_TOUCH WRITER_OFFSETS\n"
-	"                           (WRITER_OFFSETS: the distinct offsets whose\n"
-	"                           writes caused the labelled invalidations,\n"
-	"                           or -)\n"
-	"  -j, --json               JSON instead of text\n"
-	"  -i, --input FILE         what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE        write there instead of stdout\n"
-	"  -h, --help               this text\n";
-
-struct classify_opts {
-	struct view_opts view;
-	const char *target;
-	int script;
-	struct type_map map;
+	"are the working-set view's (dprof-view workingset).\n",
+	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES,
+	.own = classify_own,
 };
 
-static int parse_opts(int argc, char **argv, struct classify_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "target", required_argument, NULL, 't' },
-		{ "type", required_argument, NULL, 'T' },
-		{ "debug", required_argument, NULL, 'D' },
-		{ "vmlinux", required_argument, NULL, 'D' },
-		{ "module-dir", required_argument, NULL, 'D' },
-		{ "script", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	while ((c = getopt_long(argc, argv, "i:jo:t:T:sD:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->view.json = 1;
-			break;
-		case 'i':
-			o->view.input = optarg;
-			break;
-		case 'o':
-			o->view.output = optarg;
-			break;
-		case 't':
-			o->target = optarg;
-			break;
-		case 's':
-			o->script = 1;
-			break;
-		case 'D':
-			type_map_add_debug(&o->map, optarg);
-			break;
-		case 'T':
-			if (type_map_add(&o->map, optarg)) {
-				errmsg("classify: --type %s: expected CACHE=STRUCT",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(classify_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(classify_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	return view_input(&o->view, argc - optind, argv + optind, "classify");
-}
 
 /* Room left for "invalidated by" in a 160-column table line. */
 #define CLASSIFY_WRITERS_WIDTH 45
@@ -169,7 +110,7 @@ static const char *fit(const char *s, size_t width, char *buf, size_t len)
 
 int cmd_classify(int argc, char **argv)
 {
-	struct classify_opts o;
+	struct view_args o;
 	struct history_set hs;
 	struct classify c;
 	struct recording r;
@@ -181,7 +122,7 @@ int cmd_classify(int argc, char **argv)
 	char name[2048], wbuf[8192], fbuf[64];
 
 	memset(&o, 0, sizeof(o));
-	ret = parse_opts(argc, argv, &o);
+	ret = opts_parse_view(&classify_cmd, argc, argv, &o);
 	if (ret)
 		goto out_map;
 	ret = view_open(&o.view, &r, &out, "classify");
@@ -205,7 +146,7 @@ int cmd_classify(int argc, char **argv)
 		json_uint(&j, "histories_not_used", c.skipped);
 		json_double(&j, "label_threshold", c.threshold);
 		json_array_begin(&j, "fields");
-	} else if (!o.script) {
+	} else if (!o.view.script) {
 		fprintf(out, "miss classification, estimated from %llu complete histories (%llu others not used); label at >= %.0f%% of accesses\n",
 			(unsigned long long)c.histories,
 			(unsigned long long)c.skipped, 100 * c.threshold);
@@ -221,7 +162,7 @@ int cmd_classify(int argc, char **argv)
 		l = layouts[f->target];
 		if (o.target && strcmp(o.target, cache))
 			continue;
-		if (o.view.json || o.script)
+		if (o.view.json || o.view.script)
 			view_field(l, f->offset, f->len, name, sizeof(name));
 		else
 			view_field_short(l, f->offset, f->len, name,
@@ -243,7 +184,7 @@ int cmd_classify(int argc, char **argv)
 			json_object_end(&j);
 			continue;
 		}
-		if (o.script) {
+		if (o.view.script) {
 			const struct classify_writer *w = writers(f);
 			size_t pos = 0;
 
@@ -295,7 +236,7 @@ int cmd_classify(int argc, char **argv)
 		json_array_end(&j);
 		json_object_end(&j);
 		json_finish(&j);
-	} else if (!o.script) {
+	} else if (!o.view.script) {
 		fprintf(out, "\nfirst touches are unclassified; for conflict and capacity misses see dprof-view workingset\n");
 	}
 	ret = view_close(out, &o.view);

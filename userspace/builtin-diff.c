@@ -14,81 +14,61 @@
 #include "diffbuckets.h"
 #include "json.h"
 #include "profile.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char diff_usage[] =
-	"usage: dprof-view diff [-b BY] [-m MEASURE] [--ratio | --weighted[=W1,W2] |\n"
-	"                       --saturation[=L1,L2] --limit M] [--min N] [--all]\n"
-	"                       [--per-second] [-n N] [--json|--script] [-o FILE]\n"
-	"                       A[,A2...] B[,B2...]\n"
-	"\n"
-	"Differential profile (McKenney 1999; DProf thesis 6.2): the same measure\n"
-	"in corresponding buckets of two sides, A the less stressed run (say the\n"
-	"peak of throughput) and B the more stressed one (the drop-off).  A side\n"
-	"is one recording or several, comma-separated: counts are summed over\n"
-	"them, means pooled, levels averaged.\n"
-	"\n"
-	"Methods:\n"
-	"  --ratio               B / A, largest first (default)\n"
-	"  --weighted[=W1,W2]    d = W1 B - W2 A, W the work done in each run,\n"
-	"                        largest first; without values, the work the\n"
-	"                        recordings carry (record --work)\n"
-	"  --saturation[=L1,L2]  the load at which the measure reaches --limit M,\n"
-	"                        projected linearly and as a power law from the\n"
-	"                        loads L (record --load), smallest first; M in\n"
-	"                        the unit the measure is shown in\n"
-	"\n"
-	"Error bars and filtering: with two or more recordings on both sides the\n"
-	"95% interval is a bootstrap over each side's recordings and the\n"
-	"Mann-Whitney p of the per-recording values is shown; otherwise the\n"
-	"interval comes from the sampling error (Poisson counts, items'\n"
-	"variance).  Levels (working-set model outputs) in single recordings have\n"
-	"none.  A bucket is filtered when its counts are under --min on both\n"
-	"sides (means: items under --min on either side), or when its interval\n"
-	"holds \"no change\" (ratio 1, difference 0); the output says how many.\n"
-	"The interval is the filter, not p: with three recordings per side the\n"
-	"smallest possible p is 0.1.\n"
-	"\n"
-	"  -b, --by BY          type (default), field, function, path, set\n"
-	"  -m, --measure M      see below (default samples, or misses where\n"
-	"                       IBS/PEBS measured them)\n"
-	"      --min N          minimum count or items (default 10)\n"
-	"      --all            show filtered buckets too, marked\n"
-	"      --per-second     counts as rates over each side's recorded time\n"
-	"  -n, --top N          buckets shown (default 20, 0: all)\n"
-	"  -T, --type CACHE=STRUCT, -D, --debug FILE   field names (profile --help)\n"
-	"  -c, --cache S,W,L    geometry for ws-bytes and ws-lines (workingset)\n"
-	"      --seed N         bootstrap seed (default fixed: reproducible)\n"
-	"  -s, --script         one tab-separated line per bucket:\n"
-	"                         row RANK KEY A B FIGURE LO HI P STATE\n"
-	"  -j, --json           JSON instead of text\n"
-	"  -o, --output FILE    write there instead of stdout\n"
-	"  -h, --help           this text\n"
-	"\n"
-	"Measures (and the buckets they exist for):\n";
-
 struct diff_cli {
-	const char *output;
-	int json, script, all;
+	struct view_args a;	/* no -i: the sides are operands */
+	int all;
 	int by, measure;
 	struct diff_opts d;
 	bool w_given, l_given, limit_given;
 	long top;
-	char **a, **b;		/* recording paths per side */
+	char **sa, **sb;	/* recording paths per side */
 	size_t na, nb;
-	struct type_map map;
 	const char *cache;
 };
 
 enum {
-	OPT_RATIO = 256, OPT_WEIGHTED, OPT_SATURATION, OPT_LIMIT, OPT_MIN,
+	OPT_RATIO = OPT_LONG, OPT_WEIGHTED, OPT_SATURATION, OPT_LIMIT, OPT_MIN,
 	OPT_ALL, OPT_PER_SECOND, OPT_SEED,
 };
 
-static void usage(FILE *out)
+static const struct opt diff_own[] = {
+	{ OPT_RATIO, "ratio", NULL, 0, "method: B / A, largest first (default)" },
+	{ OPT_WEIGHTED, "weighted", "W1,W2", 1,
+	  "method: d = W1 B - W2 A, W the work done in each\n"
+	  "run, largest first; without values, the work the\n"
+	  "recordings carry (record --work)" },
+	{ OPT_SATURATION, "saturation", "L1,L2", 1,
+	  "method: the load at which the measure reaches\n"
+	  "--limit M, projected linearly and as a power law\n"
+	  "from the loads L (record --load), smallest first;\n"
+	  "M in the unit the measure is shown in" },
+	{ OPT_LIMIT, "limit", "M", 0, "the saturation level (--saturation)" },
+	{ 'b', "by", "BY", 0, "type (default), field, function, path, set" },
+	{ 'm', "measure", "M", 0,
+	  "see below (default samples, or misses where\n"
+	  "IBS/PEBS measured them)" },
+	{ OPT_MIN, "min", "N", 0, "minimum count or items (default 10)" },
+	{ OPT_ALL, "all", NULL, 0, "show filtered buckets too, marked" },
+	{ OPT_PER_SECOND, "per-second", NULL, 0,
+	  "counts as rates over each side's recorded time" },
+	{ 'n', "top", "N", 0, "buckets shown (default 20, 0: all)" },
+	{ 'c', "cache", "S,W,L", 0,
+	  "geometry for ws-bytes and ws-lines (workingset)" },
+	{ OPT_SEED, "seed", "N", 0, "bootstrap seed (default fixed: reproducible)" },
+	{ 's', "script", NULL, 0,
+	  "one tab-separated line per bucket:\n"
+	  "  row RANK KEY A B FIGURE LO HI P STATE" },
+	OPT_END,
+};
+
+/* The measures, and the buckets each exists for, after the options. */
+static void measures_help(FILE *out)
 {
-	fputs(diff_usage, out);
+	fputs("Measures (and the buckets they exist for):\n", out);
 	for (int m = 0; m < DIFF_M_MAX; m++) {
 		char by[64] = "";
 
@@ -126,150 +106,141 @@ static char **split_side(char *s, size_t *n)
 	return v;
 }
 
+static int diff_option(void *ctx, int key, const char *arg)
+{
+	struct diff_cli *o = ctx;
+	char *end;
+
+	switch (key) {
+	case 'b':
+		o->by = diff_by_lookup(arg);
+		if (o->by < 0) {
+			errmsg("diff: --by %s: expected type, field, function, path or set",
+			       arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'm':
+		o->measure = diff_measure_lookup(arg);
+		if (o->measure < 0) {
+			errmsg("diff: --measure %s: unknown (see --help for the list)",
+			       arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case OPT_RATIO:
+		o->d.method = DIFF_RATIO;
+		return 0;
+	case OPT_WEIGHTED:
+		o->d.method = DIFF_WEIGHTED;
+		if (arg) {
+			if (!parse_pair(arg, &o->d.w1, &o->d.w2)) {
+				errmsg("diff: --weighted=%s: expected W1,W2 (work done in A and B)",
+				       arg);
+				return EXIT_USAGE;
+			}
+			o->w_given = true;
+		}
+		return 0;
+	case OPT_SATURATION:
+		o->d.method = DIFF_SATURATION;
+		if (arg) {
+			if (!parse_pair(arg, &o->d.l1, &o->d.l2)) {
+				errmsg("diff: --saturation=%s: expected L1,L2 (load of A and B)",
+				       arg);
+				return EXIT_USAGE;
+			}
+			o->l_given = true;
+		}
+		return 0;
+	case OPT_LIMIT:
+		o->d.limit = strtod(arg, &end);
+		if (*end || end == arg || o->d.limit <= 0) {
+			errmsg("diff: --limit %s: expected a positive number", arg);
+			return EXIT_USAGE;
+		}
+		o->limit_given = true;
+		return 0;
+	case OPT_MIN:
+		o->d.min = strtod(arg, &end);
+		if (*end || end == arg || o->d.min < 0) {
+			errmsg("diff: --min %s: expected a count", arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case OPT_ALL:
+		o->all = 1;
+		return 0;
+	case OPT_PER_SECOND:
+		o->d.per_second = true;
+		return 0;
+	case OPT_SEED:
+		o->d.seed = strtoull(arg, &end, 0);
+		if (*end || end == arg) {
+			errmsg("diff: --seed %s: expected a number", arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'n':
+		o->top = strtol(arg, &end, 10);
+		if (*end || o->top < 0) {
+			errmsg("diff: --top %s: not a count", arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'c':
+		o->cache = arg;
+		return 0;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+static const struct command_opts diff_cmd = {
+	.cmd = "diff",
+	.synopsis =
+	"usage: dprof-view diff [-b BY] [-m MEASURE] [--ratio | --weighted[=W1,W2] |\n"
+	"                       --saturation[=L1,L2] --limit M] [--min N] [--all]\n"
+	"                       [--per-second] [-n N] [--json|--script] [-o FILE]\n"
+	"                       A[,A2...] B[,B2...]\n"
+	"\n"
+	"Differential profile (McKenney 1999; DProf thesis 6.2): the same measure\n"
+	"in corresponding buckets of two sides, A the less stressed run (say the\n"
+	"peak of throughput) and B the more stressed one (the drop-off).  A side\n"
+	"is one recording or several, comma-separated: counts are summed over\n"
+	"them, means pooled, levels averaged.\n"
+	"\n"
+	"Error bars and filtering: with two or more recordings on both sides the\n"
+	"95% interval is a bootstrap over each side's recordings and the\n"
+	"Mann-Whitney p of the per-recording values is shown; otherwise the\n"
+	"interval comes from the sampling error (Poisson counts, items'\n"
+	"variance).  Levels (working-set model outputs) in single recordings have\n"
+	"none.  A bucket is filtered when its counts are under --min on both\n"
+	"sides (means: items under --min on either side), or when its interval\n"
+	"holds \"no change\" (ratio 1, difference 0); the output says how many.\n"
+	"The interval is the filter, not p: with three recordings per side the\n"
+	"smallest possible p is 0.1.\n",
+	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TYPES | OPTS_NO_INPUT,
+	.own = diff_own,
+	.handle = diff_option,
+	.more_help = measures_help,
+};
+
 static int parse_opts(int argc, char **argv, struct diff_cli *o)
 {
-	static const struct option longopts[] = {
-		{ "by", required_argument, NULL, 'b' },
-		{ "measure", required_argument, NULL, 'm' },
-		{ "ratio", no_argument, NULL, OPT_RATIO },
-		{ "weighted", optional_argument, NULL, OPT_WEIGHTED },
-		{ "saturation", optional_argument, NULL, OPT_SATURATION },
-		{ "limit", required_argument, NULL, OPT_LIMIT },
-		{ "min", required_argument, NULL, OPT_MIN },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "per-second", no_argument, NULL, OPT_PER_SECOND },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "top", required_argument, NULL, 'n' },
-		{ "type", required_argument, NULL, 'T' },
-		{ "debug", required_argument, NULL, 'D' },
-		{ "vmlinux", required_argument, NULL, 'D' },
-		{ "module-dir", required_argument, NULL, 'D' },
-		{ "cache", required_argument, NULL, 'c' },
-		{ "script", no_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
+	struct command_opts c = diff_cmd;
+	int first, ret;
 
 	o->by = DIFF_BY_TYPE;
 	o->measure = -1;
 	o->top = 20;
 	o->d.method = DIFF_RATIO;
 	o->d.min = 10;
-	while ((c = getopt_long(argc, argv, "b:m:n:T:D:c:sjo:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->by = diff_by_lookup(optarg);
-			if (o->by < 0) {
-				errmsg("diff: --by %s: expected type, field, function, path or set",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'm':
-			o->measure = diff_measure_lookup(optarg);
-			if (o->measure < 0) {
-				errmsg("diff: --measure %s: unknown (see --help for the list)",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_RATIO:
-			o->d.method = DIFF_RATIO;
-			break;
-		case OPT_WEIGHTED:
-			o->d.method = DIFF_WEIGHTED;
-			if (optarg) {
-				if (!parse_pair(optarg, &o->d.w1, &o->d.w2)) {
-					errmsg("diff: --weighted=%s: expected W1,W2 (work done in A and B)",
-					       optarg);
-					return EXIT_USAGE;
-				}
-				o->w_given = true;
-			}
-			break;
-		case OPT_SATURATION:
-			o->d.method = DIFF_SATURATION;
-			if (optarg) {
-				if (!parse_pair(optarg, &o->d.l1, &o->d.l2)) {
-					errmsg("diff: --saturation=%s: expected L1,L2 (load of A and B)",
-					       optarg);
-					return EXIT_USAGE;
-				}
-				o->l_given = true;
-			}
-			break;
-		case OPT_LIMIT:
-			o->d.limit = strtod(optarg, &end);
-			if (*end || end == optarg || o->d.limit <= 0) {
-				errmsg("diff: --limit %s: expected a positive number",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			o->limit_given = true;
-			break;
-		case OPT_MIN:
-			o->d.min = strtod(optarg, &end);
-			if (*end || end == optarg || o->d.min < 0) {
-				errmsg("diff: --min %s: expected a count", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_ALL:
-			o->all = 1;
-			break;
-		case OPT_PER_SECOND:
-			o->d.per_second = true;
-			break;
-		case OPT_SEED:
-			o->d.seed = strtoull(optarg, &end, 0);
-			if (*end || end == optarg) {
-				errmsg("diff: --seed %s: expected a number", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'n':
-			o->top = strtol(optarg, &end, 10);
-			if (*end || o->top < 0) {
-				errmsg("diff: --top %s: not a count", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'T':
-			if (type_map_add(&o->map, optarg)) {
-				errmsg("diff: --type %s: expected CACHE=STRUCT",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'D':
-			type_map_add_debug(&o->map, optarg);
-			break;
-		case 'c':
-			o->cache = optarg;
-			break;
-		case 's':
-			o->script = 1;
-			break;
-		case 'j':
-			o->json = 1;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(EXIT_OK);
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 2) {
+	c.ctx = o;
+	ret = opts_parse(&c, argc, argv, &o->a, &first);
+	if (ret)
+		return ret;
+	if (first != argc - 2) {
 		errmsg("diff: expected two sides, A (less stressed) and B, each RECORDING[,RECORDING...] (see --help)");
 		return EXIT_USAGE;
 	}
@@ -277,8 +248,8 @@ static int parse_opts(int argc, char **argv, struct diff_cli *o)
 		errmsg("diff: --saturation needs --limit M, the value at which the measure saturates");
 		return EXIT_USAGE;
 	}
-	o->a = split_side(argv[optind], &o->na);
-	o->b = split_side(argv[optind + 1], &o->nb);
+	o->sa = split_side(argv[first], &o->na);
+	o->sb = split_side(argv[first + 1], &o->nb);
 	if (!o->na || !o->nb) {
 		errmsg("diff: a side names no recording");
 		return EXIT_USAGE;
@@ -324,7 +295,7 @@ static int side_buckets(struct side *s, const struct diff_cli *o,
 		if (!o->cache)	/* else the default stays */
 			ws_geometry_from(&s->r[i], 0, &g);
 		if (diff_buckets_build(&s->t[i], &s->r[i], (enum diff_by)o->by,
-				       (enum diff_measure)measure, &o->map, &g,
+				       (enum diff_measure)measure, &o->a.map, &g,
 				       why, sizeof(why))) {
 			errmsg("diff: %s", why);
 			return EXIT_USAGE;
@@ -651,9 +622,9 @@ int cmd_diff(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	ret = load_side(&a, o.a, o.na);
+	ret = load_side(&a, o.sa, o.na);
 	if (!ret)
-		ret = load_side(&b, o.b, o.nb);
+		ret = load_side(&b, o.sb, o.nb);
 	if (ret)
 		goto out;
 	if (o.measure < 0)
@@ -671,11 +642,11 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	diff_compute(&res, a.t, a.n, b.t, b.n, diff_measures[o.measure].kind,
 		     &o.d);
-	vo.output = o.output;
-	if (o.output) {
-		out = fopen(o.output, "w");
+	vo.output = o.a.view.output;
+	if (o.a.view.output) {
+		out = fopen(o.a.view.output, "w");
 		if (!out) {
-			errmsg("diff: cannot write %s: %s", o.output,
+			errmsg("diff: cannot write %s: %s", o.a.view.output,
 			       strerror(errno));
 			ret = EXIT_FAIL;
 			goto out;
@@ -683,9 +654,9 @@ int cmd_diff(int argc, char **argv)
 	} else {
 		out = stdout;
 	}
-	if (o.json)
+	if (o.a.view.json)
 		emit_json(out, &o, &a, &b, &res, o.measure);
-	else if (o.script)
+	else if (o.a.view.script)
 		emit_script(out, &o, &res);
 	else
 		emit_text(out, &o, &a, &b, &res, o.measure);
@@ -694,8 +665,8 @@ out:
 	diff_result_free(&res);
 	free_side(&a);
 	free_side(&b);
-	free(o.a);
-	free(o.b);
-	type_map_free(&o.map);
+	free(o.sa);
+	free(o.sb);
+	type_map_free(&o.a.map);
 	return ret;
 }

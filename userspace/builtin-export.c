@@ -19,99 +19,77 @@
 #include "perfetto.h"
 #include "pprof.h"
 #include "profile.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char export_usage[] =
+struct export_opts {
+	struct view_args a;
+	const char *pprof, *perfetto;
+};
+
+enum { OPT_PPROF = OPT_LONG, OPT_PERFETTO };
+
+static const struct opt export_own[] = {
+	{ OPT_PPROF, "pprof", "FILE", 0,
+	  "the data profile as a gzipped pprof profile\n"
+	  "(profile.proto).  One sample per field and\n"
+	  "accessing instruction, its stack (leaf first)\n"
+	  "function <- CACHE.FIELD <- CACHE (struct): pprof\n"
+	  "-top lists functions, -top -cum types and\n"
+	  "fields, a flame graph reads type -> field ->\n"
+	  "function.  Values: samples; with IBS or PEBS\n"
+	  "also misses and latency (cycles; the default is\n"
+	  "misses).  Labels cache, field, offset (bytes)\n"
+	  "for -tagfocus.  With the watch sampler only\n"
+	  "samples, and a comment says misses were not\n"
+	  "measured." },
+	{ OPT_PERFETTO, "perfetto", "FILE", 0,
+	  "the object histories as a Chrome JSON trace\n"
+	  "(Perfetto, chrome://tracing, speedscope): one\n"
+	  "track per CPU, each object's life as slices,\n"
+	  "one per CPU it stayed on, its accesses as\n"
+	  "instant events named by field, its CPU changes\n"
+	  "as flow arrows.  Times in microseconds since\n"
+	  "the first allocation." },
+	OPT_END,
+};
+
+static int export_option(void *ctx, int key, const char *arg)
+{
+	struct export_opts *o = ctx;
+
+	if (key == OPT_PPROF)
+		o->pprof = arg;
+	else if (key == OPT_PERFETTO)
+		o->perfetto = arg;
+	else
+		return EXIT_USAGE;
+	return 0;
+}
+
+static const struct command_opts export_cmd = {
+	.cmd = "export",
+	.synopsis =
 	"usage: dprof-view export [--pprof FILE] [--perfetto FILE] [-t CACHE] [-T CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"Writes a recording in formats that other tools read: pprof, and the\n"
-	"Chrome JSON trace of Perfetto, chrome://tracing and speedscope.\n"
-	"\n"
-	"  --pprof FILE        the data profile as a gzipped pprof profile\n"
-	"                      (profile.proto).  One sample per field and\n"
-	"                      accessing instruction, its stack (leaf first)\n"
-	"                      function <- CACHE.FIELD <- CACHE (struct): pprof\n"
-	"                      -top lists functions, -top -cum types and\n"
-	"                      fields, a flame graph reads type -> field ->\n"
-	"                      function.  Values: samples; with IBS or PEBS\n"
-	"                      also misses and latency (cycles; the default is\n"
-	"                      misses).  Labels cache, field, offset (bytes)\n"
-	"                      for -tagfocus.  With the watch sampler only\n"
-	"                      samples, and a comment says misses were not\n"
-	"                      measured.\n"
-	"  --perfetto FILE     the object histories as a Chrome JSON trace\n"
-	"                      (Perfetto, chrome://tracing, speedscope): one\n"
-	"                      track per CPU, each object's life as slices,\n"
-	"                      one per CPU it stayed on, its accesses as\n"
-	"                      instant events named by field, its CPU changes\n"
-	"                      as flow arrows.  Times in microseconds since\n"
-	"                      the first allocation.\n"
-	"  -t, --target CACHE  only this cache\n"
-	"  -T, --type CACHE=STRUCT  name fields as STRUCT (see profile --help)\n"
-	"  -D, --debug FILE    DWARF for structs the BTF lacks (profile --help)\n"
-	"  -i, --input FILE    what to read (default ./dprof.data)\n"
-	"  -h, --help          this text\n"
-	"\n"
-	"FILE - is stdout.  At least one of --pprof and --perfetto is needed.\n";
-
-struct export_opts {
-	struct view_opts view;
-	const char *target;
-	const char *pprof, *perfetto;
-	struct type_map map;
+	"Chrome JSON trace of Perfetto, chrome://tracing and speedscope.\n",
+	.epilogue = "FILE - is stdout.  At least one of --pprof and --perfetto is needed.\n",
+	.sets = OPTS_TARGET | OPTS_TYPES | OPTS_NO_OUTPUT,
+	.own = export_own,
+	.handle = export_option,
 };
-
-enum { OPT_PPROF = 256, OPT_PERFETTO };
 
 static int parse_opts(int argc, char **argv, struct export_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "pprof", required_argument, NULL, OPT_PPROF },
-		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
-		{ "input", required_argument, NULL, 'i' },
-		{ "target", required_argument, NULL, 't' },
-		{ "type", required_argument, NULL, 'T' },
-		{ "debug", required_argument, NULL, 'D' },
-		{ "vmlinux", required_argument, NULL, 'D' },
-		{ "module-dir", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct command_opts c = export_cmd;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "i:t:T:D:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PPROF:
-			o->pprof = optarg;
-			break;
-		case OPT_PERFETTO:
-			o->perfetto = optarg;
-			break;
-		case 'i':
-			o->view.input = optarg;
-			break;
-		case 't':
-			o->target = optarg;
-			break;
-		case 'D':
-			type_map_add_debug(&o->map, optarg);
-			break;
-		case 'T':
-			if (type_map_add(&o->map, optarg)) {
-				errmsg("export: --type %s: expected CACHE=STRUCT",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(export_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(export_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
+	c.ctx = o;
+	ret = opts_parse_view(&c, argc, argv, &o->a);
+	if (ret)
+		return ret;
 	if (!o->pprof && !o->perfetto) {
 		errmsg("export: say what to write: --pprof FILE and/or --perfetto FILE");
 		return EXIT_USAGE;
@@ -121,7 +99,7 @@ static int parse_opts(int argc, char **argv, struct export_opts *o)
 		errmsg("export: --pprof - and --perfetto - would both write to stdout: name a file for one");
 		return EXIT_USAGE;
 	}
-	return view_input(&o->view, argc - optind, argv + optind, "export");
+	return 0;
 }
 
 /* @len bytes of @data gzipped into @path ("-": stdout). */
@@ -161,7 +139,7 @@ static int write_gzip(const char *path, const uint8_t *data, size_t len)
 static int export_pprof(const struct export_opts *o,
 			const struct recording *r, const struct ksyms *syms)
 {
-	struct pprof_meta meta = { .target = o->target };
+	struct pprof_meta meta = { .target = o->a.target };
 	const char *host = recording_meta(r, "hostname");
 	const char *kernel = recording_meta(r, "kernel");
 	char comment[400], misses[64];
@@ -171,21 +149,21 @@ static int export_pprof(const struct export_opts *o,
 	size_t types = 0;
 	int ret;
 
-	profile_build(r, &o->map, &p);
+	profile_build(r, &o->a.map, &p);
 	for (size_t i = 0; i < p.nr_types; i++)
-		if (!o->target || !strcmp(o->target, p.types[i].cache)) {
+		if (!o->a.target || !strcmp(o->a.target, p.types[i].cache)) {
 			samples += p.types[i].samples;
 			types += p.types[i].samples > 0;
 		}
 	if (!samples) {
 		errmsg("export: --pprof: %s holds no access samples%s%s (record with a sampler: sampler=ibs, pebs or watch)",
-		       o->view.input, o->target ? " of " : "",
-		       o->target ? o->target : "");
+		       o->a.view.input, o->a.target ? " of " : "",
+		       o->a.target ? o->a.target : "");
 		profile_free(&p);
 		return EXIT_USAGE;
 	}
 	snprintf(comment, sizeof(comment), "dprof data profile of %s; host %s; kernel %s",
-		 o->view.input, host ? host : "?", kernel ? kernel : "?");
+		 o->a.view.input, host ? host : "?", kernel ? kernel : "?");
 	meta.comment = comment;
 	meta.duration_ns = r->end.duration_ns;
 	pprof_encode(&p, syms, &meta, &buf);
@@ -215,16 +193,16 @@ static int export_perfetto(const struct export_opts *o,
 	int target = -1, ret;
 	FILE *out;
 
-	if (o->target)
+	if (o->a.target)
 		for (size_t i = 0; i < r->nr_targets; i++)
-			if (!strcmp(r->targets[i].name, o->target))
+			if (!strcmp(r->targets[i].name, o->a.target))
 				target = (int)i;
 	histories_build(&hs, r);
 	trace_build(&hs, target, &t);
 	if (!t.histories) {
 		errmsg("export: --perfetto: %s holds no object histories%s%s (record with history=1, the default)",
-		       o->view.input, o->target ? " of " : "",
-		       o->target ? o->target : "");
+		       o->a.view.input, o->a.target ? " of " : "",
+		       o->a.target ? o->a.target : "");
 		trace_free(&t);
 		histories_free(&hs);
 		return EXIT_USAGE;
@@ -242,7 +220,7 @@ static int export_perfetto(const struct export_opts *o,
 		out = stdout;
 		out_opts.output = NULL;
 	}
-	layouts = view_layouts(r, &o->map);
+	layouts = view_layouts(r, &o->a.map);
 	trace_write(out, &t, r, layouts, syms);
 	ret = view_close(out, &out_opts);
 	if (!ret && out != stdout)
@@ -268,10 +246,10 @@ int cmd_export(int argc, char **argv)
 	if (ret)
 		goto out_map;
 	/* No -o: the formats name their own files. */
-	ret = view_open(&o.view, &r, &stdout_only, "export");
+	ret = view_open(&o.a.view, &r, &stdout_only, "export");
 	if (ret)
 		goto out_map;
-	if (o.target && view_target(&r, "export", &o.target) < 0) {
+	if (o.a.target && view_target(&r, "export", &o.a.target) < 0) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -284,6 +262,6 @@ int cmd_export(int argc, char **argv)
 out:
 	recording_free(&r);
 out_map:
-	type_map_free(&o.map);
+	type_map_free(&o.a.map);
 	return ret;
 }

@@ -11,10 +11,38 @@
 #include "builtin.h"
 #include "flow.h"
 #include "json.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char flow_usage[] =
+struct flow_opts {
+	struct view_args a;
+	const char *cache, *svg;
+	int dot;
+};
+
+static const struct opt flow_own[] = {
+	{ 'd', "dot", NULL, 0, "Graphviz DOT instead of text" },
+	{ 'S', "svg", "FILE", 0, "render the graph to FILE with graphviz's dot" },
+	OPT_END,
+};
+
+static int flow_option(void *ctx, int key, const char *arg)
+{
+	struct flow_opts *o = ctx;
+
+	if (key == 'd')
+		o->dot = 1;
+	else if (key == 'S')
+		o->svg = arg;
+	else
+		return EXIT_USAGE;
+	return 0;
+}
+
+static const struct command_opts flow_cmd = {
+	.cmd = "flow",
+	.synopsis =
 	"usage: dprof-view flow [--dot|--json] [--svg FILE] [-o FILE] [RECORDING] CACHE\n"
 	"\n"
 	"The data flow graph of CACHE's objects: the functions they pass\n"
@@ -23,66 +51,28 @@ static const char flow_usage[] =
 	"where the object changed CPU are bold and red; each node gives the\n"
 	"histories through it, the accesses made there and the share of them\n"
 	"that were estimated misses (transfers and invalidations, see\n"
-	"classify --help), by which nodes are shaded in DOT and SVG.\n"
-	"\n"
-	"  -d, --dot          Graphviz DOT instead of text\n"
-	"  -S, --svg FILE     render the graph to FILE with graphviz's dot\n"
-	"  -j, --json         JSON instead of text\n"
-	"  -i, --input FILE   what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE  write there instead of stdout\n"
-	"  -h, --help         this text\n";
-
-struct flow_opts {
-	struct view_opts view;
-	const char *cache, *svg;
-	int dot;
+	"classify --help), by which nodes are shaded in DOT and SVG.\n",
+	.sets = OPTS_JSON,
+	.own = flow_own,
+	.handle = flow_option,
 };
 
 static int parse_opts(int argc, char **argv, struct flow_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "dot", no_argument, NULL, 'd' },
-		{ "svg", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct command_opts c = flow_cmd;
+	int first, ret;
 
-	while ((c = getopt_long(argc, argv, "dS:ji:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->dot = 1;
-			break;
-		case 'S':
-			o->svg = optarg;
-			break;
-		case 'j':
-			o->view.json = 1;
-			break;
-		case 'i':
-			o->view.input = optarg;
-			break;
-		case 'o':
-			o->view.output = optarg;
-			break;
-		case 'h':
-			fputs(flow_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(flow_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
+	c.ctx = o;
+	ret = opts_parse(&c, argc, argv, &o->a, &first);
+	if (ret)
+		return ret;
 	/* [RECORDING] CACHE: the mission's "dprof-view flow skbuff --dot" */
-	if (argc - optind < 1) {
+	if (argc - first < 1) {
 		errmsg("flow: expected a cache name, e.g. dprof-view flow skbuff --dot (see --help)");
 		return EXIT_USAGE;
 	}
 	o->cache = argv[argc - 1];
-	return view_input(&o->view, argc - optind - 1, argv + optind, "flow");
+	return view_input(&o->a.view, argc - first - 1, argv + first, "flow");
 }
 
 static double miss_rate(const struct flow_node *n)
@@ -271,12 +261,12 @@ int cmd_flow(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
-	ret = view_open(&o.view, &r, &out, "flow");
+	ret = view_open(&o.a.view, &r, &out, "flow");
 	if (ret)
 		return ret;
 	target = view_target(&r, "flow", &o.cache);
 	if (target < 0) {
-		view_close(out, &o.view);
+		view_close(out, &o.a.view);
 		recording_free(&r);
 		return EXIT_USAGE;
 	}
@@ -285,13 +275,13 @@ int cmd_flow(int argc, char **argv)
 	flow_build(&fl, &hs, target, &syms);
 	if (o.svg)
 		ret = render_svg(&fl, o.cache, o.svg);
-	if (o.view.json)
+	if (o.a.view.json)
 		write_json(out, &fl, o.cache);
 	else if (o.dot)
 		write_dot(out, &fl, o.cache);
 	else if (!o.svg)
 		write_text(out, &fl, o.cache);
-	if (view_close(out, &o.view) && !ret)
+	if (view_close(out, &o.a.view) && !ret)
 		ret = EXIT_FAIL;
 	flow_free(&fl);
 	ksyms_free(&syms);

@@ -10,11 +10,50 @@
 #include "histories.h"
 #include "json.h"
 #include "ksyms.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char histories_usage[] =
-	"usage: dprof-view histories [--json] [-o FILE] [-t TARGET] [-I ID] [RECORDING]\n"
+struct histories_opts {
+	struct view_args a;
+	long id;		/* -1: list */
+};
+
+static const struct opt histories_own[] = {
+	{ 'I', "id", "ID", 0, "dump one history" },
+	{ 's', "script", NULL, 0,
+	  "one line per history and per access, for scripts:\n"
+	  "  history ID TARGET offsets A[,B,C,D] alloc_cpu C\n"
+	  "    end_cpu C lifetime_ns N end REASON complete 0|1\n"
+	  "    dropped N addr ADDR alloc_ns T flags F  (ADDR\n"
+	  "    hex, T CLOCK_MONOTONIC, F: cpus-changed,\n"
+	  "    rw-unsure, truncated joined by '+', or -)\n"
+	  "  access ID OFFSET CPU read|write|? TIME_NS KIND\n"
+	  "    REPORTED SYMBOL  (KIND load|store|rmw|ambiguous|\n"
+	  "    unknown, REPORTED read|write|none: the\n"
+	  "    breakpoints' word)" },
+	OPT_END,
+};
+
+static int histories_option(void *ctx, int key, const char *arg)
+{
+	struct histories_opts *o = ctx;
+	char *end;
+
+	if (key != 'I')
+		return EXIT_USAGE;
+	o->id = strtol(arg, &end, 0);
+	if (*end || o->id < 0 || o->id > UINT32_MAX) {
+		errmsg("histories: --id %s: not a history id", arg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static const struct command_opts histories_cmd = {
+	.cmd = "histories",
+	.synopsis =
+	"usage: dprof-view histories [--json|--script] [-o FILE] [-t TARGET] [-I ID] [RECORDING]\n"
 	"\n"
 	"Object access histories (debug-register traces of one object from\n"
 	"allocation to free): per history the type, offsets watched, element\n"
@@ -24,81 +63,20 @@ static const char histories_usage[] =
 	"where the object changed CPU.  Read or write comes from the accessing\n"
 	"instruction (load, store, rmw: read-modify-write such as lock cmpxchg,\n"
 	"a write for coherence), else from the breakpoints; '!' marks an access\n"
-	"the breakpoints reported otherwise, '?' one neither tells.\n"
-	"\n"
-	"  -t, --target NAME   only this cache\n"
-	"  -I, --id ID         dump one history\n"
-	"  -s, --script        one line per history and per access, for scripts:\n"
-	"                        history ID TARGET offsets A[,B,C,D] alloc_cpu C end_cpu C\n"
-	"                          lifetime_ns N end REASON complete 0|1 dropped N\n"
-	"                          addr ADDR alloc_ns T flags F  (ADDR hex, T CLOCK_MONOTONIC,\n"
-	"                          F: cpus-changed, rw-unsure, truncated joined by '+', or -)\n"
-	"                        access ID OFFSET CPU read|write|? TIME_NS KIND REPORTED\n"
-	"                          SYMBOL  (KIND load|store|rmw|ambiguous|unknown,\n"
-	"                          REPORTED read|write|none: the breakpoints' word)\n"
-	"  -j, --json          JSON instead of text\n"
-	"  -i, --input FILE    what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE   write there instead of stdout\n"
-	"  -h, --help          this text\n";
-
-struct histories_opts {
-	struct view_opts view;
-	const char *target;
-	long id;		/* -1: list */
-	int script;
+	"the breakpoints reported otherwise, '?' one neither tells.\n",
+	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET,
+	.own = histories_own,
+	.handle = histories_option,
 };
 
 static int parse_opts(int argc, char **argv, struct histories_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "target", required_argument, NULL, 't' },
-		{ "id", required_argument, NULL, 'I' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "script", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
+	struct command_opts c = histories_cmd;
 
 	memset(o, 0, sizeof(*o));
 	o->id = -1;
-	while ((c = getopt_long(argc, argv, "jo:t:i:I:sh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->view.json = 1;
-			break;
-		case 'o':
-			o->view.output = optarg;
-			break;
-		case 't':
-			o->target = optarg;
-			break;
-		case 's':
-			o->script = 1;
-			break;
-		case 'i':
-			o->view.input = optarg;
-			break;
-		case 'I':
-			o->id = strtol(optarg, &end, 0);
-			if (*end || o->id < 0 || o->id > UINT32_MAX) {
-				errmsg("histories: --id %s: not a history id",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(histories_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(histories_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	return view_input(&o->view, argc - optind, argv + optind, "histories");
+	c.ctx = o;
+	return opts_parse_view(&c, argc, argv, &o->a);
 }
 
 static void count_rw(const struct history *h, size_t *reads, size_t *writes)
@@ -375,7 +353,7 @@ int cmd_histories(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
-	ret = view_open(&o.view, &r, &out, "histories");
+	ret = view_open(&o.a.view, &r, &out, "histories");
 	if (ret)
 		return ret;
 	histories_build(&hs, &r);
@@ -384,16 +362,16 @@ int cmd_histories(int argc, char **argv)
 		one = histories_find(&hs, (uint32_t)o.id);
 		if (!one) {
 			errmsg("histories: %s holds no history %ld (list them without --id)",
-			       o.view.input, o.id);
+			       o.a.view.input, o.id);
 			ret = EXIT_USAGE;
 			goto out;
 		}
 	}
-	if (o.target && view_target(&r, "histories", &o.target) < 0) {
+	if (o.a.target && view_target(&r, "histories", &o.a.target) < 0) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (o.view.json) {
+	if (o.a.view.json) {
 		struct json j;
 
 		json_init(&j, out);
@@ -403,19 +381,19 @@ int cmd_histories(int argc, char **argv)
 		json_array_begin(&j, "histories");
 		for (size_t i = 0; i < hs.n; i++)
 			if ((!one || &hs.h[i] == one) &&
-			    wanted(&r, &hs.h[i], o.target))
+			    wanted(&r, &hs.h[i], o.a.target))
 				history_json(&j, &r, &hs.h[i], &syms, one);
 		json_array_end(&j);
 		json_object_end(&j);
 		json_finish(&j);
-	} else if (o.script) {
-		script_text(out, &r, &hs, one, o.target, &syms);
+	} else if (o.a.view.script) {
+		script_text(out, &r, &hs, one, o.a.target, &syms);
 	} else if (one) {
 		dump_text(out, &r, one, &syms);
 	} else {
-		list_text(out, &r, &hs, o.target);
+		list_text(out, &r, &hs, o.a.target);
 	}
-	ret = view_close(out, &o.view);
+	ret = view_close(out, &o.a.view);
 out:
 	ksyms_free(&syms);
 	histories_free(&hs);

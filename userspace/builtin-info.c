@@ -10,20 +10,19 @@
 #include "builtin.h"
 #include "histories.h"
 #include "json.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char info_usage[] =
+static const struct command_opts info_cmd = {
+	.cmd = "info",
+	.synopsis =
 	"usage: dprof-view info [--json] [-o FILE] [RECORDING]\n"
 	"\n"
 	"Print what a recording holds: kernel, CPUs, targets, CPU caches,\n"
-	"symbols, BTF, sections and record counts, and the records lost.\n"
-	"\n"
-	"  -j, --json          JSON instead of text\n"
-	"  -i, --input FILE    what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE   write there instead of stdout\n"
-	"  -h, --help          this text\n";
-
+	"symbols, BTF, sections and record counts, and the records lost.\n",
+	.sets = OPTS_JSON,
+};
 struct info {
 	const struct recording *r;
 	size_t nr_symbols;
@@ -228,23 +227,23 @@ static void info_json(FILE *out, const struct info *in, const char *path)
 
 int cmd_info(int argc, char **argv)
 {
-	struct view_opts o;
+	struct view_args o;
 	struct recording r;
 	struct info in;
 	FILE *out;
 	int ret;
 
-	ret = parse_view_opts(argc, argv, &o, info_usage, 0);
+	ret = opts_parse_view(&info_cmd, argc, argv, &o);
 	if (ret)
 		return ret;
-	ret = view_open(&o, &r, &out, "info");
+	ret = view_open(&o.view, &r, &out, "info");
 	if (ret)
 		return ret;
 	info_collect(&in, &r);
-	if (o.json)
-		info_json(out, &in, o.input);
+	if (o.view.json)
+		info_json(out, &in, o.view.input);
 	else
-		info_text(out, &in, o.input);
+		info_text(out, &in, o.view.input);
 	recording_free(&r);
-	return view_close(out, &o);
+	return view_close(out, &o.view);
 }

@@ -16,82 +16,81 @@
 #include "layout.h"
 #include "profile.h"
 #include "recfile.h"
+#include "options.h"
 #include "util.h"
 
-static const char layout_usage[] =
+struct layout_opts {
+	struct view_args a;	/* -i names the recording, as the operand */
+	const char *btf_path, *debug_path, *recording, *name;
+	int bytes;
+};
+
+static const struct opt layout_own[] = {
+	{ 'b', "btf", "FILE", 0,
+	  "read the BTF from FILE (raw BTF such as\n"
+	  "/sys/kernel/btf/vmlinux, or an ELF with .BTF)\n"
+	  "instead of a recording" },
+	{ 'D', "debug", "FILE", 0,
+	  "read it from FILE's DWARF (a .ko, or a vmlinux\n"
+	  "with debug info) instead" },
+	{ 'D', "vmlinux", "FILE", 0, "the same as --debug FILE" },
+	{ 'D', "module-dir", "DIR", 0,
+	  "search every module (.ko, .ko.xz, ...) below DIR" },
+	{ 'B', "bytes", NULL, 0, "one line per byte: OFFSET NAME (for scripts)" },
+	OPT_END,
+};
+
+static int layout_option(void *ctx, int key, const char *arg)
+{
+	struct layout_opts *o = ctx;
+
+	if (key == 'b')
+		o->btf_path = arg;
+	else if (key == 'D')
+		o->debug_path = arg;
+	else if (key == 'B')
+		o->bytes = 1;
+	else
+		return EXIT_USAGE;
+	return 0;
+}
+
+static const struct command_opts layout_cmd = {
+	.cmd = "layout",
+	.synopsis =
 	"usage: dprof-view layout [--json|--bytes] [-o FILE] (--btf FILE | --debug FILE | RECORDING) STRUCT\n"
 	"\n"
 	"The leaf fields of struct STRUCT as dprof's views name them (nested and\n"
 	"anonymous structs and unions walked into, arrays and bitfields kept\n"
 	"whole), in offset order with cache-line boundaries and the padding\n"
-	"between them.\n"
-	"\n"
-	"  -b, --btf FILE    read the BTF from FILE (raw BTF such as\n"
-	"                    /sys/kernel/btf/vmlinux, or an ELF with .BTF)\n"
-	"                    instead of a recording\n"
-	"  -D, --debug FILE  read it from FILE's DWARF (a .ko, or a vmlinux\n"
-	"                    with debug info) instead; --vmlinux FILE is the\n"
-	"                    same, --module-dir DIR searches every module below\n"
-	"  -B, --bytes       one line per byte: OFFSET NAME (for scripts)\n"
-	"  -j, --json        JSON instead of text\n"
-	"  -o, --output FILE write there instead of stdout\n"
-	"  -h, --help        this text\n";
-
-struct layout_opts {
-	const char *btf_path, *debug_path, *recording, *name, *output;
-	int json, bytes;
+	"between them.\n",
+	.sets = OPTS_JSON,
+	.own = layout_own,
+	.handle = layout_option,
 };
 
 static int parse_opts(int argc, char **argv, struct layout_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "btf", required_argument, NULL, 'b' },
-		{ "debug", required_argument, NULL, 'D' },
-		{ "vmlinux", required_argument, NULL, 'D' },
-		{ "module-dir", required_argument, NULL, 'D' },
-		{ "bytes", no_argument, NULL, 'B' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct command_opts c = layout_cmd;
+	int first, ret;
+	bool file = false;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "b:D:Bjo:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->btf_path = optarg;
-			break;
-		case 'D':
-			o->debug_path = optarg;
-			break;
-		case 'B':
-			o->bytes = 1;
-			break;
-		case 'j':
-			o->json = 1;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			fputs(layout_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(layout_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind != (o->btf_path || o->debug_path ? 1 : 2)) {
+	c.ctx = o;
+	ret = opts_parse(&c, argc, argv, &o->a, &first);
+	if (ret)
+		return ret;
+	file = o->btf_path || o->debug_path || o->a.view.input;
+	if (argc - first != (file ? 1 : 2)) {
 		errmsg("layout: expected %s (see --help)",
-		       o->btf_path || o->debug_path ? "STRUCT after the file" :
+		       file ? "STRUCT after the file" :
 		       "a recording and a struct name");
 		return EXIT_USAGE;
 	}
-	if (!o->btf_path && !o->debug_path)
-		o->recording = argv[optind++];
-	o->name = argv[optind];
+	o->recording = o->a.view.input;
+	if (!file)
+		o->recording = argv[first++];
+	o->name = argv[first];
 	if (!strncmp(o->name, "struct ", 7))
 		o->name += 7;
 	return 0;
@@ -236,16 +235,16 @@ int cmd_layout(int argc, char **argv)
 		goto out_btf;
 	}
 print:
-	if (o.output) {
-		out = fopen(o.output, "w");
+	if (o.a.view.output) {
+		out = fopen(o.a.view.output, "w");
 		if (!out) {
-			errmsg("layout: cannot create %s: %s", o.output,
+			errmsg("layout: cannot create %s: %s", o.a.view.output,
 			       strerror(errno));
 			ret = EXIT_FAIL;
 			goto out_layout;
 		}
 	}
-	if (o.json) {
+	if (o.a.view.json) {
 		print_json(out, &l);
 	} else if (o.bytes) {
 		for (uint32_t b = 0; b < l.size; b++)
@@ -256,7 +255,7 @@ print:
 	}
 	ret = EXIT_OK;
 	if (out != stdout ? fclose(out) : fflush(out)) {
-		errmsg("layout: writing %s: %s", o.output ? o.output : "stdout",
+		errmsg("layout: writing %s: %s", o.a.view.output ? o.a.view.output : "stdout",
 		       strerror(errno));
 		ret = EXIT_FAIL;
 	}

@@ -7,27 +7,32 @@
 #include "builtin.h"
 #include "json.h"
 #include "objects.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char objects_usage[] =
+static const struct opt objects_own[] = {
+	{ 's', "script", NULL, 0,
+	  "the address set itself, one line per event in the\n"
+	  "recording's order (each CPU's in time order):\n"
+	  "  alloc|free TARGET ADDR CPU TIME_NS FLAGS\n"
+	  "(ADDR hex; TIME_NS CLOCK_MONOTONIC; FLAGS: bulk,\n"
+	  "kmalloc, untracked, not_live, off_grid joined by\n"
+	  "'+', or -)" },
+	OPT_END,
+};
+
+static const struct command_opts objects_cmd = {
+	.cmd = "objects",
+	.synopsis =
 	"usage: dprof-view objects [--json|--script] [-o FILE] [RECORDING]\n"
 	"\n"
 	"Per target cache: objects allocated and freed on each CPU, how many were\n"
 	"freed on a CPU other than the one that allocated them (they crossed\n"
-	"CPUs), and object lifetimes over alloc/free pairs seen in the recording.\n"
-	"\n"
-	"  -s, --script        the address set itself, one line per event in the\n"
-	"                      recording's order (each CPU's in time order):\n"
-	"                        alloc|free TARGET ADDR CPU TIME_NS FLAGS\n"
-	"                      (ADDR hex; TIME_NS CLOCK_MONOTONIC; FLAGS: bulk,\n"
-	"                      kmalloc, untracked, not_live, off_grid joined by\n"
-	"                      '+', or -)\n"
-	"  -j, --json          JSON instead of text\n"
-	"  -i, --input FILE    what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE   write there instead of stdout\n"
-	"  -h, --help          this text\n";
-
+	"CPUs), and object lifetimes over alloc/free pairs seen in the recording.\n",
+	.sets = OPTS_JSON | OPTS_SCRIPT,
+	.own = objects_own,
+};
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * part / whole : 0.0;
@@ -167,35 +172,34 @@ static void objects_json(FILE *out, const struct recording *r,
 
 int cmd_objects(int argc, char **argv)
 {
-	struct view_opts o;
+	struct view_args o;
 	struct recording r;
 	struct obj_summary s;
 	FILE *out;
 	int ret;
 
-	ret = parse_view_opts(argc, argv, &o, objects_usage,
-			      VIEW_OPT_SCRIPT);
+	ret = opts_parse_view(&objects_cmd, argc, argv, &o);
 	if (ret)
 		return ret;
-	ret = view_open(&o, &r, &out, "objects");
+	ret = view_open(&o.view, &r, &out, "objects");
 	if (ret)
 		return ret;
-	if (o.script) {
+	if (o.view.script) {
 		objects_script(out, &r);
 		recording_free(&r);
-		return view_close(out, &o);
+		return view_close(out, &o.view);
 	}
 	if (objects_summarize(&r, &s)) {
-		errmsg("objects: %s: CPU numbers beyond %d", o.input,
+		errmsg("objects: %s: CPU numbers beyond %d", o.view.input,
 		       OBJ_MAX_CPUS);
 		recording_free(&r);
 		return EXIT_USAGE;
 	}
-	if (o.json)
+	if (o.view.json)
 		objects_json(out, &r, &s);
 	else
 		objects_text(out, &r, &s);
 	objects_free(&s);
 	recording_free(&r);
-	return view_close(out, &o);
+	return view_close(out, &o.view);
 }

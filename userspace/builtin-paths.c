@@ -12,10 +12,57 @@
 #include "ksyms.h"
 #include "layout.h"
 #include "paths.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char paths_usage[] =
+struct paths_opts {
+	struct view_args a;
+	long top;
+	int combined;
+};
+
+static const struct opt paths_own[] = {
+	{ 'c', "combined", NULL, 0,
+	  "one combined trace per type and allocation site" },
+	{ 'n', "top", "N", 0,
+	  "paths per type (default 5, 0: all)" },
+	{ 's', "script", NULL, 0,
+	  "one line per path and per step, for scripts:\n"
+	  "  path CACHE RANK COUNT STEPS CPU_CHANGES OFFSETS\n"
+	  "  step CACHE RANK INDEX TIME_NS OFFSET read|write\n"
+	  "    same|change SAMPLES SYMBOL\n"
+	  "with --combined:\n"
+	  "  combined CACHE RANK HISTORIES STEPS CPU_CHANGES\n"
+	  "    OFFSETS PAIRS_WATCHED PAIRS BY_TIME BROKEN\n"
+	  "    ORDER_WEIGHT PATHS_OTHER\n"
+	  "  cstep CACHE RANK INDEX TIME_NS OFFSET read|write\n"
+	  "    same|change|unknown ordered|by-time SAMPLES SYMBOL" },
+	OPT_END,
+};
+
+static int paths_option(void *ctx, int key, const char *arg)
+{
+	struct paths_opts *o = ctx;
+	char *end;
+
+	if (key == 'c') {
+		o->combined = 1;
+	} else if (key == 'n') {
+		o->top = strtol(arg, &end, 10);
+		if (*end || o->top < 0) {
+			errmsg("paths: --top %s: not a count", arg);
+			return EXIT_USAGE;
+		}
+	} else {
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static const struct command_opts paths_cmd = {
+	.cmd = "paths",
+	.synopsis =
 	"usage: dprof-view paths [--combined] [--json|--script] [-o FILE] [-t CACHE]\n"
 	"                        [-n N] [RECORDING]\n"
 	"\n"
@@ -38,104 +85,19 @@ static const char paths_usage[] =
 	"header says how many offset pairs were watched together, how many\n"
 	"steps had to be placed by time because no path orders them (marked ~),\n"
 	"and how much history weight the order goes against; a CPU change no\n"
-	"path saw is shown as ?.\n"
-	"\n"
-	"  -c, --combined       one combined trace per type and allocation site\n"
-	"  -t, --target CACHE   only this cache\n"
-	"  -n, --top N          paths per type (default 5, 0: all)\n"
-	"  -T, --type CACHE=STRUCT  name fields as STRUCT (see profile --help)\n"
-	"  -D, --debug FILE     DWARF for structs the BTF lacks (profile --help)\n"
-	"  -s, --script         one line per path and per step, for scripts:\n"
-	"                         path CACHE RANK COUNT STEPS CPU_CHANGES OFFSETS\n"
-	"                         step CACHE RANK INDEX TIME_NS OFFSET read|write\n"
-	"                           same|change SAMPLES SYMBOL\n"
-	"                       with --combined:\n"
-	"                         combined CACHE RANK HISTORIES STEPS CPU_CHANGES\n"
-	"                           OFFSETS PAIRS_WATCHED PAIRS BY_TIME BROKEN\n"
-	"                           ORDER_WEIGHT PATHS_OTHER\n"
-	"                         cstep CACHE RANK INDEX TIME_NS OFFSET read|write\n"
-	"                           same|change|unknown ordered|by-time SAMPLES SYMBOL\n"
-	"  -j, --json           JSON instead of text\n"
-	"  -i, --input FILE     what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE    write there instead of stdout\n"
-	"  -h, --help           this text\n";
-
-struct paths_opts {
-	struct view_opts view;
-	const char *target;
-	long top;
-	int script;
-	int combined;
-	struct type_map map;
+	"path saw is shown as ?.\n",
+	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES,
+	.own = paths_own,
+	.handle = paths_option,
 };
 
 static int parse_opts(int argc, char **argv, struct paths_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "target", required_argument, NULL, 't' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "type", required_argument, NULL, 'T' },
-		{ "debug", required_argument, NULL, 'D' },
-		{ "vmlinux", required_argument, NULL, 'D' },
-		{ "module-dir", required_argument, NULL, 'D' },
-		{ "script", no_argument, NULL, 's' },
-		{ "combined", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
+	struct command_opts c = paths_cmd;
 
 	o->top = 5;
-	while ((c = getopt_long(argc, argv, "i:jo:t:n:T:sD:ch", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->view.json = 1;
-			break;
-		case 'i':
-			o->view.input = optarg;
-			break;
-		case 'o':
-			o->view.output = optarg;
-			break;
-		case 't':
-			o->target = optarg;
-			break;
-		case 's':
-			o->script = 1;
-			break;
-		case 'c':
-			o->combined = 1;
-			break;
-		case 'n':
-			o->top = strtol(optarg, &end, 10);
-			if (*end || o->top < 0) {
-				errmsg("paths: --top %s: not a count", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'D':
-			type_map_add_debug(&o->map, optarg);
-			break;
-		case 'T':
-			if (type_map_add(&o->map, optarg)) {
-				errmsg("paths: --type %s: expected CACHE=STRUCT",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(paths_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(paths_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	return view_input(&o->view, argc - optind, argv + optind, "paths");
+	c.ctx = o;
+	return opts_parse_view(&c, argc, argv, &o->a);
 }
 
 static size_t cpu_changes(const struct path *p)
@@ -421,14 +383,14 @@ static void emit_combined(struct ctx *c, struct json *j, size_t t)
 		if (c->o->top && rank >= (size_t)c->o->top)
 			break;
 		rank++;
-		if (c->o->view.json)
+		if (c->o->a.view.json)
 			combined_json(c, j, ct);
-		else if (c->o->script)
+		else if (c->o->a.view.script)
 			combined_script(c, ct, rank);
 		else
 			combined_text(c, ct, rank);
 	}
-	if (!rank && !c->o->view.json && !c->o->script)
+	if (!rank && !c->o->a.view.json && !c->o->a.view.script)
 		fprintf(c->out, "  no combined trace: no family of paths watched two offsets or more\n");
 }
 
@@ -438,7 +400,7 @@ static void emit(struct ctx *c)
 	size_t rank = 0;
 	int cur = -1;
 
-	if (c->o->view.json) {
+	if (c->o->a.view.json) {
 		json_init(&j, c->out);
 		json_object_begin(&j, NULL);
 		json_array_begin(&j, "types");
@@ -446,9 +408,9 @@ static void emit(struct ctx *c)
 	for (size_t t = 0; t < c->r->nr_targets; t++) {
 		const struct path_target *pt = &c->ps->t[t];
 
-		if (c->o->target && strcmp(c->o->target, c->r->targets[t].name))
+		if (c->o->a.target && strcmp(c->o->a.target, c->r->targets[t].name))
 			continue;
-		if (c->o->view.json) {
+		if (c->o->a.view.json) {
 			json_object_begin(&j, NULL);
 			json_string(&j, "cache", c->r->targets[t].name);
 			json_uint(&j, "histories", pt->histories);
@@ -458,7 +420,7 @@ static void emit(struct ctx *c)
 				  paths_new_in_tail(pt, 0.2));
 			json_array_begin(&j, c->o->combined ? "combined" :
 							      "paths");
-		} else if (!c->o->script) {
+		} else if (!c->o->a.view.script) {
 			if (t)
 				fputc('\n', c->out);
 			type_header(c, t);
@@ -479,20 +441,20 @@ static void emit(struct ctx *c)
 			if (c->o->top && rank >= (size_t)c->o->top)
 				continue;
 			rank++;
-			if (c->o->view.json)
+			if (c->o->a.view.json)
 				path_json(c, &j, p);
-			else if (c->o->script)
+			else if (c->o->a.view.script)
 				path_script(c, p, rank);
 			else
 				path_text(c, p, rank);
 		}
 type_end:
-		if (c->o->view.json) {
+		if (c->o->a.view.json) {
 			json_array_end(&j);
 			json_object_end(&j);
 		}
 	}
-	if (c->o->view.json) {
+	if (c->o->a.view.json) {
 		json_array_end(&j);
 		json_object_end(&j);
 		json_finish(&j);
@@ -514,11 +476,11 @@ int cmd_paths(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		goto out_map;
-	ret = view_open(&o.view, &r, &out, "paths");
+	ret = view_open(&o.a.view, &r, &out, "paths");
 	if (ret)
 		goto out_map;
-	if (o.target && view_target(&r, "paths", &o.target) < 0) {
-		view_close(out, &o.view);
+	if (o.a.target && view_target(&r, "paths", &o.a.target) < 0) {
+		view_close(out, &o.a.view);
 		recording_free(&r);
 		ret = EXIT_USAGE;
 		goto out_map;
@@ -534,10 +496,10 @@ int cmd_paths(int argc, char **argv)
 	c.ps = &ps;
 	c.cs = &cs;
 	c.o = &o;
-	c.layouts = view_layouts(&r, &o.map);
+	c.layouts = view_layouts(&r, &o.a.map);
 	ksyms_load(&c.syms, r.kallsyms);
 	emit(&c);
-	ret = view_close(out, &o.view);
+	ret = view_close(out, &o.a.view);
 	view_layouts_free(c.layouts, r.nr_targets);
 	ksyms_free(&c.syms);
 	combine_free(&cs);
@@ -545,6 +507,6 @@ int cmd_paths(int argc, char **argv)
 	histories_free(&hs);
 	recording_free(&r);
 out_map:
-	type_map_free(&o.map);
+	type_map_free(&o.a.map);
 	return ret;
 }

@@ -16,10 +16,50 @@
 #include "json.h"
 #include "ksyms.h"
 #include "profile.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char profile_usage[] =
+struct profile_opts {
+	struct view_args a;
+	int kernel;
+	const char *svg;
+};
+
+static const struct opt profile_own[] = {
+	{ 't', "target", "CACHE", 0,
+	  "only this cache (or variable, as listed:\n"
+	  "runqueues(percpu), [stack], ...)" },
+	{ 'k', "kernel", NULL, 0,
+	  "print the profile as dprof.ko printed it at\n"
+	  "the end of the recording (its debugfs\n"
+	  "\"profile\" file) instead" },
+	{ 'S', "svg", "FILE", 0,
+	  "instead, each profiled type's cache lines as a\n"
+	  "heat map: one row per 64-byte line, fields as\n"
+	  "boxes as wide as their bytes, shaded by misses\n"
+	  "(watch: sampled accesses), outlined where the\n"
+	  "histories' miss classification labels them true\n"
+	  "or false sharing (see classify --help)" },
+	OPT_END,
+};
+
+static int profile_option(void *ctx, int key, const char *arg)
+{
+	struct profile_opts *o = ctx;
+
+	if (key == 'k')
+		o->kernel = 1;
+	else if (key == 'S')
+		o->svg = arg;
+	else
+		return EXIT_USAGE;
+	return 0;
+}
+
+static const struct command_opts profile_cmd = {
+	.cmd = "profile",
+	.synopsis =
 	"usage: dprof-view profile [--json|--svg FILE] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"The data profile: one line per profiled type (slab cache) with its\n"
@@ -32,97 +72,18 @@ static const char profile_usage[] =
 	"misses are not measured: types and fields are ranked by sampled\n"
 	"accesses and the miss columns say est.  IBS/PEBS samples in no slab\n"
 	"object are types too, named from kallsyms: var, var[module],\n"
-	"var(percpu), [stack], [user], [unnamed].\n"
-	"\n"
-	"  -t, --target CACHE      only this cache (or variable, as listed:\n"
-	"                          runqueues(percpu), [stack], ...)\n"
-	"  -T, --type CACHE=STRUCT name CACHE's objects as struct STRUCT (adds\n"
-	"                          to the built-in table: skbuff_head_cache =\n"
-	"                          sk_buff, TCP = tcp_sock, filp = file, ...)\n"
-	"  -D, --debug FILE        DWARF (a .ko, or a vmlinux with debug info) for\n"
-	"                          structs the recording's BTF lacks (module\n"
-	"                          structs); repeatable.  --vmlinux FILE is the\n"
-	"                          same; --module-dir DIR adds every module\n"
-	"                          (.ko, .ko.xz, ...) below DIR\n"
-	"  -k, --kernel            print the profile as dprof.ko printed it at\n"
-	"                          the end of the recording (its debugfs\n"
-	"                          \"profile\" file) instead\n"
-	"  -j, --json              JSON instead of text\n"
-	"  -S, --svg FILE          instead, each profiled type's cache lines as a\n"
-	"                          heat map: one row per 64-byte line, fields as\n"
-	"                          boxes as wide as their bytes, shaded by misses\n"
-	"                          (watch: sampled accesses), outlined where the\n"
-	"                          histories' miss classification labels them true\n"
-	"                          or false sharing (see classify --help)\n"
-	"  -i, --input FILE        what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE       write there instead of stdout\n"
-	"  -h, --help              this text\n";
-
-struct profile_opts {
-	struct view_opts view;
-	const char *target;
-	struct type_map map;
-	int kernel;
-	const char *svg;
+	"var(percpu), [stack], [user], [unnamed].\n",
+	.sets = OPTS_JSON | OPTS_TARGET | OPTS_TYPES,
+	.own = profile_own,
+	.handle = profile_option,
 };
 
 static int parse_opts(int argc, char **argv, struct profile_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "target", required_argument, NULL, 't' },
-		{ "type", required_argument, NULL, 'T' },
-		{ "debug", required_argument, NULL, 'D' },
-		{ "vmlinux", required_argument, NULL, 'D' },
-		{ "module-dir", required_argument, NULL, 'D' },
-		{ "kernel", no_argument, NULL, 'k' },
-		{ "svg", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct command_opts c = profile_cmd;
 
-	while ((c = getopt_long(argc, argv, "i:jo:t:T:kD:S:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'S':
-			o->svg = optarg;
-			break;
-		case 'j':
-			o->view.json = 1;
-			break;
-		case 'i':
-			o->view.input = optarg;
-			break;
-		case 'o':
-			o->view.output = optarg;
-			break;
-		case 't':
-			o->target = optarg;
-			break;
-		case 'k':
-			o->kernel = 1;
-			break;
-		case 'D':
-			type_map_add_debug(&o->map, optarg);
-			break;
-		case 'T':
-			if (type_map_add(&o->map, optarg)) {
-				errmsg("profile: --type %s: expected CACHE=STRUCT",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(profile_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(profile_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	return view_input(&o->view, argc - optind, argv + optind, "profile");
+	c.ctx = o;
+	return opts_parse_view(&c, argc, argv, &o->a);
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -406,7 +367,7 @@ static bool data_type_named(const struct profile *p, const char *name)
 static int profile_svg(const struct profile_opts *o, const struct recording *r,
 		       const struct profile *p)
 {
-	struct layout **layouts = view_layouts(r, &o->map);
+	struct layout **layouts = view_layouts(r, &o->a.map);
 	struct heat_type *h = xcalloc(p->nr_types + 1, sizeof(*h));
 	struct history_set hs;
 	struct classify c;
@@ -420,7 +381,7 @@ static int profile_svg(const struct profile_opts *o, const struct recording *r,
 		const struct profile_type *t = &p->types[i];
 		size_t ti;
 
-		if (o->target ? strcmp(o->target, t->cache) : !t->samples)
+		if (o->a.target ? strcmp(o->a.target, t->cache) : !t->samples)
 			continue;
 		for (ti = 0; ti < r->nr_targets; ti++)
 			if (r->targets[ti].index == t->target && !t->data)
@@ -432,8 +393,8 @@ static int profile_svg(const struct profile_opts *o, const struct recording *r,
 	}
 	if (!n) {
 		errmsg("profile: --svg: %s has no sampled slab type%s%s to draw",
-		       o->view.input, o->target ? " named " : "",
-		       o->target ? o->target : "");
+		       o->a.view.input, o->a.target ? " named " : "",
+		       o->a.target ? o->a.target : "");
 		ret = EXIT_USAGE;
 	} else if (!(svg = fopen(o->svg, "w"))) {
 		errmsg("profile: cannot write %s: %s", o->svg, strerror(errno));
@@ -472,34 +433,34 @@ int cmd_profile(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		goto out_map;
-	ret = view_open(&o.view, &r, &out, "profile");
+	ret = view_open(&o.a.view, &r, &out, "profile");
 	if (ret)
 		goto out_map;
 	if (o.kernel) {
-		if (o.target && view_target(&r, "profile", &o.target) < 0) {
-			view_close(out, &o.view);
+		if (o.a.target && view_target(&r, "profile", &o.a.target) < 0) {
+			view_close(out, &o.a.view);
 			recording_free(&r);
 			ret = EXIT_USAGE;
 			goto out_map;
 		}
 		if (!r.profile_text) {
 			errmsg("profile: %s holds no profile from dprof.ko (recorded without a sampler?)",
-			       o.view.input);
-			view_close(out, &o.view);
+			       o.a.view.input);
+			view_close(out, &o.a.view);
 			recording_free(&r);
 			ret = EXIT_USAGE;
 			goto out_map;
 		}
 		fputs(r.profile_text, out);
-		ret = view_close(out, &o.view);
+		ret = view_close(out, &o.a.view);
 		recording_free(&r);
 		goto out_map;
 	}
-	profile_build(&r, &o.map, &p);
+	profile_build(&r, &o.a.map, &p);
 	/* A variable or bucket of samples in no slab object, or a cache. */
-	if (o.target && !data_type_named(&p, o.target) &&
-	    view_target(&r, "profile", &o.target) < 0) {
-		view_close(out, &o.view);
+	if (o.a.target && !data_type_named(&p, o.a.target) &&
+	    view_target(&r, "profile", &o.a.target) < 0) {
+		view_close(out, &o.a.view);
 		profile_free(&p);
 		recording_free(&r);
 		ret = EXIT_USAGE;
@@ -507,21 +468,21 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (o.svg) {
 		ret = profile_svg(&o, &r, &p);
-		view_close(out, &o.view);
+		view_close(out, &o.a.view);
 		profile_free(&p);
 		recording_free(&r);
 		goto out_map;
 	}
 	ksyms_load(&syms, r.kallsyms);
-	if (o.view.json)
-		profile_json(out, &p, o.target, &syms);
+	if (o.a.view.json)
+		profile_json(out, &p, o.a.target, &syms);
 	else
-		profile_text(out, &p, o.target, &syms);
-	ret = view_close(out, &o.view);
+		profile_text(out, &p, o.a.target, &syms);
+	ret = view_close(out, &o.a.view);
 	ksyms_free(&syms);
 	profile_free(&p);
 	recording_free(&r);
 out_map:
-	type_map_free(&o.map);
+	type_map_free(&o.a.map);
 	return ret;
 }

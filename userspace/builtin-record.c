@@ -19,7 +19,9 @@
 #include "ksyms.h"
 #include "recfile.h"
 #include "sysinfo.h"
+#include "options.h"
 #include "util.h"
+#include "view.h"
 
 #define DRAIN_CHUNK	(1 << 20)
 #define POLL_INTERVAL_NS 20000000L	/* 20 ms between empty reads */
@@ -65,34 +67,6 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-static void record_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: dprof-view record [-o FILE] [-d DURATION] [-l LABEL] [--work N|@FILE]\n"
-		"                         [--load L] [-- COMMAND [ARGS...]]\n"
-		"\n"
-		"Drain dprof.ko's rings into a recording until DURATION passes, COMMAND\n"
-		"exits, or SIGINT/SIGTERM arrives.  The file also holds the kernel release,\n"
-		"CPU caches, targets, /proc/kallsyms and the kernel's BTF.\n"
-		"\n"
-		"  -o, --output FILE      recording to write (default dprof.data)\n"
-		"  -d, --duration TIME    stop after TIME (e.g. 10, 2.5s, 500ms)\n"
-		"  -l, --label TEXT       free-form label stored in the file\n"
-		"      --work N|@FILE     work the workload did (requests, packets...), for\n"
-		"                         diff --weighted; @FILE: read the number from FILE\n"
-		"                         when recording ends (the workload writes it)\n"
-		"      --load L           the offered load (clients, rate...), for\n"
-		"                         diff --saturation\n"
-		"      --progress, --no-progress\n"
-		"                         one line of progress on stderr, rewritten twice\n"
-		"                         a second (elapsed, records, drops, histories);\n"
-		"                         default: when stderr is a terminal\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"Environment: DPROF_DEBUGFS (default /sys/kernel/debug/dprof), DPROF_SYSFS,\n"
-		"DPROF_PROCFS redirect where the module and system files are read.\n");
-}
-
 static bool is_number(const char *s)
 {
 	char *end;
@@ -101,75 +75,103 @@ static bool is_number(const char *s)
 	return end != s && !*end;
 }
 
-static int parse_record_opts(int argc, char **argv, struct record_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "work", required_argument, NULL, 'W' },
-		{ "load", required_argument, NULL, 'L' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "no-progress", no_argument, NULL, 'Q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+enum { OPT_WORK = OPT_LONG, OPT_LOAD, OPT_PROGRESS, OPT_NO_PROGRESS };
 
-	o->output = "dprof.data";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:d:l:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'd':
-			if (!parse_duration(optarg, &o->duration) ||
-			    o->duration <= 0) {
-				errmsg("record: bad duration '%s' (e.g. 10, 2.5s, 500ms)",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'l':
-			if (strchr(optarg, '\n')) {
-				errmsg("record: the label must be one line");
-				return EXIT_USAGE;
-			}
-			o->label = optarg;
-			break;
-		case 'W':
-			if (optarg[0] != '@' && !is_number(optarg)) {
-				errmsg("record: --work %s: expected a number or @FILE",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			o->work = optarg;
-			break;
-		case 'L':
-			if (!is_number(optarg)) {
-				errmsg("record: --load %s: expected a number",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			o->load = optarg;
-			break;
-		case 'P':
-			o->progress = PROGRESS_ON;
-			break;
-		case 'Q':
-			o->progress = PROGRESS_OFF;
-			break;
-		case 'h':
-			record_usage(stdout);
-			exit(EXIT_OK);
-		default:
-			record_usage(stderr);
+static const struct opt record_own[] = {
+	{ 'o', "output", "FILE", 0,
+	  "recording to write (default " VIEW_DEFAULT_RECORDING ")" },
+	{ 'd', "duration", "TIME", 0, "stop after TIME (e.g. 10, 2.5s, 500ms)" },
+	{ 'l', "label", "TEXT", 0, "free-form label stored in the file" },
+	{ OPT_WORK, "work", "N|@FILE", 0,
+	  "work the workload did (requests, packets...), for\n"
+	  "diff --weighted; @FILE: read the number from FILE\n"
+	  "when recording ends (the workload writes it)" },
+	{ OPT_LOAD, "load", "L", 0,
+	  "the offered load (clients, rate...), for\n"
+	  "diff --saturation" },
+	{ OPT_PROGRESS, "progress", NULL, 0,
+	  "one line of progress on stderr, rewritten twice\n"
+	  "a second (elapsed, records, drops, histories);\n"
+	  "default: when stderr is a terminal" },
+	{ OPT_NO_PROGRESS, "no-progress", NULL, 0, "no progress line" },
+	OPT_END,
+};
+
+static int record_option(void *ctx, int key, const char *arg)
+{
+	struct record_opts *o = ctx;
+
+	switch (key) {
+	case 'd':
+		if (!parse_duration(arg, &o->duration) || o->duration <= 0) {
+			errmsg("record: bad duration '%s' (e.g. 10, 2.5s, 500ms)",
+			       arg);
 			return EXIT_USAGE;
 		}
+		return 0;
+	case 'l':
+		if (strchr(arg, '\n')) {
+			errmsg("record: the label must be one line");
+			return EXIT_USAGE;
+		}
+		o->label = arg;
+		return 0;
+	case OPT_WORK:
+		if (arg[0] != '@' && !is_number(arg)) {
+			errmsg("record: --work %s: expected a number or @FILE",
+			       arg);
+			return EXIT_USAGE;
+		}
+		o->work = arg;
+		return 0;
+	case OPT_LOAD:
+		if (!is_number(arg)) {
+			errmsg("record: --load %s: expected a number", arg);
+			return EXIT_USAGE;
+		}
+		o->load = arg;
+		return 0;
+	case OPT_PROGRESS:
+		o->progress = PROGRESS_ON;
+		return 0;
+	case OPT_NO_PROGRESS:
+		o->progress = PROGRESS_OFF;
+		return 0;
+	default:
+		return EXIT_USAGE;
 	}
-	if (optind < argc)
-		o->command = &argv[optind];
+}
+
+static const struct command_opts record_cmd = {
+	.cmd = "record",
+	.synopsis =
+	"usage: dprof-view record [-o FILE] [-d DURATION] [-l LABEL] [--work N|@FILE]\n"
+	"                         [--load L] [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Drain dprof.ko's rings into a recording until DURATION passes, COMMAND\n"
+	"exits, or SIGINT/SIGTERM arrives.  The file also holds the kernel release,\n"
+	"CPU caches, targets, /proc/kallsyms and the kernel's BTF.\n",
+	.epilogue =
+	"Environment: DPROF_DEBUGFS (default /sys/kernel/debug/dprof), DPROF_SYSFS,\n"
+	"DPROF_PROCFS redirect where the module and system files are read.\n",
+	.sets = OPTS_NO_INPUT | OPTS_COMMAND,
+	.own = record_own,
+	.handle = record_option,
+};
+
+static int parse_record_opts(int argc, char **argv, struct record_opts *o)
+{
+	struct command_opts c = record_cmd;
+	struct view_args a;
+	int first, ret;
+
+	c.ctx = o;
+	ret = opts_parse(&c, argc, argv, &a, &first);
+	if (ret)
+		return ret;
+	o->output = a.view.output ? a.view.output : VIEW_DEFAULT_RECORDING;
+	if (first < argc)
+		o->command = &argv[first];
 	return 0;
 }
 

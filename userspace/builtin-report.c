@@ -12,10 +12,47 @@
 #include "datasyms.h"
 #include "json.h"
 #include "report.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 
-static const char report_usage[] =
+struct report_opts {
+	struct view_args a;
+	long top;
+	int all;
+};
+
+static const struct opt report_own[] = {
+	{ 'n', "top", "N", 0,
+	  "the first N types (default: every sampled one)" },
+	{ 'a', "all", NULL, 0,
+	  "also the types nothing was sampled in" },
+	OPT_END,
+};
+
+static int report_option(void *ctx, int key, const char *arg)
+{
+	struct report_opts *o = ctx;
+	char *end;
+
+	if (key == 'a') {
+		o->all = 1;
+	} else if (key == 'n') {
+		o->top = strtol(arg, &end, 10);
+		if (*end || o->top <= 0) {
+			errmsg("report: --top %s: expected a positive number",
+			       arg);
+			return EXIT_USAGE;
+		}
+	} else {
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static const struct command_opts report_cmd = {
+	.cmd = "report",
+	.synopsis =
 	"usage: dprof-view report [--json] [-o FILE] [-n N] [-a] [--type CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"Every profiled type (slab cache) ranked by its share of all misses, or\n"
@@ -32,76 +69,18 @@ static const char report_usage[] =
 	"            allocating one\n"
 	"  struct    the type's struct (-: unknown, (by-site): kmalloc, named per\n"
 	"            allocation site by profile -t)\n"
-	"Then narrow down: dprof-view profile -t CACHE, classify CACHE, flow CACHE.\n"
-	"\n"
-	"  -n, --top N             the first N types (default: every sampled one)\n"
-	"  -a, --all               also the types nothing was sampled in\n"
-	"  -T, --type CACHE=STRUCT name CACHE's objects as struct STRUCT\n"
-	"  -j, --json              JSON instead of text\n"
-	"  -i, --input FILE        what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE       write there instead of stdout\n"
-	"  -h, --help              this text\n";
-
-struct report_opts {
-	struct view_opts view;
-	struct type_map map;
-	long top;
-	int all;
+	"Then narrow down: dprof-view profile -t CACHE, classify CACHE, flow CACHE.\n",
+	.sets = OPTS_JSON | OPTS_TYPES,
+	.own = report_own,
+	.handle = report_option,
 };
 
 static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "type", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
+	struct command_opts c = report_cmd;
 
-	while ((c = getopt_long(argc, argv, "i:jo:n:aT:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->view.json = 1;
-			break;
-		case 'i':
-			o->view.input = optarg;
-			break;
-		case 'o':
-			o->view.output = optarg;
-			break;
-		case 'n':
-			o->top = strtol(optarg, &end, 10);
-			if (*end || o->top <= 0) {
-				errmsg("report: --top %s: expected a positive number",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'a':
-			o->all = 1;
-			break;
-		case 'T':
-			if (type_map_add(&o->map, optarg)) {
-				errmsg("report: --type %s: expected CACHE=STRUCT",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(report_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	return view_input(&o->view, argc - optind, argv + optind, "report");
+	c.ctx = o;
+	return opts_parse_view(&c, argc, argv, &o->a);
 }
 
 static bool shown(const struct report_opts *o, const struct report *rep,
@@ -256,18 +235,18 @@ int cmd_report(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		goto out_map;
-	ret = view_open(&o.view, &r, &out, "report");
+	ret = view_open(&o.a.view, &r, &out, "report");
 	if (ret)
 		goto out_map;
-	report_build(&r, &o.map, &rep);
-	if (o.view.json)
+	report_build(&r, &o.a.map, &rep);
+	if (o.a.view.json)
 		report_json(out, &o, &rep);
 	else
 		report_text(out, &o, &rep);
-	ret = view_close(out, &o.view);
+	ret = view_close(out, &o.a.view);
 	report_free(&rep);
 	recording_free(&r);
 out_map:
-	type_map_free(&o.map);
+	type_map_free(&o.a.map);
 	return ret;
 }

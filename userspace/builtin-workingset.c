@@ -12,11 +12,69 @@
 #include "json.h"
 #include "ksyms.h"
 #include "paths.h"
+#include "options.h"
 #include "util.h"
 #include "view.h"
 #include "workingset.h"
 
-static const char ws_usage[] =
+struct ws_opts {
+	struct view_args a;
+	unsigned int level;
+	const char *cache;
+	bool no_sim;
+	uint64_t sim_max;
+};
+
+enum { OPT_NO_SIM = OPT_LONG, OPT_SIM_MAX };
+
+static const struct opt ws_own[] = {
+	{ 'l', "level", "N", 0,
+	  "cache level (default: the first data cache)" },
+	{ 'c', "cache", "S,W,L", 0,
+	  "geometry instead of the recorded one: size in\n"
+	  "bytes (K/M suffixes), ways, line size" },
+	{ OPT_NO_SIM, "no-sim", NULL, 0, "no simulation" },
+	{ OPT_SIM_MAX, "sim-max", "N", 0,
+	  "stop starting lives after N simulated accesses\n"
+	  "(default 20000000; 0: no limit); the lives left\n"
+	  "out are counted" },
+	OPT_END,
+};
+
+static int ws_option(void *ctx, int key, const char *arg)
+{
+	struct ws_opts *o = ctx;
+	char *end;
+
+	switch (key) {
+	case OPT_NO_SIM:
+		o->no_sim = true;
+		return 0;
+	case OPT_SIM_MAX:
+		o->sim_max = strtoull(arg, &end, 10);
+		if (*end || *arg == '-' || !*arg) {
+			errmsg("workingset: --sim-max %s: not a count", arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'l':
+		o->level = (unsigned int)strtoul(arg, &end, 10);
+		if (*end || o->level < 1 || o->level > 4) {
+			errmsg("workingset: --level %s: expected 1 to 4", arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'c':
+		o->cache = arg;
+		return 0;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+static const struct command_opts ws_cmd = {
+	.cmd = "workingset",
+	.synopsis =
 	"usage: dprof-view workingset [--json] [-o FILE] [-l LEVEL] [-c SIZE,WAYS,LINE]\n"
 	"                             [--no-sim | --sim-max N] [RECORDING]\n"
 	"\n"
@@ -44,89 +102,19 @@ static const char ws_usage[] =
 	"lines held on average; then the sets with the most conflict misses.\n"
 	"Only the profiled types are simulated: other data competes for the\n"
 	"real cache too, so the miss rates are lower bounds.  Last, the top\n"
-	"paths of the types that hold a tenth of the working set or more.\n"
-	"\n"
-	"  -l, --level N        cache level (default: the first data cache)\n"
-	"  -c, --cache S,W,L    geometry instead of the recorded one: size in\n"
-	"                       bytes (K/M suffixes), ways, line size\n"
-	"      --no-sim         no simulation\n"
-	"      --sim-max N      stop starting lives after N simulated accesses\n"
-	"                       (default 20000000; 0: no limit); the lives left\n"
-	"                       out are counted\n"
-	"  -j, --json           JSON instead of text\n"
-	"  -i, --input FILE     what to read (default ./dprof.data, as record writes it)\n"
-	"  -o, --output FILE    write there instead of stdout\n"
-	"  -h, --help           this text\n";
-
-struct ws_opts {
-	struct view_opts view;
-	unsigned int level;
-	const char *cache;
-	bool no_sim;
-	uint64_t sim_max;
+	"paths of the types that hold a tenth of the working set or more.\n",
+	.sets = OPTS_JSON,
+	.own = ws_own,
+	.handle = ws_option,
 };
-
-enum { OPT_NO_SIM = 256, OPT_SIM_MAX };
 
 static int parse_opts(int argc, char **argv, struct ws_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "level", required_argument, NULL, 'l' },
-		{ "cache", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "no-sim", no_argument, NULL, OPT_NO_SIM },
-		{ "sim-max", required_argument, NULL, OPT_SIM_MAX },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
+	struct command_opts c = ws_cmd;
 
 	o->sim_max = 20000000;
-	while ((c = getopt_long(argc, argv, "i:l:c:jo:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_NO_SIM:
-			o->no_sim = true;
-			break;
-		case OPT_SIM_MAX:
-			o->sim_max = strtoull(optarg, &end, 10);
-			if (*end || *optarg == '-' || !*optarg) {
-				errmsg("workingset: --sim-max %s: not a count",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'l':
-			o->level = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || o->level < 1 || o->level > 4) {
-				errmsg("workingset: --level %s: expected 1 to 4",
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'c':
-			o->cache = optarg;
-			break;
-		case 'j':
-			o->view.json = 1;
-			break;
-		case 'i':
-			o->view.input = optarg;
-			break;
-		case 'o':
-			o->view.output = optarg;
-			break;
-		case 'h':
-			fputs(ws_usage, stdout);
-			exit(EXIT_OK);
-		default:
-			fputs(ws_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	return view_input(&o->view, argc - optind, argv + optind, "workingset");
+	c.ctx = o;
+	return opts_parse_view(&c, argc, argv, &o->a);
 }
 
 static void text(FILE *out, const struct workingset *ws,
@@ -432,19 +420,19 @@ int cmd_workingset(int argc, char **argv)
 		       o.cache);
 		return EXIT_USAGE;
 	}
-	ret = view_open(&o.view, &r, &out, "workingset");
+	ret = view_open(&o.a.view, &r, &out, "workingset");
 	if (ret)
 		return ret;
 	if (!o.cache && !ws_geometry_from(&r, o.level, &geo)) {
 		errmsg("workingset: %s records no usable %s cache geometry; give one with --cache SIZE,WAYS,LINE",
-		       o.view.input, o.level ? "such" : "data");
-		view_close(out, &o.view);
+		       o.a.view.input, o.level ? "such" : "data");
+		view_close(out, &o.a.view);
 		recording_free(&r);
 		return EXIT_USAGE;
 	}
 	if (objects_summarize(&r, &objs)) {
-		errmsg("workingset: %s: too many CPUs", o.view.input);
-		view_close(out, &o.view);
+		errmsg("workingset: %s: too many CPUs", o.a.view.input);
+		view_close(out, &o.a.view);
 		recording_free(&r);
 		return EXIT_USAGE;
 	}
@@ -456,7 +444,7 @@ int cmd_workingset(int argc, char **argv)
 		sim_templates_build(tmpl, &r, &hs);
 		cachesim_run(&sim, tmpl, r.nr_targets, &objs, &geo, o.sim_max);
 	}
-	if (o.view.json) {
+	if (o.a.view.json) {
 		json(out, &ws, &r, o.no_sim ? NULL : &sim, tmpl);
 	} else {
 		text(out, &ws, &r);
@@ -464,7 +452,7 @@ int cmd_workingset(int argc, char **argv)
 			sim_text(out, &sim, tmpl, &r);
 		dominant_paths(out, &ws, &ps, &r);
 	}
-	ret = view_close(out, &o.view);
+	ret = view_close(out, &o.a.view);
 	paths_free(&ps);
 	if (!o.no_sim) {
 		cachesim_free(&sim);

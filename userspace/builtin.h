@@ -17,21 +17,12 @@ int cmd_layout(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
-/* Options every view takes: [--json] [-o FILE] FILE. */
+/* What every view reads and writes (options.h fills it). */
 struct view_opts {
 	const char *input;
 	const char *output;
 	int json;
-	int script;		/* -s: only where VIEW_OPT_SCRIPT is passed */
+	int script;		/* -s, where the command has a --script output */
 };
-
-#define VIEW_OPT_SCRIPT	1	/* the command has a --script output */
-
-/*
- * Parses view options (-j, -i, -o, -h and those of @extra, VIEW_OPT_*);
- * prints usage and returns EXIT_USAGE on error.
- */
-int parse_view_opts(int argc, char **argv, struct view_opts *o,
-		    const char *usage, unsigned int extra);
 
 #endif

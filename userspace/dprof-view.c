@@ -3,7 +3,6 @@
  * dprof-view: the userspace half of dprof.  A table of subcommands, each
  * in builtin-<name>.c, in the manner of perf.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,56 +42,6 @@ static void usage(FILE *out)
 			commands[i].summary);
 	fprintf(out, "\n'dprof-view COMMAND --help' describes a command; "
 		     "man dprof-view has the details.\n");
-}
-
-int parse_view_opts(int argc, char **argv, struct view_opts *o,
-		    const char *usage_text, unsigned int extra)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "script", no_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, extra & VIEW_OPT_SCRIPT ?
-				"jsi:o:h" : "ji:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = 1;
-			break;
-		case 's':
-			if (!(extra & VIEW_OPT_SCRIPT)) {
-				errmsg("%s: no --script output here", argv[0]);
-				goto bad;
-			}
-			o->script = 1;
-			break;
-		case 'i':
-			o->input = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(EXIT_OK);
-		default:
-bad:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (o->json && o->script) {
-		errmsg("%s: --json and --script exclude each other", argv[0]);
-		return EXIT_USAGE;
-	}
-	return view_input(o, argc - optind, argv + optind, argv[0]);
 }
 
 int main(int argc, char **argv)
