@@ -416,12 +416,12 @@ static uint32_t *sort_by_time(const uint32_t *time, size_t n, uint32_t *a,
 	return src;
 }
 
-static const struct obj_summary *sort_objs;
-
-static int by_alloc(const void *a, const void *b)
+/* qsort_r: indices into @objs' lives, by allocation time. */
+static int by_alloc(const void *a, const void *b, void *objs)
 {
-	const struct obj_life *x = &sort_objs->lives[*(const uint32_t *)a];
-	const struct obj_life *y = &sort_objs->lives[*(const uint32_t *)b];
+	const struct obj_summary *s = objs;
+	const struct obj_life *x = &s->lives[*(const uint32_t *)a];
+	const struct obj_life *y = &s->lives[*(const uint32_t *)b];
 
 	if (x->alloc_ns != y->alloc_ns)
 		return x->alloc_ns < y->alloc_ns ? -1 : 1;
@@ -674,10 +674,8 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 				t_end = o->end_ns;
 		}
 	}
-	sort_objs = objs;
 	if (nlives)
-		qsort(order, nlives, sizeof(*order), by_alloc);
-	sort_objs = NULL;
+		qsort_r(order, nlives, sizeof(*order), by_alloc, (void *)objs);
 	skipped = xcalloc(objs->nr_lives / 8 + 1, 1);
 	act.life = xcalloc(nlives + 1, sizeof(*act.life));
 	act.step = xcalloc(nlives + 1, sizeof(*act.step));

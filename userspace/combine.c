@@ -521,13 +521,15 @@ static void combine_family(struct combined_set *cs, size_t *cap,
 	family_free(&f);
 }
 
-/* Paths in family order: target, allocation site, free site, count. */
-static const struct path_set *sort_ps;
-
-static int family_cmp(const void *a, const void *b)
+/*
+ * qsort_r: indices into @set's paths in family order: target, allocation
+ * site, free site, count.
+ */
+static int family_cmp(const void *a, const void *b, void *set)
 {
-	const struct path *x = &sort_ps->p[*(const size_t *)a];
-	const struct path *y = &sort_ps->p[*(const size_t *)b];
+	const struct path_set *ps = set;
+	const struct path *x = &ps->p[*(const size_t *)a];
+	const struct path *y = &ps->p[*(const size_t *)b];
 
 	if (x->target != y->target)
 		return x->target < y->target ? -1 : 1;
@@ -561,9 +563,7 @@ void combine_build(struct combined_set *cs, const struct path_set *ps)
 	idx = xcalloc(ps->n, sizeof(*idx));
 	for (size_t i = 0; i < ps->n; i++)
 		idx[i] = i;
-	sort_ps = ps;
-	qsort(idx, ps->n, sizeof(*idx), family_cmp);
-	sort_ps = NULL;
+	qsort_r(idx, ps->n, sizeof(*idx), family_cmp, (void *)ps);
 	for (size_t i = 0, j; i < ps->n; i = j) {
 		const struct path *p = &ps->p[idx[i]];
 
