@@ -146,7 +146,7 @@ vm-test:
 # then the analyses timed, counted by callgrind, and scaled 1x/4x/16x.
 bench: deps $(BUILD)/bench-view
 	DPROF_ICOUNT=1 $(TOP)/scripts/vm.sh -k $(KERNEL) -t 5400 \
-		$(TOP)/scripts/bench-all-guest.sh
+		$(TOP)/scripts/guest/bench-all-guest.sh
 	$(BUILD)/bench-view
 	$(TOP)/scripts/bench-instructions.sh $(BUILD)/bench-view
 	$(TOP)/scripts/bench-scale.sh $(BUILD)/bench-view

@@ -2,7 +2,7 @@
 # make check: the Debian packages.  Builds them (make-deb.sh), holds them
 # to lintian (no error), installs them on this machine, has DKMS build the
 # module from dprof-dkms for the Debian 6.1 and 6.12 headers, loads each
-# build in a guest of that kernel (dkms-guest.sh), then purges the
+# build in a guest of that kernel (guest/dkms-guest.sh), then purges the
 # packages again.  Needs root (apt-get, dkms).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,7 +56,7 @@ for k in 6.1 6.12; do
 	esac
 	echo "dkms build -k $kver: $built"
 	log=$top/build/deb/guest-$kver.log
-	if ! "$top/scripts/vm.sh" -k "$k" -t 600 "$top/scripts/dkms-guest.sh" >"$log" 2>&1; then
+	if ! "$top/scripts/vm.sh" -k "$k" -t 600 "$top/scripts/guest/dkms-guest.sh" >"$log" 2>&1; then
 		tail -n 30 "$log" >&2
 		echo "check-deb: DKMS's module for $kver failed in the guest (log: $log)" >&2
 		exit 1

@@ -6,7 +6,7 @@
 # The first run builds the kernel (about 45 minutes on two cores, cached
 # under build/debug-kernel/ by configuration); the guest run is apart
 # from make check, which must stay under 30 minutes.  Any KASAN, KFENCE,
-# lockdep or kmemleak report fails the run (scripts/guest-init.sh checks
+# lockdep or kmemleak report fails the run (scripts/guest/guest-init.sh checks
 # the kernel log after the tests; test-init-failures.sh after each load).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

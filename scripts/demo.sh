@@ -9,7 +9,7 @@ kernel=${KERNEL:-6.1}
 share=$top/build/demo
 view=$top/build/dprof-view
 mkdir -p "$share"
-"$top/scripts/vm.sh" -k "$kernel" -s "$share" -t 900 "$top/scripts/demo-guest.sh"
+"$top/scripts/vm.sh" -k "$kernel" -s "$share" -t 900 "$top/scripts/guest/demo-guest.sh"
 echo
 echo "== dprof-view flow skbuff.dprof skbuff_head_cache  (data flow graph, on the host)"
 "$view" flow --dot -o "$share/skbuff-flow.dot" "$share/skbuff.dprof" skbuff_head_cache

@@ -2,7 +2,7 @@
 # Build the test guest's initramfs for one kernel release.
 #   scripts/mkinitramfs.sh <kernel release> <module dir> <output.cpio.gz>
 # <module dir> holds dprof.ko and the test modules built for that kernel.
-# Contents: static busybox, scripts/guest-init.sh as /init, the 9p modules
+# Contents: static busybox, scripts/guest/guest-init.sh as /init, the 9p modules
 # of the guest kernel (and what they depend on), dprof's modules in
 # /lib/modules/dprof, dprof-view with its shared libraries, and the
 # selftests with their programs.
@@ -28,7 +28,7 @@ cp "$(command -v busybox)" "$stage/bin/busybox"
 for applet in $("$stage/bin/busybox" --list); do
 	[ "$applet" = busybox ] || ln -s busybox "$stage/bin/$applet"
 done
-cp "$top/scripts/guest-init.sh" "$stage/init"
+cp "$top/scripts/guest/guest-init.sh" "$stage/init"
 chmod 755 "$stage/init"
 
 # Kernel modules the guest needs for the 9p share, in dependency order.
