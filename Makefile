@@ -15,14 +15,21 @@ MODDIR := $(BUILD)/mod-$(KVER)
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat-security -Werror
+# dprof-view in three folders, each using only those before it: read/
+# (the recording, kallsyms, struct layouts, instruction decoding),
+# analyse/ (the views as data), show/ (the commands, options, output
+# formats).
+VIEW_DIRS := $(addprefix $(TOP)/userspace/,read analyse show)
+VIEW_INC := $(addprefix -I,$(VIEW_DIRS))
 VIEW_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
-	-I$(TOP)/userspace
+	$(VIEW_INC)
 VIEW_LIBS := -lbpf -ldw -lelf -lcapstone -lz -lm
 
-VIEW_SRCS := $(wildcard $(TOP)/userspace/*.c)
-VIEW_LIB_SRCS := $(filter-out $(TOP)/userspace/dprof-view.c \
-	$(wildcard $(TOP)/userspace/builtin-*.c),$(VIEW_SRCS))
-VIEW_HDRS := $(wildcard $(TOP)/userspace/*.h) $(TOP)/module/uapi/dprof.h
+VIEW_SRCS := $(foreach d,$(VIEW_DIRS),$(wildcard $(d)/*.c))
+VIEW_LIB_SRCS := $(filter-out $(TOP)/userspace/show/dprof-view.c \
+	$(wildcard $(TOP)/userspace/show/builtin-*.c),$(VIEW_SRCS))
+VIEW_HDRS := $(foreach d,$(VIEW_DIRS),$(wildcard $(d)/*.h)) \
+	$(TOP)/module/uapi/dprof.h
 PROGS := $(patsubst $(TOP)/selftests/progs/%.c,$(BUILD)/selftests/%,\
 	$(wildcard $(TOP)/selftests/progs/*.c))
 UNIT_SRCS := $(wildcard $(TOP)/userspace/tests/*.c)
@@ -113,7 +120,7 @@ fuzz: $(BUILD)/fuzz-recording $(BUILD)/fuzz-seeds
 $(BUILD)/fuzz-recording: $(TOP)/userspace/fuzz/fuzz-recording.c $(VIEW_LIB_SRCS) $(VIEW_HDRS)
 	@mkdir -p $(BUILD)
 	clang -g -O1 $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
-		-I$(TOP)/userspace -fsanitize=fuzzer,address,undefined \
+		$(VIEW_INC) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(VIEW_LIB_SRCS) $(VIEW_LIBS)
 
 $(BUILD)/fuzz-seeds: $(TOP)/userspace/fuzz/fuzz-seeds.c $(TOP)/userspace/tests/fixture.c $(VIEW_LIB_SRCS) $(VIEW_HDRS)

@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include "harness.h"
 #include "fixture.h"
-#include "../cachesim.h"
-#include "../util.h"
+#include "cachesim.h"
+#include "util.h"
 
 #define BASE 0xffff888100000000ull	/* 1 MiB aligned: set 0 */
 

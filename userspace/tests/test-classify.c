@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include "harness.h"
 #include "fixture.h"
-#include "../classify.h"
+#include "classify.h"
 
 static void elem(struct fixture *f, uint16_t cpu, bool b, bool write,
 		 uint32_t since)

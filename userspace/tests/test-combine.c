@@ -10,8 +10,8 @@
  */
 #include <stdlib.h>
 #include "harness.h"
-#include "../combine.h"
-#include "../util.h"
+#include "combine.h"
+#include "util.h"
 
 struct access {
 	uint16_t offset;

@@ -10,8 +10,8 @@
 #include <string.h>
 #include "harness.h"
 #include "fixture.h"
-#include "../datasyms.h"
-#include "../profile.h"
+#include "datasyms.h"
+#include "profile.h"
 
 static const char kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"

@@ -17,8 +17,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include "harness.h"
-#include "../diff.h"
-#include "../diffstat.h"
+#include "diff.h"
+#include "diffstat.h"
 
 #define NEAR(a, b, eps) (fabs((a) - (b)) <= (eps))
 

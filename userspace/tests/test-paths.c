@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include "harness.h"
 #include "fixture.h"
-#include "../paths.h"
+#include "paths.h"
 
 static void begin(struct fixture *f, uint32_t id, uint16_t cpu, uint64_t t)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include "harness.h"
 #include "fixture.h"
-#include "../rawsamples.h"
+#include "rawsamples.h"
 
 static void sample(struct fixture *f, uint16_t cpu, uint16_t offset,
 		   uint64_t ip, uint8_t flags, uint16_t latency)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include "harness.h"
 #include "fixture.h"
-#include "../workingset.h"
+#include "workingset.h"
 
 static const struct ws_geometry l1 = {
 	.level = 1, .size = 64 << 10, .ways = 2, .line = 64, .sets = 512,
