@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include "diff.h"
-#include "layout.h"
+#include "typemap.h"
 #include "recfile.h"
 #include "workingset.h"
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "layout.h"
+#include "typemap.h"
 #include "recfile.h"
 
 #define PROFILE_LINE 64		/* cache line size the rows are grouped by */

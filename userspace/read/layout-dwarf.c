@@ -263,3 +263,21 @@ int layout_var_from_dwarf(const char *path, const char *var,
 {
 	return from_dwarf(path, var, true, out, err, errlen);
 }
+
+static int loader_dwarf_type(const void *src, const char *name,
+			     struct layout *out, char *err, size_t errlen)
+{
+	return layout_from_dwarf(src, name, out, err, errlen);
+}
+
+static int loader_dwarf_var(const void *src, const char *var,
+			    struct layout *out, char *err, size_t errlen)
+{
+	return layout_var_from_dwarf(src, var, out, err, errlen);
+}
+
+const struct layout_loader layout_dwarf_loader = {
+	.what = "DWARF",
+	.type = loader_dwarf_type,
+	.var = loader_dwarf_var,
+};

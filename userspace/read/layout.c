@@ -1,40 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Struct layouts from BTF (see layout.h).  The struct is flattened into
- * its leaf members: nested structs and unions, named or anonymous, are
- * walked into; arrays, scalars, pointers and enums are leaves.  Padding
- * is what no leaf covers, so it needs no bookkeeping of its own.
+ * Struct layouts (see layout.h): the model the loaders fill
+ * (layout-btf.c, layout-dwarf.c), one leaf field at a time, and the
+ * naming of byte ranges by the fields that cover them.  Padding is what
+ * no leaf covers, so it needs no bookkeeping of its own.
  */
 #include <stdbool.h>
-#include <ftw.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
-#include <bpf/btf.h>
 #include "layout.h"
 #include "util.h"
-
-/* Deep enough for any kernel struct; guards against malformed BTF. */
-#define MAX_DEPTH 32
-
-struct flattener {
-	const struct btf *btf;
-	struct layout *l;
-	size_t cap;
-};
-
-/* typedef, const, volatile, restrict, type_tag: what they name. */
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, *id);
-	int guard = 0;
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t)) && guard++ < 64) {
-		*id = t->type;
-		t = btf__type_by_id(btf, *id);
-	}
-	return t;
-}
 
 void layout_add_field(struct layout *l, size_t *cap, const char *path,
 		      uint32_t type_id, uint32_t offset, uint32_t size,
@@ -56,14 +31,6 @@ void layout_add_field(struct layout *l, size_t *cap, const char *path,
 	lf->path = xstrdup(path);
 }
 
-static void add_field(struct flattener *f, const char *path, uint32_t type_id,
-		      uint32_t offset, uint32_t size, uint32_t elem_size,
-		      uint32_t bit_off, uint32_t bit_size)
-{
-	layout_add_field(f->l, &f->cap, path, type_id, offset, size, elem_size,
-			 bit_off, bit_size);
-}
-
 char *layout_join(const char *prefix, const char *name)
 {
 	size_t n = strlen(prefix) + strlen(name) + 2;
@@ -71,56 +38,6 @@ char *layout_join(const char *prefix, const char *name)
 
 	snprintf(s, n, "%s%s%s", prefix, *prefix && *name ? "." : "", name);
 	return text_printable(s);
-}
-
-static int flatten(struct flattener *f, uint32_t id, uint32_t base_bits,
-		   const char *prefix, int depth)
-{
-	const struct btf_type *t = skip_mods(f->btf, &id);
-	const struct btf_member *m;
-	int i, ret = 0;
-
-	if (!t || depth > MAX_DEPTH)
-		return -1;
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t) && !ret; i++, m++) {
-		uint32_t mid = m->type, bits = base_bits +
-				btf_member_bit_offset(t, i);
-		uint32_t bsize = btf_member_bitfield_size(t, i);
-		const struct btf_type *mt = skip_mods(f->btf, &mid);
-		const char *name = btf__name_by_offset(f->btf, m->name_off);
-		char *path = layout_join(prefix, name ? name : "");
-		long long sz;
-
-		if (!mt) {
-			free(path);
-			return -1;
-		}
-		if (bsize) {
-			uint32_t first = bits / 8, last = (bits + bsize - 1) / 8;
-
-			add_field(f, path, mid, first, last - first + 1, 0,
-				  bits % 8, bsize);
-		} else if (btf_is_composite(mt)) {
-			ret = flatten(f, mid, bits, path, depth + 1);
-		} else {
-			sz = btf__resolve_size(f->btf, mid);
-			if (sz < 0)
-				sz = 0;
-			if (btf_is_array(mt)) {
-				uint32_t eid = btf_array(mt)->type;
-				long long esz = btf__resolve_size(f->btf, eid);
-
-				add_field(f, path, mid, bits / 8, (uint32_t)sz,
-					  esz > 0 ? (uint32_t)esz : 0, 0, 0);
-			} else {
-				add_field(f, path, mid, bits / 8, (uint32_t)sz,
-					  0, 0, 0);
-			}
-		}
-		free(path);
-	}
-	return ret;
 }
 
 static int by_offset(const void *a, const void *b)
@@ -131,70 +48,6 @@ static int by_offset(const void *a, const void *b)
 		return x->offset < y->offset ? -1 : 1;
 	/* qsort is not stable: the members' order breaks ties. */
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-int layout_from_btf(const struct btf *btf, const char *name,
-		    struct layout *out, char *err, size_t errlen)
-{
-	struct flattener f = { .btf = btf, .l = out };
-	const struct btf_type *t;
-	int kind = BTF_KIND_STRUCT;
-	int id = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
-
-	memset(out, 0, sizeof(*out));
-	if (id < 0) {
-		id = btf__find_by_name_kind(btf, name, BTF_KIND_UNION);
-		kind = BTF_KIND_UNION;
-	}
-	if (id < 0) {
-		snprintf(err, errlen, "no struct or union '%s' in the BTF", name);
-		return -1;
-	}
-	t = btf__type_by_id(btf, id);
-	if (flatten(&f, id, 0, "", 0)) {
-		layout_free(out);
-		snprintf(err, errlen, "struct %s: malformed BTF", name);
-		return -1;
-	}
-	layout_finish(out, kind == BTF_KIND_UNION ? "union" : "struct", name,
-		      t->size);
-	return 0;
-}
-
-/*
- * The variable's own type.  vmlinux BTF holds per-CPU variables only
- * unless pahole ran with global_var; DWARF then has the rest.
- */
-int layout_var_from_btf(const struct btf *btf, const char *var,
-			struct layout *out, char *err, size_t errlen)
-{
-	struct flattener f = { .btf = btf, .l = out };
-	int id = btf__find_by_name_kind(btf, var, BTF_KIND_VAR);
-	const struct btf_type *t;
-	const char *name;
-	uint32_t tid;
-
-	memset(out, 0, sizeof(*out));
-	if (id < 0) {
-		snprintf(err, errlen, "no variable '%s' in the BTF", var);
-		return -1;
-	}
-	tid = btf__type_by_id(btf, id)->type;
-	t = skip_mods(btf, &tid);
-	if (!t || (!btf_is_struct(t) && !btf_is_union(t))) {
-		snprintf(err, errlen, "variable '%s' is not of a struct or union type",
-			 var);
-		return -1;
-	}
-	if (flatten(&f, tid, 0, "", 0)) {
-		layout_free(out);
-		snprintf(err, errlen, "variable %s: malformed BTF", var);
-		return -1;
-	}
-	name = btf__name_by_offset(btf, t->name_off);
-	layout_finish(out, btf_is_union(t) ? "union" : "struct",
-		      name && *name ? name : var, t->size);
-	return 0;
 }
 
 void layout_finish(struct layout *out, const char *kind, const char *name,
@@ -512,169 +365,4 @@ const char *layout_name_at(const struct layout *l, uint32_t off, char *buf,
 			   size_t len)
 {
 	return layout_name_range(l, off, 1, buf, len);
-}
-
-/*
- * Slab caches whose objects are a kernel struct of another name.  Caches
- * named like their struct (dentry, task_struct, mm_struct, ...) need no
- * entry: the lookup falls back to the cache name.
- */
-static const char *const builtin_map[][2] = {
-	{ "skbuff_head_cache", "sk_buff" },
-	{ "skbuff_fclone_cache", "sk_buff_fclones" },
-	{ "skbuff_small_head", NULL },
-	{ "TCP", "tcp_sock" },
-	{ "TCPv6", "tcp6_sock" },
-	{ "UDP", "udp_sock" },
-	{ "UDPv6", "udp6_sock" },
-	{ "RAW", "raw_sock" },
-	{ "PING", "inet_sock" },
-	{ "request_sock_TCP", "tcp_request_sock" },
-	{ "tw_sock_TCP", "tcp_timewait_sock" },
-	{ "sock_inode_cache", "socket_alloc" },
-	{ "filp", "file" },
-	{ "inode_cache", "inode" },
-	{ "vm_area_struct", "vm_area_struct" },
-	{ "files_cache", "files_struct" },
-	{ "signal_cache", "signal_struct" },
-	{ "sighand_cache", "sighand_struct" },
-	{ "fs_cache", "fs_struct" },
-	{ "cred_jar", "cred" },
-	{ "anon_vma_chain", "anon_vma_chain" },
-	{ "pid", "pid" },
-};
-
-int type_map_add(struct type_map *m, const char *spec)
-{
-	const char *eq = strchr(spec, '=');
-
-	if (!eq || eq == spec || !eq[1])
-		return -1;
-	m->caches = xrealloc(m->caches, (m->nr + 1) * sizeof(*m->caches));
-	m->structs = xrealloc(m->structs, (m->nr + 1) * sizeof(*m->structs));
-	m->caches[m->nr] = xstrdup(spec);
-	m->caches[m->nr][eq - spec] = '\0';
-	m->structs[m->nr] = xstrdup(eq + 1);
-	m->nr++;
-	return 0;
-}
-
-const char *type_map_lookup(const struct type_map *m, const char *cache)
-{
-	size_t i;
-
-	for (i = m ? m->nr : 0; i-- > 0;)
-		if (!strcmp(m->caches[i], cache))
-			return m->structs[i];
-	for (i = 0; i < sizeof(builtin_map) / sizeof(builtin_map[0]); i++)
-		if (!strcmp(builtin_map[i][0], cache))
-			return builtin_map[i][1];
-	return NULL;
-}
-
-static struct type_map *walk_map;
-
-static bool is_module_file(const char *path)
-{
-	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
-					    ".ko.gz" };
-	size_t n = strlen(path);
-
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		size_t e = strlen(ends[i]);
-
-		if (n > e && !strcmp(path + n - e, ends[i]))
-			return true;
-	}
-	return false;
-}
-
-static int add_module(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_F && is_module_file(path))
-		type_map_add_debug(walk_map, path);
-	return 0;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void type_map_add_debug(struct type_map *m, const char *path)
-{
-	struct stat st;
-
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		size_t from = m->nr_debug;
-
-		/* --module-dir: every module below, in a stable order. */
-		walk_map = m;
-		nftw(path, add_module, 16, FTW_PHYS);
-		walk_map = NULL;
-		qsort(m->debug + from, m->nr_debug - from, sizeof(*m->debug),
-		      str_cmp);
-		return;
-	}
-	m->debug = xrealloc(m->debug, (m->nr_debug + 1) * sizeof(*m->debug));
-	m->debug[m->nr_debug++] = xstrdup(path);
-}
-
-int layout_find(const struct btf *btf, const struct type_map *m,
-		const char *name, struct layout *out, char *err, size_t errlen)
-{
-	char why[300];
-	size_t pos;
-
-	if (btf && !layout_from_btf(btf, name, out, err, errlen))
-		return 0;
-	if (!btf)
-		snprintf(err, errlen, "no BTF");
-	for (size_t i = 0; m && i < m->nr_debug; i++) {
-		if (!layout_from_dwarf(m->debug[i], name, out, why, sizeof(why)))
-			return 0;
-		pos = strlen(err);
-		snprintf(err + pos, errlen - pos, "; %s", why);
-	}
-	return -1;
-}
-
-int layout_find_var(const struct btf *btf, const struct type_map *m,
-		    const char *var, struct layout *out, char *err,
-		    size_t errlen)
-{
-	char why[300];
-	size_t pos;
-
-	if (btf && !layout_var_from_btf(btf, var, out, err, errlen))
-		return 0;
-	if (!btf)
-		snprintf(err, errlen, "no BTF");
-	for (size_t i = 0; m && i < m->nr_debug; i++) {
-		if (!layout_var_from_dwarf(m->debug[i], var, out, why,
-					   sizeof(why)))
-			return 0;
-		pos = strlen(err);
-		snprintf(err + pos, errlen - pos, "; %s", why);
-	}
-	return -1;
-}
-
-void type_map_free(struct type_map *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr; i++) {
-		free(m->caches[i]);
-		free(m->structs[i]);
-	}
-	free(m->caches);
-	free(m->structs);
-	for (i = 0; i < m->nr_debug; i++)
-		free(m->debug[i]);
-	free(m->debug);
-	memset(m, 0, sizeof(*m));
 }

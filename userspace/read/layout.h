@@ -100,35 +100,18 @@ const struct layout_field *layout_field_at(const struct layout *l,
 					   uint32_t off);
 
 /*
- * Where the views find types: the struct dprof's built-in table or the
- * user maps a slab cache to, and DWARF files (.ko, vmlinux) to search
- * when the recording's BTF lacks a struct.
+ * Where layouts come from: a loader finds a struct, or a variable's type,
+ * in its source (BTF: a struct btf; DWARF: a file's path).  typemap.c
+ * asks the BTF loader, then the DWARF one for each debug file.
  */
-struct type_map {
-	char **caches, **structs;
-	size_t nr;
-	char **debug;
-	size_t nr_debug;
+struct layout_loader {
+	const char *what;	/* "BTF", "DWARF": for error lines */
+	int (*type)(const void *src, const char *name, struct layout *out,
+		    char *err, size_t errlen);
+	int (*var)(const void *src, const char *var, struct layout *out,
+		   char *err, size_t errlen);
 };
 
-void type_map_add_debug(struct type_map *m, const char *path);
-/*
- * Struct @name from @btf (may be NULL), else from the first of @m's DWARF
- * files that has it.  -1 with every reason in @err when none does.
- */
-int layout_find(const struct btf *btf, const struct type_map *m,
-		const char *name, struct layout *out, char *err,
-		size_t errlen);
-
-/* The same for the type of variable @var (watch_symbols= targets). */
-int layout_find_var(const struct btf *btf, const struct type_map *m,
-		    const char *var, struct layout *out, char *err,
-		    size_t errlen);
-
-/* Adds "CACHE=STRUCT"; -1 when malformed. */
-int type_map_add(struct type_map *m, const char *spec);
-/* The struct for @cache: user mappings, the built-in table, then NULL. */
-const char *type_map_lookup(const struct type_map *m, const char *cache);
-void type_map_free(struct type_map *m);
+extern const struct layout_loader layout_btf_loader, layout_dwarf_loader;
 
 #endif

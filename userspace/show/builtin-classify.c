@@ -12,7 +12,7 @@
 #include "classify.h"
 #include "json.h"
 #include "ksyms.h"
-#include "layout.h"
+#include "typemap.h"
 #include "options.h"
 #include "util.h"
 #include "view.h"

@@ -15,7 +15,7 @@
 #include "builtin.h"
 #include "histories.h"
 #include "ksyms.h"
-#include "layout.h"
+#include "typemap.h"
 #include "perfetto.h"
 #include "pprof.h"
 #include "profile.h"

@@ -13,7 +13,7 @@
 #include <bpf/libbpf.h>
 #include "builtin.h"
 #include "json.h"
-#include "layout.h"
+#include "typemap.h"
 #include "profile.h"
 #include "recfile.h"
 #include "options.h"

@@ -10,7 +10,7 @@
 #include "combine.h"
 #include "json.h"
 #include "ksyms.h"
-#include "layout.h"
+#include "typemap.h"
 #include "paths.h"
 #include "options.h"
 #include "util.h"

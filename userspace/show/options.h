@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 #include "builtin.h"
-#include "layout.h"
+#include "typemap.h"
 
 /* One option.  key: its letter, or OPT_LONG + n for a long-only one. */
 struct opt {

@@ -7,7 +7,7 @@
 #include <bpf/libbpf.h>
 #include "histories.h"
 #include "json.h"
-#include "layout.h"
+#include "typemap.h"
 #include "util.h"
 #include "view.h"
 

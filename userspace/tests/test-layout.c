@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "harness.h"
-#include "layout.h"
+#include "typemap.h"
 
 static struct btf *build_btf(void)
 {
