@@ -10,6 +10,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "classify.h"
+#include "columns.h"
 #include "json.h"
 #include "ksyms.h"
 #include "typemap.h"
@@ -52,11 +53,6 @@ static const struct command_opts classify_cmd = {
 
 /* Room left for "invalidated by" in a 160-column table line. */
 #define CLASSIFY_WRITERS_WIDTH 45
-
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
 
 /* The writers behind the label: true-sharing or false-sharing ones. */
 static const struct classify_writer *writers(const struct classify_field *f)
@@ -108,6 +104,94 @@ static const char *fit(const char *s, size_t width, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The rows of every output, in text order.  --script: field CACHE OFFSET
+ * LABEL ACCESSES TRUE FALSE TRANSFERS FIRST_TOUCH WRITER_OFFSETS.
+ */
+enum {
+	COL_CACHE, COL_OFFSET, COL_FIELD, COL_ACCESSES, COL_HITS, COL_TRUE,
+	COL_FALSE, COL_TRANSFERS, COL_FIRST, COL_LABEL, COL_WRITERS,
+	COL_WRITER_OFFSETS, NR_CLASSIFY_COLS
+};
+
+static const struct column classify_cols[NR_CLASSIFY_COLS] = {
+	[COL_CACHE] = { NULL, "cache", 1, COL_STR },
+	[COL_OFFSET] = { "offset", "offset", 2, COL_UINT, 6 },
+	[COL_FIELD] = { "field", "field", 0, COL_STR, -32 },
+	[COL_ACCESSES] = { "accesses", "accesses", 4, COL_UINT, 9 },
+	[COL_HITS] = { "hits", "hits", 0, COL_PCT, 7, 0, COL_ACCESSES },
+	[COL_TRUE] = { "true_shr", "true_sharing", 5, COL_PCT, 8, 0,
+		       COL_ACCESSES },
+	[COL_FALSE] = { "false_shr", "false_sharing", 6, COL_PCT, 9, 0,
+			COL_ACCESSES },
+	[COL_TRANSFERS] = { "transfer", "transfers", 7, COL_PCT, 8, 0,
+			    COL_ACCESSES },
+	[COL_FIRST] = { "1st_touch", "first_touch", 8, COL_PCT, 9, 0,
+			COL_ACCESSES },
+	[COL_LABEL] = { "label", "label", 3, COL_STR, -13, 2 },
+	[COL_WRITERS] = { "invalidated by", "invalidated_by", 0, COL_STR },
+	[COL_WRITER_OFFSETS] = { NULL, NULL, 9, COL_STR },
+};
+
+/* The strings one row's cells point to. */
+struct classify_bufs {
+	char name[2048], short_name[2048], fit[64];
+	char writers[8192], writers_short[8192], offsets[256];
+};
+
+/* The distinct offsets whose writes caused the labelled invalidations. */
+static void writer_offsets(const struct classify_field *f, char *buf,
+			   size_t len)
+{
+	const struct classify_writer *w = writers(f);
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; f->label != CLASSIFY_NEITHER &&
+	     k < CLASSIFY_MAX_WRITERS && w[k].count; k++) {
+		bool dup = false;
+
+		for (int m = 0; m < k; m++)
+			dup |= w[m].offset == w[k].offset;
+		if (!dup && pos < len)
+			pos += snprintf(buf + pos, len - pos, "%s%u",
+					pos ? "," : "", w[k].offset);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+static void classify_cells(struct cell *cells, const struct classify_field *f,
+			   const char *cache, struct layout *l,
+			   const struct ksyms *syms, struct classify_bufs *b)
+{
+	memset(cells, 0, NR_CLASSIFY_COLS * sizeof(*cells));
+	view_field(l, f->offset, f->len, b->name, sizeof(b->name));
+	view_field_short(l, f->offset, f->len, b->short_name,
+			 sizeof(b->short_name));
+	writers_text(f, l, syms, true, b->writers, sizeof(b->writers));
+	/* Table lines stay within 160 columns; --json has it all. */
+	writers_text(f, l, syms, false, b->writers_short,
+		     sizeof(b->writers_short));
+	if (strlen(b->writers_short) > CLASSIFY_WRITERS_WIDTH)
+		strcpy(b->writers_short + CLASSIFY_WRITERS_WIDTH - 3, "...");
+	writer_offsets(f, b->offsets, sizeof(b->offsets));
+	cells[COL_CACHE].s = cache;
+	cells[COL_OFFSET].u = f->offset;
+	cells[COL_FIELD].s = b->name;
+	cells[COL_FIELD].text = fit(b->short_name, 32, b->fit, sizeof(b->fit));
+	cells[COL_ACCESSES].u = f->accesses;
+	cells[COL_HITS].u = f->hits;
+	cells[COL_TRUE].u = f->true_sharing;
+	cells[COL_FALSE].u = f->false_sharing;
+	cells[COL_TRANSFERS].u = f->transfers;
+	cells[COL_FIRST].u = f->first_touch;
+	cells[COL_LABEL].s = classify_label_name(f->label);
+	cells[COL_WRITERS].s = b->writers;
+	cells[COL_WRITERS].text = b->writers_short;
+	cells[COL_WRITER_OFFSETS].s = b->offsets;
+}
+
 int cmd_classify(int argc, char **argv)
 {
 	struct view_args o;
@@ -117,9 +201,13 @@ int cmd_classify(int argc, char **argv)
 	struct layout **layouts;
 	struct ksyms syms;
 	struct json j;
+	struct table tab = {
+		.cols = classify_cols, .nr_cols = NR_CLASSIFY_COLS,
+		.tag = "field", .indent = "  ",
+	};
+	struct classify_bufs bufs;	/* one row's strings */
 	FILE *out;
 	int ret, cur = -1;
-	char name[2048], wbuf[8192], fbuf[64];
 
 	memset(&o, 0, sizeof(o));
 	ret = opts_parse_view(&classify_cmd, argc, argv, &o);
@@ -151,8 +239,13 @@ int cmd_classify(int argc, char **argv)
 			(unsigned long long)c.histories,
 			(unsigned long long)c.skipped, 100 * c.threshold);
 	}
+	tab.mode = o.view.json ? TABLE_JSON : o.view.script ? TABLE_SCRIPT :
+		   TABLE_TEXT;
+	tab.out = out;
+	tab.j = &j;
 	for (size_t i = 0; i < c.n; i++) {
 		const struct classify_field *f = &c.f[i];
+		struct cell cells[NR_CLASSIFY_COLS];
 		const char *cache;
 		struct layout *l;
 
@@ -162,75 +255,13 @@ int cmd_classify(int argc, char **argv)
 		l = layouts[f->target];
 		if (o.target && strcmp(o.target, cache))
 			continue;
-		if (o.view.json || o.view.script)
-			view_field(l, f->offset, f->len, name, sizeof(name));
-		else
-			view_field_short(l, f->offset, f->len, name,
-					 sizeof(name));
-		if (o.view.json) {
-			json_object_begin(&j, NULL);
-			json_string(&j, "cache", cache);
-			json_uint(&j, "offset", f->offset);
-			json_string(&j, "field", name);
-			json_string(&j, "label", classify_label_name(f->label));
-			json_uint(&j, "accesses", f->accesses);
-			json_uint(&j, "hits", f->hits);
-			json_uint(&j, "true_sharing", f->true_sharing);
-			json_uint(&j, "false_sharing", f->false_sharing);
-			json_uint(&j, "transfers", f->transfers);
-			json_uint(&j, "first_touch", f->first_touch);
-			writers_text(f, l, &syms, true, wbuf, sizeof(wbuf));
-			json_string(&j, "invalidated_by", wbuf);
-			json_object_end(&j);
-			continue;
-		}
-		if (o.view.script) {
-			const struct classify_writer *w = writers(f);
-			size_t pos = 0;
-
-			wbuf[0] = '\0';
-			for (int k = 0; f->label != CLASSIFY_NEITHER &&
-			     k < CLASSIFY_MAX_WRITERS && w[k].count; k++) {
-				bool dup = false;
-
-				for (int m = 0; m < k; m++)
-					dup |= w[m].offset == w[k].offset;
-				if (!dup)
-					pos += snprintf(wbuf + pos,
-							sizeof(wbuf) - pos,
-							"%s%u", pos ? "," : "",
-							w[k].offset);
-			}
-			fprintf(out, "field %s %u %s %llu %llu %llu %llu %llu %s\n",
-				cache, f->offset, classify_label_name(f->label),
-				(unsigned long long)f->accesses,
-				(unsigned long long)f->true_sharing,
-				(unsigned long long)f->false_sharing,
-				(unsigned long long)f->transfers,
-				(unsigned long long)f->first_touch,
-				wbuf[0] ? wbuf : "-");
-			continue;
-		}
-		if (f->target != cur) {
+		if (tab.mode == TABLE_TEXT && f->target != cur) {
 			cur = f->target;
-			fprintf(out, "\n%s:\n  %6s %-32s %9s %7s %8s %8s %8s %8s  %-13s %s\n",
-				cache, "offset", "field", "accesses", "hits",
-				"true_shr", "false_shr", "transfer", "1st_touch",
-				"label", "invalidated by");
+			fprintf(out, "\n%s:\n", cache);
+			table_header(&tab);
 		}
-		/* Table lines stay within 160 columns; --json has it all. */
-		writers_text(f, l, &syms, false, wbuf, sizeof(wbuf));
-		if (strlen(wbuf) > CLASSIFY_WRITERS_WIDTH)
-			strcpy(wbuf + CLASSIFY_WRITERS_WIDTH - 3, "...");
-		fprintf(out, "  %6u %-32s %9llu %6.1f%% %7.1f%% %8.1f%% %7.1f%% %8.1f%%  %-13s %s\n",
-			f->offset, fit(name, 32, fbuf, sizeof(fbuf)),
-			(unsigned long long)f->accesses,
-			pct(f->hits, f->accesses),
-			pct(f->true_sharing, f->accesses),
-			pct(f->false_sharing, f->accesses),
-			pct(f->transfers, f->accesses),
-			pct(f->first_touch, f->accesses),
-			classify_label_name(f->label), wbuf);
+		classify_cells(cells, f, cache, l, &syms, &bufs);
+		table_row(&tab, cells);
 	}
 	if (o.view.json) {
 		json_array_end(&j);

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One description of a view's rows drives its three outputs (perf c2c's
+ * dimensions are the model): the text table, the --script line and the
+ * JSON object, so that a column added or renamed in one cannot be
+ * forgotten in the others.  A view fills one cell per column and row;
+ * the table prints it in the mode asked for.
+ */
+#ifndef DPROF_COLUMNS_H
+#define DPROF_COLUMNS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "json.h"
+
+enum col_type {
+	COL_STR,
+	COL_UINT,
+	/*
+	 * A count shown in the text table as a percentage of another
+	 * column's count (pct_of); --script and JSON keep the count.
+	 */
+	COL_PCT,
+};
+
+struct column {
+	const char *head;	/* text header; NULL: not in the text table */
+	const char *key;	/* JSON key; NULL: not in JSON */
+	int script;		/* place in the --script line, 1 first; 0: not */
+	enum col_type type;
+	int width;		/* text: > 0 right-aligned, < 0 left, 0 free */
+	int gap;		/* text: spaces before it (default 1) */
+	int pct_of;		/* COL_PCT: the column it is a share of */
+};
+
+/* One value; @text, when set, replaces @s in the text table only. */
+struct cell {
+	const char *s;
+	const char *text;
+	uint64_t u;
+};
+
+enum table_mode { TABLE_TEXT, TABLE_SCRIPT, TABLE_JSON };
+
+struct table {
+	const struct column *cols;
+	int nr_cols;
+	enum table_mode mode;
+	FILE *out;
+	struct json *j;		/* TABLE_JSON: rows are objects of its array */
+	const char *tag;	/* TABLE_SCRIPT: first word of each line */
+	const char *indent;	/* TABLE_TEXT: before each line */
+};
+
+void table_header(const struct table *t);
+void table_row(const struct table *t, const struct cell *cells);
+
+#endif
