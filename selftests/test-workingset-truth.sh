@@ -6,7 +6,7 @@
 # 256-byte objects touched at all four lines need 16,384 lines, spread
 # evenly (capacity).  The cache is given with --cache (64 KiB, 2-way,
 # 64-byte lines: 512 sets) so that the answer does not depend on what the
-# emulated CPU reports.  Histories (3 complete per case) tell the view
+# emulated CPU reports.  Histories (6 complete per case) tell the view
 # which lines the objects touch.
 # The LRU simulation must agree, from the same recordings: the
 # page-aligned lines miss mostly as conflict misses (a fully associative
@@ -23,9 +23,16 @@ record_hold() {	# OUT WHAT N
 	load_mod dprof target=dprof_$2 sampler=off \
 		history_offsets=0,64,128,192 history_timeout_ms=4000
 	skip_if_quarantine
-	dprof-view record -o "$1" -- sh -c "for i in 1 2 3 4; do
+	# Rounds until 6 histories are complete (at least 4 rounds, at most
+	# 12): which lives a history follows is up to timing, and a run that
+	# followed only the last objects of a round, allocated one pass
+	# before the final free (2 accesses each, where a typical life has
+	# about 60), gave the simulation a template of mostly cold misses.
+	dprof-view record -o "$1" -- sh -c ". /selftests/functions.sh
+	for i in \$(seq 12); do
 		echo 'hold $2 $3 1200' >/sys/kernel/debug/dprof_sharing/ctl || exit 1
-	done" || fail "record of hold $2 failed"
+		[ \$i -ge 4 ] && [ \$(plan_count histories) -ge 6 ] && exit 0
+	done; exit 0" || fail "record of hold $2 failed"
 	unload_mod dprof
 }
 
