@@ -15,8 +15,12 @@
 trap cleanup_modules EXIT
 log_canary
 
+# A destroy meets the reserve only if it reaches its hook before the
+# collector lets go, which under TCG it does not always do (a CI run on
+# 6.12 had three rounds without); so up to six rounds, three at least.
 met=0
-for round in 1 2 3; do
+for round in 1 2 3 4 5 6; do
+	[ "$round" -gt 3 ] && [ "$met" -gt 0 ] && break
 	load_mod dprof_workload
 	wl "churn 50 0"
 	load_mod dprof target=dprof_workload test_reserve_delay_ms=1000 \
@@ -47,6 +51,6 @@ unload_mod dprof_workload
 dmesg_since_canary | grep -E "Objects remaining|BUG|WARNING|general protection" &&
 	fail "the kernel reported an error"
 # A destroy that came after the collector let go proves nothing.
-[ "$met" -gt 0 ] || fail "in 3 rounds no destroy met a held reserve"
-echo "ok: $met of 3 destroys met the collector's reserve and took it back"
+[ "$met" -gt 0 ] || fail "in $round rounds no destroy met a held reserve"
+echo "ok: $met destroys met the collector's reserve and took it back"
 exit 0
