@@ -14,6 +14,24 @@
 . ./functions.sh
 trap cleanup_modules EXIT
 log_canary
+# The collector reserves on the CPU that allocated most since its last
+# arm, else on its own CPU: here its own (nothing allocates), with
+# interrupts off for the test's second.  A shell on that CPU cannot run
+# until the section ends, so it never sees it nor destroys the cache
+# inside it (CI runs failed so).  The collector goes to CPU 0, this test
+# to CPU 1.
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: the section holds one"
+taskset -p 2 $$ >/dev/null || fail "cannot move the test to CPU 1"
+pin_collector() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = dprof-history ] || continue
+		taskset -p 1 "${p#/proc/}" >/dev/null ||
+			fail "cannot move the collector to CPU 0"
+		return 0
+	done
+	fail "no dprof-history thread"
+}
 
 # A destroy meets the reserve only if it reaches its hook before the
 # collector lets go, which under TCG it does not always do (a CI run on
@@ -27,6 +45,7 @@ for round in 1 2 3 4 5 6; do
 		history_wait_ms=10 sample_window_ms=5
 	slots=$(awk '/debug registers:/ {print $3}' $DPROF_DIR/histories)
 	[ -n "$slots" ] && [ "$slots" -gt 0 ] || skip "no debug registers free"
+	pin_collector
 	loop_until 'grep -q "^  reserve: .*in a section" $DPROF_DIR/histories' ||
 		fail "round $round: the collector never reserved an object: $(grep reserve $DPROF_DIR/histories)"
 	unload_mod dprof_workload	# kmem_cache_destroy() of the target
