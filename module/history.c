@@ -75,6 +75,7 @@
 #include <linux/seq_file.h>
 #include "dprof.h"
 #include "dprof_trace.h"
+#include "plan.h"
 #include "compat.h"
 
 #define NR_WATCH_OFFSETS	DPROF_HIST_MAX_OFFSETS
@@ -135,27 +136,6 @@ struct hist_cpu {
 	unsigned int w_watch;
 };
 
-/* Which offsets each history covers: one plan per target. */
-struct hist_plan {
-	u16 *members;		/* byte offsets, multiples of len */
-	unsigned int nr_members;
-	u16 (*items)[NR_WATCH_OFFSETS];	/* DPROF_HIST_NO_OFFSET pads */
-	u32 *done;		/* complete histories per item */
-	u64 *exposure_ns;	/* time sample windows watched each item */
-	unsigned int nr_items;
-	unsigned int cursor;
-	unsigned int wcursor;
-	u64 windows;		/* windows opened on this type */
-	/*
-	 * Samples per window y: sums of y and y^2 over the windows opened,
-	 * for the error of the type's share (the windows are the
-	 * independent draws, not the samples; see dprof_share_half95()).
-	 */
-	u64 window_samples, window_samples_sq;
-	unsigned int window_backoff;	/* turns skipped after the last miss */
-	unsigned int window_skip;	/* turns still to skip */
-};
-
 struct hist_counters {
 	u64 arms, arm_cycles, arm_max_cycles;
 	u64 disarms, disarm_cycles;
@@ -183,9 +163,6 @@ static bool watching(void)
 static struct watch watch;
 static DEFINE_PER_CPU(struct hist_cpu, hist_cpu);
 DEFINE_PER_CPU(int, dprof_self_alloc);
-static struct hist_plan plans[DPROF_MAX_TARGETS];
-/* target=all: plans are built when a window first lands on a type. */
-static s8 plan_state[DPROF_MAX_TARGETS];	/* 0 none, 1 built, -1 failed */
 static struct hist_counters counters;	/* thread only, read racily */
 static atomic64_t hits_outside_life;	/* before alloc or after free */
 static atomic64_t hits_rate_dropped;
@@ -715,240 +692,6 @@ static unsigned int busiest_cpu(void)
 	return best;
 }
 
-/* ---- the cover plan ---------------------------------------------------- */
-
-static void plan_free(struct hist_plan *p)
-{
-	kvfree(p->members);
-	kvfree(p->items);
-	kvfree(p->done);
-	kvfree(p->exposure_ns);
-	memset(p, 0, sizeof(*p));
-}
-
-static int plan_members(struct hist_plan *p, const struct dprof_target *t)
-{
-	unsigned int n = 0, off, max = t->object_size / cfg.len;
-	char *spec, *cur, *tok;
-	int ret = 0;
-
-	p->members = kvcalloc(max ? max : 1, sizeof(u16), GFP_KERNEL);
-	if (!p->members)
-		return -ENOMEM;
-	if (!cfg.offsets || !*cfg.offsets || (t->flags & DPROF_TARGET_VAR)) {
-		for (off = 0; off + cfg.len <= t->object_size && n < max;
-		     off += cfg.len)
-			p->members[n++] = off;
-		p->nr_members = n;
-		return 0;
-	}
-	spec = kstrdup(cfg.offsets, GFP_KERNEL);
-	if (!spec)
-		return -ENOMEM;
-	cur = spec;
-	while ((tok = strsep(&cur, ",")) && !ret) {
-		if (kstrtouint(tok, 0, &off) || off % cfg.len ||
-		    off + cfg.len > t->object_size || n >= max) {
-			pr_err("history_offsets: '%s' is not a multiple of %u inside %s (%u bytes)\n",
-			       tok, cfg.len, t->name, t->object_size);
-			ret = -EINVAL;
-			break;
-		}
-		p->members[n++] = off;
-	}
-	kfree(spec);
-	p->nr_members = n;
-	return ret;
-}
-
-/*
- * Pairs mode names every pair of members, so it is bounded: 512 offsets
- * make 130,816 pairs, covered by some 22,000 groups of four.
- */
-#define PLAN_MAX_PAIR_MEMBERS	512
-
-static void plan_add_item(struct hist_plan *p, const u16 *members,
-			  const unsigned int *idx, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < NR_WATCH_OFFSETS; i++)
-		p->items[p->nr_items][i] = i < n ? members[idx[i]] :
-					   DPROF_HIST_NO_OFFSET;
-	p->nr_items++;
-}
-
-/* Pairs (i, j) of members not yet watched together, i < j. */
-static bool pair_covered(const unsigned long *covered, unsigned int n,
-			 unsigned int i, unsigned int j)
-{
-	return i == j || test_bit(min(i, j) * n + max(i, j), covered);
-}
-
-/*
- * Groups of @g members that together watch every pair of members: start
- * each group from the first pair not yet covered, then add the member
- * that covers the most new pairs with the group, while one does.  Greedy,
- * so not minimal, but with g = 4 it needs about n^2/10 groups where
- * every pair alone needs n^2/2.
- */
-static void plan_cover_pairs(struct hist_plan *p, unsigned int g,
-			     unsigned long *covered)
-{
-	unsigned int n = p->nr_members, i = 0, j = 1, k, m, len;
-	unsigned int idx[NR_WATCH_OFFSETS];
-
-	while (i + 1 < n) {
-		if (j >= n) {
-			i++;
-			j = i + 1;
-			continue;
-		}
-		if (pair_covered(covered, n, i, j)) {
-			j++;
-			continue;
-		}
-		idx[0] = i;
-		idx[1] = j;
-		for (len = 2; len < g; len++) {
-			unsigned int best = n, best_new = 0;
-
-			for (k = 0; k < n; k++) {
-				unsigned int fresh = 0;
-
-				for (m = 0; m < len; m++) {
-					if (idx[m] == k) {
-						fresh = 0;
-						break;
-					}
-					fresh += !pair_covered(covered, n,
-							       idx[m], k);
-				}
-				if (fresh > best_new) {
-					best_new = fresh;
-					best = k;
-				}
-			}
-			if (best == n)
-				break;
-			idx[len] = best;
-		}
-		for (k = 0; k < len; k++)
-			for (m = k + 1; m < len; m++)
-				__set_bit(min(idx[k], idx[m]) * n +
-					  max(idx[k], idx[m]), covered);
-		plan_add_item(p, p->members, idx, len);
-		cond_resched();
-	}
-}
-
-/*
- * Set mode: members g by g, so a round watches each once.  Pairs mode:
- * groups of g that watch every pair of members together at least once
- * (for the data flow's order and the sharing classification).
- */
-static int plan_build(struct hist_plan *p, const struct dprof_target *t)
-{
-	unsigned int i, k, n, g = offsets_per_watch;
-	unsigned int idx[NR_WATCH_OFFSETS];
-	unsigned long *covered;
-	size_t max_items;
-	int ret = plan_members(p, t);
-
-	if (ret)
-		return ret;
-	n = p->nr_members;
-	if (!n) {
-		pr_err("%s: no offset to watch\n", t->name);
-		return -EINVAL;
-	}
-	if (cfg.pairs && g > 1 && n > PLAN_MAX_PAIR_MEMBERS) {
-		pr_err("history_mode=pairs: %s has %u offsets to pair, at most %u; name them with history_offsets= or use history_mode=set\n",
-		       t->name, n, PLAN_MAX_PAIR_MEMBERS);
-		return -EINVAL;
-	}
-	/* Each group covers at least one new pair: at most every pair. */
-	max_items = cfg.pairs && g > 1 && n > 1 ? (size_t)n * (n - 1) / 2 :
-		    DIV_ROUND_UP(n, g);
-	p->items = kvcalloc(max_items, sizeof(*p->items), GFP_KERNEL);
-	p->done = kvcalloc(max_items, sizeof(u32), GFP_KERNEL);
-	p->exposure_ns = kvcalloc(max_items, sizeof(u64), GFP_KERNEL);
-	if (!p->items || !p->done || !p->exposure_ns)
-		return -ENOMEM;
-	p->nr_items = 0;
-	if (cfg.pairs && g > 1 && n > 1) {
-		covered = bitmap_zalloc((size_t)n * n, GFP_KERNEL);
-		if (!covered)
-			return -ENOMEM;
-		plan_cover_pairs(p, g, covered);
-		bitmap_free(covered);
-		return 0;
-	}
-	for (i = 0; i < n; i += g) {
-		for (k = 0; k < g && i + k < n; k++)
-			idx[k] = i + k;
-		plan_add_item(p, p->members, idx, k);
-	}
-	return 0;
-}
-
-/* The plan of @t, built on first use (process context). */
-static int plan_ensure(unsigned int t)
-{
-	int ret;
-
-	if (plan_state[t])
-		return plan_state[t] > 0 ? 0 : -EINVAL;
-	ret = plan_build(&plans[t], &dprof_targets[t]);
-	if (ret) {
-		plan_free(&plans[t]);
-		plan_state[t] = -1;
-		return ret;
-	}
-	plan_state[t] = 1;
-	return 0;
-}
-
-static void plans_free(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < DPROF_MAX_TARGETS; i++) {
-		plan_free(&plans[i]);
-		plan_state[i] = 0;
-	}
-}
-
-/* The least-covered item, scanning from the cursor so ties rotate. */
-static unsigned int plan_next(struct hist_plan *p)
-{
-	unsigned int i, best = p->cursor % p->nr_items;
-
-	for (i = 0; i < p->nr_items; i++) {
-		unsigned int k = (p->cursor + i) % p->nr_items;
-
-		if (p->done[k] < p->done[best])
-			best = k;
-	}
-	p->cursor = best + 1;
-	return best;
-}
-
-/* For windows: the item watched least long so far, ties rotating. */
-static unsigned int plan_next_window(struct hist_plan *p)
-{
-	unsigned int i, best = p->wcursor % p->nr_items;
-
-	for (i = 0; i < p->nr_items; i++) {
-		unsigned int k = (p->wcursor + i) % p->nr_items;
-
-		if (p->exposure_ns[k] < p->exposure_ns[best])
-			best = k;
-	}
-	p->wcursor = best + 1;
-	return best;
-}
-
 /* ---- the collector thread ---------------------------------------------- */
 
 static unsigned int next_target;
@@ -975,7 +718,7 @@ static int pick_target(void)
 		/* A variable has no cache to reserve from: dprof_var_next(). */
 		if (!(READ_ONCE(dprof_targets[t].flags) &
 		      (DPROF_TARGET_DEAD | DPROF_TARGET_VAR)) &&
-		    plans[t].nr_items) {
+		    dprof_plan(t)->nr_items) {
 			next_target = t + 1;
 			return t;
 		}
@@ -1005,8 +748,8 @@ static void arm_next(void)
 
 	if (target < 0)
 		return;
-	p = &plans[target];
-	item = plan_next(p);
+	p = dprof_plan(target);
+	item = dprof_plan_next(p);
 	cpus_read_lock();
 	cpu = busiest_cpu();
 	req.target = target;
@@ -1091,11 +834,11 @@ static bool arm_window(void)
 	if (!dprof_liveset_pick(&base) ||
 	    dprof_resolve(base, &r) || r.base != base ||
 	    (READ_ONCE(dprof_targets[r.target].flags) & DPROF_TARGET_DEAD) ||
-	    plan_ensure(r.target) || !plans[r.target].nr_items) {
+	    dprof_plan_ensure(r.target) || !dprof_plan(r.target)->nr_items) {
 		counters.windows_no_object++;
 		return false;
 	}
-	p = &plans[r.target];
+	p = dprof_plan(r.target);
 	/*
 	 * Objects that die before the registers are armed (skbuffs live
 	 * microseconds, an arm takes milliseconds) would make every window
@@ -1107,7 +850,7 @@ static bool arm_window(void)
 		counters.windows_skipped++;
 		return false;
 	}
-	item = plan_next_window(p);
+	item = dprof_plan_next_window(p);
 	id = next_id++;
 	watch.window = true;
 	watch.var = false;
@@ -1155,7 +898,7 @@ static bool arm_window(void)
 /* A window ended (@cut: by the free of its object): credit its exposure. */
 static void window_ended(bool cut)
 {
-	struct hist_plan *p = &plans[watch.target];
+	struct hist_plan *p = dprof_plan(watch.target);
 	u64 end = cut ? READ_ONCE(watch.cut_ns) : now_ns();
 
 	watch.watched_ns = 0;
@@ -1178,7 +921,7 @@ static void disarm(void)
 {
 	unsigned long word = atomic_long_read(&watch.word);
 	u64 start = get_cycles();
-	struct hist_plan *p = &plans[watch.target];
+	struct hist_plan *p = dprof_plan(watch.target);
 
 	cpus_read_lock();
 	mutex_lock(&hist_lock);
@@ -1222,10 +965,10 @@ static bool arm_variable(void)
 	unsigned int item;
 	u32 id;
 
-	if (target < 0 || plan_ensure(target) || !plans[target].nr_items)
+	if (target < 0 || dprof_plan_ensure(target) || !dprof_plan(target)->nr_items)
 		return false;
-	p = &plans[target];
-	item = plan_next(p);
+	p = dprof_plan(target);
+	item = dprof_plan_next(p);
 	id = next_id++;
 	watch.addr = dprof_targets[target].var_addr;
 	watch.target = target;
@@ -1410,9 +1153,10 @@ int dprof_history_init(const struct dprof_history_config *config)
 	}
 	if (cfg.enabled && DPROF_FREE_QUARANTINE)
 		pr_warn("%s\n", QUARANTINE_NOTE);
+	dprof_plans_init(cfg.len, cfg.offsets, cfg.pairs, offsets_per_watch);
 	/* Named caches: bad history_offsets fail the load, not later. */
 	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
-		ret = plan_ensure(i);
+		ret = dprof_plan_ensure(i);
 		if (ret)
 			goto err_plans;
 	}
@@ -1433,7 +1177,7 @@ err_hotplug:
 	cpuhp_remove_state_nocalls(hotplug_state);
 	hotplug_state = -1;
 err_plans:
-	plans_free();
+	dprof_plans_free();
 	return ret;
 }
 
@@ -1448,7 +1192,7 @@ void dprof_history_exit(void)
 	hotplug_state = -1;
 	if (reserve)
 		pr_warn("watched object still held at exit\n");
-	plans_free();
+	dprof_plans_free();
 }
 
 /* After the hooks are gone: no kick may run once the module is freed. */
@@ -1467,11 +1211,11 @@ bool dprof_history_tells_writes(void)
 void dprof_history_windows(unsigned int target, struct dprof_window_sums *w)
 {
 	memset(w, 0, sizeof(*w));
-	if (plan_state[target] <= 0)
+	if (!dprof_plan_built(target))
 		return;
-	w->windows = READ_ONCE(plans[target].windows);
-	w->samples = READ_ONCE(plans[target].window_samples);
-	w->samples_sq = READ_ONCE(plans[target].window_samples_sq);
+	w->windows = READ_ONCE(dprof_plan(target)->windows);
+	w->samples = READ_ONCE(dprof_plan(target)->window_samples);
+	w->samples_sq = READ_ONCE(dprof_plan(target)->window_samples_sq);
 }
 
 void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories)
@@ -1489,7 +1233,7 @@ static const char *const state_names[] = {
 
 static void show_plan(struct seq_file *m, unsigned int t)
 {
-	const struct hist_plan *p = &plans[t];
+	const struct hist_plan *p = dprof_plan(t);
 	unsigned int i, covered = 0;
 	u32 rounds = U32_MAX;
 	u64 total = 0;
@@ -1605,6 +1349,6 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		return;
 	seq_puts(m, "coverage:\n");
 	for (t = 0; t < dprof_nr_targets; t++)
-		if (plan_state[t] > 0)
+		if (dprof_plan_built(t))
 			show_plan(m, t);
 }

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cover plans of the histories and sample windows (see plan.h).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "dprof.h"
+#include "plan.h"
+
+static struct hist_plan plans[DPROF_MAX_TARGETS];
+/* target=all: plans are built when a window first lands on a type. */
+static s8 plan_state[DPROF_MAX_TARGETS];	/* 0 none, 1 built, -1 failed */
+
+static struct {
+	unsigned int len;
+	const char *offsets;
+	bool pairs;
+	unsigned int group;
+} plan_spec;
+
+void dprof_plans_init(unsigned int len, const char *offsets, bool pairs,
+		      unsigned int group)
+{
+	plan_spec.len = len;
+	plan_spec.offsets = offsets;
+	plan_spec.pairs = pairs;
+	plan_spec.group = group;
+}
+
+struct hist_plan *dprof_plan(unsigned int t)
+{
+	return &plans[t];
+}
+
+bool dprof_plan_built(unsigned int t)
+{
+	return plan_state[t] > 0;
+}
+
+static void plan_free(struct hist_plan *p)
+{
+	kvfree(p->members);
+	kvfree(p->items);
+	kvfree(p->done);
+	kvfree(p->exposure_ns);
+	memset(p, 0, sizeof(*p));
+}
+
+static int plan_members(struct hist_plan *p, const struct dprof_target *t)
+{
+	unsigned int n = 0, off, max = t->object_size / plan_spec.len;
+	char *spec, *cur, *tok;
+	int ret = 0;
+
+	p->members = kvcalloc(max ? max : 1, sizeof(u16), GFP_KERNEL);
+	if (!p->members)
+		return -ENOMEM;
+	if (!plan_spec.offsets || !*plan_spec.offsets ||
+	    (t->flags & DPROF_TARGET_VAR)) {
+		for (off = 0; off + plan_spec.len <= t->object_size && n < max;
+		     off += plan_spec.len)
+			p->members[n++] = off;
+		p->nr_members = n;
+		return 0;
+	}
+	spec = kstrdup(plan_spec.offsets, GFP_KERNEL);
+	if (!spec)
+		return -ENOMEM;
+	cur = spec;
+	while ((tok = strsep(&cur, ",")) && !ret) {
+		if (kstrtouint(tok, 0, &off) || off % plan_spec.len ||
+		    off + plan_spec.len > t->object_size || n >= max) {
+			pr_err("history_offsets: '%s' is not a multiple of %u inside %s (%u bytes)\n",
+			       tok, plan_spec.len, t->name, t->object_size);
+			ret = -EINVAL;
+			break;
+		}
+		p->members[n++] = off;
+	}
+	kfree(spec);
+	p->nr_members = n;
+	return ret;
+}
+
+/*
+ * Pairs mode names every pair of members, so it is bounded: 512 offsets
+ * make 130,816 pairs, covered by some 22,000 groups of four.
+ */
+#define PLAN_MAX_PAIR_MEMBERS	512
+
+static void plan_add_item(struct hist_plan *p, const u16 *members,
+			  const unsigned int *idx, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < DPROF_HIST_MAX_OFFSETS; i++)
+		p->items[p->nr_items][i] = i < n ? members[idx[i]] :
+					   DPROF_HIST_NO_OFFSET;
+	p->nr_items++;
+}
+
+/* Pairs (i, j) of members not yet watched together, i < j. */
+static bool pair_covered(const unsigned long *covered, unsigned int n,
+			 unsigned int i, unsigned int j)
+{
+	return i == j || test_bit(min(i, j) * n + max(i, j), covered);
+}
+
+/*
+ * Groups of @g members that together watch every pair of members: start
+ * each group from the first pair not yet covered, then add the member
+ * that covers the most new pairs with the group, while one does.  Greedy,
+ * so not minimal, but with g = 4 it needs about n^2/10 groups where
+ * every pair alone needs n^2/2.
+ */
+static void plan_cover_pairs(struct hist_plan *p, unsigned int g,
+			     unsigned long *covered)
+{
+	unsigned int n = p->nr_members, i = 0, j = 1, k, m, len;
+	unsigned int idx[DPROF_HIST_MAX_OFFSETS];
+
+	while (i + 1 < n) {
+		if (j >= n) {
+			i++;
+			j = i + 1;
+			continue;
+		}
+		if (pair_covered(covered, n, i, j)) {
+			j++;
+			continue;
+		}
+		idx[0] = i;
+		idx[1] = j;
+		for (len = 2; len < g; len++) {
+			unsigned int best = n, best_new = 0;
+
+			for (k = 0; k < n; k++) {
+				unsigned int fresh = 0;
+
+				for (m = 0; m < len; m++) {
+					if (idx[m] == k) {
+						fresh = 0;
+						break;
+					}
+					fresh += !pair_covered(covered, n,
+							       idx[m], k);
+				}
+				if (fresh > best_new) {
+					best_new = fresh;
+					best = k;
+				}
+			}
+			if (best == n)
+				break;
+			idx[len] = best;
+		}
+		for (k = 0; k < len; k++)
+			for (m = k + 1; m < len; m++)
+				__set_bit(min(idx[k], idx[m]) * n +
+					  max(idx[k], idx[m]), covered);
+		plan_add_item(p, p->members, idx, len);
+		cond_resched();
+	}
+}
+
+/*
+ * Set mode: members g by g, so a round watches each once.  Pairs mode:
+ * groups of g that watch every pair of members together at least once
+ * (for the data flow's order and the sharing classification).
+ */
+static int plan_build(struct hist_plan *p, const struct dprof_target *t)
+{
+	unsigned int i, k, n, g = plan_spec.group;
+	unsigned int idx[DPROF_HIST_MAX_OFFSETS];
+	unsigned long *covered;
+	size_t max_items;
+	int ret = plan_members(p, t);
+
+	if (ret)
+		return ret;
+	n = p->nr_members;
+	if (!n) {
+		pr_err("%s: no offset to watch\n", t->name);
+		return -EINVAL;
+	}
+	if (plan_spec.pairs && g > 1 && n > PLAN_MAX_PAIR_MEMBERS) {
+		pr_err("history_mode=pairs: %s has %u offsets to pair, at most %u; name them with history_offsets= or use history_mode=set\n",
+		       t->name, n, PLAN_MAX_PAIR_MEMBERS);
+		return -EINVAL;
+	}
+	/* Each group covers at least one new pair: at most every pair. */
+	max_items = plan_spec.pairs && g > 1 && n > 1 ? (size_t)n * (n - 1) / 2 :
+		    DIV_ROUND_UP(n, g);
+	p->items = kvcalloc(max_items, sizeof(*p->items), GFP_KERNEL);
+	p->done = kvcalloc(max_items, sizeof(u32), GFP_KERNEL);
+	p->exposure_ns = kvcalloc(max_items, sizeof(u64), GFP_KERNEL);
+	if (!p->items || !p->done || !p->exposure_ns)
+		return -ENOMEM;
+	p->nr_items = 0;
+	if (plan_spec.pairs && g > 1 && n > 1) {
+		covered = bitmap_zalloc((size_t)n * n, GFP_KERNEL);
+		if (!covered)
+			return -ENOMEM;
+		plan_cover_pairs(p, g, covered);
+		bitmap_free(covered);
+		return 0;
+	}
+	for (i = 0; i < n; i += g) {
+		for (k = 0; k < g && i + k < n; k++)
+			idx[k] = i + k;
+		plan_add_item(p, p->members, idx, k);
+	}
+	return 0;
+}
+
+/* The plan of @t, built on first use (process context). */
+int dprof_plan_ensure(unsigned int t)
+{
+	int ret;
+
+	if (plan_state[t])
+		return plan_state[t] > 0 ? 0 : -EINVAL;
+	ret = plan_build(&plans[t], &dprof_targets[t]);
+	if (ret) {
+		plan_free(&plans[t]);
+		plan_state[t] = -1;
+		return ret;
+	}
+	plan_state[t] = 1;
+	return 0;
+}
+
+void dprof_plans_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < DPROF_MAX_TARGETS; i++) {
+		plan_free(&plans[i]);
+		plan_state[i] = 0;
+	}
+}
+
+unsigned int dprof_plan_next(struct hist_plan *p)
+{
+	unsigned int i, best = p->cursor % p->nr_items;
+
+	for (i = 0; i < p->nr_items; i++) {
+		unsigned int k = (p->cursor + i) % p->nr_items;
+
+		if (p->done[k] < p->done[best])
+			best = k;
+	}
+	p->cursor = best + 1;
+	return best;
+}
+
+unsigned int dprof_plan_next_window(struct hist_plan *p)
+{
+	unsigned int i, best = p->wcursor % p->nr_items;
+
+	for (i = 0; i < p->nr_items; i++) {
+		unsigned int k = (p->wcursor + i) % p->nr_items;
+
+		if (p->exposure_ns[k] < p->exposure_ns[best])
+			best = k;
+	}
+	p->wcursor = best + 1;
+	return best;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which offsets each history covers: one cover plan per target.  A plan's
+ * members are the offsets to watch (history_offsets=, else every slot of
+ * the object); its items are the groups one history watches together,
+ * chosen so that a round watches every member (history_mode=set) or every
+ * pair of members together (history_mode=pairs).  The collector picks the
+ * least-covered item for a history and the least-exposed one for a sample
+ * window.  Process context only (the collector thread and load).
+ */
+#ifndef DPROF_PLAN_H
+#define DPROF_PLAN_H
+
+#include <linux/types.h>
+#include "uapi/dprof.h"
+
+/* Which offsets each history covers: one plan per target. */
+struct hist_plan {
+	u16 *members;		/* byte offsets, multiples of len */
+	unsigned int nr_members;
+	u16 (*items)[DPROF_HIST_MAX_OFFSETS];	/* DPROF_HIST_NO_OFFSET pads */
+	u32 *done;		/* complete histories per item */
+	u64 *exposure_ns;	/* time sample windows watched each item */
+	unsigned int nr_items;
+	unsigned int cursor;
+	unsigned int wcursor;
+	u64 windows;		/* windows opened on this type */
+	/*
+	 * Samples per window y: sums of y and y^2 over the windows opened,
+	 * for the error of the type's share (the windows are the
+	 * independent draws, not the samples; see dprof_share_half95()).
+	 */
+	u64 window_samples, window_samples_sq;
+	unsigned int window_backoff;	/* turns skipped after the last miss */
+	unsigned int window_skip;	/* turns still to skip */
+};
+
+/*
+ * How plans are made: @len bytes per watched offset, @offsets the
+ * history_offsets= list (NULL: every offset), @pairs history_mode=pairs,
+ * @group the offsets one history watches (1-4).  Before any plan.
+ */
+void dprof_plans_init(unsigned int len, const char *offsets, bool pairs,
+		      unsigned int group);
+/* The plan of target @t, built on first use: 0 or -errno (logged). */
+int dprof_plan_ensure(unsigned int t);
+/* Target @t's plan; valid (and non-empty) once dprof_plan_built(@t). */
+struct hist_plan *dprof_plan(unsigned int t);
+bool dprof_plan_built(unsigned int t);
+void dprof_plans_free(void);
+/* The least-covered item, scanning from the cursor so ties rotate. */
+unsigned int dprof_plan_next(struct hist_plan *p);
+/* For windows: the item watched least long so far, ties rotating. */
+unsigned int dprof_plan_next_window(struct hist_plan *p);
+
+#endif
