@@ -182,12 +182,7 @@ static int diff_option(void *ctx, int key, const char *arg)
 		}
 		return 0;
 	case 'n':
-		o->top = strtol(arg, &end, 10);
-		if (*end || o->top < 0) {
-			errmsg("diff: --top %s: not a count", arg);
-			return EXIT_USAGE;
-		}
-		return 0;
+		return opts_count("diff", "top", arg, 0, &o->top);
 	case 'c':
 		o->cache = arg;
 		return 0;

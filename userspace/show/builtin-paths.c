@@ -44,16 +44,11 @@ static const struct opt paths_own[] = {
 static int paths_option(void *ctx, int key, const char *arg)
 {
 	struct paths_opts *o = ctx;
-	char *end;
 
 	if (key == 'c') {
 		o->combined = 1;
 	} else if (key == 'n') {
-		o->top = strtol(arg, &end, 10);
-		if (*end || o->top < 0) {
-			errmsg("paths: --top %s: not a count", arg);
-			return EXIT_USAGE;
-		}
+		return opts_count("paths", "top", arg, 0, &o->top);
 	} else {
 		return EXIT_USAGE;
 	}

@@ -33,17 +33,11 @@ static const struct opt report_own[] = {
 static int report_option(void *ctx, int key, const char *arg)
 {
 	struct report_opts *o = ctx;
-	char *end;
 
 	if (key == 'a') {
 		o->all = 1;
 	} else if (key == 'n') {
-		o->top = strtol(arg, &end, 10);
-		if (*end || o->top <= 0) {
-			errmsg("report: --top %s: expected a positive number",
-			       arg);
-			return EXIT_USAGE;
-		}
+		return opts_count("report", "top", arg, 1, &o->top);
 	} else {
 		return EXIT_USAGE;
 	}

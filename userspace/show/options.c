@@ -270,6 +270,21 @@ int opts_parse(const struct command_opts *c, int argc, char **argv,
 	return 0;
 }
 
+int opts_count(const char *cmd, const char *name, const char *arg, long min,
+	       long *n)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < min) {
+		errmsg("%s: --%s %s: expected a whole number of at least %ld",
+		       cmd, name, arg, min);
+		return EXIT_USAGE;
+	}
+	*n = v;
+	return 0;
+}
+
 int opts_parse_view(const struct command_opts *c, int argc, char **argv,
 		    struct view_args *a)
 {

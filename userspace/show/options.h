@@ -67,6 +67,12 @@ int opts_parse(const struct command_opts *c, int argc, char **argv,
 /* The help text of @c on @out: synopsis, options, epilogue. */
 void opts_help(const struct command_opts *c, FILE *out);
 /*
+ * An option's argument as a whole number >= @min into *@n; else one line
+ * naming --@name, and EXIT_USAGE.  For the handlers of counts (--top).
+ */
+int opts_count(const char *cmd, const char *name, const char *arg, long min,
+	       long *n);
+/*
  * opts_parse() and then the one recording operand (view_input()): what
  * a view that reads one recording does first.
  */
