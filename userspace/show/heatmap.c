@@ -284,10 +284,12 @@ static double write_type(FILE *out, const struct profile *p,
 	xml_text(out, t->cache, 200);
 	fputs(": ", out);
 	xml_text(out, t->struct_name ? t->struct_name : "fields unnamed", 200);
-	fprintf(out, ", %u bytes, %u cache lines; shaded by %s</text>\n",
+	fprintf(out, ", %u bytes, %u cache lines; shaded by %s of %llu samples%s</text>\n",
 		t->object_size, lines,
-		p->misses_measured ? "L1 misses" :
-		"sampled accesses (misses not measured: est.)");
+		p->misses_measured ? "the L1 misses" : "the accesses",
+		(unsigned long long)t->samples,
+		p->misses_measured ? "" :
+		" (misses not measured: est.)");
 	y += 26;
 	for (uint32_t line = 0; line < lines; line++) {
 		double ly = y + line * (ROW_H + ROW_GAP);
