@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Text, --script and JSON rows from one column description (columns.h). */
+#include <math.h>
 #include <string.h>
 #include "columns.h"
 
@@ -19,7 +20,7 @@ void table_header(const struct table *t)
 	for (int i = 0; i < t->nr_cols; i++) {
 		const struct column *c = &t->cols[i];
 
-		if (!c->head)
+		if (!c->head || (!c->width && !*c->head))
 			continue;
 		fprintf(t->out, "%*s%*s", gap_of(c, first), "", c->width,
 			c->head);
@@ -28,32 +29,77 @@ void table_header(const struct table *t)
 	fputc('\n', t->out);
 }
 
-static void text_cell(const struct table *t, const struct column *c,
-		      const struct cell *cells, int i, bool first)
+static const char *value_text(const struct column *c,
+			      const struct cell *cells, int i, char *buf,
+			      size_t len)
 {
 	const struct cell *v = &cells[i];
-	char buf[32];
 
-	fprintf(t->out, "%*s", gap_of(c, first), "");
+	if (v->text)
+		return v->text;
+	if (v->null || v->absent)
+		return "-";
 	switch (c->type) {
 	case COL_STR:
-		fprintf(t->out, "%*s", c->width, v->text ? v->text : v->s);
-		break;
+		return v->s;
 	case COL_UINT:
-		fprintf(t->out, "%*llu", c->width, (unsigned long long)v->u);
+		snprintf(buf, len, "%llu", (unsigned long long)v->u);
 		break;
 	case COL_PCT: {
 		uint64_t base = cells[c->pct_of].u;
 
-		snprintf(buf, sizeof(buf), "%.1f%%",
+		snprintf(buf, len, "%.1f%%",
 			 base ? 100.0 * (double)v->u / (double)base : 0.0);
-		fprintf(t->out, "%*s", c->width, buf);
 		break;
 	}
+	case COL_DOUBLE:
+		snprintf(buf, len, "%.*f", c->prec, v->d);
+		break;
 	}
+	return buf;
 }
 
-void table_row(const struct table *t, const struct cell *cells)
+static void text_cell(const struct table *t, const struct column *c,
+		      const struct cell *cells, int i, bool first)
+{
+	char buf[64];
+	const char *s = value_text(c, cells, i, buf, sizeof(buf));
+
+	/* An empty last word leaves no trailing spaces. */
+	if (!c->width && !*s)
+		return;
+	fprintf(t->out, "%*s%*s", gap_of(c, first), "", c->width, s);
+}
+
+static void script_cell(const struct table *t, const struct column *c,
+			const struct cell *v)
+{
+	if (v->null || v->absent)
+		fputs("-", t->out);
+	else if (c->type == COL_STR)
+		fputs(v->s, t->out);
+	else if (c->type == COL_DOUBLE)
+		fprintf(t->out, "%.6g", v->d);
+	else
+		fprintf(t->out, "%llu", (unsigned long long)v->u);
+}
+
+static void json_cell(const struct table *t, const struct column *c,
+		      const struct cell *v)
+{
+	if (v->absent)
+		return;
+	if (v->null || (c->type == COL_DOUBLE && !isfinite(v->d)))
+		json_null(t->j, c->key);
+	else if (c->type == COL_STR)
+		json_string(t->j, c->key, v->s);
+	else if (c->type == COL_DOUBLE)
+		json_double(t->j, c->key, v->d);
+	else
+		json_uint(t->j, c->key, v->u);
+}
+
+void table_row_open(const struct table *t, const struct cell *cells)
 {
 	bool first = true;
 
@@ -74,33 +120,31 @@ void table_row(const struct table *t, const struct cell *cells)
 		}
 		for (int pos = 1; pos <= t->nr_cols; pos++)
 			for (int i = 0; i < t->nr_cols; i++) {
-				const struct column *c = &t->cols[i];
-
-				if (c->script != pos)
+				if (t->cols[i].script != pos)
 					continue;
-				fputs(first ? "" : " ", t->out);
+				fputs(first ? "" : t->sep ? t->sep : " ", t->out);
 				first = false;
-				if (c->type == COL_STR)
-					fputs(cells[i].s, t->out);
-				else
-					fprintf(t->out, "%llu",
-						(unsigned long long)cells[i].u);
+				script_cell(t, &t->cols[i], &cells[i]);
 			}
 		fputc('\n', t->out);
 		break;
 	case TABLE_JSON:
 		json_object_begin(t->j, NULL);
-		for (int i = 0; i < t->nr_cols; i++) {
-			const struct column *c = &t->cols[i];
-
-			if (!c->key)
-				continue;
-			if (c->type == COL_STR)
-				json_string(t->j, c->key, cells[i].s);
-			else
-				json_uint(t->j, c->key, cells[i].u);
-		}
-		json_object_end(t->j);
+		for (int i = 0; i < t->nr_cols; i++)
+			if (t->cols[i].key)
+				json_cell(t, &t->cols[i], &cells[i]);
 		break;
 	}
+}
+
+void table_row_close(const struct table *t)
+{
+	if (t->mode == TABLE_JSON)
+		json_object_end(t->j);
+}
+
+void table_row(const struct table *t, const struct cell *cells)
+{
+	table_row_open(t, cells);
+	table_row_close(t);
 }

@@ -22,6 +22,12 @@ enum col_type {
 	 * column's count (pct_of); --script and JSON keep the count.
 	 */
 	COL_PCT,
+	/*
+	 * A real number: the text table prints the cell's text when the
+	 * view formatted it, else with @prec decimals; --script with %.6g;
+	 * JSON null when it is not finite.
+	 */
+	COL_DOUBLE,
 };
 
 struct column {
@@ -32,13 +38,21 @@ struct column {
 	int width;		/* text: > 0 right-aligned, < 0 left, 0 free */
 	int gap;		/* text: spaces before it (default 1) */
 	int pct_of;		/* COL_PCT: the column it is a share of */
+	int prec;		/* COL_DOUBLE: text decimals */
 };
 
-/* One value; @text, when set, replaces @s in the text table only. */
+/*
+ * One value; @text, when set, replaces the value in the text table only.
+ * A value not known is @null (JSON null, "-" in --script) or @absent (no
+ * JSON key at all, "-" in --script); either way the text table prints
+ * @text, else "-".
+ */
 struct cell {
 	const char *s;
 	const char *text;
 	uint64_t u;
+	double d;
+	bool null, absent;
 };
 
 enum table_mode { TABLE_TEXT, TABLE_SCRIPT, TABLE_JSON };
@@ -50,10 +64,18 @@ struct table {
 	FILE *out;
 	struct json *j;		/* TABLE_JSON: rows are objects of its array */
 	const char *tag;	/* TABLE_SCRIPT: first word of each line */
+	const char *sep;	/* TABLE_SCRIPT: between words (" ") */
 	const char *indent;	/* TABLE_TEXT: before each line */
 };
 
 void table_header(const struct table *t);
 void table_row(const struct table *t, const struct cell *cells);
+/*
+ * A row whose JSON object holds more than its cells (a type's fields):
+ * table_row_open() writes it like table_row() but leaves the JSON object
+ * open for the caller, who closes it with table_row_close().
+ */
+void table_row_open(const struct table *t, const struct cell *cells);
+void table_row_close(const struct table *t);
 
 #endif
