@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "columns.h"
 #include "diffbuckets.h"
 #include "json.h"
 #include "profile.h"
@@ -55,13 +56,16 @@ static const struct opt diff_own[] = {
 	{ OPT_ALL, "all", NULL, 0, "show filtered buckets too, marked" },
 	{ OPT_PER_SECOND, "per-second", NULL, 0,
 	  "counts as rates over each side's recorded time" },
-	{ 'n', "top", "N", 0, "buckets shown (default 20, 0: all)" },
+	{ 'n', "top", "N", 0,
+	  "buckets shown, in every output (default 20,\n"
+	  "0: all)" },
 	{ 'c', "cache", "S,W,L", 0,
 	  "geometry for ws-bytes and ws-lines (workingset)" },
 	{ OPT_SEED, "seed", "N", 0, "bootstrap seed (default fixed: reproducible)" },
 	{ 's', "script", NULL, 0,
 	  "one tab-separated line per bucket:\n"
-	  "  row RANK KEY A B FIGURE LO HI P STATE" },
+	  "  row RANK KEY A B FIGURE LO HI P STATE N_A N_B\n"
+	  "  [POWER_LAW_LOAD]" },
 	OPT_END,
 };
 
@@ -400,15 +404,140 @@ static const char *bucket_label(const char *key, enum diff_by by, char *buf,
 	return buf;
 }
 
-static void emit_text(FILE *out, const struct diff_cli *o,
-		      const struct side *a, const struct side *b,
-		      const struct diff_result *res, int measure)
+/*
+ * A bucket's row in all three outputs.  --script keeps the positions it
+ * had before the table (RANK KEY A B FIGURE LO HI P STATE, then the
+ * columns added since); the text table shows n(A)/n(B) for means only,
+ * the power-law load for --saturation only, p with recordings only, and
+ * the interval as one "[lo, hi]".
+ */
+enum {
+	DC_RANK, DC_BUCKET, DC_A, DC_B, DC_A_N, DC_B_N, DC_FIGURE,
+	DC_INTERVAL, DC_LO, DC_HI, DC_POWER, DC_P, DC_STATE, NR_DIFF_COLS
+};
+
+static const struct column diff_cols[NR_DIFF_COLS] = {
+	[DC_RANK] = { "rank", "rank", 1, COL_UINT, 4 },
+	[DC_BUCKET] = { "bucket", "bucket", 2, COL_STR, -40, 2 },
+	[DC_A] = { "A", "a", 3, COL_DOUBLE, 11 },
+	[DC_B] = { "B", "b", 4, COL_DOUBLE, 11 },
+	[DC_A_N] = { "n(A)", "a_n", 10, COL_DOUBLE, 9, 1, 0, 0 },
+	[DC_B_N] = { "n(B)", "b_n", 11, COL_DOUBLE, 9, 1, 0, 0 },
+	[DC_FIGURE] = { "B/A", "figure", 5, COL_DOUBLE, 10 },
+	[DC_INTERVAL] = { "95% interval", NULL, 0, COL_STR, -21, 2 },
+	[DC_LO] = { NULL, "ci_low", 6, COL_DOUBLE },
+	[DC_HI] = { NULL, "ci_high", 7, COL_DOUBLE },
+	[DC_POWER] = { "load(pow)", "figure_power_law", 12, COL_DOUBLE, 9 },
+	[DC_P] = { "MW p", "mann_whitney_p", 8, COL_DOUBLE, 0, 2 },
+	[DC_STATE] = { "", "state", 9, COL_STR, 0, 2 },
+};
+
+/* The columns of this run: which exist and what the figure is called. */
+static void diff_columns(struct column *cols, const struct diff_cli *o,
+			 const struct diff_result *res, int measure)
+{
+	memcpy(cols, diff_cols, sizeof(diff_cols));
+	cols[DC_FIGURE].head = o->d.method == DIFF_RATIO ? "B/A" :
+			       o->d.method == DIFF_WEIGHTED ? "diff" :
+			       "load(lin)";
+	if (diff_measures[measure].kind != DIFF_MEAN) {
+		cols[DC_A_N].head = NULL;
+		cols[DC_B_N].head = NULL;
+	}
+	if (o->d.method != DIFF_SATURATION) {
+		cols[DC_POWER].head = NULL;
+		cols[DC_POWER].key = NULL;
+		cols[DC_POWER].script = 0;
+	}
+	if (res->error != DIFF_ERROR_RECORDINGS)
+		cols[DC_P].head = NULL;
+}
+
+/* Text of a row's cells, which the table points into. */
+struct diff_texts {
+	char a[32], b[32], figure[32], power[32], lo[32], hi[32];
+	char interval[80], p[32], state[32], label[512];
+};
+
+static void diff_cells(struct cell *c, struct diff_texts *t,
+		       const struct diff_cli *o, const struct diff_row *r,
+		       size_t rank, int measure)
 {
 	const struct diff_measure_info *mi = &diff_measures[measure];
 	/* A difference is in the measure's unit; a ratio or a load is not. */
 	double fscale = o->d.method == DIFF_WEIGHTED ? mi->scale : 1;
 	const char *inf = o->d.method == DIFF_SATURATION ? "never" : "new";
+
+	memset(c, 0, NR_DIFF_COLS * sizeof(*c));
+	c[DC_RANK].u = rank;
+	c[DC_BUCKET].s = r->key;
+	c[DC_BUCKET].text = bucket_label(r->key, o->by, t->label,
+					 sizeof(t->label));
+	c[DC_A].d = r->a;
+	c[DC_A].text = t->a;
+	fmt_value(t->a, sizeof(t->a), r->a, mi->scale, "inf");
+	c[DC_B].d = r->b;
+	c[DC_B].text = t->b;
+	fmt_value(t->b, sizeof(t->b), r->b, mi->scale, "inf");
+	c[DC_A_N].d = r->a_n;
+	c[DC_B_N].d = r->b_n;
+	c[DC_FIGURE].d = r->figure;
+	c[DC_FIGURE].text = t->figure;
+	fmt_value(t->figure, sizeof(t->figure), r->figure, fscale, inf);
+	c[DC_LO].d = r->lo;
+	c[DC_HI].d = r->hi;
+	c[DC_INTERVAL].text = "-";
+	if (!isnan(r->lo)) {
+		fmt_value(t->lo, sizeof(t->lo), r->lo, fscale, inf);
+		fmt_value(t->hi, sizeof(t->hi), r->hi, fscale, inf);
+		snprintf(t->interval, sizeof(t->interval), "[%s, %s]", t->lo,
+			 t->hi);
+		c[DC_INTERVAL].text = t->interval;
+	}
+	c[DC_POWER].d = r->figure_power;
+	c[DC_POWER].text = t->power;
+	fmt_value(t->power, sizeof(t->power), r->figure_power, 1, inf);
+	c[DC_P].d = r->p;
+	c[DC_P].text = t->p;
+	snprintf(t->p, sizeof(t->p), "%.3g", r->p);
+	c[DC_STATE].s = state_name(r->state);
+	c[DC_STATE].text = "";
+	if (r->state != DIFF_KEPT) {
+		snprintf(t->state, sizeof(t->state), "(%s)", c[DC_STATE].s);
+		c[DC_STATE].text = t->state;
+	}
+}
+
+/* The rows shown (kept ones, or all with --all; at most --top). */
+static void emit_rows(const struct table *tab, const struct diff_cli *o,
+		      const struct diff_result *res, int measure)
+{
+	struct cell cells[NR_DIFF_COLS];
+	struct diff_texts texts;
 	size_t shown = 0;
+
+	for (size_t i = 0; i < res->n; i++) {
+		const struct diff_row *r = &res->rows[i];
+
+		if (r->state != DIFF_KEPT && !o->all)
+			continue;
+		if (o->top && shown >= (size_t)o->top)
+			break;
+		diff_cells(cells, &texts, o, r, ++shown, measure);
+		table_row(tab, cells);
+	}
+	if (!shown && tab->mode == TABLE_TEXT)
+		fprintf(tab->out, "(no bucket left: see the filters above)\n");
+}
+
+static void emit_text(FILE *out, const struct diff_cli *o,
+		      const struct side *a, const struct side *b,
+		      const struct diff_result *res, int measure)
+{
+	const struct diff_measure_info *mi = &diff_measures[measure];
+	struct column cols[NR_DIFF_COLS];
+	struct table tab = { .cols = cols, .nr_cols = NR_DIFF_COLS,
+			     .mode = TABLE_TEXT, .out = out };
 
 	fprintf(out, "differential profile of %s: %s", mi->name, mi->what);
 	if (strcmp(mi->unit, mi->name))
@@ -430,67 +559,22 @@ static void emit_text(FILE *out, const struct diff_cli *o,
 	fprintf(out, "  %zu of %zu buckets kept; filtered: %zu below --min %g, %zu not significant%s\n",
 		res->kept, res->n, res->filtered_min, o->d.min,
 		res->filtered_test, o->all ? " (shown, marked)" : " (--all shows them)");
-	/* A mean says over how many items (lives, misses, histories). */
-	fprintf(out, "\n%4s  %-40s %11s %11s%s %10s %-23s%s%s\n", "rank", "bucket",
-		"A", "B", mi->kind == DIFF_MEAN ? "      n(A)      n(B)" : "",
-		o->d.method == DIFF_RATIO ? "B/A" :
-		o->d.method == DIFF_WEIGHTED ? "diff" : "load(lin)",
-		"  95% interval",
-		o->d.method == DIFF_SATURATION ? " load(pow)" : "",
-		res->error == DIFF_ERROR_RECORDINGS ? "  MW p" : "");
-	for (size_t i = 0; i < res->n; i++) {
-		const struct diff_row *r = &res->rows[i];
-		char va[32], vb[32], f[32], lo[32], hi[32], ci[80] = "", pw[32];
-		char label[512];
-
-		if (r->state != DIFF_KEPT && !o->all)
-			continue;
-		if (o->top && shown >= (size_t)o->top)
-			break;
-		shown++;
-		fmt_value(va, sizeof(va), r->a, mi->scale, "inf");
-		fmt_value(vb, sizeof(vb), r->b, mi->scale, "inf");
-		fmt_value(f, sizeof(f), r->figure, fscale, inf);
-		if (!isnan(r->lo)) {
-			fmt_value(lo, sizeof(lo), r->lo, fscale, inf);
-			fmt_value(hi, sizeof(hi), r->hi, fscale, inf);
-			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		}
-		fprintf(out, "%4zu  %-40s %11s %11s", shown,
-			bucket_label(r->key, o->by, label, sizeof(label)), va, vb);
-		if (mi->kind == DIFF_MEAN)
-			fprintf(out, " %9.0f %9.0f", r->a_n, r->b_n);
-		fprintf(out, " %10s  %-21s", f, ci[0] ? ci : "-");
-		if (o->d.method == DIFF_SATURATION) {
-			fmt_value(pw, sizeof(pw), r->figure_power, 1, inf);
-			fprintf(out, " %9s", pw);
-		}
-		if (res->error == DIFF_ERROR_RECORDINGS)
-			fprintf(out, "  %.3g", r->p);
-		if (r->state != DIFF_KEPT)
-			fprintf(out, "  (%s)", state_name(r->state));
-		fputc('\n', out);
-	}
-	if (!shown)
-		fprintf(out, "(no bucket left: see the filters above)\n");
+	fputc('\n', out);
+	diff_columns(cols, o, res, measure);
+	table_header(&tab);
+	emit_rows(&tab, o, res, measure);
 }
 
 static void emit_script(FILE *out, const struct diff_cli *o,
-			const struct diff_result *res)
+			const struct diff_result *res, int measure)
 {
-	size_t shown = 0;
+	struct column cols[NR_DIFF_COLS];
+	struct table tab = { .cols = cols, .nr_cols = NR_DIFF_COLS,
+			     .mode = TABLE_SCRIPT, .out = out, .tag = "row",
+			     .sep = "\t" };
 
-	for (size_t i = 0; i < res->n; i++) {
-		const struct diff_row *r = &res->rows[i];
-
-		if (r->state != DIFF_KEPT && !o->all)
-			continue;
-		if (o->top && shown >= (size_t)o->top)
-			break;
-		fprintf(out, "row\t%zu\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%s\n",
-			++shown, r->key, r->a, r->b, r->figure, r->lo, r->hi,
-			r->p, state_name(r->state));
-	}
+	diff_columns(cols, o, res, measure);
+	emit_rows(&tab, o, res, measure);
 	fprintf(out, "summary\t%zu\t%zu\t%zu\t%zu\n", res->n, res->kept,
 		res->filtered_min, res->filtered_test);
 }
@@ -508,7 +592,10 @@ static void emit_json(FILE *out, const struct diff_cli *o,
 		      const struct diff_result *res, int measure)
 {
 	const struct side *sides[2] = { a, b };
+	struct column cols[NR_DIFF_COLS];
 	struct json j;
+	struct table tab = { .cols = cols, .nr_cols = NR_DIFF_COLS,
+			     .mode = TABLE_JSON, .out = out, .j = &j };
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
@@ -541,26 +628,8 @@ static void emit_json(FILE *out, const struct diff_cli *o,
 	json_uint(&j, "filtered_below_min", res->filtered_min);
 	json_uint(&j, "filtered_not_significant", res->filtered_test);
 	json_array_begin(&j, "rows");
-	for (size_t i = 0; i < res->n; i++) {
-		const struct diff_row *r = &res->rows[i];
-
-		if (r->state != DIFF_KEPT && !o->all)
-			continue;
-		json_object_begin(&j, NULL);
-		json_string(&j, "bucket", r->key);
-		json_number(&j, "a", r->a);
-		json_number(&j, "b", r->b);
-		json_number(&j, "a_n", r->a_n);
-		json_number(&j, "b_n", r->b_n);
-		json_number(&j, "figure", r->figure);
-		if (o->d.method == DIFF_SATURATION)
-			json_number(&j, "figure_power_law", r->figure_power);
-		json_number(&j, "ci_low", r->lo);
-		json_number(&j, "ci_high", r->hi);
-		json_number(&j, "mann_whitney_p", r->p);
-		json_string(&j, "state", state_name(r->state));
-		json_object_end(&j);
-	}
+	diff_columns(cols, o, res, measure);
+	emit_rows(&tab, o, res, measure);
 	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
@@ -652,7 +721,7 @@ int cmd_diff(int argc, char **argv)
 	if (o.a.view.json)
 		emit_json(out, &o, &a, &b, &res, o.measure);
 	else if (o.a.view.script)
-		emit_script(out, &o, &res);
+		emit_script(out, &o, &res, o.measure);
 	else
 		emit_text(out, &o, &a, &b, &res, o.measure);
 	ret = view_close(out, &vo);
