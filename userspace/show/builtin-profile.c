@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "columns.h"
 #include "classify.h"
 #include "datasyms.h"
 #include "heatmap.h"
@@ -27,6 +28,14 @@ struct profile_opts {
 };
 
 static const struct opt profile_own[] = {
+	{ 's', "script", NULL, 0,
+	  "tab-separated lines, every type's then every\n"
+	  "field's (a value not known is -):\n"
+	  "  type CACHE KIND STRUCT SIZE SAMPLES LOADS\n"
+	  "    STORES MISSES SHARE AVG_LAT FREES\n"
+	  "    FREES_ON_OTHER_CPU\n"
+	  "  field CACHE OFFSET SIZE LINE NAME SAMPLES\n"
+	  "    SHARE LOADS STORES MISSES AVG_LAT TOP_FUNCTION" },
 	{ 't', "target", "CACHE", 0,
 	  "only this cache (or variable, as listed:\n"
 	  "runqueues(percpu), [stack], ...)" },
@@ -60,7 +69,7 @@ static int profile_option(void *ctx, int key, const char *arg)
 static const struct command_opts profile_cmd = {
 	.cmd = "profile",
 	.synopsis =
-	"usage: dprof-view profile [--json|--svg FILE] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... [RECORDING]\n"
+	"usage: dprof-view profile [--json|--script|--svg FILE] [-o FILE] [-t CACHE] [--type CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"The data profile: one line per profiled type (slab cache) with its\n"
 	"samples, misses, share of all misses, average miss latency (over the\n"
@@ -73,7 +82,7 @@ static const struct command_opts profile_cmd = {
 	"accesses and the miss columns say est.  IBS/PEBS samples in no slab\n"
 	"object are types too, named from kallsyms: var, var[module],\n"
 	"var(percpu), [stack], [user], [unnamed].\n",
-	.sets = OPTS_JSON | OPTS_TARGET | OPTS_TYPES,
+	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES,
 	.own = profile_own,
 	.handle = profile_option,
 };
@@ -96,23 +105,6 @@ static uint64_t weight(const struct profile *p, uint64_t samples,
 		       uint64_t misses)
 {
 	return p->misses_measured ? misses : samples;
-}
-
-/* The misses, and the average latency over those that carry one. */
-static void misses_text(const struct profile *p, uint64_t misses,
-			uint64_t latency_sum, uint64_t lat_misses, char *m,
-			size_t mlen, char *lat, size_t llen)
-{
-	if (!p->misses_measured) {
-		snprintf(m, mlen, "est.");
-		snprintf(lat, llen, "-");
-		return;
-	}
-	snprintf(m, mlen, "%llu", (unsigned long long)misses);
-	if (lat_misses)
-		snprintf(lat, llen, "%.0f", (double)latency_sum / lat_misses);
-	else
-		snprintf(lat, llen, "-");
 }
 
 static void bounce_text(const struct profile_type *t, char *buf, size_t len)
@@ -163,11 +155,172 @@ static const char *short_name(const char *name, char *buf, size_t width)
 	return buf;
 }
 
+/* The struct, or for a kmalloc cache the function allocating most. */
+static const char *type_name(const struct profile_type *t,
+			     const struct ksyms *syms, char *buf, size_t len)
+{
+	const struct ksym *s;
+
+	if (t->struct_name)
+		return t->struct_name;
+	if (!t->kmalloc || !t->sites[0].allocs)
+		return "-";
+	s = ksyms_find(syms, t->sites[0].call_site);
+	snprintf(buf, len, "by %s %.0f%%", s ? s->name : "?",
+		 pct(t->sites[0].allocs, t->allocs));
+	return buf;
+}
+
+/*
+ * A type's row and a field's row, in the text tables, --script lines
+ * ("type ..." and "field CACHE ...", tab-separated: a module's function
+ * is "name+0x10 [module]") and JSON objects alike.
+ */
+enum {
+	TC_CACHE, TC_KIND, TC_STRUCT, TC_UNNAMED, TC_SIZE, TC_SAMPLES,
+	TC_LOADS, TC_STORES, TC_MISSES, TC_SHARE, TC_LATENCY, TC_BOUNCE,
+	TC_FREES, TC_REMOTE_FREES, NR_TYPE_COLS
+};
+
+static const struct column type_cols[NR_TYPE_COLS] = {
+	[TC_CACHE] = { "type", "cache", 1, COL_STR, -24 },
+	[TC_KIND] = { NULL, "kind", 2, COL_STR },
+	[TC_STRUCT] = { "struct", "struct", 3, COL_STR, -26 },
+	[TC_UNNAMED] = { NULL, "unnamed_why", 0, COL_STR },
+	[TC_SIZE] = { NULL, "object_size", 4, COL_UINT },
+	[TC_SAMPLES] = { "samples", "samples", 5, COL_UINT, 9 },
+	[TC_LOADS] = { NULL, "loads", 6, COL_UINT },
+	[TC_STORES] = { NULL, "stores", 7, COL_UINT },
+	[TC_MISSES] = { "misses", "misses", 8, COL_UINT, 8 },
+	[TC_SHARE] = { "share", "share", 9, COL_DOUBLE, 6 },
+	[TC_LATENCY] = { "avg_lat", "avg_latency", 10, COL_DOUBLE, 7 },
+	[TC_BOUNCE] = { "bounce", NULL, 0, COL_STR, 0, 2 },
+	[TC_FREES] = { NULL, "frees_matched", 11, COL_UINT },
+	[TC_REMOTE_FREES] = { NULL, "frees_on_other_cpu", 12, COL_UINT },
+};
+
+enum {
+	FC_CACHE, FC_OFFSET, FC_SIZE, FC_LINE, FC_FIELD, FC_SAMPLES, FC_SHARE,
+	FC_LOADS, FC_STORES, FC_MISSES, FC_LATENCY, FC_TOP, NR_FIELD_COLS
+};
+
+static const struct column field_cols[NR_FIELD_COLS] = {
+	[FC_CACHE] = { NULL, NULL, 1, COL_STR },
+	[FC_OFFSET] = { "offset", "offset", 2, COL_UINT, 6 },
+	[FC_SIZE] = { "size", "size", 3, COL_UINT, 5 },
+	[FC_LINE] = { NULL, "cache_line", 4, COL_UINT },
+	[FC_FIELD] = { "field", "field", 5, COL_STR, -32, 2 },
+	[FC_SAMPLES] = { "samples", "samples", 6, COL_UINT, 9 },
+	[FC_SHARE] = { "share", "share", 7, COL_DOUBLE, 6 },
+	[FC_LOADS] = { "loads", "loads", 8, COL_UINT, 8 },
+	[FC_STORES] = { "stores", "stores", 9, COL_UINT, 8 },
+	[FC_MISSES] = { "misses", "misses", 10, COL_UINT, 8 },
+	[FC_LATENCY] = { "avg_lat", "avg_latency", 11, COL_DOUBLE, 7 },
+	[FC_TOP] = { "top function", "top_function", 12, COL_STR, 0, 2 },
+};
+
+/* Text the cells point into. */
+struct profile_texts {
+	char share[16], latency[32], name[512], sym[160];
+	char bounce[96], type_name[160], fit[32];
+};
+
+/*
+ * Misses are measured or not (then null, "est."); the average latency is
+ * over the misses that carry one (loads: stores have none), else absent.
+ */
+static void misses_cells(struct cell *misses, struct cell *latency,
+			 const struct profile *p, uint64_t n,
+			 uint64_t latency_sum, uint64_t lat_misses,
+			 struct profile_texts *x)
+{
+	misses->u = n;
+	if (!p->misses_measured) {
+		misses->null = true;
+		misses->text = "est.";
+	}
+	if (p->misses_measured && lat_misses) {
+		latency->d = (double)latency_sum / (double)lat_misses;
+		snprintf(x->latency, sizeof(x->latency), "%.0f", latency->d);
+		latency->text = x->latency;
+	} else {
+		latency->absent = true;
+	}
+}
+
+static void share_cell(struct cell *c, double share,
+		       struct profile_texts *x)
+{
+	c->d = share;
+	snprintf(x->share, sizeof(x->share), "%.1f%%", share);
+	c->text = x->share;
+}
+
+static void type_cells(struct cell *c, struct profile_texts *x,
+		       const struct profile *p, const struct profile_type *t,
+		       const struct ksyms *syms)
+{
+	memset(c, 0, NR_TYPE_COLS * sizeof(*c));
+	c[TC_CACHE].s = t->cache;
+	c[TC_KIND].s = t->data ? data_region_name(t->region) :
+		       t->variable ? "variable" : "slab";
+	c[TC_STRUCT].s = t->struct_name;
+	c[TC_STRUCT].absent = !t->struct_name;
+	snprintf(x->fit, sizeof(x->fit), "%.26s",
+		 type_name(t, syms, x->type_name, sizeof(x->type_name)));
+	c[TC_STRUCT].text = x->fit;
+	c[TC_UNNAMED].s = t->no_names_why;
+	c[TC_UNNAMED].absent = !!t->struct_name;
+	c[TC_SIZE].u = t->object_size;
+	c[TC_SAMPLES].u = t->samples;
+	c[TC_LOADS].u = t->loads;
+	c[TC_STORES].u = t->stores;
+	misses_cells(&c[TC_MISSES], &c[TC_LATENCY], p, t->misses,
+		     t->latency_sum, t->lat_misses, x);
+	share_cell(&c[TC_SHARE], pct(weight(p, t->samples, t->misses),
+				     weight(p, p->samples, p->misses)), x);
+	bounce_text(t, x->bounce, sizeof(x->bounce));
+	c[TC_BOUNCE].s = x->bounce;
+	c[TC_FREES].u = t->matched_frees;
+	c[TC_REMOTE_FREES].u = t->remote_frees;
+}
+
+static void field_cells(struct cell *c, struct profile_texts *x,
+			const struct profile *p, const struct profile_type *t,
+			const struct profile_field *f,
+			const struct ksyms *syms)
+{
+	memset(c, 0, NR_FIELD_COLS * sizeof(*c));
+	c[FC_CACHE].s = t->cache;
+	c[FC_OFFSET].u = f->offset;
+	c[FC_SIZE].u = f->size;
+	c[FC_LINE].u = f->offset / PROFILE_LINE;
+	c[FC_FIELD].s = f->name;
+	c[FC_FIELD].text = short_name(f->name, x->name, 48);
+	c[FC_SAMPLES].u = f->samples;
+	share_cell(&c[FC_SHARE], pct(weight(p, f->samples, f->misses),
+				     weight(p, t->samples, t->misses)), x);
+	c[FC_LOADS].u = f->loads;
+	c[FC_STORES].u = f->stores;
+	misses_cells(&c[FC_MISSES], &c[FC_LATENCY], p, f->misses,
+		     f->latency_sum, f->lat_misses, x);
+	c[FC_TOP].absent = !f->top_ip;
+	if (f->top_ip)
+		c[FC_TOP].s = ksyms_format(syms, f->top_ip, x->sym,
+					   sizeof(x->sym));
+}
+
+/* Text: a type's heading, then its fields pahole-style by cache line. */
 static void type_text(FILE *out, const struct profile *p,
 		      const struct profile_type *t, const struct ksyms *syms)
 {
-	char m[32], lat[32], sym[160], nbuf[512];
-	uint64_t tw = weight(p, t->samples, t->misses);
+	const struct table tab = { .cols = field_cols,
+				   .nr_cols = NR_FIELD_COLS,
+				   .mode = TABLE_TEXT, .out = out,
+				   .indent = "  " };
+	struct cell cells[NR_FIELD_COLS];
+	struct profile_texts x;
+	char sym[160];
 	long line = -1;
 
 	fprintf(out, "\n%s: %s, %u bytes (%u cache lines)\n", t->cache,
@@ -190,9 +343,7 @@ static void type_text(FILE *out, const struct profile *p,
 		fprintf(out, "  no samples\n");
 		return;
 	}
-	fprintf(out, "  %6s %5s  %-32s %9s %6s %8s %8s %8s %7s  %s\n",
-		"offset", "size", "field", "samples", "share", "loads",
-		"stores", "misses", "avg_lat", "top function");
+	table_header(&tab);
 	for (size_t i = 0; i < t->nr_fields; i++) {
 		const struct profile_field *f = &t->fields[i];
 
@@ -202,67 +353,81 @@ static void type_text(FILE *out, const struct profile *p,
 				line, line * PROFILE_LINE,
 				(line + 1) * PROFILE_LINE - 1);
 		}
-		misses_text(p, f->misses, f->latency_sum, f->lat_misses, m,
-			    sizeof(m), lat, sizeof(lat));
-		fprintf(out, "  %6u %5u  %-32s %9llu %5.1f%% %8llu %8llu %8s %7s  %s\n",
-			f->offset, f->size, short_name(f->name, nbuf, 48),
-			(unsigned long long)f->samples,
-			pct(weight(p, f->samples, f->misses), tw),
-			(unsigned long long)f->loads,
-			(unsigned long long)f->stores, m, lat,
-			f->top_ip ? ksyms_format(syms, f->top_ip, sym,
-						 sizeof(sym)) : "-");
+		field_cells(cells, &x, p, t, f, syms);
+		table_row(&tab, cells);
 	}
 }
 
-/* The struct, or for a kmalloc cache the function allocating most. */
-static const char *type_name(const struct profile_type *t,
-			     const struct ksyms *syms, char *buf, size_t len)
+static bool shown(const struct profile_type *t, const char *target)
 {
-	const struct ksym *s;
-
-	if (t->struct_name)
-		return t->struct_name;
-	if (!t->kmalloc || !t->sites[0].allocs)
-		return "-";
-	s = ksyms_find(syms, t->sites[0].call_site);
-	snprintf(buf, len, "by %s %.0f%%", s ? s->name : "?",
-		 pct(t->sites[0].allocs, t->allocs));
-	return buf;
+	return !target || !strcmp(target, t->cache);
 }
 
 static void profile_text(FILE *out, const struct profile *p,
 			 const char *target, const struct ksyms *syms)
 {
-	uint64_t all = weight(p, p->samples, p->misses);
-	char m[32], lat[32], bounce[96], name[160];
+	const struct table tab = { .cols = type_cols, .nr_cols = NR_TYPE_COLS,
+				   .mode = TABLE_TEXT, .out = out };
+	struct cell cells[NR_TYPE_COLS];
+	struct profile_texts x;
 
 	header_text(out, p);
-	fprintf(out, "\n%-24s %-26s %9s %8s %6s %7s  %s\n", "type", "struct",
-		"samples", "misses", "share", "avg_lat", "bounce");
+	fputc('\n', out);
+	table_header(&tab);
+	for (size_t i = 0; i < p->nr_types; i++)
+		if (shown(&p->types[i], target)) {
+			type_cells(cells, &x, p, &p->types[i], syms);
+			table_row(&tab, cells);
+		}
+	for (size_t i = 0; i < p->nr_types; i++)
+		if (shown(&p->types[i], target))
+			type_text(out, p, &p->types[i], syms);
+}
+
+/* --script: every type's line, then every field's. */
+static void profile_script(FILE *out, const struct profile *p,
+			   const char *target, const struct ksyms *syms)
+{
+	const struct table types = { .cols = type_cols,
+				     .nr_cols = NR_TYPE_COLS,
+				     .mode = TABLE_SCRIPT, .out = out,
+				     .tag = "type", .sep = "\t" };
+	const struct table fields = { .cols = field_cols,
+				      .nr_cols = NR_FIELD_COLS,
+				      .mode = TABLE_SCRIPT, .out = out,
+				      .tag = "field", .sep = "\t" };
+	struct cell tc[NR_TYPE_COLS], fc[NR_FIELD_COLS];
+	struct profile_texts x;
+
+	for (size_t i = 0; i < p->nr_types; i++)
+		if (shown(&p->types[i], target)) {
+			type_cells(tc, &x, p, &p->types[i], syms);
+			table_row(&types, tc);
+		}
 	for (size_t i = 0; i < p->nr_types; i++) {
 		const struct profile_type *t = &p->types[i];
 
-		if (target && strcmp(target, t->cache))
+		if (!shown(t, target))
 			continue;
-		misses_text(p, t->misses, t->latency_sum, t->lat_misses, m,
-			    sizeof(m), lat, sizeof(lat));
-		bounce_text(t, bounce, sizeof(bounce));
-		fprintf(out, "%-24s %-26.26s %9llu %8s %5.1f%% %7s  %s\n",
-			t->cache, type_name(t, syms, name, sizeof(name)),
-			(unsigned long long)t->samples, m,
-			pct(weight(p, t->samples, t->misses), all), lat, bounce);
+		for (size_t k = 0; k < t->nr_fields; k++) {
+			field_cells(fc, &x, p, t, &t->fields[k], syms);
+			table_row(&fields, fc);
+		}
 	}
-	for (size_t i = 0; i < p->nr_types; i++)
-		if (!target || !strcmp(target, p->types[i].cache))
-			type_text(out, p, &p->types[i], syms);
 }
 
 static void profile_json(FILE *out, const struct profile *p,
 			 const char *target, const struct ksyms *syms)
 {
-	uint64_t all = weight(p, p->samples, p->misses);
 	struct json j;
+	const struct table types = { .cols = type_cols,
+				     .nr_cols = NR_TYPE_COLS,
+				     .mode = TABLE_JSON, .out = out, .j = &j };
+	const struct table fields = { .cols = field_cols,
+				      .nr_cols = NR_FIELD_COLS,
+				      .mode = TABLE_JSON, .out = out, .j = &j };
+	struct cell tc[NR_TYPE_COLS], fc[NR_FIELD_COLS];
+	struct profile_texts x;
 	char sym[160];
 
 	json_init(&j, out);
@@ -274,29 +439,11 @@ static void profile_json(FILE *out, const struct profile *p,
 	json_array_begin(&j, "types");
 	for (size_t i = 0; i < p->nr_types; i++) {
 		const struct profile_type *t = &p->types[i];
-		uint64_t tw = weight(p, t->samples, t->misses);
 
-		if (target && strcmp(target, t->cache))
+		if (!shown(t, target))
 			continue;
-		json_object_begin(&j, NULL);
-		json_string(&j, "cache", t->cache);
-		json_string(&j, "kind", t->data ? data_region_name(t->region) :
-			    t->variable ? "variable" : "slab");
-		if (t->struct_name)
-			json_string(&j, "struct", t->struct_name);
-		else
-			json_string(&j, "unnamed_why", t->no_names_why);
-		json_uint(&j, "object_size", t->object_size);
-		json_uint(&j, "samples", t->samples);
-		json_uint(&j, "loads", t->loads);
-		json_uint(&j, "stores", t->stores);
-		if (p->misses_measured)
-			json_uint(&j, "misses", t->misses);
-		else
-			json_null(&j, "misses");
-		json_double(&j, "share", pct(tw, all));
-		json_uint(&j, "frees_matched", t->matched_frees);
-		json_uint(&j, "frees_on_other_cpu", t->remote_frees);
+		type_cells(tc, &x, p, t, syms);
+		table_row_open(&types, tc);
 		if (t->kmalloc) {
 			json_array_begin(&j, "allocation_sites");
 			for (int k = 0; k < PROFILE_SITES && t->sites[k].allocs;
@@ -313,35 +460,11 @@ static void profile_json(FILE *out, const struct profile *p,
 		}
 		json_array_begin(&j, "fields");
 		for (size_t k = 0; k < t->nr_fields; k++) {
-			const struct profile_field *f = &t->fields[k];
-
-			json_object_begin(&j, NULL);
-			json_uint(&j, "offset", f->offset);
-			json_uint(&j, "size", f->size);
-			json_uint(&j, "cache_line", f->offset / PROFILE_LINE);
-			json_string(&j, "field", f->name);
-			json_uint(&j, "samples", f->samples);
-			json_uint(&j, "loads", f->loads);
-			json_uint(&j, "stores", f->stores);
-			if (p->misses_measured) {
-				json_uint(&j, "misses", f->misses);
-				if (f->lat_misses)
-					json_double(&j, "avg_latency",
-						    (double)f->latency_sum /
-						    f->lat_misses);
-			} else {
-				json_null(&j, "misses");
-			}
-			json_double(&j, "share",
-				    pct(weight(p, f->samples, f->misses), tw));
-			if (f->top_ip)
-				json_string(&j, "top_function",
-					    ksyms_format(syms, f->top_ip, sym,
-							 sizeof(sym)));
-			json_object_end(&j);
+			field_cells(fc, &x, p, t, &t->fields[k], syms);
+			table_row(&fields, fc);
 		}
 		json_array_end(&j);
-		json_object_end(&j);
+		table_row_close(&types);
 	}
 	json_array_end(&j);
 	json_object_end(&j);
@@ -476,6 +599,8 @@ int cmd_profile(int argc, char **argv)
 	ksyms_load(&syms, r.kallsyms);
 	if (o.a.view.json)
 		profile_json(out, &p, o.a.target, &syms);
+	else if (o.a.view.script)
+		profile_script(out, &p, o.a.target, &syms);
 	else
 		profile_text(out, &p, o.a.target, &syms);
 	ret = view_close(out, &o.a.view);
