@@ -8,6 +8,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
+#include "columns.h"
 #include "histories.h"
 #include "json.h"
 #include "options.h"
@@ -58,17 +59,125 @@ static void info_collect(struct info *in, const struct recording *r)
 	}
 }
 
-static const char *cache_type(uint32_t type)
+/*
+ * The recording's three lists as column tables: targets, CPU caches and
+ * sections, in the text and in JSON alike.
+ */
+enum { TG_INDEX, TG_NAME, TG_SIZE, TG_STRIDE, TG_FLAGS, TG_NOTES, NR_TG };
+
+static const struct column target_cols[NR_TG] = {
+	[TG_INDEX] = { "index", "index", 0, COL_UINT, 5 },
+	[TG_NAME] = { "name", "name", 0, COL_STR, -24, 2 },
+	[TG_SIZE] = { "object", "object_size", 0, COL_UINT, 7 },
+	[TG_STRIDE] = { "stride", "stride", 0, COL_UINT, 7 },
+	[TG_FLAGS] = { NULL, "flags", 0, COL_UINT },
+	[TG_NOTES] = { "", NULL, 0, COL_STR, 0, 2 },
+};
+
+enum { CC_NAME, CC_LEVEL, CC_TYPE, CC_SIZE, CC_WAYS, CC_LINE, CC_SETS,
+	NR_CC };
+
+static const struct column cache_cols[NR_CC] = {
+	[CC_NAME] = { "cache", NULL, 0, COL_STR, -5 },
+	[CC_LEVEL] = { NULL, "level", 0, COL_UINT },
+	[CC_TYPE] = { NULL, "type", 0, COL_STR },
+	[CC_SIZE] = { "size", "size", 0, COL_UINT, 10 },
+	[CC_WAYS] = { "ways", "ways", 0, COL_UINT, 5 },
+	[CC_LINE] = { "line", "line_size", 0, COL_UINT, 5 },
+	[CC_SETS] = { "sets", "sets", 0, COL_UINT, 7 },
+};
+
+enum { SC_KIND, SC_OFFSET, SC_LENGTH, SC_COUNT, NR_SC };
+
+static const struct column section_cols[NR_SC] = {
+	[SC_KIND] = { "section", "kind", 0, COL_STR, -16 },
+	[SC_OFFSET] = { "at", "offset", 0, COL_UINT, 12 },
+	[SC_LENGTH] = { "bytes", "length", 0, COL_UINT, 12 },
+	[SC_COUNT] = { "chunks", "chunks", 0, COL_UINT, 7 },
+};
+
+static void targets_table(const struct table *t, const struct recording *r)
 {
-	return type == DPROF_CACHE_DATA ? "d" :
-	       type == DPROF_CACHE_INSTRUCTION ? "i" : "";
+	struct cell c[NR_TG];
+	char notes[48];
+
+	table_header(t);
+	for (size_t i = 0; i < r->nr_targets; i++) {
+		const struct dprof_file_target *tg = &r->targets[i];
+		const char *kind = tg->flags & DPROF_TARGET_VAR ? "variable" :
+				   tg->flags & DPROF_TARGET_KMALLOC ?
+				   "kmalloc" : "";
+		bool dead = tg->flags & DPROF_TARGET_DEAD;
+
+		memset(c, 0, sizeof(c));
+		c[TG_INDEX].u = i;
+		c[TG_NAME].s = tg->name;
+		c[TG_SIZE].u = tg->object_size;
+		c[TG_STRIDE].u = tg->stride;
+		c[TG_FLAGS].u = tg->flags;
+		snprintf(notes, sizeof(notes), "%s%s%s", kind,
+			 *kind && dead ? ", " : "", dead ? "DESTROYED" : "");
+		c[TG_NOTES].s = notes;
+		table_row(t, c);
+	}
+}
+
+static void caches_table(const struct table *t, const struct recording *r)
+{
+	struct cell c[NR_CC];
+	char name[16], size[32];
+
+	table_header(t);
+	for (size_t i = 0; i < r->nr_caches; i++) {
+		const struct dprof_file_cache *k = &r->caches[i];
+
+		memset(c, 0, sizeof(c));
+		snprintf(name, sizeof(name), "L%u%s", k->level,
+			 k->type == DPROF_CACHE_DATA ? "d" :
+			 k->type == DPROF_CACHE_INSTRUCTION ? "i" : "");
+		c[CC_NAME].s = name;
+		c[CC_LEVEL].u = k->level;
+		c[CC_TYPE].s = k->type == DPROF_CACHE_DATA ? "data" :
+			       k->type == DPROF_CACHE_INSTRUCTION ?
+			       "instruction" : "unified";
+		c[CC_SIZE].u = k->size;
+		format_bytes(size, sizeof(size), k->size);
+		c[CC_SIZE].text = size;
+		c[CC_WAYS].u = k->ways;
+		c[CC_LINE].u = k->line_size;
+		c[CC_SETS].u = k->sets;
+		table_row(t, c);
+	}
+}
+
+/* One row per section; a run of event chunks is one, with its sum. */
+static void sections_table(const struct table *t, const struct recording *r)
+{
+	struct cell c[NR_SC];
+
+	table_header(t);
+	for (size_t i = 0; i < r->nr_sections; i++) {
+		const struct rec_section *s = &r->sections[i];
+		size_t k = i + 1;
+
+		memset(c, 0, sizeof(c));
+		c[SC_KIND].s = section_kind_name(s->kind);
+		c[SC_OFFSET].u = s->header_offset;
+		c[SC_LENGTH].u = s->length;
+		while (s->kind == DPROF_SEC_EVENTS && k < r->nr_sections &&
+		       r->sections[k].kind == DPROF_SEC_EVENTS)
+			c[SC_LENGTH].u += r->sections[k++].length;
+		c[SC_COUNT].u = k - i;
+		i = k - 1;
+		table_row(t, c);
+	}
 }
 
 static void info_text(FILE *out, const struct info *in, const char *path)
 {
 	const struct recording *r = in->r;
+	struct table tab = { .mode = TABLE_TEXT, .out = out, .indent = "  " };
 	const char *v;
-	char size[32];
 
 #define META(key) (recording_meta(r, key) ? recording_meta(r, key) : "?")
 
@@ -87,23 +196,14 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 	if ((v = recording_meta(r, "load")))
 		fprintf(out, "load:       %s\n", v);
 	fprintf(out, "targets:\n");
-	for (size_t i = 0; i < r->nr_targets; i++) {
-		const struct dprof_file_target *t = &r->targets[i];
-
-		fprintf(out, "  [%zu] %-24s object %u B, stride %u B%s%s\n", i,
-			t->name, t->object_size, t->stride,
-			t->flags & DPROF_TARGET_VAR ? ", variable" :
-			t->flags & DPROF_TARGET_KMALLOC ? ", kmalloc" : "",
-			t->flags & DPROF_TARGET_DEAD ? ", DESTROYED" : "");
-	}
+	tab.cols = target_cols;
+	tab.nr_cols = NR_TG;
+	targets_table(&tab, r);
 	fprintf(out, "cpu caches:%s\n", r->nr_caches ? "" : " none recorded");
-	for (size_t i = 0; i < r->nr_caches; i++) {
-		const struct dprof_file_cache *c = &r->caches[i];
-
-		format_bytes(size, sizeof(size), c->size);
-		fprintf(out, "  L%u%-2s %10s  %2u-way  %u B lines  %u sets\n",
-			c->level, cache_type(c->type), size, c->ways,
-			c->line_size, c->sets);
+	if (r->nr_caches) {
+		tab.cols = cache_cols;
+		tab.nr_cols = NR_CC;
+		caches_table(&tab, r);
 	}
 	fprintf(out, "symbols:    %zu (kallsyms)\n", in->nr_symbols);
 	if (in->btf_types >= 0)
@@ -144,23 +244,16 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 		(unsigned long long)r->end.lost, META("dropped_at_start"));
 #undef META
 	fprintf(out, "sections:\n");
-	for (size_t i = 0; i < r->nr_sections; i++) {
-		const struct rec_section *s = &r->sections[i];
-
-		if (s->kind == DPROF_SEC_EVENTS && i > 0 &&
-		    r->sections[i - 1].kind == DPROF_SEC_EVENTS)
-			continue;	/* one line per run of event chunks */
-		fprintf(out, "  %-9s at %10llu  %10llu bytes\n",
-			section_kind_name(s->kind),
-			(unsigned long long)s->header_offset,
-			(unsigned long long)s->length);
-	}
+	tab.cols = section_cols;
+	tab.nr_cols = NR_SC;
+	sections_table(&tab, r);
 }
 
 static void info_json(FILE *out, const struct info *in, const char *path)
 {
 	const struct recording *r = in->r;
 	struct json j;
+	struct table tab = { .mode = TABLE_JSON, .out = out, .j = &j };
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
@@ -173,31 +266,19 @@ static void info_json(FILE *out, const struct info *in, const char *path)
 	json_object_end(&j);
 	json_double(&j, "duration_s", in->duration_s);
 	json_array_begin(&j, "targets");
-	for (size_t i = 0; i < r->nr_targets; i++) {
-		json_object_begin(&j, NULL);
-		json_uint(&j, "index", i);
-		json_string(&j, "name", r->targets[i].name);
-		json_uint(&j, "object_size", r->targets[i].object_size);
-		json_uint(&j, "stride", r->targets[i].stride);
-		json_uint(&j, "flags", r->targets[i].flags);
-		json_object_end(&j);
-	}
+	tab.cols = target_cols;
+	tab.nr_cols = NR_TG;
+	targets_table(&tab, r);
 	json_array_end(&j);
 	json_array_begin(&j, "caches");
-	for (size_t i = 0; i < r->nr_caches; i++) {
-		const struct dprof_file_cache *c = &r->caches[i];
-
-		json_object_begin(&j, NULL);
-		json_uint(&j, "level", c->level);
-		json_string(&j, "type", c->type == DPROF_CACHE_DATA ? "data" :
-			    c->type == DPROF_CACHE_INSTRUCTION ? "instruction" :
-			    "unified");
-		json_uint(&j, "size", c->size);
-		json_uint(&j, "ways", c->ways);
-		json_uint(&j, "line_size", c->line_size);
-		json_uint(&j, "sets", c->sets);
-		json_object_end(&j);
-	}
+	tab.cols = cache_cols;
+	tab.nr_cols = NR_CC;
+	caches_table(&tab, r);
+	json_array_end(&j);
+	json_array_begin(&j, "sections");
+	tab.cols = section_cols;
+	tab.nr_cols = NR_SC;
+	sections_table(&tab, r);
 	json_array_end(&j);
 	json_uint(&j, "symbols", in->nr_symbols);
 	if (in->btf_types >= 0)
