@@ -58,7 +58,7 @@ static inline unsigned long dprof_entry_call_site(struct pt_regs *regs)
 
 /*
  * Debug registers as the CPU holds them now (through paravirt where the
- * kernel has it): which slot perf gave each breakpoint, see history.c.
+ * kernel has it): which slot perf gave each breakpoint, see watch.c.
  */
 #define DPROF_DR_RW_WRITE	0x1	/* DR7 R/W field: data writes */
 #define DPROF_DR_RW_READWRITE	0x3	/* DR7 R/W field: data reads or writes */

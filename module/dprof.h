@@ -146,7 +146,7 @@ enum dprof_hook {
 	DPROF_HOOK_KFREE,	/* tracepoint kfree */
 	DPROF_HOOK_ALLOC_BULK,	/* kretprobe kmem_cache_alloc_bulk */
 	DPROF_HOOK_FREE_BULK,	/* kprobe kmem_cache_free_bulk */
-	DPROF_HOOK_BP_HIT,	/* debug-register hit (history.c) */
+	DPROF_HOOK_BP_HIT,	/* debug-register hit (collector.c) */
 	DPROF_HOOK_SAMPLE,	/* IBS/PEBS sample (sample.c) */
 	DPROF_NR_HOOKS,
 };
@@ -231,6 +231,12 @@ static inline void dprof_part_call(enum dprof_side side)
 
 extern const char *const dprof_hook_names[DPROF_NR_HOOKS];
 void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu);
+/*
+ * A history of @target ended with the free of its object (@moved: it was
+ * touched on another CPU than its allocation's); and the two counts.
+ */
+void dprof_target_history_done(unsigned int target, bool moved);
+void dprof_target_moves(unsigned int target, u64 *moved, u64 *histories);
 u64 dprof_load_time_ns(void);
 void dprof_stats_init(bool parts);
 /*
@@ -259,7 +265,7 @@ static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
 		c->hit_cycles += cycles;
 }
 
-/* ---- history.c: object access histories with debug registers ---------- */
+/* ---- collector.c, history.c, window.c, watch.c: debug registers --------- */
 struct dprof_history_config {
 	bool enabled;		/* histories */
 	bool windows;		/* sample windows for the watch sampler */
@@ -290,7 +296,7 @@ void dprof_history_cache_destroyed(int target);
 struct seq_file;
 void dprof_history_show(struct seq_file *m, bool brief);
 /* Whether the breakpoints tell writes from reads (history_split_rw=1). */
-bool dprof_history_tells_writes(void);
+bool dprof_watch_tells_writes(void);
 /* Sample windows opened on objects of @target, and their samples. */
 struct dprof_window_sums {
 	u64 windows;
@@ -298,9 +304,9 @@ struct dprof_window_sums {
 	u64 samples_sq;		/* sum of y^2 */
 };
 
-void dprof_history_windows(unsigned int target, struct dprof_window_sums *w);
-/* Complete histories of @target, and those whose object changed CPU. */
-void dprof_history_moves(unsigned int target, u64 *moved, u64 *histories);
+/* From the plans (plan.c), where the windows count them; racy reads. */
+void dprof_plan_window_sums(unsigned int target,
+			    struct dprof_window_sums *sums);
 
 /* ---- sample.c: access samples, aggregated per CPU ----------------------- */
 #define DPROF_SAMPLER_AUTO	100	/* pick the best available */

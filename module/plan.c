@@ -273,3 +273,14 @@ unsigned int dprof_plan_next_window(struct hist_plan *p)
 	p->wcursor = best + 1;
 	return best;
 }
+
+void dprof_plan_window_sums(unsigned int target,
+			    struct dprof_window_sums *sums)
+{
+	memset(sums, 0, sizeof(*sums));
+	if (!dprof_plan_built(target))
+		return;
+	sums->windows = READ_ONCE(plans[target].windows);
+	sums->samples = READ_ONCE(plans[target].window_samples);
+	sums->samples_sq = READ_ONCE(plans[target].window_samples_sq);
+}

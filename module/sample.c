@@ -8,7 +8,7 @@
  *  pebs   Intel PEBS mem-loads (with ldlat) and mem-stores, precise_ip
  *  watch  debug registers: accesses trapped by short windows on random
  *         offsets of random live target objects, and by the history
- *         watches (history.c arms both, taking turns), with offset, ip,
+ *         watches (collector.c arms both, taking turns), with offset, ip,
  *         CPU and read/write but no hit/miss or latency
  *  inject no hardware: a test writes samples to debugfs "inject"; they run
  *         the IBS/PEBS path from resolution on (where no PMU exists: its
@@ -742,7 +742,7 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 		}
 		sampler_why = "no AMD IBS and no Intel PEBS here";
 	}
-	/* watch: history.c opens the windows once it starts. */
+	/* watch: the collector (collector.c) opens the windows. */
 	period = 0;
 	sampler = DPROF_SAMPLER_WATCH;
 	return 0;
@@ -888,7 +888,7 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 	}
 	if (sampler == DPROF_SAMPLER_WATCH)
 		for (i = 0; i < nr; i++)
-			dprof_history_windows(i, &types[i].win);
+			dprof_plan_window_sums(i, &types[i].win);
 }
 
 /*
@@ -954,10 +954,10 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 	u64 moved, histories;
 	bool hw = sampler != DPROF_SAMPLER_WATCH;
 	/* One read/write breakpoint per offset counts neither. */
-	bool rw = hw || dprof_history_tells_writes();
+	bool rw = hw || dprof_watch_tells_writes();
 	const char *bounce;
 
-	dprof_history_moves(t, &moved, &histories);
+	dprof_target_moves(t, &moved, &histories);
 	bounce = moved ? "yes" : histories ? "no" : "?";
 	seq_printf(m, "%-24s %10llu", dprof_targets[t].name, s->count);
 	if (!hw && is_variable(t)) {
@@ -1078,7 +1078,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	if (sampler == DPROF_SAMPLER_WATCH)
 		seq_printf(m, " (debug registers%s%s): samples are accesses; misses are not measured, estimate them from the histories (dprof-view)%s\n",
 			   sampler_why ? "; " : "", sampler_why ? sampler_why : "",
-			   dprof_history_tells_writes() ? "" :
+			   dprof_watch_tells_writes() ? "" :
 			   "; loads and stores are not told apart here (one read/write breakpoint per offset): dprof-view record decodes them from the instructions");
 	else if (sampler == DPROF_SAMPLER_NONE ||
 		 sampler == DPROF_SAMPLER_INJECT)

@@ -25,6 +25,9 @@ const char *const dprof_hook_names[DPROF_NR_HOOKS] = {
 	[DPROF_HOOK_SAMPLE] = "perf:sample",
 };
 
+/* Per target: complete histories, and those whose object changed CPU. */
+static atomic64_t target_histories[DPROF_MAX_TARGETS];
+static atomic64_t target_moved[DPROF_MAX_TARGETS];
 static u64 load_time_ns;
 static u64 ticks_per_kinsn;
 
@@ -106,4 +109,17 @@ void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu)
 		for (p = 0; p < DPROF_NR_PARTS; p++)
 			sum->part_cycles[h][p] += READ_ONCE(s->part_cycles[h][p]);
 	}
+}
+
+void dprof_target_history_done(unsigned int target, bool moved)
+{
+	atomic64_inc(&target_histories[target]);
+	if (moved)
+		atomic64_inc(&target_moved[target]);
+}
+
+void dprof_target_moves(unsigned int target, u64 *moved, u64 *histories)
+{
+	*moved = atomic64_read(&target_moved[target]);
+	*histories = atomic64_read(&target_histories[target]);
 }

@@ -6,7 +6,7 @@
  * (DPROF_TARGET_VAR) with the variable's address and size, so that
  *  - IBS/PEBS samples whose address falls inside it resolve to it
  *    (dprof_var_resolve(), from NMI: a read-only array, no locks);
- *  - the collector (history.c) watches its offsets with the debug
+ *  - the collector (collector.c) watches its offsets with the debug
  *    registers for sample_window_ms at a time, as a history that begins
  *    when the watch opens and ends with DPROF_HIST_WINDOW: dprof-view
  *    classify replays it like an object's and tells true from false

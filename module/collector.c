@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The collector thread ("dprof-history"), the one place that arms and
+ * disarms the watch (see watch.h for the files and history.c for the
+ * design).  Every 5 ms, or when a hook kicks it, it moves the watch one
+ * step: from IDLE it takes a turn (variables every other turn, then
+ * histories and sample windows alternately, history_max_arms per second
+ * for all of them), and it ends what ran out of time, was freed, or
+ * belongs to a destroyed cache.  Also here: the #DB handler, which sends
+ * each hit to the history or the window it belongs to, the set-up, and
+ * the debugfs report.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kthread.h>
+#include <linux/timex.h>
+#include <linux/seq_file.h>
+#include "watch.h"
+#include "plan.h"
+#include "compat.h"
+
+static struct task_struct *thread;
+static unsigned int offsets_per_watch;	/* offsets one history watches, 1-4 */
+static bool next_is_window;
+static bool next_is_var;
+
+/* Whether the collector has anything to watch. */
+static bool watching(void)
+{
+	return dprof_watch_cfg.enabled || dprof_watch_cfg.windows ||
+	       dprof_watch_cfg.variables;
+}
+
+/* ---- #DB context ------------------------------------------------------- */
+
+/*
+ * Breakpoint handler, from #DB (NMI-like).  Context bit 0: write-only
+ * breakpoint; the rest: which watched offset.
+ */
+static void watch_hit(struct perf_event *bp, struct perf_sample_data *data,
+		      struct pt_regs *regs)
+{
+	unsigned long ctx = (unsigned long)bp->overflow_handler_context;
+	unsigned int w = ctx >> 1;
+	bool write_bp = ctx & 1;
+	u64 start = get_cycles(), when = watch_now_ns();
+	unsigned long word = atomic_long_read(&dprof_watch.word);
+	bool emitted = false;
+
+	smp_rmb();	/* word before alloc_ns, paired with the claim */
+	if (dprof_watch_second_report(regs, w, write_bp))
+		goto out;
+	if (word_state(word) == W_SAMPLING) {
+		emitted = dprof_window_hit(w, write_bp, regs);
+	} else if (word_state(word) == W_ACTIVE) {
+		dprof_history_hit(word, w, write_bp, regs, when);
+		emitted = true;
+	} else {
+		atomic64_inc(&dprof_watch_hits.outside_life);
+	}
+out:
+	dprof_cost_add(DPROF_HOOK_BP_HIT, emitted, get_cycles() - start);
+}
+
+/* ---- the thread -------------------------------------------------------- */
+
+/* Every breakpoint released; then what the watch did is counted. */
+static void disarm(void)
+{
+	struct watch *w = &dprof_watch;
+	unsigned long word = atomic_long_read(&w->word);
+	struct hist_plan *p = dprof_plan(w->target);
+
+	dprof_watch_disarm();
+	dprof_window_disarmed();
+	if (w->end_reason) {
+		dprof_watch_stats.ends[w->end_reason]++;
+		if ((w->end_reason == DPROF_HIST_FREED ||
+		     w->end_reason == DPROF_HIST_WINDOW) &&
+		    !w->cpus_changed && w->plan_item < p->nr_items)
+			p->done[w->plan_item]++;
+	}
+	w->addr = 0;
+	atomic_long_set_release(&w->word, make_word(word_id(word), W_IDLE));
+}
+
+/* IDLE: the next turn at the registers. */
+static void take_turn(void)
+{
+	const struct dprof_history_config *cfg = &dprof_watch_cfg;
+	bool window;
+
+	/* Variables take every other turn; the rest as before. */
+	next_is_var = !next_is_var;
+	if (cfg->variables && next_is_var && dprof_history_arm_variable())
+		return;
+	if (!cfg->enabled && !cfg->windows)
+		return;
+	/* Histories and windows take turns at the registers. */
+	window = cfg->windows && (!cfg->enabled || next_is_window);
+	next_is_window = !window;
+	/* A window that did not arm leaves the turn to a history. */
+	if (!window || (!dprof_window_arm() && cfg->enabled))
+		dprof_history_arm_next();
+}
+
+static void collector_step(unsigned int *arms_this_second)
+{
+	const struct dprof_history_config *cfg = &dprof_watch_cfg;
+	struct watch *w = &dprof_watch;
+	unsigned long word = atomic_long_read(&w->word);
+	u64 now = watch_now_ns();
+	bool dead = READ_ONCE(dprof_targets[w->target].flags) &
+		    DPROF_TARGET_DEAD;
+
+	switch (word_state(word)) {
+	case W_IDLE:
+		if (!watching() || !READ_ONCE(dprof_enabled) ||
+		    *arms_this_second >= cfg->max_arms)
+			break;
+		(*arms_this_second)++;
+		take_turn();
+		break;
+	case W_SAMPLING:
+		if (now < w->deadline_ns && !dead)
+			break;
+		if (atomic_long_cmpxchg(&w->word, word,
+					make_word(word_id(word), W_ENDED)) != word)
+			break;	/* the free hook ended it first */
+		dprof_window_ended(false);
+		disarm();
+		break;
+	case W_WAITING:
+		if (now < w->deadline_ns && !dead)
+			break;
+		if (atomic_long_cmpxchg(&w->word, word,
+					make_word(word_id(word), W_ENDED)) != word)
+			break;
+		dprof_watch_stats.expired++;
+		disarm();
+		break;
+	case W_ACTIVE:
+		if (w->var) {
+			if (now < w->deadline_ns && !dead)
+				break;
+			if (dprof_history_end(dead ? DPROF_HIST_UNLOAD :
+					      DPROF_HIST_WINDOW, 0))
+				disarm();
+			break;
+		}
+		if (now - READ_ONCE(w->alloc_ns) <
+		    (u64)cfg->timeout_ms * NSEC_PER_MSEC && !dead)
+			break;
+		if (dprof_history_end(dead ? DPROF_HIST_UNLOAD :
+				      DPROF_HIST_TIMEOUT, 0))
+			disarm();
+		break;
+	case W_ENDED:
+		if (w->window)
+			dprof_window_ended(true);
+		disarm();
+		break;
+	default:	/* CLAIMING, ENDING: a hook is in the middle of it */
+		break;
+	}
+}
+
+static void collector_finish(void)
+{
+	unsigned long word = atomic_long_read(&dprof_watch.word);
+
+	switch (word_state(word)) {
+	case W_ACTIVE:
+		dprof_history_end(DPROF_HIST_UNLOAD, 0);
+		break;
+	case W_WAITING:
+	case W_SAMPLING:
+		atomic_long_set(&dprof_watch.word,
+				make_word(word_id(word), W_ENDED));
+		break;
+	default:
+		break;
+	}
+	if (word_state(atomic_long_read(&dprof_watch.word)) != W_IDLE)
+		disarm();
+}
+
+static int collector(void *unused)
+{
+	unsigned int arms_this_second = 0;
+	u64 second = watch_now_ns();
+
+	while (!kthread_should_stop()) {
+		dprof_watch_wait();
+		if (watch_now_ns() - second >= NSEC_PER_SEC) {
+			second = watch_now_ns();
+			arms_this_second = 0;
+			atomic_set(&dprof_watch_hits.this_second, 0);
+		}
+		collector_step(&arms_this_second);
+	}
+	collector_finish();
+	return 0;
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+#define QUARANTINE_NOTE \
+	"histories: KASAN's quarantine (CONFIG_KASAN_GENERIC) holds freed objects back, so the object freed to be watched is seldom allocated again within history_wait_ms; expect few histories on this kernel"
+
+int dprof_history_init(const struct dprof_history_config *config)
+{
+	const struct dprof_history_config *cfg = &dprof_watch_cfg;
+	unsigned int i;
+	int ret;
+
+	dprof_watch_cfg = *config;
+	atomic_long_set(&dprof_watch.word, make_word(0, W_IDLE));
+	if (!watching())
+		return 0;
+	dprof_watch_bps_per_offset = cfg->split_rw ? 2 : 1;
+	/* The handler first: the probe arms every register it can get. */
+	ret = dprof_watch_setup(watch_hit);
+	if (ret)
+		return ret;
+	offsets_per_watch = dprof_watch_probe_slots() /
+			    dprof_watch_bps_per_offset;
+	if (!offsets_per_watch) {
+		pr_warn("no free debug registers: object access histories and sample windows off\n");
+		dprof_watch_teardown();
+		return 0;
+	}
+	if (cfg->enabled && DPROF_FREE_QUARANTINE)
+		pr_warn("%s\n", QUARANTINE_NOTE);
+	dprof_plans_init(cfg->len, cfg->offsets, cfg->pairs,
+			 offsets_per_watch);
+	/* Named caches: bad history_offsets fail the load, not later. */
+	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
+		ret = dprof_plan_ensure(i);
+		if (ret)
+			goto err_plans;
+	}
+	thread = kthread_run(collector, NULL, "dprof-history");
+	if (IS_ERR(thread)) {
+		ret = PTR_ERR(thread);
+		thread = NULL;
+		goto err_plans;
+	}
+	return 0;
+
+err_plans:
+	dprof_plans_free();
+	dprof_watch_teardown();
+	return ret;
+}
+
+void dprof_history_exit(void)
+{
+	if (thread)
+		kthread_stop(thread);	/* ends and disarms the watch */
+	thread = NULL;
+	dprof_watch_sync();
+	dprof_watch_teardown();
+	if (dprof_history_holds_reserve())
+		pr_warn("watched object still held at exit\n");
+	dprof_plans_free();
+}
+
+/* After the hooks are gone: no kick may run once the module is freed. */
+void dprof_history_sync(void)
+{
+	dprof_watch_sync();
+}
+
+/* ---- reporting --------------------------------------------------------- */
+
+static const char *const state_names[] = {
+	[W_IDLE] = "idle", [W_ARMING] = "arming", [W_WAITING] = "waiting",
+	[W_CLAIMING] = "claiming", [W_ACTIVE] = "watching",
+	[W_ENDING] = "ending", [W_ENDED] = "ended",
+	[W_SAMPLING] = "sampling",
+};
+
+static void show_plan(struct seq_file *m, unsigned int t)
+{
+	const struct hist_plan *p = dprof_plan(t);
+	unsigned int i, covered = 0;
+	u32 rounds = U32_MAX;
+	u64 total = 0;
+
+	for (i = 0; i < p->nr_items; i++) {
+		covered += p->done[i] > 0;
+		rounds = min(rounds, p->done[i]);
+		total += p->done[i];
+	}
+	if (!p->nr_items)
+		rounds = 0;
+	seq_printf(m, "  [%u] %s: %u offsets watched, %u groups of up to %u per round (%s); complete histories %llu, rounds complete %u, groups covered %u/%u\n",
+		   t, dprof_targets[t].name, p->nr_members, p->nr_items,
+		   offsets_per_watch,
+		   dprof_watch_cfg.pairs && offsets_per_watch > 1 ?
+		   "every pair watched together" : "each offset once",
+		   total, rounds, covered, p->nr_items);
+	if (dprof_watch_cfg.windows && p->nr_items) {
+		u64 lo = U64_MAX, hi = 0;
+
+		for (i = 0; i < p->nr_items; i++) {
+			lo = min(lo, p->exposure_ns[i]);
+			hi = max(hi, p->exposure_ns[i]);
+		}
+		seq_printf(m, "      sample windows %llu, watched per group %llu-%llu ms\n",
+			   p->windows,
+			   div_u64(lo, NSEC_PER_MSEC), div_u64(hi, NSEC_PER_MSEC));
+	}
+}
+
+void dprof_history_show(struct seq_file *m, bool brief)
+{
+	const struct dprof_history_config *cfg = &dprof_watch_cfg;
+	const struct watch_stats *c = &dprof_watch_stats;
+	const struct watch_hits *h = &dprof_watch_hits;
+	unsigned long word = atomic_long_read(&dprof_watch.word);
+	u64 elapsed = c->first_arm_ns ? watch_now_ns() - c->first_arm_ns : 0;
+	u64 hits = 0;
+	unsigned int t;
+	int cpu;
+
+	if (!watching()) {
+		seq_puts(m, "histories: off (history=0)\n");
+		return;
+	}
+	if (!offsets_per_watch) {
+		seq_puts(m, "histories: off: no free debug registers (gdb, perf or ptrace hold them)\n");
+		return;
+	}
+	if (cfg->enabled)
+		seq_printf(m, "histories: %s, watch %u, %llu complete in %llu.%03llu s\n",
+			   state_names[word_state(word)], word_id(word),
+			   c->ends[DPROF_HIST_FREED], elapsed / NSEC_PER_SEC,
+			   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
+	else
+		seq_printf(m, "histories: off (history=0); registers %s, watch %u\n",
+			   state_names[word_state(word)], word_id(word));
+	if (cfg->enabled && DPROF_FREE_QUARANTINE)
+		seq_printf(m, "  %s\n", QUARANTINE_NOTE);
+	if (cfg->windows)
+		dprof_window_show(m);
+	dprof_watch_show(m);
+	if (cfg->variables)
+		seq_printf(m, "variable watches: %llu opened, %llu complete (sample_window_ms=%u each, every other turn)\n",
+			   c->var_watches, c->ends[DPROF_HIST_WINDOW],
+			   cfg->window_ms);
+	seq_printf(m, "  ends: freed %llu, timeout %llu, unload %llu; not reallocated in time %llu; reserve failed %llu; registers busy %llu\n",
+		   c->ends[DPROF_HIST_FREED], c->ends[DPROF_HIST_TIMEOUT],
+		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->reserve_failed,
+		   c->nospc);
+	dprof_history_show_reserve(m);
+	for_each_possible_cpu(cpu)
+		hits += READ_ONCE(per_cpu_ptr(&dprof_stats, cpu)->cost[DPROF_HOOK_BP_HIT].hits);
+	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside a life or window, %llu ip out of range\n",
+		   hits, (u64)atomic64_read(&h->window),
+		   (u64)atomic64_read(&h->rate_dropped),
+		   (u64)atomic64_read(&h->outside_life),
+		   (u64)atomic64_read(&h->ip_out_of_range));
+	if (brief)
+		return;
+	seq_puts(m, "coverage:\n");
+	for (t = 0; t < dprof_nr_targets; t++)
+		if (dprof_plan_built(t))
+			show_plan(m, t);
+}

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The watch and its debug registers (see watch.h): the watched object's
+ * fields and state word, its breakpoints on every CPU, CPU hotplug, and
+ * the kick that wakes the collector.  Everything that arms or disarms
+ * goes through dprof_watch_publish(), dprof_watch_arm() and
+ * dprof_watch_disarm(), which also count what it costs.
+ *
+ * Breakpoints are per-CPU kernel counters created by dprof (not
+ * register_wide_hw_breakpoint, which covers only the CPUs online when it
+ * is called); a hotplug callback arms a CPU that comes online and
+ * releases one that goes, and the history is flagged CPUS_CHANGED.
+ * Locking order: the CPU hotplug lock, then watch_lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpu.h>
+#include <linux/irq_work.h>
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/timex.h>
+#include <linux/seq_file.h>
+#include "watch.h"
+#include "compat.h"
+
+struct watch dprof_watch;
+struct dprof_history_config dprof_watch_cfg;
+struct watch_stats dprof_watch_stats;
+struct watch_hits dprof_watch_hits;
+unsigned int dprof_watch_bps_per_offset = 1;
+
+/*
+ * Per CPU: the breakpoints (nr_offsets * bps_per_offset of them) and the
+ * last write trap, see dprof_watch_second_report().
+ */
+struct watch_cpu {
+	struct perf_event *bp[MAX_BPS];
+	struct pt_regs *w_regs;
+	unsigned long w_ip;
+	unsigned int w_watch;
+};
+
+static DEFINE_PER_CPU(struct watch_cpu, watch_cpu);
+static DEFINE_MUTEX(watch_lock);	/* breakpoints, after cpus_read_lock */
+static bool armed;			/* under watch_lock */
+static perf_overflow_handler_t hit_handler;
+static int hotplug_state = -1;
+static unsigned int slots;		/* debug registers dprof could get */
+static u32 next_id = 1;
+
+/* ---- the kick ---------------------------------------------------------- */
+
+static DECLARE_WAIT_QUEUE_HEAD(kick_wq);
+static bool kicked;
+
+static void kick_fn(struct irq_work *w)
+{
+	WRITE_ONCE(kicked, true);
+	wake_up(&kick_wq);
+}
+
+/* Static: the hooks can kick before the set-up and after the teardown. */
+static struct irq_work kick_work = IRQ_WORK_INIT(kick_fn);
+
+void dprof_watch_kick(void)
+{
+	irq_work_queue(&kick_work);
+}
+
+/* The collector's sleep: until a kick, a stop, or 5 ms. */
+void dprof_watch_wait(void)
+{
+	wait_event_interruptible_timeout(kick_wq, READ_ONCE(kicked) ||
+					 kthread_should_stop(),
+					 msecs_to_jiffies(5));
+	WRITE_ONCE(kicked, false);
+}
+
+/* After the hooks are gone: no kick may run once the module is freed. */
+void dprof_watch_sync(void)
+{
+	irq_work_sync(&kick_work);
+}
+
+/* ---- the registers (process context, cpus_read_lock + watch_lock) ------ */
+
+static void disarm_cpu(unsigned int cpu)
+{
+	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
+	int i;
+
+	for (i = 0; i < MAX_BPS; i++) {
+		if (wc->bp[i]) {
+			perf_event_release_kernel(wc->bp[i]);
+			wc->bp[i] = NULL;
+		}
+	}
+	wc->w_regs = NULL;
+}
+
+static int arm_cpu(unsigned int cpu)
+{
+	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
+	const unsigned int per_offset = dprof_watch_bps_per_offset;
+	struct perf_event_attr attr;
+	struct perf_event *bp;
+	unsigned int w, k, n = 0;
+	void *ctx;
+
+	for (w = 0; w < dprof_watch.nr_offsets; w++) {
+		for (k = 0; k < per_offset; k++) {
+			bool write_only = k == 0 && per_offset > 1;
+
+			if (n == MAX_BPS) {	/* the plan outgrew the registers */
+				disarm_cpu(cpu);
+				return -ENOSPC;
+			}
+			ctx = (void *)(unsigned long)(w << 1 | write_only);
+			hw_breakpoint_init(&attr);
+			attr.bp_addr = dprof_watch.addr + dprof_watch.offset[w];
+			attr.bp_len = dprof_watch_cfg.len;
+			attr.bp_type = write_only ? HW_BREAKPOINT_W :
+				       HW_BREAKPOINT_RW;
+			bp = perf_event_create_kernel_counter(&attr, cpu, NULL,
+							      hit_handler, ctx);
+			if (IS_ERR(bp)) {
+				disarm_cpu(cpu);
+				return PTR_ERR(bp);
+			}
+			wc->bp[n++] = bp;
+		}
+	}
+	return 0;
+}
+
+/* On each CPU: is every write-only breakpoint below its read/write twin? */
+static void check_slot_order(void *bad)
+{
+	unsigned long dr7, addr[4];
+	unsigned int w, i;
+
+	dprof_read_debugregs(addr, &dr7);
+	for (w = 0; w < dprof_watch.nr_offsets; w++) {
+		unsigned long a = dprof_watch.addr + dprof_watch.offset[w];
+		int wslot = -1, rwslot = -1;
+
+		for (i = 0; i < 4; i++) {
+			unsigned int type = dprof_dr7_type(dr7, i);
+
+			if (!dprof_dr7_enabled(dr7, i) || addr[i] != a)
+				continue;
+			if (type == DPROF_DR_RW_WRITE && wslot < 0)
+				wslot = i;
+			else if (type == DPROF_DR_RW_READWRITE && rwslot < 0)
+				rwslot = i;
+		}
+		if (wslot < 0 || rwslot < 0 || wslot > rwslot)
+			WRITE_ONCE(*(bool *)bad, true);
+	}
+}
+
+static void disarm_all(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		disarm_cpu(cpu);
+	armed = false;
+}
+
+static int arm_all(void)
+{
+	unsigned int cpu;
+	bool bad = false;
+	int ret;
+
+	for_each_online_cpu(cpu) {
+		ret = arm_cpu(cpu);
+		if (ret) {
+			disarm_all();
+			return ret;
+		}
+	}
+	armed = true;
+	if (dprof_watch_bps_per_offset > 1)
+		on_each_cpu(check_slot_order, &bad, 1);
+	dprof_watch.rw_unsure = bad || dprof_watch_bps_per_offset == 1;
+	return 0;
+}
+
+static int watch_cpu_online(unsigned int cpu)
+{
+	mutex_lock(&watch_lock);
+	if (armed) {
+		WRITE_ONCE(dprof_watch.cpus_changed, true);
+		if (arm_cpu(cpu))
+			dprof_watch_stats.nospc++;
+	}
+	mutex_unlock(&watch_lock);
+	return 0;
+}
+
+static int watch_cpu_offline(unsigned int cpu)
+{
+	mutex_lock(&watch_lock);
+	if (armed)
+		WRITE_ONCE(dprof_watch.cpus_changed, true);
+	disarm_cpu(cpu);
+	mutex_unlock(&watch_lock);
+	return 0;
+}
+
+int dprof_watch_setup(perf_overflow_handler_t handler)
+{
+	int ret;
+
+	hit_handler = handler;
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "dprof/history",
+					watch_cpu_online, watch_cpu_offline);
+	if (ret < 0)
+		return ret;
+	hotplug_state = ret;
+	return 0;
+}
+
+void dprof_watch_teardown(void)
+{
+	if (hotplug_state >= 0)
+		cpuhp_remove_state_nocalls(hotplug_state);
+	hotplug_state = -1;
+}
+
+unsigned int dprof_watch_probe_slots(void)
+{
+	static u64 probe_target;
+	const unsigned int per_offset = dprof_watch_bps_per_offset;
+	unsigned int n;
+	int ret = 0;
+
+	cpus_read_lock();
+	mutex_lock(&watch_lock);
+	dprof_watch.addr = (unsigned long)&probe_target;
+	memset(dprof_watch.offset, 0, sizeof(dprof_watch.offset));
+	for (n = MAX_BPS / per_offset; n > 0; n--) {
+		dprof_watch.nr_offsets = n;
+		ret = arm_all();
+		disarm_all();
+		if (!ret)
+			break;
+	}
+	dprof_watch.addr = 0;
+	mutex_unlock(&watch_lock);
+	cpus_read_unlock();
+	if (ret && ret != -ENOSPC)
+		pr_warn("debug registers unavailable (%d)\n", ret);
+	slots = n * per_offset;
+	return slots;
+}
+
+bool dprof_watch_tells_writes(void)
+{
+	return dprof_watch_bps_per_offset > 1;
+}
+
+/* ---- arming and disarming (the collector thread) ----------------------- */
+
+u32 dprof_watch_next_id(void)
+{
+	return next_id++;
+}
+
+void dprof_watch_publish(u32 id, enum watch_kind kind, int target,
+			 unsigned long addr, unsigned int item,
+			 const u16 *offsets)
+{
+	struct watch *w = &dprof_watch;
+	unsigned int i;
+
+	w->addr = addr;
+	w->target = target;
+	w->plan_item = item;
+	/* The plan item's offsets; NO_OFFSET pads the end. */
+	for (i = 0; i < NR_WATCH_OFFSETS && offsets[i] != DPROF_HIST_NO_OFFSET;
+	     i++)
+		w->offset[i] = offsets[i];
+	w->nr_offsets = i;
+	w->cpus_changed = false;
+	w->end_reason = 0;
+	w->window = kind == WATCH_WINDOW;
+	w->var = kind == WATCH_VARIABLE;
+	w->cut_ns = 0;
+	w->watched_ns = 0;
+	w->cut = false;
+	atomic_long_set_release(&w->word, make_word(id, W_ARMING));
+}
+
+int dprof_watch_arm(u32 id)
+{
+	struct watch_stats *s = &dprof_watch_stats;
+	u64 start = get_cycles();
+	int ret;
+
+	/* cpus_read_lock() held: not asserted, the kernel does not export that */
+	mutex_lock(&watch_lock);
+	ret = arm_all();
+	mutex_unlock(&watch_lock);
+	if (ret) {
+		if (ret == -ENOSPC)
+			s->nospc++;
+		dprof_watch.addr = 0;
+		atomic_long_set_release(&dprof_watch.word,
+					make_word(id, W_IDLE));
+		return ret;
+	}
+	start = get_cycles() - start;
+	s->arms++;
+	s->arm_cycles += start;
+	s->arm_max_cycles = max(s->arm_max_cycles, start);
+	if (!s->first_arm_ns)
+		s->first_arm_ns = watch_now_ns();
+	return 0;
+}
+
+void dprof_watch_disarm(void)
+{
+	u64 start = get_cycles();
+
+	cpus_read_lock();
+	mutex_lock(&watch_lock);
+	disarm_all();
+	mutex_unlock(&watch_lock);
+	cpus_read_unlock();
+	dprof_watch_stats.disarms++;
+	dprof_watch_stats.disarm_cycles += get_cycles() - start;
+}
+
+/*
+ * A write trips the write-only breakpoint (context bit 0) and, on CPUs
+ * that report every match, its read/write twin right after it in the same
+ * #DB, with the same trap frame and ip: that second report is not a read.
+ */
+bool dprof_watch_second_report(struct pt_regs *regs, unsigned int w,
+			       bool write_bp)
+{
+	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
+
+	if (write_bp) {
+		wc->w_regs = regs;
+		wc->w_ip = regs->ip;
+		wc->w_watch = w;
+		return false;
+	}
+	if (wc->w_regs == regs && wc->w_ip == regs->ip && wc->w_watch == w) {
+		wc->w_regs = NULL;
+		return true;
+	}
+	wc->w_regs = NULL;
+	return false;
+}
+
+/* The registers, the limits and the costs of arming and of the handler. */
+void dprof_watch_show(struct seq_file *m)
+{
+	const struct dprof_history_config *cfg = &dprof_watch_cfg;
+	const struct watch_stats *c = &dprof_watch_stats;
+	const unsigned int per_offset = dprof_watch_bps_per_offset;
+	const unsigned int offsets = slots / per_offset;
+	struct dprof_cpu_stats sum = {};
+	const struct dprof_cost *hit = &sum.cost[DPROF_HOOK_BP_HIT];
+	u64 per_k = dprof_ticks_per_kinsn();
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		dprof_stats_sum(&sum, cpu);
+	seq_printf(m, "  debug registers: %u of 4 (%u offset%s per object, %s), length %u\n",
+		   slots, offsets, offsets > 1 ? "s" : "",
+		   per_offset > 1 ?
+		   "write + read/write breakpoint each" :
+		   "one read/write breakpoint each: the kind comes from the instruction",
+		   cfg->len);
+	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
+		   cfg->max_arms, cfg->max_hits, cfg->timeout_ms, cfg->wait_ms);
+	seq_printf(m, "  costs: hit handler %llu cycles avg (%llu max, %llu hits), arm %llu cycles avg (%llu max, %llu arms), disarm %llu cycles avg (%llu disarms)\n",
+		   hit->calls ? div64_u64(hit->cycles, hit->calls) : 0,
+		   hit->max_cycles, hit->calls,
+		   c->arms ? div64_u64(c->arm_cycles, c->arms) : 0,
+		   c->arm_max_cycles, c->arms,
+		   c->disarms ? div64_u64(c->disarm_cycles, c->disarms) : 0,
+		   c->disarms);
+	/*
+	 * An arm or disarm is process context (the collector thread): it
+	 * takes every CPU's registers with IPIs, so its instructions are
+	 * spread over the CPUs; these count the thread's own wait too.
+	 */
+	if (per_k && c->arms && c->disarms)
+		seq_printf(m, "  costs in instructions: arm %llu, disarm %llu per call (the collector thread, IPIs and waits included; cycles / %llu.%03llu)\n",
+			   div64_u64(c->arm_cycles * 1000, c->arms * per_k),
+			   div64_u64(c->disarm_cycles * 1000,
+				     c->disarms * per_k),
+			   per_k / 1000, per_k % 1000);
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one watched object and what the four files of the debug-register
+ * machinery share (the design is at the top of history.c).  Calls go one
+ * way, down this list:
+ *
+ *   collector.c  the thread that takes turns between histories, windows
+ *                and variables; the #DB handler; set-up and the report
+ *   history.c    the life of a history: the object reserved to be
+ *                watched, BEGIN, elements, END
+ *   window.c     sample windows on live objects (the watch sampler)
+ *   watch.c      the watch's word, arming it on every CPU and its cost,
+ *                CPU hotplug, and the kick that wakes the collector
+ */
+#ifndef DPROF_WATCH_H
+#define DPROF_WATCH_H
+
+#include <linux/atomic.h>
+#include <linux/ktime.h>
+#include <linux/perf_event.h>
+#include "dprof.h"
+
+#define NR_WATCH_OFFSETS	DPROF_HIST_MAX_OFFSETS
+#define MAX_BPS			4	/* x86 debug address registers */
+
+enum watch_state {
+	W_IDLE,
+	W_ARMING,
+	W_WAITING,
+	W_CLAIMING,
+	W_ACTIVE,
+	W_ENDING,
+	W_ENDED,
+	W_SAMPLING,	/* a sample window is open */
+};
+
+#define STATE_BITS	3
+#define STATE_MASK	((1UL << STATE_BITS) - 1)
+#define word_state(w)	((w) & STATE_MASK)
+#define word_id(w)	((u32)((w) >> STATE_BITS))
+#define make_word(id, st) (((unsigned long)(id) << STATE_BITS) | (st))
+
+/* What the collector arms the registers for. */
+enum watch_kind {
+	WATCH_HISTORY,		/* an object from its allocation */
+	WATCH_WINDOW,		/* a sample window on a live object */
+	WATCH_VARIABLE,		/* a watch_symbols= variable */
+};
+
+/* The one watched object.  Fields are written before the state publishes them. */
+struct watch {
+	atomic_long_t word;	/* history id and enum watch_state */
+	unsigned long addr;	/* object base; 0 when nothing is armed */
+	int target;
+	u16 offset[NR_WATCH_OFFSETS];
+	unsigned int nr_offsets;
+	u32 plan_item;
+	bool rw_unsure;
+	bool cpus_changed;
+	u64 alloc_ns;		/* set in CLAIMING, read once ACTIVE */
+	u16 alloc_cpu;
+	bool moved;		/* touched on a CPU other than alloc_cpu */
+	u64 deadline_ns;	/* WAITING: give up after */
+	u8 end_reason;
+	atomic_t elements;
+	atomic_t dropped;	/* by the hit-rate limit */
+	bool window;		/* a sample window, not a history */
+	bool var;		/* a history on a variable (watch_symbols=) */
+	u64 open_ns;		/* SAMPLING since */
+	u64 cut_ns;		/* when the free hook ended the window */
+	bool counting;		/* window samples since hits_at_open */
+	u64 hits_at_open;	/* window hits when the window opened */
+	u64 watched_ns;		/* how long the window was open */
+	bool cut;		/* the window was ended by a free */
+};
+
+/* Counters of the collector's work: written by its thread only, read racily. */
+struct watch_stats {
+	u64 arms, arm_cycles, arm_max_cycles;
+	u64 disarms, disarm_cycles;
+	u64 expired;		/* not reallocated within wait_ms */
+	u64 reserve_failed;	/* could not allocate the object to watch */
+	u64 nospc;		/* debug registers held by someone else */
+	u64 ends[DPROF_HIST_WINDOW + 1];
+	u64 first_arm_ns;
+	u64 windows_full;	/* ran for sample_window_ms */
+	u64 windows_cut;	/* the object was freed while watched */
+	u64 windows_missed;	/* freed before the window opened */
+	u64 windows_no_object;	/* no live target object found */
+	u64 windows_skipped;	/* turns skipped: the type's objects die first */
+	u64 var_watches;	/* watches on variables (watch_symbols=) */
+};
+
+/* Counters of the #DB handler. */
+struct watch_hits {
+	atomic64_t outside_life;	/* before alloc or after free */
+	atomic64_t rate_dropped;	/* by history_max_hits */
+	atomic64_t ip_out_of_range;
+	atomic64_t window;		/* samples taken in windows */
+	atomic_t this_second;		/* elements, for history_max_hits */
+};
+
+extern struct watch dprof_watch;
+extern struct dprof_history_config dprof_watch_cfg;
+extern struct watch_stats dprof_watch_stats;
+extern struct watch_hits dprof_watch_hits;
+/* Debug registers per watched offset: 2 tell reads from writes, 1 not. */
+extern unsigned int dprof_watch_bps_per_offset;
+
+static inline u64 watch_now_ns(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/* ---- watch.c ------------------------------------------------------------ */
+/*
+ * The registers' handler, and CPU hotplug: 0 or -errno.  Before any arm;
+ * teardown after the last disarm.
+ */
+int dprof_watch_setup(perf_overflow_handler_t handler);
+void dprof_watch_teardown(void);
+/* Debug registers dprof can hold on every CPU right now (load time). */
+unsigned int dprof_watch_probe_slots(void);
+/* A fresh watch id. */
+u32 dprof_watch_next_id(void);
+/*
+ * The one way a watch begins: its fields set, then ARMING for @id.  For
+ * a history the object is the reserve, for a window a live object, for a
+ * variable its address.
+ */
+void dprof_watch_publish(u32 id, enum watch_kind kind, int target,
+			 unsigned long addr, unsigned int item,
+			 const u16 *offsets);
+/*
+ * Arms the published watch on every online CPU, counting the cost; on
+ * failure the watch is IDLE again.  Caller holds cpus_read_lock().
+ */
+int dprof_watch_arm(u32 id);
+/* Releases every breakpoint, counting the cost (takes the locks). */
+void dprof_watch_disarm(void);
+/* #DB: the read/write report of a write already recorded? */
+bool dprof_watch_second_report(struct pt_regs *regs, unsigned int w,
+			       bool write_bp);
+/* Wakes the collector (any context), and its wait for that. */
+void dprof_watch_kick(void);
+void dprof_watch_wait(void);
+void dprof_watch_sync(void);
+void dprof_watch_show(struct seq_file *m);
+
+/* ---- window.c ----------------------------------------------------------- */
+bool dprof_window_arm(void);
+void dprof_window_ended(bool cut);
+/* After the disarm: the window's samples go to its type's sums. */
+void dprof_window_disarmed(void);
+bool dprof_window_hit(unsigned int w, bool write_bp, struct pt_regs *regs);
+void dprof_window_show(struct seq_file *m);
+
+/* ---- history.c ---------------------------------------------------------- */
+void dprof_history_arm_next(void);
+bool dprof_history_arm_variable(void);
+bool dprof_history_end(u8 reason, unsigned long call_site);
+void dprof_history_hit(unsigned long word, unsigned int w, bool write_bp,
+		       struct pt_regs *regs, u64 when);
+bool dprof_history_holds_reserve(void);
+void dprof_history_show_reserve(struct seq_file *m);
+
+#endif
