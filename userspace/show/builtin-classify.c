@@ -210,7 +210,7 @@ int cmd_classify(int argc, char **argv)
 	int ret, cur = -1;
 
 	memset(&o, 0, sizeof(o));
-	ret = opts_parse_view(&classify_cmd, argc, argv, &o);
+	ret = opts_parse_view(&classify_cmd, NULL, argc, argv, &o);
 	if (ret)
 		goto out_map;
 	ret = view_open(&o.view, &r, &out, "classify");

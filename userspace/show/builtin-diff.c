@@ -227,7 +227,6 @@ static const struct command_opts diff_cmd = {
 
 static int parse_opts(int argc, char **argv, struct diff_cli *o)
 {
-	struct command_opts c = diff_cmd;
 	int first, ret;
 
 	o->by = DIFF_BY_TYPE;
@@ -235,8 +234,7 @@ static int parse_opts(int argc, char **argv, struct diff_cli *o)
 	o->top = 20;
 	o->d.method = DIFF_RATIO;
 	o->d.min = 10;
-	c.ctx = o;
-	ret = opts_parse(&c, argc, argv, &o->a, &first);
+	ret = opts_parse(&diff_cmd, o, argc, argv, &o->a, &first);
 	if (ret)
 		return ret;
 	if (first != argc - 2) {

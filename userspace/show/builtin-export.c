@@ -83,11 +83,9 @@ static const struct command_opts export_cmd = {
 
 static int parse_opts(int argc, char **argv, struct export_opts *o)
 {
-	struct command_opts c = export_cmd;
 	int ret;
 
-	c.ctx = o;
-	ret = opts_parse_view(&c, argc, argv, &o->a);
+	ret = opts_parse_view(&export_cmd, o, argc, argv, &o->a);
 	if (ret)
 		return ret;
 	if (!o->pprof && !o->perfetto) {

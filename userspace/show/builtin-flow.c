@@ -59,11 +59,9 @@ static const struct command_opts flow_cmd = {
 
 static int parse_opts(int argc, char **argv, struct flow_opts *o)
 {
-	struct command_opts c = flow_cmd;
 	int first, ret;
 
-	c.ctx = o;
-	ret = opts_parse(&c, argc, argv, &o->a, &first);
+	ret = opts_parse(&flow_cmd, o, argc, argv, &o->a, &first);
 	if (ret)
 		return ret;
 	/* [RECORDING] CACHE: the mission's "dprof-view flow skbuff --dot" */

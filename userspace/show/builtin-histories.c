@@ -71,12 +71,9 @@ static const struct command_opts histories_cmd = {
 
 static int parse_opts(int argc, char **argv, struct histories_opts *o)
 {
-	struct command_opts c = histories_cmd;
-
 	memset(o, 0, sizeof(*o));
 	o->id = -1;
-	c.ctx = o;
-	return opts_parse_view(&c, argc, argv, &o->a);
+	return opts_parse_view(&histories_cmd, o, argc, argv, &o->a);
 }
 
 static void count_rw(const struct history *h, size_t *reads, size_t *writes)

@@ -314,7 +314,7 @@ int cmd_info(int argc, char **argv)
 	FILE *out;
 	int ret;
 
-	ret = opts_parse_view(&info_cmd, argc, argv, &o);
+	ret = opts_parse_view(&info_cmd, NULL, argc, argv, &o);
 	if (ret)
 		return ret;
 	ret = view_open(&o.view, &r, &out, "info");

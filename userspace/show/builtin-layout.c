@@ -71,13 +71,11 @@ static const struct command_opts layout_cmd = {
 
 static int parse_opts(int argc, char **argv, struct layout_opts *o)
 {
-	struct command_opts c = layout_cmd;
 	int first, ret;
 	bool file = false;
 
 	memset(o, 0, sizeof(*o));
-	c.ctx = o;
-	ret = opts_parse(&c, argc, argv, &o->a, &first);
+	ret = opts_parse(&layout_cmd, o, argc, argv, &o->a, &first);
 	if (ret)
 		return ret;
 	file = o->btf_path || o->debug_path || o->a.view.input;

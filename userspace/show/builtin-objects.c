@@ -178,7 +178,7 @@ int cmd_objects(int argc, char **argv)
 	FILE *out;
 	int ret;
 
-	ret = opts_parse_view(&objects_cmd, argc, argv, &o);
+	ret = opts_parse_view(&objects_cmd, NULL, argc, argv, &o);
 	if (ret)
 		return ret;
 	ret = view_open(&o.view, &r, &out, "objects");

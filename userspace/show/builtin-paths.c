@@ -88,11 +88,8 @@ static const struct command_opts paths_cmd = {
 
 static int parse_opts(int argc, char **argv, struct paths_opts *o)
 {
-	struct command_opts c = paths_cmd;
-
 	o->top = 5;
-	c.ctx = o;
-	return opts_parse_view(&c, argc, argv, &o->a);
+	return opts_parse_view(&paths_cmd, o, argc, argv, &o->a);
 }
 
 static size_t cpu_changes(const struct path *p)

@@ -87,14 +87,6 @@ static const struct command_opts profile_cmd = {
 	.handle = profile_option,
 };
 
-static int parse_opts(int argc, char **argv, struct profile_opts *o)
-{
-	struct command_opts c = profile_cmd;
-
-	c.ctx = o;
-	return opts_parse_view(&c, argc, argv, &o->a);
-}
-
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -553,7 +545,7 @@ int cmd_profile(int argc, char **argv)
 	int ret;
 
 	memset(&o, 0, sizeof(o));
-	ret = parse_opts(argc, argv, &o);
+	ret = opts_parse_view(&profile_cmd, &o, argc, argv, &o.a);
 	if (ret)
 		goto out_map;
 	ret = view_open(&o.a.view, &r, &out, "profile");

@@ -161,12 +161,10 @@ static const struct command_opts record_cmd = {
 
 static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 {
-	struct command_opts c = record_cmd;
 	struct view_args a;
 	int first, ret;
 
-	c.ctx = o;
-	ret = opts_parse(&c, argc, argv, &a, &first);
+	ret = opts_parse(&record_cmd, o, argc, argv, &a, &first);
 	if (ret)
 		return ret;
 	o->output = a.view.output ? a.view.output : VIEW_DEFAULT_RECORDING;

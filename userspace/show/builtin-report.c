@@ -69,14 +69,6 @@ static const struct command_opts report_cmd = {
 	.handle = report_option,
 };
 
-static int parse_opts(int argc, char **argv, struct report_opts *o)
-{
-	struct command_opts c = report_cmd;
-
-	c.ctx = o;
-	return opts_parse_view(&c, argc, argv, &o->a);
-}
-
 static bool shown(const struct report_opts *o, const struct report *rep,
 		  size_t i)
 {
@@ -226,7 +218,7 @@ int cmd_report(int argc, char **argv)
 	int ret;
 
 	memset(&o, 0, sizeof(o));
-	ret = parse_opts(argc, argv, &o);
+	ret = opts_parse_view(&report_cmd, &o, argc, argv, &o.a);
 	if (ret)
 		goto out_map;
 	ret = view_open(&o.a.view, &r, &out, "report");

@@ -110,11 +110,8 @@ static const struct command_opts ws_cmd = {
 
 static int parse_opts(int argc, char **argv, struct ws_opts *o)
 {
-	struct command_opts c = ws_cmd;
-
 	o->sim_max = 20000000;
-	c.ctx = o;
-	return opts_parse_view(&c, argc, argv, &o->a);
+	return opts_parse_view(&ws_cmd, o, argc, argv, &o->a);
 }
 
 static void text(FILE *out, const struct workingset *ws,

@@ -225,8 +225,8 @@ static int common_option(const struct command_opts *c, struct view_args *a,
 	}
 }
 
-int opts_parse(const struct command_opts *c, int argc, char **argv,
-	       struct view_args *a, int *operand)
+int opts_parse(const struct command_opts *c, void *ctx, int argc,
+	       char **argv, struct view_args *a, int *operand)
 {
 	struct option *lo;
 	char shorts[128];
@@ -251,7 +251,7 @@ int opts_parse(const struct command_opts *c, int argc, char **argv,
 		}
 		ret = common_option(c, a, key, optarg);
 		if (ret == 1)
-			ret = c->handle ? c->handle(c->ctx, key, optarg) :
+			ret = c->handle ? c->handle(ctx, key, optarg) :
 			      EXIT_USAGE;
 	}
 	free(lo);
@@ -285,10 +285,10 @@ int opts_count(const char *cmd, const char *name, const char *arg, long min,
 	return 0;
 }
 
-int opts_parse_view(const struct command_opts *c, int argc, char **argv,
-		    struct view_args *a)
+int opts_parse_view(const struct command_opts *c, void *ctx, int argc,
+		    char **argv, struct view_args *a)
 {
-	int first, ret = opts_parse(c, argc, argv, a, &first);
+	int first, ret = opts_parse(c, ctx, argc, argv, a, &first);
 
 	if (!ret)
 		ret = view_input(&a->view, argc - first, argv + first, c->cmd);

@@ -51,19 +51,22 @@ struct command_opts {
 	void (*more_help)(FILE *out);	/* after that: tables made at run time */
 	unsigned int sets;	/* OPTS_* */
 	const struct opt *own;	/* the command's own options, or NULL */
-	/* An own option: 0, or EXIT_USAGE after one line naming it. */
+	/*
+	 * An own option, with the caller's @ctx: 0, or EXIT_USAGE after one
+	 * line naming it.
+	 */
 	int (*handle)(void *ctx, int key, const char *arg);
-	void *ctx;
 };
 
 /*
- * Parses @argv's options into @a (zeroed first) and through c->handle;
+ * Parses @argv's options into @a (zeroed first) and through c->handle
+ * (given @ctx, the command's own options struct, or NULL);
  * --help prints the help and exits 0.  *@operand is the index of the
  * first operand.  0, or EXIT_USAGE after one line (and the help on
  * stderr for an unknown option).  Either way the caller frees a->map.
  */
-int opts_parse(const struct command_opts *c, int argc, char **argv,
-	       struct view_args *a, int *operand);
+int opts_parse(const struct command_opts *c, void *ctx, int argc,
+	       char **argv, struct view_args *a, int *operand);
 /* The help text of @c on @out: synopsis, options, epilogue. */
 void opts_help(const struct command_opts *c, FILE *out);
 /*
@@ -76,7 +79,7 @@ int opts_count(const char *cmd, const char *name, const char *arg, long min,
  * opts_parse() and then the one recording operand (view_input()): what
  * a view that reads one recording does first.
  */
-int opts_parse_view(const struct command_opts *c, int argc, char **argv,
-		    struct view_args *a);
+int opts_parse_view(const struct command_opts *c, void *ctx, int argc,
+		    char **argv, struct view_args *a);
 
 #endif

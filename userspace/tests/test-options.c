@@ -43,11 +43,11 @@ static int run(unsigned int sets, struct test_ctx *t, struct view_args *a,
 {
 	struct command_opts c = {
 		.cmd = "test", .synopsis = "usage: test\n", .sets = sets,
-		.own = test_own, .handle = test_option, .ctx = t,
+		.own = test_own, .handle = test_option,
 	};
 
 	memset(t, 0, sizeof(*t));
-	return opts_parse(&c, argc, (char **)argv, a, first);
+	return opts_parse(&c, t, argc, (char **)argv, a, first);
 }
 
 static void test_options(void)
