@@ -285,13 +285,11 @@ struct dprof_history_config {
 int dprof_history_init(const struct dprof_history_config *config);
 void dprof_history_exit(void);
 void dprof_history_sync(void);
-/* From the slab hooks, for target objects. */
-void dprof_history_alloc(int target, unsigned long base,
-			 unsigned long call_site);
-void dprof_history_free(int target, unsigned long base,
-			unsigned long call_site);
-/* From the free hooks, after the object left the live set. */
-void dprof_window_free(unsigned long base);
+/*
+ * The hooks' calls (dprof_history_alloc(), dprof_history_free(),
+ * dprof_window_free()) are inline in watch.h: they compare the address
+ * with the watched one before calling.
+ */
 void dprof_history_cache_destroyed(int target);
 struct seq_file;
 void dprof_history_show(struct seq_file *m, bool brief);

@@ -153,7 +153,7 @@ static void begin_history(u32 id, int target, unsigned long base,
 	atomic_long_set(&dprof_watch.word, make_word(id, W_ACTIVE));
 }
 
-void dprof_history_alloc(int target, unsigned long base,
+void dprof_history_claim(int target, unsigned long base,
 			 unsigned long call_site)
 {
 	unsigned long word = atomic_long_read(&dprof_watch.word);
@@ -212,10 +212,9 @@ bool dprof_history_end(u8 reason, unsigned long call_site)
 	return true;
 }
 
-void dprof_history_free(int target, unsigned long base,
-			unsigned long call_site)
+void dprof_history_freed(int target, unsigned long base,
+			 unsigned long call_site)
 {
-	/* The free hook runs before the object is freed. */
 	if (base == READ_ONCE(dprof_watch.addr) &&
 	    target == READ_ONCE(dprof_watch.target) &&
 	    dprof_history_end(DPROF_HIST_FREED, call_site))

@@ -35,6 +35,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include "dprof.h"
+#include "watch.h"
 
 #define SLOT_EMPTY	0UL
 #define SLOT_TOMB	1UL	/* object addresses are never 1 */

@@ -41,6 +41,7 @@
 #include <linux/rcupdate.h>
 #include "compat.h"
 #include "dprof.h"
+#include "watch.h"
 
 struct scan_counters {
 	u64 pages;		/* page frames walked */

@@ -112,6 +112,43 @@ static inline u64 watch_now_ns(void)
 	return ktime_get_mono_fast_ns();
 }
 
+/*
+ * From the slab hooks, for target objects: the one watched address is
+ * compared here, so that every other object costs the hook a load and a
+ * compare instead of a call (some 20 instructions of each target alloc
+ * and free under -icount).
+ */
+void dprof_history_claim(int target, unsigned long base,
+			 unsigned long call_site);
+void dprof_history_freed(int target, unsigned long base,
+			 unsigned long call_site);
+void dprof_window_freed(unsigned long base);
+
+static inline void dprof_history_alloc(int target, unsigned long base,
+				       unsigned long call_site)
+{
+	if (unlikely(base == READ_ONCE(dprof_watch.addr)))
+		dprof_history_claim(target, base, call_site);
+}
+
+/* The free hook runs before the object is freed. */
+static inline void dprof_history_free(int target, unsigned long base,
+				      unsigned long call_site)
+{
+	if (unlikely(base == READ_ONCE(dprof_watch.addr)))
+		dprof_history_freed(target, base, call_site);
+}
+
+/*
+ * After the object left the live set: the full barrier of its removal
+ * orders that before this load (see window.c).
+ */
+static inline void dprof_window_free(unsigned long base)
+{
+	if (unlikely(base == READ_ONCE(dprof_watch.addr)))
+		dprof_window_freed(base);
+}
+
 /* ---- watch.c ------------------------------------------------------------ */
 /*
  * The registers' handler, and CPU hotplug: 0 or -errno.  Before any arm;

@@ -136,9 +136,11 @@ void dprof_window_disarmed(void)
 
 /*
  * After the object left the live set (the barrier of its removal orders
- * that before these loads): end a sample window on it.
+ * that before these loads): end a sample window on it.  The free hook
+ * checks the address before the call and this loads it again after the
+ * state: the collector sets it before it publishes the state.
  */
-void dprof_window_free(unsigned long base)
+void dprof_window_freed(unsigned long base)
 {
 	struct watch *w = &dprof_watch;
 	unsigned long word = atomic_long_read_acquire(&w->word);
