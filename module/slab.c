@@ -30,20 +30,25 @@
 #include <linux/mm.h>
 #include <trace/events/kmem.h>
 #include "dprof.h"
+#include "watch.h"
 #include "dprof_trace.h"
 #include "compat.h"
 
+/*
+ * @slab_base: the object's slab's address where the hook found it already
+ * (kmalloc looks the cache up from the page), else 0.
+ */
 static void object_alloc(int target, const void *ptr, unsigned long call_site,
-			 u8 flags)
+			 u8 flags, unsigned long slab_base)
 {
 	const struct dprof_target *t = &dprof_targets[target];
 	struct dprof_obj_event ev;
-	unsigned long base = (unsigned long)ptr, slab_base;
+	unsigned long base = (unsigned long)ptr;
 	u64 part = dprof_part_start();
 
 	if (this_cpu_read(dprof_self_alloc) || !dprof_track_wanted(base))
 		return;
-	if (!dprof_cache_of_object(ptr, &slab_base) ||
+	if ((!slab_base && !dprof_cache_of_object(ptr, &slab_base)) ||
 	    base - slab_base < t->left_pad ||
 	    (base - slab_base - t->left_pad) % t->stride) {
 		flags |= DPROF_OBJ_OFF_GRID;
@@ -147,7 +152,7 @@ static void probe_cache_alloc(void *data, unsigned long call_site,
 		return;
 	target = dprof_target_of_cache(s);
 	if (target >= 0)
-		object_alloc(target, ptr, call_site, 0);
+		object_alloc(target, ptr, call_site, 0, 0);
 	else if (dprof_target_all)
 		dprof_target_unknown_alloc();
 	dprof_cost_add(DPROF_HOOK_CACHE_ALLOC, target >= 0,
@@ -175,13 +180,18 @@ static void probe_kmalloc(void *data, unsigned long call_site,
 			  size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
 	u64 start = get_cycles();
+	unsigned long slab_base;
+	struct kmem_cache *s;
 	int target;
 
 	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
 		return;
-	target = target_of_object(ptr);
+	/* The slab's address with the cache: the grid check needs it too. */
+	s = dprof_cache_of_object(ptr, &slab_base);
+	target = s ? dprof_target_of_cache(s) : -1;
 	if (target >= 0)
-		object_alloc(target, ptr, call_site, DPROF_OBJ_KMALLOC);
+		object_alloc(target, ptr, call_site, DPROF_OBJ_KMALLOC,
+			     slab_base);
 	else if (dprof_target_all)
 		dprof_target_unknown_alloc();
 	dprof_cost_add(DPROF_HOOK_KMALLOC, target >= 0, get_cycles() - start);
@@ -234,7 +244,7 @@ static int alloc_bulk_return(struct kretprobe_instance *ri,
 
 	for (i = 0; i < n; i++)
 		object_alloc(call->target, call->objects[i], call->call_site,
-			     DPROF_OBJ_BULK);
+			     DPROF_OBJ_BULK, 0);
 	dprof_cost_add(DPROF_HOOK_ALLOC_BULK, true, get_cycles() - start);
 	return 0;
 }
