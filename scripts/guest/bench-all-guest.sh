@@ -9,7 +9,8 @@
 #         dprof_workload's own cache (a target only with target=all)
 # each recorded by dprof-view record, as a user would run it.
 # Configurations: without dprof; target=skbuff hooks only (history=0
-# sampler=off); the peer, kmem trace events of skbuff_head_cache through
+# sampler=off), and the same tracking 1 object in 16 (track_one_in=16,
+# the knob for the hooks' overhead); the peer, kmem trace events of skbuff_head_cache through
 # tracefs; target=skbuff with sample windows only (history=0), with
 # histories only (sampler=off), and at its defaults (both); target=all
 # hooks only (sampler=off, histories are off with all); target=all
@@ -128,6 +129,7 @@ for i in $(seq "$rounds"); do
 	[ "$i" -eq "$rounds" ] && last=1
 	measure none
 	measure skbuff-hooks target=skbuff history=0 sampler=off
+	measure skbuff-1in16 target=skbuff history=0 sampler=off track_one_in=16
 	measure peer-kmem
 	measure skbuff-windows target=skbuff history=0
 	measure skbuff-histories target=skbuff sampler=off
