@@ -95,10 +95,31 @@ enum dprof_liveset_result {
 int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 		       unsigned long expected);
 void dprof_liveset_exit(void);
+/*
+ * Tracking 1 object in 2^shift: inline, because every target hook asks
+ * (a call into liveset.c cost more than the rule).
+ */
+extern unsigned int dprof_track_shift;	/* the rule of new entries */
+extern unsigned int dprof_sweep_shift;	/* the rule of the oldest entries */
+
+static inline bool dprof_track_rule(unsigned long base, unsigned int shift)
+{
+	/* Top bits of a product with an odd constant (not the slot hash's). */
+	return !shift || !((base * 0xff51afd7ed558ccdUL) >> (64 - shift));
+}
+
 /* Whether @base enters the set under the current rule (alloc hooks). */
-bool dprof_track_wanted(unsigned long base);
+static inline bool dprof_track_wanted(unsigned long base)
+{
+	return dprof_track_rule(base, READ_ONCE(dprof_track_shift));
+}
+
 /* Whether @base may be in the set (free hooks: the oldest rule). */
-bool dprof_track_maybe(unsigned long base);
+static inline bool dprof_track_maybe(unsigned long base)
+{
+	return dprof_track_rule(base, READ_ONCE(dprof_sweep_shift));
+}
+
 void dprof_liveset_adapt(void);
 void dprof_liveset_lock(void);
 void dprof_liveset_unlock(void);

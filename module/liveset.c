@@ -58,29 +58,13 @@ static unsigned int slot_bits;
 static atomic_long_t live_count;
 static unsigned int max_probe_seen;
 unsigned int dprof_track_shift;		/* 1 in 2^shift objects tracked */
-static unsigned int sweep_shift;	/* rule of the oldest entries */
+unsigned int dprof_sweep_shift;		/* rule of the oldest entries */
 static bool track_auto;
 static unsigned int raises;		/* times the rate was halved */
 static u64 swept;			/* entries the sweeps dropped */
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
 
 #define TRACK_MAX_SHIFT	20
-
-static inline bool track_rule(unsigned long base, unsigned int shift)
-{
-	/* Top bits of a product with an odd constant (not the slot hash's). */
-	return !shift || !((base * 0xff51afd7ed558ccdUL) >> (64 - shift));
-}
-
-bool dprof_track_wanted(unsigned long base)
-{
-	return track_rule(base, READ_ONCE(dprof_track_shift));
-}
-
-bool dprof_track_maybe(unsigned long base)
-{
-	return track_rule(base, READ_ONCE(sweep_shift));
-}
 
 int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 		       unsigned long expected)
@@ -102,7 +86,7 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	while (track_auto && dprof_track_shift < TRACK_MAX_SHIFT &&
 	       (expected >> dprof_track_shift) > (unsigned long)max_objects * 3 / 4)
 		dprof_track_shift++;
-	sweep_shift = dprof_track_shift;
+	dprof_sweep_shift = dprof_track_shift;
 	return 0;
 }
 
@@ -141,7 +125,7 @@ void dprof_liveset_adapt(void)
 		if (!(i & 0xffff))
 			cond_resched();
 		v = READ_ONCE(slots[i]);
-		if (v <= SLOT_TOMB || track_rule(v & ~SLOT_PENDING, shift))
+		if (v <= SLOT_TOMB || dprof_track_rule(v & ~SLOT_PENDING, shift))
 			continue;
 		/* Freed meanwhile; no commit races: the scan holds track_lock. */
 		if (cmpxchg(&slots[i], v, SLOT_TOMB) != v)
@@ -152,7 +136,7 @@ void dprof_liveset_adapt(void)
 		if (!(v & SLOT_PENDING))
 			dprof_window_free(v);
 	}
-	WRITE_ONCE(sweep_shift, shift);
+	WRITE_ONCE(dprof_sweep_shift, shift);
 	raises++;
 	mutex_unlock(&track_lock);
 }
