@@ -11,6 +11,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/jump_label.h>
+#include <linux/hash.h>
 #include <linux/timex.h>
 #include "uapi/dprof.h"
 
@@ -65,8 +66,57 @@ int dprof_target_init(const char *spec);
 void dprof_target_start(void);
 void dprof_target_stop(void);
 void dprof_target_exit(void);
+/*
+ * Cache pointer -> target index, for the hooks (any context): open
+ * addressing keyed by the pointer, written only under target.c's lock in
+ * process context, read with plain loads.  An entry is never moved; a
+ * destroyed cache's entry becomes a tombstone (kmem_cache_destroy's
+ * return probe), so a new cache at the same address is a new target.
+ * The lookup is inline: every allocation and free in the system asks.
+ */
+#define DPROF_INDEX_BITS	10	/* 1024 slots for at most 255 targets */
+#define DPROF_INDEX_PROBES	32
+#define DPROF_INDEX_TOMB	((struct kmem_cache *)1UL)
+
+struct dprof_cache_slot {
+	struct kmem_cache *cache;	/* NULL empty, INDEX_TOMB removed */
+	int target;
+};
+
+extern struct dprof_cache_slot dprof_cache_index[1 << DPROF_INDEX_BITS];
+
+static inline unsigned int dprof_index_slot(const struct kmem_cache *s,
+					    unsigned int i)
+{
+	return (hash_ptr(s, DPROF_INDEX_BITS) + i) &
+	       ((1U << DPROF_INDEX_BITS) - 1);
+}
+
 /* Index of the live target whose cache is @s, or -1.  Any context. */
-int dprof_target_of_cache(const struct kmem_cache *s);
+static inline int dprof_target_of_cache(const struct kmem_cache *s)
+{
+	unsigned int i;
+
+	if (!s)
+		return -1;
+	for (i = 0; i < DPROF_INDEX_PROBES; i++) {
+		const struct dprof_cache_slot *slot =
+			&dprof_cache_index[dprof_index_slot(s, i)];
+		struct kmem_cache *c = READ_ONCE(slot->cache);
+		int t;
+
+		if (!c)
+			return -1;
+		if (c != s)
+			continue;
+		t = READ_ONCE(slot->target);
+		if (READ_ONCE(dprof_targets[t].flags) & DPROF_TARGET_DEAD)
+			return -1;
+		return t;
+	}
+	return -1;
+}
+
 void dprof_target_forget(const struct kmem_cache *s);
 /* After kmem_cache_destroy(): true (and alive again) if only an alias went. */
 bool dprof_target_revive_alias(int target);

@@ -69,23 +69,8 @@ static void canonical_name(const char *in, char *out, size_t len)
 	strscpy(out, in, len);
 }
 
-/*
- * Cache pointer -> target index, for the hooks (any context): open
- * addressing keyed by the pointer, written only under target_lock in
- * process context, read with plain loads.  An entry is never moved; a
- * destroyed cache's entry becomes a tombstone (kmem_cache_destroy's
- * return probe), so a new cache at the same address is a new target.
- */
-#define INDEX_BITS	10	/* 1024 slots for at most 255 targets */
-#define INDEX_PROBES	32
-#define INDEX_TOMB	((struct kmem_cache *)1UL)
-
-struct cache_slot {
-	struct kmem_cache *cache;	/* NULL empty, INDEX_TOMB removed */
-	int target;
-};
-
-static struct cache_slot cache_index[1 << INDEX_BITS];
+/* The cache index (dprof.h), written only under target_lock. */
+struct dprof_cache_slot dprof_cache_index[1 << DPROF_INDEX_BITS];
 static DEFINE_MUTEX(target_lock);
 static DEFINE_PER_CPU(u64, unknown_allocs);	/* target=all: new caches */
 static u64 rescan_seen;			/* unknown_allocs at the last rescan */
@@ -97,43 +82,15 @@ static void rescan_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rescan_work, rescan_fn);
 bool dprof_target_all;
 
-static unsigned int index_slot(const struct kmem_cache *s, unsigned int i)
-{
-	return (hash_ptr(s, INDEX_BITS) + i) & ((1U << INDEX_BITS) - 1);
-}
-
-int dprof_target_of_cache(const struct kmem_cache *s)
-{
-	unsigned int i;
-
-	if (!s)
-		return -1;
-	for (i = 0; i < INDEX_PROBES; i++) {
-		const struct cache_slot *slot = &cache_index[index_slot(s, i)];
-		struct kmem_cache *c = READ_ONCE(slot->cache);
-		int t;
-
-		if (!c)
-			return -1;
-		if (c != s)
-			continue;
-		t = READ_ONCE(slot->target);
-		if (READ_ONCE(dprof_targets[t].flags) & DPROF_TARGET_DEAD)
-			return -1;
-		return t;
-	}
-	return -1;
-}
-
 /* Under target_lock.  The target must be complete before this. */
 static int index_add(struct kmem_cache *s, int target)
 {
 	unsigned int i;
 
-	for (i = 0; i < INDEX_PROBES; i++) {
-		struct cache_slot *slot = &cache_index[index_slot(s, i)];
+	for (i = 0; i < DPROF_INDEX_PROBES; i++) {
+		struct dprof_cache_slot *slot = &dprof_cache_index[dprof_index_slot(s, i)];
 
-		if (slot->cache && slot->cache != INDEX_TOMB)
+		if (slot->cache && slot->cache != DPROF_INDEX_TOMB)
 			continue;
 		WRITE_ONCE(slot->target, target);
 		/* Readers that see the pointer see the index. */
@@ -147,8 +104,8 @@ static bool index_has(const struct kmem_cache *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < INDEX_PROBES; i++) {
-		struct kmem_cache *c = cache_index[index_slot(s, i)].cache;
+	for (i = 0; i < DPROF_INDEX_PROBES; i++) {
+		struct kmem_cache *c = dprof_cache_index[dprof_index_slot(s, i)].cache;
 
 		if (!c)
 			return false;
@@ -196,13 +153,13 @@ void dprof_target_forget(const struct kmem_cache *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < INDEX_PROBES; i++) {
-		struct cache_slot *slot = &cache_index[index_slot(s, i)];
+	for (i = 0; i < DPROF_INDEX_PROBES; i++) {
+		struct dprof_cache_slot *slot = &dprof_cache_index[dprof_index_slot(s, i)];
 
 		if (!READ_ONCE(slot->cache))
 			return;
 		if (READ_ONCE(slot->cache) == s) {
-			WRITE_ONCE(slot->cache, INDEX_TOMB);
+			WRITE_ONCE(slot->cache, DPROF_INDEX_TOMB);
 			return;
 		}
 	}
@@ -542,7 +499,7 @@ void dprof_target_exit(void)
 {
 	cancel_delayed_work_sync(&rescan_work);
 	WRITE_ONCE(dprof_nr_targets, 0);
-	memset(cache_index, 0, sizeof(cache_index));
+	memset(dprof_cache_index, 0, sizeof(dprof_cache_index));
 	dprof_have_kmalloc_target = false;
 	dprof_target_all = false;
 }
