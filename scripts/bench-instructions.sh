@@ -19,7 +19,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-instr.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 # bench-view's own exit (the memory bound, meant for the full size) is
 # not this script's business.
-valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" \
+BENCH_SIM_RUNS=1 valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" \
 	"$bv" 1000000 5000 10000 >"$dir/bv.txt" 2>"$dir/vg.txt" || true
 grep -q "^cache simulation" "$dir/bv.txt" || {
 	echo "bench-instructions: bench-view did not finish under valgrind:" >&2
@@ -35,7 +35,7 @@ awk '
 			gsub(/,/, "", samples); gsub(/,/, "", elems); gsub(/,/, "", objs)
 		}
 		if (/^load, parse/) { split($0, a, "M records/s"); }
-		if (/^cache simulation/) { acc = $0; sub(/.*\(/, "", acc); sub(/ accesses.*/, "", acc) }
+		if (/^cache simulation/) { acc = $0; sub(/ accesses,.*/, "", acc); sub(/.* /, "", acc) }
 		if (/^combined traces/) { st = $0; sub(/.*traces, /, "", st); sub(/ steps.*/, "", st) }
 		next
 	}

@@ -18,7 +18,7 @@ for k in "$@"; do
 	echo "bench-view at ${k}x ..." >&2
 	# bench-view fails when memory passes 0.5x the file; here the
 	# figures are wanted whatever they are.
-	"$bv" $((10000000 * k)) $((50000 * k)) $((100000 * k)) |
+	BENCH_SIM_RUNS=1 "$bv" $((10000000 * k)) $((50000 * k)) $((100000 * k)) |
 		awk -v k="$k" '
 		/^synthetic recording/ { printf "%s|file|%s|0\n", k, $3 }
 		/ s .*\[peak rss/ {

@@ -29,6 +29,13 @@
 #include "util.h"
 #include "workingset.h"
 
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -157,7 +164,9 @@ int main(int argc, char **argv)
 	struct recording r;
 	struct rec_error err;
 	struct rusage ru;
-	double t0, t, peak_mb;
+	double t0, t, peak_mb, sim_s[25];
+	const char *runs_env = getenv("BENCH_SIM_RUNS");
+	int sim_runs = runs_env ? atoi(runs_env) : 5;
 	size_t nagg, slots, psteps = 0, csteps = 0, file_size;
 	char path[512];
 	pid_t child;
@@ -235,11 +244,28 @@ int main(int argc, char **argv)
 
 	tmpl = xcalloc(r.nr_targets + 1, sizeof(*tmpl));
 	sim_templates_build(tmpl, &r, &hs);
-	t = now();
-	cachesim_run(&sim, tmpl, r.nr_targets, &objs, &l1, 0);
-	t = now() - t;
-	printf("%-34s %8.3f s  %7.1f M simulated accesses/s (%llu accesses, %llu lives, LRU + fully associative; target 50 M/s%s) [peak rss %.0f MB]\n",
-	       "cache simulation", t, sim.accesses / t / 1e6,
+	/*
+	 * The simulation is the stage with a rate target, and one run on a
+	 * shared machine moves by 15%: the median of several runs is
+	 * compared with it (BENCH_SIM_RUNS, 5; the instruction count and
+	 * the scaling scripts take 1).
+	 */
+	if (sim_runs < 1 || sim_runs > 25)
+		sim_runs = sim_runs < 1 ? 1 : 25;
+	for (int run = 0; run < sim_runs; run++) {
+		t = now();
+		cachesim_run(&sim, tmpl, r.nr_targets, &objs, &l1, 0);
+		sim_s[run] = now() - t;
+		if (run + 1 < sim_runs)
+			cachesim_free(&sim);
+	}
+	qsort(sim_s, sim_runs, sizeof(*sim_s), by_double);
+	t = sim_s[sim_runs / 2];
+	printf("%-34s %8.3f s  %7.1f M simulated accesses/s (median of %d run%s, %.1f-%.1f; %llu accesses, %llu lives, LRU + fully associative; target 50 M/s%s) [peak rss %.0f MB]\n",
+	       "cache simulation", t, sim.accesses / t / 1e6, sim_runs,
+	       sim_runs > 1 ? "s" : "",
+	       sim.accesses / sim_s[sim_runs - 1] / 1e6,
+	       sim.accesses / sim_s[0] / 1e6,
 	       (unsigned long long)sim.accesses,
 	       (unsigned long long)sim.lives,
 	       sim.accesses / t >= 50e6 ? "" : ", not met", peak_rss_mb());
