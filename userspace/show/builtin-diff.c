@@ -669,7 +669,6 @@ int cmd_diff(int argc, char **argv)
 	struct ws_geometry geo = l1_default;
 	struct side a = { 0 }, b = { 0 };
 	struct diff_result res = { 0 };
-	struct view_opts vo = { 0 };
 	struct diff_cli o;
 	FILE *out = NULL;
 	int ret;
@@ -704,25 +703,16 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	diff_compute(&res, a.t, a.n, b.t, b.n, diff_measures[o.measure].kind,
 		     &o.d);
-	vo.output = o.a.view.output;
-	if (o.a.view.output) {
-		out = fopen(o.a.view.output, "w");
-		if (!out) {
-			errmsg("diff: cannot write %s: %s", o.a.view.output,
-			       strerror(errno));
-			ret = EXIT_FAIL;
-			goto out;
-		}
-	} else {
-		out = stdout;
-	}
+	ret = view_output(&o.a.view, &out, "diff");
+	if (ret)
+		goto out;
 	if (o.a.view.json)
 		emit_json(out, &o, &a, &b, &res, o.measure);
 	else if (o.a.view.script)
 		emit_script(out, &o, &res, o.measure);
 	else
 		emit_text(out, &o, &a, &b, &res, o.measure);
-	ret = view_close(out, &vo);
+	ret = view_close(out, &o.a.view);
 out:
 	diff_result_free(&res);
 	free_side(&a);

@@ -18,6 +18,7 @@
 #include "recfile.h"
 #include "options.h"
 #include "util.h"
+#include "view.h"
 
 struct layout_opts {
 	struct view_args a;	/* -i names the recording, as the operand */
@@ -233,15 +234,9 @@ int cmd_layout(int argc, char **argv)
 		goto out_btf;
 	}
 print:
-	if (o.a.view.output) {
-		out = fopen(o.a.view.output, "w");
-		if (!out) {
-			errmsg("layout: cannot create %s: %s", o.a.view.output,
-			       strerror(errno));
-			ret = EXIT_FAIL;
-			goto out_layout;
-		}
-	}
+	ret = view_output(&o.a.view, &out, "layout");
+	if (ret)
+		goto out_layout;
 	if (o.a.view.json) {
 		print_json(out, &l);
 	} else if (o.bytes) {
@@ -251,12 +246,7 @@ print:
 	} else {
 		print_text(out, &l);
 	}
-	ret = EXIT_OK;
-	if (out != stdout ? fclose(out) : fflush(out)) {
-		errmsg("layout: writing %s: %s", o.a.view.output ? o.a.view.output : "stdout",
-		       strerror(errno));
-		ret = EXIT_FAIL;
-	}
+	ret = view_close(out, &o.a.view);
 out_layout:
 	layout_free(&l);
 out_btf:

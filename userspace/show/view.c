@@ -43,15 +43,23 @@ int view_open(const struct view_opts *o, struct recording *r, FILE **out,
 		       (unsigned long long)err.offset, err.msg);
 		return EXIT_USAGE;
 	}
+	if (view_output(o, out, cmd)) {
+		recording_free(r);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int view_output(const struct view_opts *o, FILE **out, const char *cmd)
+{
 	*out = stdout;
-	if (o->output) {
-		*out = fopen(o->output, "w");
-		if (!*out) {
-			errmsg("%s: cannot write %s: %s", cmd, o->output,
-			       strerror(errno));
-			recording_free(r);
-			return EXIT_FAIL;
-		}
+	if (!o->output)
+		return 0;
+	*out = fopen(o->output, "w");
+	if (!*out) {
+		errmsg("%s: cannot write %s: %s", cmd, o->output,
+		       strerror(errno));
+		return EXIT_FAIL;
 	}
 	return 0;
 }

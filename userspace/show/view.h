@@ -13,6 +13,11 @@
  */
 int view_open(const struct view_opts *o, struct recording *r, FILE **out,
 	      const char *cmd);
+/*
+ * Only the output: o->output or stdout, for the views that read no single
+ * recording (diff, layout).  0, or EXIT_FAIL after one line.
+ */
+int view_output(const struct view_opts *o, FILE **out, const char *cmd);
 
 /* What "dprof-view record" writes and every view reads by default. */
 #define VIEW_DEFAULT_RECORDING "dprof.data"
