@@ -180,7 +180,7 @@ enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base);
 bool dprof_liveset_commit(unsigned long base);
 bool dprof_liveset_remove(unsigned long base);
 bool dprof_liveset_contains(unsigned long base);
-bool dprof_liveset_pick(unsigned long *base);
+unsigned int dprof_liveset_pick(unsigned long *bases, unsigned int k);
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 			 unsigned long *max_probe);
 
@@ -366,11 +366,22 @@ struct seq_file;
 void dprof_history_show(struct seq_file *m, bool brief);
 /* Whether the breakpoints tell writes from reads (history_split_rw=1). */
 bool dprof_watch_tells_writes(void);
+/*
+ * Live objects drawn at random per window turn (window.c): one is the
+ * window's, all count towards their type's draws.  A type's share of the
+ * accesses is its samples per window times its draws (sample.c); the
+ * windows alone would make every share swing with how many windows each
+ * type happened to get, the draws weigh the types 16 times as finely for
+ * a resolve each.
+ */
+#define DPROF_WINDOW_DRAWS	16
+
 /* Sample windows opened on objects of @target, and their samples. */
 struct dprof_window_sums {
 	u64 windows;
 	u64 samples;		/* sum over the windows of y, samples each */
 	u64 samples_sq;		/* sum of y^2 */
+	u64 draws;		/* its live objects drawn at random */
 };
 
 /* From the plans (plan.c), where the windows count them; racy reads. */

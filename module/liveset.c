@@ -267,39 +267,49 @@ bool dprof_liveset_contains(unsigned long base)
 #define PICK_MAX_READS	BIT(20)
 
 /*
- * A live object chosen uniformly at random, for the sample windows
- * (process context).  A dense set is sampled by rejection (random slots
- * until one holds an object); a sparse one, where that would take too
- * many tries, by a reservoir over the slots from a random start (just
- * taking the first object after a random slot would favour objects after
- * long empty runs).  Both read at most PICK_MAX_READS slots, so a table
- * larger than that is only sampled in part when it is sparse.
+ * Up to @k live objects chosen uniformly at random, for the sample
+ * windows and the draws that weigh their types (process context); the
+ * number found.  A dense set is sampled by rejection (random slots until
+ * one holds an object), @k times independently; a sparse one, where that
+ * would take too many tries, by one reservoir of @k over the slots from a
+ * random start (just taking the first objects after a random slot would
+ * favour objects after long empty runs), so without replacement there.
+ * The reservoir reads at most PICK_MAX_READS slots, so a table larger
+ * than that is only sampled in part when it is sparse.
  */
-bool dprof_liveset_pick(unsigned long *base)
+unsigned int dprof_liveset_pick(unsigned long *bases, unsigned int k)
 {
 	unsigned long live = atomic_long_read(&live_count), v;
-	unsigned int nr = 1U << slot_bits, i, start, seen = 0;
+	unsigned int nr = 1U << slot_bits, i, j, start, found = 0, seen = 0;
 
-	if (!slots || !live)
-		return false;
+	if (!slots || !live || !k)
+		return 0;
 	if (live * 64 >= nr) {
-		for (i = 0; i < 64 * 16; i++) {
-			v = READ_ONCE(slots[get_random_u32_below(nr)]);
-			if (slot_live(v)) {
-				*base = v;
-				return true;
+		for (j = 0; j < k; j++) {
+			for (i = 0; i < 64 * 16; i++) {
+				v = READ_ONCE(slots[get_random_u32_below(nr)]);
+				if (slot_live(v)) {
+					bases[found++] = v;
+					break;
+				}
 			}
 		}
+		if (found)
+			return found;
 	}
 	start = get_random_u32_below(nr);
 	for (i = 0; i < min_t(unsigned int, nr, PICK_MAX_READS); i++) {
 		v = READ_ONCE(slots[(start + i) & (nr - 1)]);
-		if (slot_live(v) && !get_random_u32_below(++seen))
-			*base = v;
+		if (slot_live(v)) {
+			j = seen < k ? seen : get_random_u32_below(seen + 1);
+			if (j < k)
+				bases[j] = v;
+			seen++;
+		}
 		if (!(i & 0xffff))
 			cond_resched();
 	}
-	return seen > 0;
+	return min(seen, k);
 }
 
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,

@@ -14,6 +14,8 @@
 #include "plan.h"
 
 static struct hist_plan plans[DPROF_MAX_TARGETS];
+/* Live objects of each target drawn at random (window.c); plan or not. */
+static u64 plan_draws[DPROF_MAX_TARGETS];
 /* target=all: plans are built when a window first lands on a type. */
 static s8 plan_state[DPROF_MAX_TARGETS];	/* 0 none, 1 built, -1 failed */
 
@@ -243,6 +245,7 @@ void dprof_plans_free(void)
 	for (i = 0; i < DPROF_MAX_TARGETS; i++) {
 		plan_free(&plans[i]);
 		plan_state[i] = 0;
+		plan_draws[i] = 0;
 	}
 }
 
@@ -274,10 +277,16 @@ unsigned int dprof_plan_next_window(struct hist_plan *p)
 	return best;
 }
 
+void dprof_plan_count_draw(unsigned int t)
+{
+	WRITE_ONCE(plan_draws[t], plan_draws[t] + 1);
+}
+
 void dprof_plan_window_sums(unsigned int target,
 			    struct dprof_window_sums *sums)
 {
 	memset(sums, 0, sizeof(*sums));
+	sums->draws = READ_ONCE(plan_draws[target]);
 	if (!dprof_plan_built(target))
 		return;
 	sums->windows = READ_ONCE(plans[target].windows);

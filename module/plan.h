@@ -27,8 +27,8 @@ struct hist_plan {
 	u64 windows;		/* windows opened on this type */
 	/*
 	 * Samples per window y: sums of y and y^2 over the windows opened,
-	 * for the error of the type's share (the windows are the
-	 * independent draws, not the samples; see dprof_share_half95()).
+	 * for the type's samples per window and their error (the windows
+	 * are the independent draws, not the samples; see sample.c).
 	 */
 	u64 window_samples, window_samples_sq;
 	unsigned int window_backoff;	/* turns skipped after the last miss */
@@ -52,5 +52,7 @@ void dprof_plans_free(void);
 unsigned int dprof_plan_next(struct hist_plan *p);
 /* For windows: the item watched least long so far, ties rotating. */
 unsigned int dprof_plan_next_window(struct hist_plan *p);
+/* A live object of target @t was drawn at random (window.c). */
+void dprof_plan_count_draw(unsigned int t);
 
 #endif

@@ -31,6 +31,7 @@
 #include <linux/cpu.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
+#include <linux/math64.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -821,13 +822,17 @@ struct type_sum {
 	 */
 	u64 count, misses, latency, lat_misses;
 	struct dprof_window_sums win;	/* watch: per-window sums */
+	/* watch: samples per window x draws, and its relative variance */
+	u64 weight;
+	u64 relvar;			/* in 1/SHARE_ONE */
 	unsigned int target;
 };
 
 /* What every type's share is taken of. */
 struct share_base {
 	u64 all;		/* samples (watch) or misses (IBS/PEBS) */
-	u64 win_samples, win_samples_sq;	/* watch: over all windows */
+	u64 weight;		/* watch: sum of the types' weights */
+	u64 spread;		/* watch: sum of p^2 relvar, in 1/SHARE_ONE^2 */
 };
 
 struct offset_sum {
@@ -842,13 +847,20 @@ static int offset_cmp(const void *a, const void *b)
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
-/* Types by misses (hardware samplers) or by samples, most first. */
+/*
+ * Types by misses (hardware samplers) or by estimated share, then
+ * samples (watch), most first.
+ */
 static int type_cmp(const void *a, const void *b)
 {
 	const struct type_sum *x = a, *y = b;
-	u64 wx = sampler == DPROF_SAMPLER_WATCH ? x->count : x->misses;
-	u64 wy = sampler == DPROF_SAMPLER_WATCH ? y->count : y->misses;
+	u64 wx = sampler == DPROF_SAMPLER_WATCH ? x->weight : x->misses;
+	u64 wy = sampler == DPROF_SAMPLER_WATCH ? y->weight : y->misses;
 
+	if (wx == wy && sampler == DPROF_SAMPLER_WATCH) {
+		wx = x->count;
+		wy = y->count;
+	}
 	if (wx != wy)
 		return wx < wy ? 1 : -1;
 	return x->target < y->target ? -1 : x->target > y->target;
@@ -891,32 +903,104 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 			dprof_plan_window_sums(i, &types[i].win);
 }
 
-/*
- * Half-width of the 95% interval of a share p = s_t / s, per mille.  The
- * share is a ratio of sums over independent draws (windows for the watch
- * sampler, samples for IBS/PEBS), each draw j adding y_j to s and, if it
- * fell on the type, to s_t.  Linearised, var(p) = sum_j z_j^2 / s^2 with
- * z_j = y_j (1[j on type] - p), that is
- *	((1 - p)^2 q_t + p^2 (q - q_t)) / s^2,  q = sum y_j^2.
- * With one sample per draw (q_t = s_t, q = s) this is the binomial
- * p (1 - p) / s.  Fixed point: p in 1/1024, v scaled by 2^20.
- */
-static u64 dprof_share_half95(u64 s_t, u64 q_t, u64 s, u64 q)
-{
-	unsigned int scale = 0;
-	u64 p, v;
+/* Shares and variances in fixed point: 1 is SHARE_ONE. */
+#define SHARE_SHIFT	20
+#define SHARE_ONE	BIT_ULL(SHARE_SHIFT)
+/* A relative variance of 16 is an interval wider than any share. */
+#define RELVAR_MAX	(16 * SHARE_ONE)
 
-	if (!s || q_t > q || s_t > s)
-		return 0;
-	/* Keep (1024^2 * q) within 64 bits; sqrt then scales by 2^scale. */
-	while (q >= 1ULL << 43) {
-		q >>= 2;
-		q_t >>= 2;
-		scale++;
+/* a * b / c, saturated where the quotient might not fit (c > 0). */
+static u64 mul_div(u64 a, u64 b, u64 c)
+{
+	if (fls64(a) + fls64(b) - fls64(c) >= 63)
+		return U64_MAX >> 9;	/* still summable over all targets */
+	return mul_u64_u64_div_u64(a, b, c);
+}
+
+/*
+ * The watch sampler's share of type t in the accesses:
+ *	p_t = A_t / sum_u A_u,	A_t = r_t c_t,
+ * r_t = s_t / w_t its samples per window (s_t samples in w_t windows on
+ * random live objects of t) and c_t its draws (live objects drawn at
+ * random that were of t, window.c), in proportion to its live objects.
+ * Taking s_t / sum_u s_u instead would be the same with c_t = w_t, and
+ * would swing with how many windows each type happened to get.
+ *
+ * The error, linearised: var(p_t) = p_t^2 ((1 - 2 p_t) R_t + S), where
+ * S = sum_u p_u^2 R_u and R_u = var(r_u) / r_u^2 + var(c_u) / c_u^2 =
+ * (q_u / s_u^2 - 1 / w_u) + 1 / c_u, q_u the sum of the squared samples
+ * per window (the windows are the independent draws, not the samples);
+ * the draws' multinomial covariances cancel in the sum.  With c_u = w_u
+ * this is the linearised error of the ratio of sums,
+ * ((1 - p_t)^2 q_t + p_t^2 (q - q_t)) / s^2.
+ */
+static void window_weight(struct type_sum *t)
+{
+	const struct dprof_window_sums *w = &t->win;
+	u64 rel, sub;
+
+	t->weight = 0;
+	t->relvar = 0;
+	if (!w->windows || !w->samples || !w->draws)
+		return;
+	t->weight = mul_div(w->samples, w->draws, w->windows);
+	/* q / s^2 <= max y / s: (q / s) / s, q / s in fixed point first */
+	rel = div64_u64(mul_div(w->samples_sq, SHARE_ONE, w->samples),
+			w->samples) + div64_u64(SHARE_ONE, w->draws);
+	sub = div64_u64(SHARE_ONE, w->windows);
+	t->relvar = min_t(u64, rel > sub ? rel - sub : 0, RELVAR_MAX);
+}
+
+/* p in 1/SHARE_ONE (at most SHARE_ONE). */
+static u64 window_share(const struct type_sum *t, const struct share_base *b)
+{
+	return b->weight ? min_t(u64, mul_div(t->weight, SHARE_ONE, b->weight),
+				 SHARE_ONE) : 0;
+}
+
+/* The weights of every type and what their shares are taken of. */
+static void window_base(struct type_sum *types, unsigned int nr,
+			struct share_base *b)
+{
+	unsigned int i;
+	u64 p;
+
+	for (i = 0; i < nr; i++) {
+		window_weight(&types[i]);
+		b->weight += types[i].weight;
 	}
+	for (i = 0; i < nr; i++) {
+		p = window_share(&types[i], b);
+		/* p^2 in 1/SHARE_ONE, times relvar <= 2^24: at most 2^44 */
+		b->spread += (p * p >> SHARE_SHIFT) * types[i].relvar;
+	}
+}
+
+/* Half-width of the 95% interval of the share, per mille. */
+static u64 window_half95(const struct type_sum *t, const struct share_base *b)
+{
+	u64 p = window_share(t, b);
+	s64 v = (s64)b->spread +
+		((s64)SHARE_ONE - 2 * (s64)p) * (s64)t->relvar;
+
+	if (v <= 0)
+		return 0;
+	/* sqrt(v) is sqrt(V) in 1/SHARE_ONE: p sqrt(v) <= 2^46 */
+	return (1960 * p * int_sqrt64(v)) >> (2 * SHARE_SHIFT);
+}
+
+/*
+ * IBS/PEBS: the binomial half-width of the share p = s_t / s of
+ * independent samples, 1.96 sqrt(p (1 - p) / s), per mille.
+ */
+static u64 binomial_half95(u64 s_t, u64 s)
+{
+	u64 p;
+
+	if (!s || s_t > s)
+		return 0;
 	p = div64_u64(s_t << 10, s);
-	v = (1024 - p) * (1024 - p) * q_t + p * p * (q - q_t);
-	return div64_u64(1960 * (int_sqrt64(v) << scale), 1024 * s);
+	return div64_u64(1960 * int_sqrt64(p * (1024 - p) * s), 1024 * s);
 }
 
 /* The share with its 95% interval, both as percentages, one decimal. */
@@ -924,24 +1008,28 @@ static void print_share(struct seq_file *m, const struct type_sum *t,
 			const struct share_base *b)
 {
 	bool hw = sampler != DPROF_SAMPLER_WATCH;
-	u64 part = hw ? t->misses : t->count;
-	unsigned int pm = b->all ? div64_u64(1000 * part, b->all) : 0;
-	unsigned int half;
+	unsigned int pm, half;
 	char buf[48];
 
-	if (hw)
-		half = min_t(u64, dprof_share_half95(part, part, b->all,
-						     b->all), 1000);
-	else
-		half = min_t(u64, dprof_share_half95(t->win.samples,
-						     t->win.samples_sq,
-						     b->win_samples,
-						     b->win_samples_sq), 1000);
-	if (!hw && !b->win_samples)
+	if (hw) {
+		pm = b->all ? div64_u64(1000 * t->misses, b->all) : 0;
+		half = min_t(u64, binomial_half95(t->misses, b->all), 1000);
+	} else if (!b->weight) {
+		/* No window took a sample: only the histories' counts. */
+		pm = b->all ? div64_u64(1000 * t->count, b->all) : 0;
 		snprintf(buf, sizeof(buf), "%u.%u+-?%%", pm / 10, pm % 10);
-	else
-		snprintf(buf, sizeof(buf), "%u.%u+-%u.%u%%", pm / 10,
-			 pm % 10, half / 10, half % 10);
+		goto out;
+	} else if (!t->win.windows) {
+		/* Samples from histories only: no draw weighs them. */
+		snprintf(buf, sizeof(buf), "-");
+		goto out;
+	} else {
+		pm = (1000 * window_share(t, b)) >> SHARE_SHIFT;
+		half = min_t(u64, window_half95(t, b), 1000);
+	}
+	snprintf(buf, sizeof(buf), "%u.%u+-%u.%u%%", pm / 10, pm % 10,
+		 half / 10, half % 10);
+out:
 	seq_printf(m, " %13s", buf);
 }
 
@@ -971,9 +1059,10 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 			   div64_u64(s->latency, s->lat_misses) : 0,
 			   READ_ONCE(dprof_targets[t].older), bounce);
 	else
-		seq_printf(m, " %10s %9llu %9llu  %s\n", "est.",
+		seq_printf(m, " %10s %9llu %9llu  %-6s %6llu\n", "est.",
 			   s->win.windows,
-			   READ_ONCE(dprof_targets[t].older), bounce);
+			   READ_ONCE(dprof_targets[t].older), bounce,
+			   s->win.draws);
 	if (histories)
 		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
 			   moved, histories);
@@ -1113,6 +1202,8 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	if (!offs || !types)
 		goto out;
 	sum_types(types, nr);
+	if (!hw)
+		window_base(types, nr, &base);
 	sort(types, nr, sizeof(*types), type_cmp, NULL);
 	for (t = 0; t < nr; t++) {
 		if (!hw && is_variable(types[t].target)) {
@@ -1120,17 +1211,17 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 			continue;
 		}
 		base.all += hw ? types[t].misses : types[t].count;
-		base.win_samples += types[t].win.samples;
-		base.win_samples_sq += types[t].win.samples_sq;
 		seen += !!types[t].count;
 	}
-	seq_printf(m, "\n%u of %u types sampled; share: of the %s in all types, +- its 95%% interval (%s); older: objects live before load (scan)\n",
-		   seen, nr, hw ? "misses" : "samples",
-		   hw ? "binomial" :
-		   "from the samples per window: the windows are the independent draws; windows: sample windows opened on the type");
-	seq_printf(m, "%-24s %10s %13s %10s %9s %9s  %s\n", "type", "samples",
+	if (hw)
+		seq_printf(m, "\n%u of %u types sampled; share: of the misses in all types, +- its 95%% interval (binomial); older: objects live before load (scan)\n",
+			   seen, nr);
+	else
+		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated as the samples per window times the live objects drawn (%u per window turn), +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window, +-? when no window sampled anything: then of the history samples); windows: sample windows opened on the type; older: objects live before load (scan); drawn: its live objects drawn at random\n",
+			   seen, nr, DPROF_WINDOW_DRAWS);
+	seq_printf(m, "%-24s %10s %13s %10s %9s %9s  %s%s\n", "type", "samples",
 		   "share+-95%", "misses", hw ? "avg_lat" : "windows", "older",
-		   "bounce");
+		   "bounce", hw ? "" : "  drawn");
 	for (t = 0; t < nr; t++) {
 		/* target=all: only the types something was seen in. */
 		if ((dprof_target_all && !types[t].count) ||

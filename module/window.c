@@ -14,6 +14,7 @@
  * unnoticed.
  */
 #include <linux/cpu.h>
+#include <linux/random.h>
 #include <linux/seq_file.h>
 #include "watch.h"
 #include "plan.h"
@@ -23,6 +24,37 @@ static void window_missed(struct hist_plan *p)
 {
 	p->window_backoff = clamp(p->window_backoff * 2, 1U, 64U);
 	p->window_skip = p->window_backoff;
+}
+
+/*
+ * Draws the turn's objects, counts their types and returns the window's
+ * object, resolved, in @r; false if none resolved to a live target.
+ */
+static bool window_draw(struct dprof_resolved *r)
+{
+	unsigned long bases[DPROF_WINDOW_DRAWS];
+	unsigned int n, i, pick;
+	bool found = false;
+
+	n = dprof_liveset_pick(bases, DPROF_WINDOW_DRAWS);
+	if (!n)
+		return false;
+	/* Any position: a sparse set's reservoir does not shuffle them. */
+	pick = get_random_u32_below(n);
+	for (i = 0; i < n; i++) {
+		struct dprof_resolved o;
+
+		if (dprof_resolve(bases[i], &o) || o.base != bases[i] ||
+		    (READ_ONCE(dprof_targets[o.target].flags) &
+		     DPROF_TARGET_DEAD))
+			continue;
+		dprof_plan_count_draw(o.target);
+		if (i == pick) {
+			*r = o;
+			found = true;
+		}
+	}
+	return found;
 }
 
 /* Opens a sample window; false if it did not take the registers. */
@@ -37,13 +69,12 @@ bool dprof_window_arm(void)
 	int ret;
 	u32 id;
 
-	if (!dprof_liveset_pick(&base) ||
-	    dprof_resolve(base, &r) || r.base != base ||
-	    (READ_ONCE(dprof_targets[r.target].flags) & DPROF_TARGET_DEAD) ||
-	    dprof_plan_ensure(r.target) || !dprof_plan(r.target)->nr_items) {
+	if (!window_draw(&r) || dprof_plan_ensure(r.target) ||
+	    !dprof_plan(r.target)->nr_items) {
 		s->windows_no_object++;
 		return false;
 	}
+	base = r.base;
 	p = dprof_plan(r.target);
 	/*
 	 * Objects that die before the registers are armed (skbuffs live

@@ -23,13 +23,15 @@
 # Measured with target=dprof_rank_0,dprof_rank_3 for 40 s: sweeps per
 # window of rank_0 over those of rank_3 were 0.872 and 0.913 in wall time,
 # 0.992 and 0.996 under -icount, where only the handler's own
-# instructions (189 per hit) count.  The standard error is the one the
-# module states (its 95% half-width / 1.96, taken relative to the share):
-# it comes from the samples per window, since only the windows are
-# independent draws; the number of windows each type gets varies (a 3/4
-# share moves by 1/sqrt(windows) when its type gets a few windows less),
-# which a count of samples alone would hide.  The stated interval must be
-# informative too: under half the expected share for rank_0 and rank_1.
+# instructions (189 per hit) count.  The share checked is the module's
+# estimate (samples per window times the type's live objects drawn at
+# random, sample.c), taken among the four own caches, and the standard
+# error the one the module states (its 95% half-width / 1.96, relative to
+# the share).  A count of samples alone would not do: how many windows
+# each type gets swings binomially (45 to 81 of ~780 here), and rank_0's
+# 16x samples per window carry that into every other share; the share of
+# the samples failed this check in 3 of ~7 runs.  The stated interval must
+# be informative too: under half the expected share for rank_0 and rank_1.
 # The load-time scan must find every
 # test object that sits in a slab the module counts as full (from its own
 # objects' addresses).
@@ -90,7 +92,7 @@ expect_eq "ranking of the test types" "$order" \
 
 # Shares among the four own caches, and the older objects, from the
 # module's profile table: type samples share+-95% misses windows older
-# bounce.
+# bounce drawn.
 icount=0
 under_icount && icount=1
 [ "$icount" -eq 1 ] || echo "shares not checked: wall time in TCG charges the emulator's trap delivery to the watched code (see the top of this test); make check checks them under -icount"
@@ -104,8 +106,9 @@ awk -v rankfile="$RANK" -v icount="$icount" '
 		}
 	}
 	$1 ~ /^dprof_rank_[0-3]$/ {
-		s[$1] = $2; w[$1] = $5; old[$1] = $6; total += $2; rsum += rate[$1]
+		w[$1] = $5; old[$1] = $6; drawn[$1] = $8; rsum += rate[$1]
 		split($3, ph, "[+]-"); pm = ph[1] + 0; half = ph[2] + 0
+		s[$1] = pm; total += pm
 		# relative standard error the module states; 1 if none
 		rel[$1] = (pm > 0 && ph[2] !~ /^\?/) ? half / 1.96 / pm : 1
 	}
@@ -115,10 +118,11 @@ awk -v rankfile="$RANK" -v icount="$icount" '
 			if (t == "kmalloc-32") continue
 			if (!(t in s)) { print "FAIL: " t " has no samples"; bad = 1; continue }
 			if (w[t] < 10) { print "FAIL: " t ": only " w[t] " windows"; bad = 1 }
+			if (drawn[t] < w[t]) { print "FAIL: " t ": drawn " drawn[t] " times, fewer than its " w[t] " windows"; bad = 1 }
 			want = rate[t] / rsum; got = s[t] / total
 			tol = want * (3 * rel[t] + slack)
 			d = got - want; if (d < 0) d = -d
-			printf "%s: share %.3f, expected %.3f +- %.3f%s (%d windows, stated relative error %.3f); older %d, in full slabs %d of %d\n", t, got, want, tol, check_share ? "" : " (not checked: wall time)", w[t], rel[t], old[t], full[t], n[t]
+			printf "%s: share %.3f, expected %.3f +- %.3f%s (%d windows, %d drawn, stated relative error %.3f); older %d, in full slabs %d of %d\n", t, got, want, tol, check_share ? "" : " (not checked: wall time)", w[t], drawn[t], rel[t], old[t], full[t], n[t]
 			if (check_share && d > tol) { print "FAIL: " t " share out of tolerance"; bad = 1 }
 			if ((t == "dprof_rank_0" || t == "dprof_rank_1") && 1.96 * rel[t] >= 0.5) {
 				print "FAIL: " t ": the stated 95% interval is +-" int(196 * rel[t]) "% of the share: too wide to test"; bad = 1
