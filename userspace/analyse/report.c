@@ -4,13 +4,14 @@
  *  - IBS/PEBS samples are independent draws: a share p of n samples has a
  *    95% half-width of 1.96 * sqrt(p (1 - p) / n).
  *  - The watch sampler counts every access in a window on one random
- *    object, so samples are not independent; the windows are.  A share
- *    is then a ratio of sums over windows, and its error depends on how
- *    the samples spread over them (a few windows on a busy object carry
- *    most of a type's samples).  dprof.ko keeps, per type, the sums of
- *    samples per window and of their squares and prints the linearised
- *    95% half-width beside each share (sample.c, dprof_share_half95());
- *    it is read from the profile dprof-view record saved.
+ *    object, so samples are not independent; the windows are.  dprof.ko
+ *    estimates a type's share as its samples per window times its live
+ *    objects drawn at random (more draws than windows, so the shares do
+ *    not swing with how many windows each type got) and prints it with
+ *    its linearised 95% half-width (sample.c, window_weight()).  The
+ *    report takes both from the profile dprof-view record saved; a type
+ *    sampled only by histories has no window and so no share.  Without
+ *    that profile, shares are of the recorded samples, error unknown.
  * Object counts come from the events: SLAB_LIVE records (objects older
  * than the module, found by the load-time scan) and tracked ALLOC/FREE
  * records; with sampled tracking (track_one_in > 1) they are scaled up.
@@ -168,15 +169,21 @@ void report_build(const struct recording *r, const struct type_map *map,
 			   profile_window_row(r->profile_text, pt->cache,
 					      &t->windows, &mod_share, &half) &&
 			   t->windows) {
-			/*
-			 * The module's share is of its own counts; keep the
-			 * relative error for the recording's share.
-			 */
-			t->share_err = mod_share > 0 ?
-				       t->share * half / mod_share : half;
+			t->share = mod_share;
+			t->share_err = half;
+			rep->window_shares = true;
 		}
 		t->bounce = pt->matched_frees ?
 			    (double)pt->remote_frees / pt->matched_frees : -1;
+	}
+	/* The module weighed the types by windows: the rest have no share. */
+	for (size_t i = 0; i < rep->nr_types && rep->window_shares; i++) {
+		struct report_type *t = &rep->types[i];
+
+		if (t->share_err < 0 && !t->no_share) {
+			t->no_window = true;
+			t->share = 0;
+		}
 	}
 	count_objects(r, rep);
 	for (size_t i = 0; i < rep->nr_types; i++) {

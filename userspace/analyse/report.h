@@ -23,6 +23,11 @@ struct report_type {
 	 * turns, not drawn at random, so outside the shares.
 	 */
 	bool no_share;
+	/*
+	 * Watch sampler: samples only from histories, no window on the
+	 * type, so nothing weighs it against the others: no share.
+	 */
+	bool no_window;
 	double share_err;	/* half-width of its 95% interval; <0 unknown */
 	uint64_t windows;	/* watch sampler: windows on the type; 0 none */
 	uint64_t older;		/* objects live before load (scan) */
@@ -38,6 +43,8 @@ struct report {
 	unsigned int track_one_in;	/* 1 unless sampled tracking */
 	bool all;			/* recorded with target=all */
 	uint64_t weight;		/* samples or misses, all types */
+	/* watch sampler: shares are the module's window estimates */
+	bool window_shares;
 	/* module counters: samples outside profiled live objects */
 	uint64_t module_samples, other_slab, not_slab;
 	size_t data_types;	/* types of samples in no slab object */

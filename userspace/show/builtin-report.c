@@ -54,8 +54,10 @@ static const struct command_opts report_cmd = {
 	"VM: misses are not measured, the share is of accesses).  Load dprof.ko\n"
 	"with target=all to rank every cache of the kernel.  Columns:\n"
 	"  share     of the ranked figure over all types, with its 95% interval\n"
-	"            (binomial on samples; with the watch sampler, from how the\n"
-	"            samples spread over the sample windows, the independent draws)\n"
+	"            (binomial on samples; with the watch sampler, dprof.ko's\n"
+	"            estimate: samples per sample window times live objects drawn\n"
+	"            at random, the error from the windows and draws, the\n"
+	"            independent draws; (no window): sampled by histories only)\n"
 	"  ws        working set at the end: live objects (older ones included)\n"
 	"            times the object size, scaled by track_one_in\n"
 	"  older     objects live before dprof.ko was loaded (its load-time scan)\n"
@@ -131,6 +133,8 @@ static void report_text(FILE *out, const struct report_opts *o,
 		bytes_text(t->ws_bytes, ws, sizeof(ws));
 		if (t->no_share)
 			snprintf(share, sizeof(share), "(variable)");
+		else if (t->no_window)
+			snprintf(share, sizeof(share), "(no window)");
 		else if (t->share_err >= 0)
 			snprintf(share, sizeof(share), "%5.1f%% ±%4.1f",
 				 100 * t->share, 100 * t->share_err);
@@ -183,7 +187,7 @@ static void report_json(FILE *out, const struct report_opts *o,
 		json_uint(&j, "object_size", t->t->object_size);
 		json_uint(&j, "samples", t->t->samples);
 		json_uint(&j, "misses", t->t->misses);
-		if (t->no_share)
+		if (t->no_share || t->no_window)
 			json_null(&j, "share");
 		else
 			json_double(&j, "share", t->share);

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The all-types ranking under the watch sampler takes dprof.ko's share
+ * estimates, not the ratio of the recorded samples: a type's samples
+ * count its windows' samples times how many windows it got, and the
+ * module weighs that by the objects it drew instead (sample.c).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+#include "fixture.h"
+#include "report.h"
+#include "typemap.h"
+
+static void agg(struct dprof_sample_agg *e, uint8_t target, uint32_t count)
+{
+	memset(e, 0, sizeof(*e));
+	e->ip = 0xffffffff81000100ull;
+	e->count = count;
+	e->loads = count;
+	e->offset = 8;
+	e->target = target;
+	e->flags = DPROF_AGG_WATCH_IP;
+}
+
+/*
+ * cache1 has the most samples but the smaller estimated share (it got
+ * twice the windows); cache2's samples came from histories only.
+ */
+static const char profile_text[] =
+	"sampler: watch (debug registers): samples are accesses\n"
+	"samples: 1950, in targets 1950, other slab caches or objects not established live 0, not slab 0, no address 0\n"
+	"\n"
+	"3 of 3 types sampled; share: of the accesses in all types\n"
+	"type                        samples    share+-95%     misses   windows     older  bounce  drawn\n"
+	"cache0                          900    70.0+-5.0%       est.        20         0  ?         600\n"
+	"cache1                         1000    30.0+-3.0%       est.        40         0  ?         620\n"
+	"cache2                           50             -       est.         0         0  ?           3\n";
+
+static void test_report_window_shares(void)
+{
+	struct dprof_sample_agg e[3];
+	struct fixture_section sec[2] = {
+		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
+		{ DPROF_SEC_PROFILE, profile_text, sizeof(profile_text) - 1 },
+	};
+	struct type_map map = { 0 };
+	struct rec_error err;
+	struct recording r;
+	struct report rep;
+	struct fixture f;
+
+	agg(&e[0], 0, 900);
+	agg(&e[1], 1, 1000);
+	agg(&e[2], 2, 50);
+	fixture_begin(&f, 3);
+	fixture_end_sections(&f, sec, 2);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	report_build(&r, &map, &rep);
+	CHECK(rep.window_shares);
+	CHECK_EQ_U64(rep.nr_types, 3);
+	if (rep.nr_types == 3) {
+		CHECK(!strcmp(rep.types[0].t->cache, "cache0"));
+		CHECK(rep.types[0].share > 0.6999 && rep.types[0].share < 0.7001);
+		CHECK(rep.types[0].share_err > 0.0499 &&
+		      rep.types[0].share_err < 0.0501);
+		CHECK_EQ_U64(rep.types[0].windows, 20);
+		CHECK(!strcmp(rep.types[1].t->cache, "cache1"));
+		CHECK(rep.types[1].share > 0.2999 && rep.types[1].share < 0.3001);
+		CHECK(!strcmp(rep.types[2].t->cache, "cache2"));
+		CHECK(rep.types[2].no_window);
+		CHECK(rep.types[2].share_err < 0);
+	}
+	report_free(&rep);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
+/* Without the module's profile: shares of the samples, error unknown. */
+static void test_report_sample_shares(void)
+{
+	struct dprof_sample_agg e[2];
+	struct fixture_section sec[1] = {
+		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
+	};
+	struct type_map map = { 0 };
+	struct rec_error err;
+	struct recording r;
+	struct report rep;
+	struct fixture f;
+
+	agg(&e[0], 0, 300);
+	agg(&e[1], 1, 100);
+	fixture_begin(&f, 2);
+	fixture_end_sections(&f, sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	report_build(&r, &map, &rep);
+	CHECK(!rep.window_shares);
+	CHECK_EQ_U64(rep.nr_types, 2);
+	if (rep.nr_types == 2) {
+		CHECK(!strcmp(rep.types[0].t->cache, "cache0"));
+		CHECK(rep.types[0].share > 0.7499 && rep.types[0].share < 0.7501);
+		CHECK(rep.types[0].share_err < 0);
+		CHECK(!rep.types[1].no_window);
+	}
+	report_free(&rep);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
+const struct unit_test report_tests[] = {
+	{ "report_window_shares", test_report_window_shares },
+	{ "report_sample_shares", test_report_sample_shares },
+	{ NULL, NULL },
+};
