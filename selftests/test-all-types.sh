@@ -30,7 +30,7 @@
 # the share).  A count of samples alone would not do: how many windows
 # each type gets swings binomially (45 to 81 of ~780 here), and rank_0's
 # 16x samples per window carry that into every other share; the share of
-# the samples failed this check in 3 of ~7 runs.  The stated interval must
+# the samples failed this check in 3 of 9 runs.  The stated interval must
 # be informative too: under half the expected share for rank_0 and rank_1.
 # The load-time scan must find every
 # test object that sits in a slab the module counts as full (from its own
