@@ -23,6 +23,33 @@ static void agg(struct dprof_sample_agg *e, uint8_t target, uint32_t count)
 	e->flags = DPROF_AGG_WATCH_IP;
 }
 
+/* A recording of the targets cache0.. with @sec, and its report. */
+static bool report_of(struct fixture *f, struct recording *r,
+		      struct report *rep, unsigned int nr_targets,
+		      const struct fixture_section *sec, size_t nr_sec)
+{
+	struct type_map map = { 0 };
+	struct rec_error err;
+
+	fixture_begin(f, nr_targets);
+	fixture_end_sections(f, sec, nr_sec);
+	if (recording_parse(r, f->buf, f->len, &err)) {
+		CHECK(!"recording_parse");
+		fixture_free(f);
+		return false;
+	}
+	report_build(r, &map, rep);
+	return true;
+}
+
+static void report_done(struct fixture *f, struct recording *r,
+			struct report *rep)
+{
+	report_free(rep);
+	recording_free(r);
+	fixture_free(f);
+}
+
 /*
  * cache1 has the most samples but the smaller estimated share (it got
  * twice the windows); cache2's samples came from histories only.
@@ -44,8 +71,6 @@ static void test_report_window_shares(void)
 		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
 		{ DPROF_SEC_PROFILE, profile_text, sizeof(profile_text) - 1 },
 	};
-	struct type_map map = { 0 };
-	struct rec_error err;
 	struct recording r;
 	struct report rep;
 	struct fixture f;
@@ -53,10 +78,8 @@ static void test_report_window_shares(void)
 	agg(&e[0], 0, 900);
 	agg(&e[1], 1, 1000);
 	agg(&e[2], 2, 50);
-	fixture_begin(&f, 3);
-	fixture_end_sections(&f, sec, 2);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	report_build(&r, &map, &rep);
+	if (!report_of(&f, &r, &rep, 3, sec, 2))
+		return;
 	CHECK(rep.window_shares);
 	CHECK_EQ_U64(rep.nr_types, 3);
 	if (rep.nr_types == 3) {
@@ -71,9 +94,7 @@ static void test_report_window_shares(void)
 		CHECK(rep.types[2].no_window);
 		CHECK(rep.types[2].share_err < 0);
 	}
-	report_free(&rep);
-	recording_free(&r);
-	fixture_free(&f);
+	report_done(&f, &r, &rep);
 }
 
 /* Without the module's profile: shares of the samples, error unknown. */
@@ -83,18 +104,14 @@ static void test_report_sample_shares(void)
 	struct fixture_section sec[1] = {
 		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
 	};
-	struct type_map map = { 0 };
-	struct rec_error err;
 	struct recording r;
 	struct report rep;
 	struct fixture f;
 
 	agg(&e[0], 0, 300);
 	agg(&e[1], 1, 100);
-	fixture_begin(&f, 2);
-	fixture_end_sections(&f, sec, 1);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	report_build(&r, &map, &rep);
+	if (!report_of(&f, &r, &rep, 2, sec, 1))
+		return;
 	CHECK(!rep.window_shares);
 	CHECK_EQ_U64(rep.nr_types, 2);
 	if (rep.nr_types == 2) {
@@ -103,9 +120,7 @@ static void test_report_sample_shares(void)
 		CHECK(rep.types[0].share_err < 0);
 		CHECK(!rep.types[1].no_window);
 	}
-	report_free(&rep);
-	recording_free(&r);
-	fixture_free(&f);
+	report_done(&f, &r, &rep);
 }
 
 const struct unit_test report_tests[] = {
