@@ -976,7 +976,7 @@ static void window_base(struct type_sum *types, unsigned int nr,
 	}
 }
 
-/* Half-width of the 95% interval of the share, per mille. */
+/* Half-width of the 95% interval of the share, in 1/10000. */
 static u64 window_half95(const struct type_sum *t, const struct share_base *b)
 {
 	u64 p = window_share(t, b);
@@ -986,12 +986,12 @@ static u64 window_half95(const struct type_sum *t, const struct share_base *b)
 	if (v <= 0)
 		return 0;
 	/* sqrt(v) is sqrt(V) in 1/SHARE_ONE: p sqrt(v) <= 2^46 */
-	return (1960 * p * int_sqrt64(v)) >> (2 * SHARE_SHIFT);
+	return (19600 * p * int_sqrt64(v)) >> (2 * SHARE_SHIFT);
 }
 
 /*
  * IBS/PEBS: the binomial half-width of the share p = s_t / s of
- * independent samples, 1.96 sqrt(p (1 - p) / s), per mille.
+ * independent samples, 1.96 sqrt(p (1 - p) / s), in 1/10000.
  */
 static u64 binomial_half95(u64 s_t, u64 s)
 {
@@ -1000,37 +1000,40 @@ static u64 binomial_half95(u64 s_t, u64 s)
 	if (!s || s_t > s)
 		return 0;
 	p = div64_u64(s_t << 10, s);
-	return div64_u64(1960 * int_sqrt64(p * (1024 - p) * s), 1024 * s);
+	return div64_u64(19600 * int_sqrt64(p * (1024 - p) * s), 1024 * s);
 }
 
-/* The share with its 95% interval, both as percentages, one decimal. */
+/*
+ * The share with its 95% interval, both as percentages with two decimals:
+ * one would round a 3% share's 0.2-point interval by a quarter.
+ */
 static void print_share(struct seq_file *m, const struct type_sum *t,
 			const struct share_base *b)
 {
 	bool hw = sampler != DPROF_SAMPLER_WATCH;
-	unsigned int pm, half;
+	unsigned int pm, half;	/* in 1/10000 */
 	char buf[48];
 
 	if (hw) {
-		pm = b->all ? div64_u64(1000 * t->misses, b->all) : 0;
-		half = min_t(u64, binomial_half95(t->misses, b->all), 1000);
+		pm = b->all ? div64_u64(10000 * t->misses, b->all) : 0;
+		half = min_t(u64, binomial_half95(t->misses, b->all), 10000);
 	} else if (!b->weight) {
 		/* No window took a sample: only the histories' counts. */
-		pm = b->all ? div64_u64(1000 * t->count, b->all) : 0;
-		snprintf(buf, sizeof(buf), "%u.%u+-?%%", pm / 10, pm % 10);
+		pm = b->all ? div64_u64(10000 * t->count, b->all) : 0;
+		snprintf(buf, sizeof(buf), "%u.%02u+-?%%", pm / 100, pm % 100);
 		goto out;
 	} else if (!t->win.windows) {
 		/* Samples from histories only: no draw weighs them. */
 		snprintf(buf, sizeof(buf), "-");
 		goto out;
 	} else {
-		pm = (1000 * window_share(t, b)) >> SHARE_SHIFT;
-		half = min_t(u64, window_half95(t, b), 1000);
+		pm = (10000 * window_share(t, b)) >> SHARE_SHIFT;
+		half = min_t(u64, window_half95(t, b), 10000);
 	}
-	snprintf(buf, sizeof(buf), "%u.%u+-%u.%u%%", pm / 10, pm % 10,
-		 half / 10, half % 10);
+	snprintf(buf, sizeof(buf), "%u.%02u+-%u.%02u%%", pm / 100, pm % 100,
+		 half / 100, half % 100);
 out:
-	seq_printf(m, " %13s", buf);
+	seq_printf(m, " %15s", buf);
 }
 
 static void show_target(struct seq_file *m, const struct type_sum *s,
@@ -1219,7 +1222,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	else
 		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated as the samples per window times the live objects drawn (%u per window turn), +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window, +-? when no window sampled anything: then of the history samples); windows: sample windows opened on the type; older: objects live before load (scan); drawn: its live objects drawn at random\n",
 			   seen, nr, DPROF_WINDOW_DRAWS);
-	seq_printf(m, "%-24s %10s %13s %10s %9s %9s  %s%s\n", "type", "samples",
+	seq_printf(m, "%-24s %10s %15s %10s %9s %9s  %s%s\n", "type", "samples",
 		   "share+-95%", "misses", hw ? "avg_lat" : "windows", "older",
 		   "bounce", hw ? "" : "  drawn");
 	for (t = 0; t < nr; t++) {
