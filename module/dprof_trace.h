@@ -28,7 +28,7 @@ DECLARE_EVENT_CLASS(dprof_obj,
 		__string(cache, dprof_targets[ev->hdr.target].name)
 		__field(unsigned long, addr)
 		__field(unsigned long, call_site)
-		__field(u8, target)
+		__field(u16, target)
 		__field(u8, flags)
 	),
 	TP_fast_assign(
@@ -92,7 +92,7 @@ TRACE_EVENT(dprof_window,
 		__field(u64, watched_ns)
 		__field(u64, samples)
 		__array(u16, offset, DPROF_HIST_MAX_OFFSETS)
-		__field(u8, target)
+		__field(u16, target)
 		__field(u8, nr_offsets)
 		__field(bool, cut)
 	),
@@ -120,14 +120,14 @@ TRACE_EVENT(dprof_window,
 
 /* A sample that fell in a target object (any sampler). */
 TRACE_EVENT(dprof_sample,
-	TP_PROTO(u8 target, u16 offset, u64 ip, const struct dprof_access *a),
+	TP_PROTO(u16 target, u16 offset, u64 ip, const struct dprof_access *a),
 	TP_ARGS(target, offset, ip, a),
 	TP_STRUCT__entry(
 		__string(cache, dprof_targets[target].name)
 		__field(unsigned long, ip)
 		__field(u16, offset)
 		__field(u16, latency)
-		__field(u8, target)
+		__field(u16, target)
 		__field(u8, src)
 		__field(u8, load)
 		__field(u8, store)

@@ -91,6 +91,7 @@ void dprof_history_hit(unsigned long word, unsigned int w, bool write,
 		return;
 	}
 	el.kind = DPROF_REC_HIST_ELEM;
+	el.reserved = 0;
 	el.size = sizeof(el);
 	el.cpu = smp_processor_id();
 	el.tag = (word_id(word) & DPROF_ELEM_ID_MASK) |

@@ -117,7 +117,7 @@ static void ring_put_lost(void)
 			.kind = DPROF_REC_LOST,
 			.size = sizeof(lost),
 			.cpu = smp_processor_id(),
-			.target = 0xff,
+			.target = DPROF_NO_TARGET,
 		},
 		.time_ns = ktime_get_mono_fast_ns(),
 	};

@@ -98,13 +98,13 @@ const char *const dprof_sampler_names[DPROF_SAMPLER_INJECT + 1] = {
 
 /* ---- aggregation (NMI / #DB context) ----------------------------------- */
 
-static u32 agg_hash(u8 target, u16 offset, u64 ip, u8 src)
+static u32 agg_hash(u16 target, u16 offset, u64 ip, u8 src)
 {
-	return hash_64(ip ^ ((u64)offset << 40) ^ ((u64)target << 56) ^
+	return hash_64(ip ^ ((u64)offset << 32) ^ ((u64)target << 48) ^
 		       ((u64)src << 60), 32);
 }
 
-static void emit_record(u8 target, u16 offset, u64 ip,
+static void emit_record(u16 target, u16 offset, u64 ip,
 			const struct dprof_access *a, u8 agg_flags)
 {
 	struct dprof_sample_rec rec = {
@@ -125,7 +125,7 @@ static void emit_record(u8 target, u16 offset, u64 ip,
 	dprof_ring_write(&rec, sizeof(rec));
 }
 
-static void agg_add(u8 target, u16 offset, u64 ip, const struct dprof_access *a,
+static void agg_add(u16 target, u16 offset, u64 ip, const struct dprof_access *a,
 		    u8 flags)
 {
 	struct agg_table *t = this_cpu_ptr(&agg);

@@ -30,12 +30,17 @@
  * DPROF_SEC_DATA_SAMPLES) with the per-CPU area offsets to name them
  * ("percpu_offsets", DPROF_SEC_PERCPU); sampler DPROF_SAMPLER_INJECT.  A
  * version-4 file is a version-5 file without them.
+ * 6: target indexes of 16 bits (every cache of a machine can be a target,
+ * DPROF_MAX_TARGETS 4095, DPROF_NO_TARGET 0xffff): struct dprof_rec_hdr
+ * is kind, flags, size, cpu, target (u8, u8, u16, u16, u16), and
+ * struct dprof_sample_agg's target is a __u16 before its cpu.  Readers
+ * take version 6 only: an older file's headers are laid out otherwise.
  */
 /* The release of the module and of dprof-view, built from one tree. */
 #define DPROF_VERSION		"0.1.0"
 
-#define DPROF_ABI_VERSION	5
-#define DPROF_ABI_OLDEST	2	/* oldest version readers accept */
+#define DPROF_ABI_VERSION	6
+#define DPROF_ABI_OLDEST	6	/* oldest version readers accept */
 
 /*
  * debugfs tree: /sys/kernel/debug/dprof/  (all files 0400, read() only)
@@ -83,12 +88,16 @@
 #define DPROF_TARGET_VAR	0x8	/* a kernel variable (watch_symbols=) */
 
 /*
- * Record headers carry the target index in a byte, 0xff meaning none:
- * target=all profiles at most 255 caches (the rest are counted, not
- * profiled); caches named in target= are at most 8.
+ * Record headers carry the target index in 16 bits, 0xffff meaning none.
+ * A target is never reused once its cache is destroyed (a record's index
+ * names one cache for the whole recording), so target=all counts every
+ * cache the machine had while dprof was loaded: at most 4095 (the rest
+ * are counted in status, not profiled; a busybox guest has about 200,
+ * a server with its drivers several hundred); caches named in target=
+ * are at most 8.
  */
-#define DPROF_MAX_TARGETS	255
-#define DPROF_NO_TARGET		0xff
+#define DPROF_MAX_TARGETS	4095
+#define DPROF_NO_TARGET		0xffff
 #define DPROF_NAME_LEN		64	/* cache name incl. NUL */
 
 /*
@@ -109,11 +118,11 @@ enum dprof_rec_kind {
 };
 
 struct dprof_rec_hdr {
-	__u16 kind;		/* enum dprof_rec_kind */
+	__u8 kind;		/* enum dprof_rec_kind */
+	__u8 flags;		/* kind-specific, DPROF_OBJ_* for objects */
 	__u16 size;		/* whole record in bytes */
 	__u16 cpu;		/* CPU that produced the record */
-	__u8 target;		/* index into "targets", 0xff: none */
-	__u8 flags;		/* kind-specific, DPROF_OBJ_* for objects */
+	__u16 target;		/* index into "targets", 0xffff: none */
 };
 
 /*
@@ -241,7 +250,8 @@ struct dprof_hist_end {
 #define DPROF_ELEM_WRITE	0x8000	/* tag: a write breakpoint reported it */
 
 struct dprof_hist_elem {
-	__u16 kind;		/* DPROF_REC_HIST_ELEM */
+	__u8 kind;		/* DPROF_REC_HIST_ELEM, where the header's is */
+	__u8 reserved;
 	__u16 size;		/* 16 */
 	__u16 cpu;		/* CPU that made the access */
 	__u16 tag;		/* DPROF_ELEM_* */
@@ -296,11 +306,10 @@ struct dprof_sample_agg {
 	__u32 loads;
 	__u32 stores;
 	__u16 offset;		/* byte offset in the object */
-	__u8 target;
-	__u8 src;		/* enum dprof_src */
+	__u16 target;
 	__u16 cpu;		/* the table's CPU */
+	__u8 src;		/* enum dprof_src */
 	__u8 flags;		/* DPROF_AGG_* */
-	__u8 reserved;
 };
 
 /*

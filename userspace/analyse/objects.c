@@ -9,7 +9,7 @@ struct obj_event {
 	uint64_t addr;
 	uint16_t cpu;
 	uint8_t kind;
-	uint8_t target;
+	uint16_t target;
 	uint8_t flags;
 };
 
@@ -39,7 +39,7 @@ struct live_map {
 		uint64_t time_ns;
 		size_t life;	/* index in obj_summary.lives */
 		uint16_t cpu;
-		uint8_t target;
+		uint16_t target;
 	} *slots;
 	size_t mask, used;
 };

@@ -38,7 +38,7 @@ struct obj_target_stats {
 struct obj_life {
 	uint64_t addr;
 	uint64_t alloc_ns, end_ns;	/* end: free, or the recording's end */
-	uint8_t target;
+	uint16_t target;
 	bool freed;
 };
 

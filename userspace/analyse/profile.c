@@ -274,8 +274,8 @@ static void count_site(struct site_count **tab, size_t *cap, size_t *used,
 /* kmalloc-N holds many types: name them by their allocation sites. */
 static void kmalloc_sites(const struct recording *r, struct profile *p)
 {
-	struct site_count *tab[DPROF_MAX_TARGETS] = { 0 };
-	size_t cap[DPROF_MAX_TARGETS] = { 0 }, used[DPROF_MAX_TARGETS] = { 0 };
+	struct site_count **tab;
+	size_t *cap, *used;
 	const struct dprof_rec_hdr *hdr;
 	struct rec_iter it;
 	bool any = false;
@@ -284,6 +284,10 @@ static void kmalloc_sites(const struct recording *r, struct profile *p)
 		any |= p->types[i].kmalloc;
 	if (!any)
 		return;
+	/* Up to 4095 targets: on the heap, not the stack. */
+	tab = xcalloc(DPROF_MAX_TARGETS, sizeof(*tab));
+	cap = xcalloc(DPROF_MAX_TARGETS, sizeof(*cap));
+	used = xcalloc(DPROF_MAX_TARGETS, sizeof(*used));
 	rec_iter_init(&it, r);
 	while ((hdr = rec_iter_next(&it))) {
 		const struct dprof_obj_event *o = (const void *)hdr;
@@ -316,6 +320,9 @@ static void kmalloc_sites(const struct recording *r, struct profile *p)
 	}
 	for (size_t i = 0; i < DPROF_MAX_TARGETS; i++)
 		free(tab[i]);
+	free(tab);
+	free(cap);
+	free(used);
 }
 
 /* ---- samples in no slab object, as types ------------------------------ */

@@ -13,10 +13,10 @@ struct agg_table {
 	size_t cap, n;		/* cap a power of two */
 };
 
-static uint64_t key_hash(uint8_t target, uint16_t offset, uint64_t ip,
+static uint64_t key_hash(uint16_t target, uint16_t offset, uint64_t ip,
 			 uint8_t src, uint16_t cpu)
 {
-	uint64_t h = ip ^ ((uint64_t)target << 56) ^ ((uint64_t)offset << 32) ^
+	uint64_t h = ip ^ ((uint64_t)target << 48) ^ ((uint64_t)offset << 32) ^
 		     ((uint64_t)src << 24) ^ cpu;
 
 	/*
@@ -30,7 +30,7 @@ static uint64_t key_hash(uint8_t target, uint16_t offset, uint64_t ip,
 	return h ^ (h >> 33);
 }
 
-static bool same(const struct dprof_sample_agg *e, uint8_t target,
+static bool same(const struct dprof_sample_agg *e, uint16_t target,
 		 uint16_t offset, uint64_t ip, uint8_t src, uint16_t cpu)
 {
 	return e->ip == ip && e->offset == offset && e->target == target &&
@@ -38,7 +38,7 @@ static bool same(const struct dprof_sample_agg *e, uint8_t target,
 }
 
 static struct dprof_sample_agg *slot_at(struct agg_table *t, uint64_t hash,
-					uint8_t target, uint16_t offset,
+					uint16_t target, uint16_t offset,
 					uint64_t ip, uint8_t src, uint16_t cpu)
 {
 	size_t i = hash & (t->cap - 1);
@@ -48,7 +48,7 @@ static struct dprof_sample_agg *slot_at(struct agg_table *t, uint64_t hash,
 	return &t->e[i];
 }
 
-static struct dprof_sample_agg *slot(struct agg_table *t, uint8_t target,
+static struct dprof_sample_agg *slot(struct agg_table *t, uint16_t target,
 				     uint16_t offset, uint64_t ip, uint8_t src,
 				     uint16_t cpu)
 {

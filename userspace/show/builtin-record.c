@@ -296,7 +296,7 @@ static int read_targets(struct record_state *st,
 
 static int write_header_sections(struct record_state *st)
 {
-	struct dprof_file_target targets[DPROF_MAX_TARGETS];
+	static struct dprof_file_target targets[DPROF_MAX_TARGETS];	/* 320 KiB */
 	struct dprof_file_cache caches[16];
 	struct utsname uts;
 	char *meta = NULL, *text, path[512], stamp[64];

@@ -54,7 +54,7 @@ void fixture_begin(struct fixture *f, unsigned int nr_targets)
 }
 
 void fixture_event(struct fixture *f, uint16_t kind, uint16_t cpu,
-		   uint8_t target, uint64_t time_ns, uint64_t addr)
+		   uint16_t target, uint64_t time_ns, uint64_t addr)
 {
 	struct dprof_obj_event e = {
 		.hdr = { .kind = kind, .size = sizeof(e), .cpu = cpu,

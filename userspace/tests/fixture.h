@@ -16,7 +16,7 @@ struct fixture {
 
 void fixture_begin(struct fixture *f, unsigned int nr_targets);
 void fixture_event(struct fixture *f, uint16_t kind, uint16_t cpu,
-		   uint8_t target, uint64_t time_ns, uint64_t addr);
+		   uint16_t target, uint64_t time_ns, uint64_t addr);
 /* Any record (history records, malformed ones); size from the caller. */
 void fixture_raw(struct fixture *f, const void *rec, size_t size);
 /* Closes the events section and appends the end section. */

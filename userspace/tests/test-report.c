@@ -12,7 +12,7 @@
 #include "report.h"
 #include "typemap.h"
 
-static void agg(struct dprof_sample_agg *e, uint8_t target, uint32_t count)
+static void agg(struct dprof_sample_agg *e, uint16_t target, uint32_t count)
 {
 	memset(e, 0, sizeof(*e));
 	e->ip = 0xffffffff81000100ull;

@@ -17,7 +17,7 @@ static void test_cache_size(void)
 
 static void test_targets_text(void)
 {
-	struct dprof_file_target t[DPROF_MAX_TARGETS];
+	struct dprof_file_target t[8];
 	int bad = 0;
 
 	CHECK(parse_targets("# index name object_size stride flags\n"
