@@ -161,7 +161,12 @@ static unsigned int u32_at(const void *base, int off)
 static int cache_scan = CALIB_SCAN;
 
 /* Where dprof_walk_caches() starts once the calibration caches are gone. */
-static struct kmem_cache *walk_anchor;
+/*
+ * The "kmem_cache" cache, whose objects are the struct kmem_cache of every
+ * cache: the walk of slab_caches starts from it, and target.c sees a
+ * cache die for good when one of its objects is freed.
+ */
+struct kmem_cache *dprof_cache_cache;
 
 static void bound_cache_scan(void)
 {
@@ -521,7 +526,7 @@ int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
 			 * caches while they stay, then the "kmem_cache" cache
 			 * (a boot cache, listed and never destroyed).
 			 */
-			walk_anchor = dprof_cache_of(calib[0].s, NULL);
+			dprof_cache_cache = dprof_cache_of(calib[0].s, NULL);
 			return 0;
 		}
 		calib_destroy();
@@ -552,7 +557,7 @@ static bool is_cache_object(unsigned long ptr)
 int dprof_walk_caches(dprof_cache_fn fn, void *arg)
 {
 	int list = dprof_layout.cache_list;
-	struct kmem_cache *start = calib[0].s ? calib[0].s : walk_anchor;
+	struct kmem_cache *start = calib[0].s ? calib[0].s : dprof_cache_cache;
 	unsigned long anchor, node, name_ptr;
 	char name[DPROF_NAME_LEN];
 	int visited, ret;

@@ -35,6 +35,7 @@ extern struct dprof_layout dprof_layout;
 int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
 		      int cache_list, int slab_counters, int red_left_pad);
 void dprof_layout_exit(void);
+extern struct kmem_cache *dprof_cache_cache;	/* the "kmem_cache" cache */
 /* Walk every slab cache; stops when fn returns non-zero, which it returns. */
 typedef int (*dprof_cache_fn)(struct kmem_cache *s, const char *name,
 			      void *arg);
@@ -50,6 +51,7 @@ struct dprof_target {
 	unsigned int flags;		/* DPROF_TARGET_* */
 	u64 older;			/* objects the scan found live */
 	unsigned long var_addr;		/* DPROF_TARGET_VAR: the variable */
+	bool gone;			/* dead for good (target.c life_lock) */
 	char name[DPROF_NAME_LEN];
 };
 
@@ -70,11 +72,11 @@ void dprof_target_exit(void);
  * Cache pointer -> target index, for the hooks (any context): open
  * addressing keyed by the pointer, written only under target.c's lock in
  * process context, read with plain loads.  An entry is never moved; a
- * destroyed cache's entry becomes a tombstone (kmem_cache_destroy's
- * return probe), so a new cache at the same address is a new target.
+ * dead cache's entry becomes a tombstone (target.c, "lives of target
+ * caches"), so a new cache at the same address is a new target.
  * The lookup is inline: every allocation and free in the system asks.
  */
-#define DPROF_INDEX_BITS	10	/* 1024 slots for at most 255 targets */
+#define DPROF_INDEX_BITS	13	/* 8192 slots for at most 4095 targets */
 #define DPROF_INDEX_PROBES	32
 #define DPROF_INDEX_TOMB	((struct kmem_cache *)1UL)
 
@@ -117,10 +119,21 @@ static inline int dprof_target_of_cache(const struct kmem_cache *s)
 	return -1;
 }
 
-void dprof_target_forget(const struct kmem_cache *s);
-/* After kmem_cache_destroy(): true (and alive again) if only an alias went. */
-bool dprof_target_revive_alias(int target);
-unsigned int dprof_target_alias_destroys(void);
+/*
+ * Destroys in flight that target.c counts at once, per cache pointer;
+ * the destroy probe's instances are as many.  Beyond them a destroy is
+ * not seen at entry (counted in status); its cache still dies for good
+ * when its struct kmem_cache is freed.
+ */
+#define DPROF_DESTROYS_IN_FLIGHT	1024
+/* kmem_cache_destroy(@s) entered: the target it stops, or -1. */
+int dprof_target_destroy_begin(const struct kmem_cache *s, bool *tracked);
+/* kmem_cache_destroy(@s) returned (when its begin was tracked). */
+void dprof_target_destroy_end(const struct kmem_cache *s);
+/* The struct kmem_cache at @s is being freed. */
+void dprof_target_cache_freed(const struct kmem_cache *s);
+void dprof_target_life_stats(unsigned int *aliases, unsigned int *overflow,
+			     unsigned int *retried);
 void dprof_target_unknown_alloc(void);
 /* watch_symbols=: a kernel variable as a target; its index or -errno. */
 int dprof_target_add_variable(const char *name, unsigned long addr,
@@ -203,6 +216,10 @@ size_t dprof_ring_drain(void *buf, size_t room);
 u64 dprof_ring_lost_total(void);
 
 /* ---- slab.c: allocation/free hooks ------------------------------------- */
+/* The kmem_cache_destroy() probe: before any target is looked for. */
+int dprof_slab_destroy_init(void);
+void dprof_slab_destroy_exit(void);
+unsigned long dprof_slab_destroy_missed(void);
 int dprof_slab_init(void);
 void dprof_slab_exit(void);
 /* Calls the kprobes could not follow (their nmissed): lost records. */

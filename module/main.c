@@ -347,6 +347,12 @@ static int __init dprof_setup(void)
 	if (test_fail_nth && dprof_fail_nth_get())
 		pr_info("test_fail_nth=%u: calibration passed %u points\n",
 			test_fail_nth, test_fail_nth - dprof_fail_nth_get());
+	/* Destroys are followed before any cache is looked for (target.c). */
+	ret = dprof_slab_destroy_init();
+	if (ret) {
+		dprof_layout_exit();
+		return ret;
+	}
 	ret = dprof_target_init(target);
 	/*
 	 * The calibration caches anchor the walk of slab_caches: target=all
@@ -354,8 +360,10 @@ static int __init dprof_setup(void)
 	 */
 	if (ret || !dprof_target_all)
 		dprof_layout_exit();
-	if (ret)
+	if (ret) {
+		dprof_slab_destroy_exit();
 		return ret;
+	}
 	ret = dprof_symbols_init(watch_symbols);
 	if (ret)
 		goto err_target;
@@ -423,6 +431,7 @@ err_liveset:
 err_target:
 	dprof_symbols_exit();
 	dprof_target_exit();
+	dprof_slab_destroy_exit();
 	dprof_layout_exit();
 	return ret;
 }
@@ -471,6 +480,7 @@ static void __exit dprof_exit(void)
 	dprof_liveset_exit();
 	dprof_symbols_exit();
 	dprof_target_exit();
+	dprof_slab_destroy_exit();
 	dprof_layout_exit();
 }
 

@@ -13,8 +13,11 @@
  *   (skbuff's NAPI cache and kfree_rcu batches use them): a kretprobe and a
  *   kprobe cover them.  The free-side kprobe runs at function entry, before
  *   any object is freed, like the kmem_cache_free tracepoint.
- * - A kretprobe on kmem_cache_destroy marks a target dead so that a
- *   destroyed cache's pointer, if reused, is never mistaken for the target.
+ * - A kretprobe on kmem_cache_destroy stops a target while its cache is
+ *   being destroyed, and the free of its struct kmem_cache (a
+ *   kmem_cache_free of the "kmem_cache" cache) ends it for good, so that
+ *   a destroyed cache's pointer, if reused, is never mistaken for the
+ *   target (target.c, "lives of target caches").
  * - target=all: objects are tracked 1 in track_one_in by address hash
  *   (liveset.c); an allocation from a cache that is no target yet asks
  *   target.c to look for new caches.
@@ -171,6 +174,9 @@ static void probe_cache_free(void *data, unsigned long call_site,
 	target = dprof_target_of_cache(s);
 	if (target >= 0)
 		object_free(target, ptr, call_site, 0);
+	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
+	if (unlikely(s == dprof_cache_cache))
+		dprof_target_cache_freed(ptr);
 	dprof_cost_add(DPROF_HOOK_CACHE_FREE, target >= 0,
 		       get_cycles() - start);
 }
@@ -297,33 +303,31 @@ static struct kprobe free_bulk_probe = {
 };
 
 /*
- * kmem_cache_destroy(s): at entry the target dies (its objects are all
- * freed by now; a reused pointer must not be mistaken for it); on return
- * the cache is off slab_caches and its index entry goes, so that a new
- * cache at the same address becomes a new target.  A merged alias's
- * destroy passes the same pointer but only drops a reference: the cache
- * is still listed on return, under its own name, so the target lives on.
+ * kmem_cache_destroy(s): at entry the target stops (its objects are all
+ * freed by now) and dprof gives back any object of the cache it holds; on
+ * return it dies for good if the cache left slab_caches, or lives again if
+ * only a merged alias's reference was dropped (target.c keeps the count of
+ * destroys in flight).  kmem_cache_destroy() sleeps, so many can be in
+ * flight: the probe has an instance for as many as target.c counts.
  */
 struct cache_destroy_call {
 	const struct kmem_cache *s;
-	int target;
 };
 
 static int cache_destroy_entry(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
 	struct cache_destroy_call *call = (void *)ri->data;
+	bool tracked;
 	int target;
 
 	call->s = (const void *)regs_get_kernel_argument(regs, 0);
-	target = dprof_target_of_cache(call->s);
-	call->target = target;
-	if (target >= 0) {
-		WRITE_ONCE(dprof_targets[target].flags,
-			   dprof_targets[target].flags | DPROF_TARGET_DEAD);
+	if (!call->s)
+		return 1;
+	target = dprof_target_destroy_begin(call->s, &tracked);
+	if (target >= 0)
 		dprof_history_cache_destroyed(target);
-	}
-	return 0;
+	return tracked ? 0 : 1;	/* 1: no return handler */
 }
 
 static int cache_destroy_return(struct kretprobe_instance *ri,
@@ -331,11 +335,7 @@ static int cache_destroy_return(struct kretprobe_instance *ri,
 {
 	struct cache_destroy_call *call = (void *)ri->data;
 
-	if (!call->s)
-		return 0;
-	if (call->target >= 0 && dprof_target_revive_alias(call->target))
-		return 0;
-	dprof_target_forget(call->s);
+	dprof_target_destroy_end(call->s);
 	return 0;
 }
 
@@ -344,8 +344,28 @@ static struct kretprobe cache_destroy_probe = {
 	.entry_handler = cache_destroy_entry,
 	.handler = cache_destroy_return,
 	.data_size = sizeof(struct cache_destroy_call),
-	.maxactive = 16,
+	.maxactive = DPROF_DESTROYS_IN_FLIGHT,
 };
+
+int dprof_slab_destroy_init(void)
+{
+	int ret = register_kretprobe(&cache_destroy_probe);
+
+	if (ret)
+		pr_err("cannot probe %s (%d)\n", DPROF_SYM_CACHE_DESTROY, ret);
+	return ret;
+}
+
+void dprof_slab_destroy_exit(void)
+{
+	unregister_kretprobe(&cache_destroy_probe);
+}
+
+/* Destroys the probe had no instance for: not seen at entry. */
+unsigned long dprof_slab_destroy_missed(void)
+{
+	return cache_destroy_probe.nmissed;
+}
 
 static bool kmalloc_hooked;
 
@@ -397,17 +417,12 @@ int dprof_slab_init(void)
 {
 	int ret;
 
-	ret = register_kretprobe(&cache_destroy_probe);
-	if (ret) {
-		pr_err("cannot probe %s (%d)\n", DPROF_SYM_CACHE_DESTROY, ret);
-		return ret;
-	}
 	/* Enough instances for every CPU to be inside the bulk allocator. */
 	alloc_bulk_probe.maxactive = max_t(int, 64, 4 * num_possible_cpus());
 	ret = register_kretprobe(&alloc_bulk_probe);
 	if (ret) {
 		pr_err("cannot probe %s (%d)\n", DPROF_SYM_ALLOC_BULK, ret);
-		goto err_destroy;
+		return ret;
 	}
 	ret = register_kprobe(&free_bulk_probe);
 	if (ret) {
@@ -423,8 +438,6 @@ err_free_bulk:
 	unregister_kprobe(&free_bulk_probe);
 err_alloc_bulk:
 	unregister_kretprobe(&alloc_bulk_probe);
-err_destroy:
-	unregister_kretprobe(&cache_destroy_probe);
 	return ret;
 }
 
@@ -433,7 +446,6 @@ void dprof_slab_exit(void)
 	unregister_tracepoints();
 	unregister_kprobe(&free_bulk_probe);
 	unregister_kretprobe(&alloc_bulk_probe);
-	unregister_kretprobe(&cache_destroy_probe);
 	/* No handler may still run when the rings and live set go away. */
 	tracepoint_synchronize_unregister();
 }

@@ -15,6 +15,7 @@
 #include <linux/ctype.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
+#include <linux/moduleparam.h>
 #include "dprof.h"
 
 struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
@@ -74,10 +75,92 @@ struct dprof_cache_slot dprof_cache_index[1 << DPROF_INDEX_BITS];
 static DEFINE_MUTEX(target_lock);
 static DEFINE_PER_CPU(u64, unknown_allocs);	/* target=all: new caches */
 static u64 rescan_seen;			/* unknown_allocs at the last rescan */
-static unsigned int caches_over_limit;	/* target=all: beyond 255 */
+static unsigned int caches_over_limit;	/* target=all: beyond the limit */
 static unsigned int caches_too_large;	/* target=all: objects > 64 KiB */
-static atomic_t alias_destroys = ATOMIC_INIT(0);
 static unsigned int rescans;
+static unsigned int rescans_retried;	/* a walk raced with destroys */
+
+static unsigned int test_rescan_ms = 1000;
+module_param(test_rescan_ms, uint, 0444);
+MODULE_PARM_DESC(test_rescan_ms, "Tests only: target=all looks for new caches every N ms (default 1000), to race rescans with cache destroys");
+
+/*
+ * The lives of target caches.  A target dies for good when its struct
+ * kmem_cache is freed (the kmem_cache_free tracepoint on the "kmem_cache"
+ * cache, which cannot miss a call) or when kmem_cache_destroy() returns
+ * with the cache off slab_caches; while any kmem_cache_destroy() of its
+ * cache is in flight it is dead for the time being (DPROF_TARGET_DEAD: no
+ * hook records it, no history reserves from it), and a destroy that only
+ * dropped a merged alias's reference revives it when the last destroy in
+ * flight returns.  Destroys in flight are counted per cache pointer,
+ * targets or not, so that a cache adopted while a destroy of it is in
+ * flight starts dead.  Every change happens under life_lock, taken only
+ * by the destroy probes, the struct's free and the publication of a
+ * target, never by an allocation hook (interrupts off: the probes run
+ * with them off).
+ */
+static DEFINE_RAW_SPINLOCK(life_lock);
+
+struct destroy_in_flight {
+	const struct kmem_cache *s;
+	unsigned int count;
+};
+
+static struct destroy_in_flight in_flight[DPROF_DESTROYS_IN_FLIGHT];
+static unsigned int in_flight_overflow;	/* destroys not tracked */
+static unsigned int alias_destroys;
+
+/*
+ * Caches whose destroy began or whose struct was freed, the last
+ * DYING_RING of them, numbered by dying_seq: a walk of slab_caches
+ * (without slab_mutex, which is not exported) publishes none of the
+ * caches it read that were dying since it began.
+ */
+#define DYING_RING	64
+static const struct kmem_cache *dying[DYING_RING];
+static u64 dying_seq;
+
+/* Under life_lock. */
+static void note_dying(const struct kmem_cache *s)
+{
+	dying[dying_seq++ % DYING_RING] = s;
+}
+
+/* Under life_lock: whether @s may have been dying since @seq. */
+static bool dying_since(const struct kmem_cache *s, u64 seq)
+{
+	u64 i;
+
+	if (dying_seq - seq > DYING_RING)
+		return true;	/* the ring went round: cannot tell */
+	for (i = seq; i < dying_seq; i++)
+		if (dying[i % DYING_RING] == s)
+			return true;
+	return false;
+}
+
+/* Under life_lock: the destroys of @s in flight. */
+static struct destroy_in_flight *in_flight_of(const struct kmem_cache *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(in_flight); i++)
+		if (in_flight[i].count && in_flight[i].s == s)
+			return &in_flight[i];
+	return NULL;
+}
+
+/* Under life_lock: an unused entry of in_flight[], or NULL. */
+static struct destroy_in_flight *in_flight_free_slot(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(in_flight); i++)
+		if (!in_flight[i].count)
+			return &in_flight[i];
+	return NULL;
+}
+
 static void rescan_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rescan_work, rescan_fn);
 bool dprof_target_all;
@@ -115,54 +198,142 @@ static bool index_has(const struct kmem_cache *s)
 	return false;
 }
 
-static int match_listed(struct kmem_cache *s, const char *name, void *arg)
-{
-	const struct dprof_target *t = arg;
-
-	return s == t->cache && !strcmp(name, t->name);
-}
-
 /*
- * From kmem_cache_destroy's return (kretprobe: no sleeping; the walk is
- * nofault and bounded).  A destroyed cache left slab_caches before the
- * call returned; a cache still listed at the same address under the
- * target's name had only a merged alias destroyed (a reference dropped),
- * so the target, marked dead at entry, lives on.  Allocations between
- * entry and return are not recorded: alias_destroys in status counts
- * these gaps.
+ * The target whose cache is @s in any state, or -1: the index entry goes
+ * only when the target dies for good.  Under life_lock or target_lock.
  */
-bool dprof_target_revive_alias(int target)
-{
-	struct dprof_target *t = &dprof_targets[target];
-
-	if (t->flags & DPROF_TARGET_VAR ||
-	    dprof_walk_caches(match_listed, t) != 1)
-		return false;
-	WRITE_ONCE(t->flags, t->flags & ~DPROF_TARGET_DEAD);
-	atomic_inc(&alias_destroys);
-	return true;
-}
-
-unsigned int dprof_target_alias_destroys(void)
-{
-	return atomic_read(&alias_destroys);
-}
-
-/* From kmem_cache_destroy's return: @s is off slab_caches now. */
-void dprof_target_forget(const struct kmem_cache *s)
+static int index_lookup(const struct kmem_cache *s)
 {
 	unsigned int i;
 
 	for (i = 0; i < DPROF_INDEX_PROBES; i++) {
-		struct dprof_cache_slot *slot = &dprof_cache_index[dprof_index_slot(s, i)];
+		const struct dprof_cache_slot *slot =
+			&dprof_cache_index[dprof_index_slot(s, i)];
+		struct kmem_cache *c = READ_ONCE(slot->cache);
 
-		if (!READ_ONCE(slot->cache))
+		if (!c)
+			return -1;
+		if (c == s)
+			return READ_ONCE(slot->target);
+	}
+	return -1;
+}
+
+/* Under life_lock: @t is dead for good; a new cache at its address is new. */
+static void target_bury(int t)
+{
+	const struct kmem_cache *s = dprof_targets[t].cache;
+	unsigned int i;
+
+	dprof_targets[t].gone = true;
+	WRITE_ONCE(dprof_targets[t].flags,
+		   dprof_targets[t].flags | DPROF_TARGET_DEAD);
+	for (i = 0; i < DPROF_INDEX_PROBES; i++) {
+		struct dprof_cache_slot *slot =
+			&dprof_cache_index[dprof_index_slot(s, i)];
+
+		if (!slot->cache)
 			return;
-		if (READ_ONCE(slot->cache) == s) {
+		if (slot->cache == s) {
 			WRITE_ONCE(slot->cache, DPROF_INDEX_TOMB);
 			return;
 		}
 	}
+}
+
+/*
+ * kmem_cache_destroy(@s) begins (its entry probe; process context,
+ * interrupts off).  Returns the target it stops, or -1; false in
+ * *@tracked when too many destroys are in flight to count this one (its
+ * return must then be ignored).
+ */
+int dprof_target_destroy_begin(const struct kmem_cache *s, bool *tracked)
+{
+	struct destroy_in_flight *f;
+	unsigned long irqs;
+	int t;
+
+	raw_spin_lock_irqsave(&life_lock, irqs);
+	note_dying(s);
+	f = in_flight_of(s) ?: in_flight_free_slot();
+	*tracked = !!f;
+	if (f) {
+		f->s = s;
+		f->count++;
+	} else {
+		in_flight_overflow++;
+	}
+	t = index_lookup(s);
+	if (t >= 0 && !dprof_targets[t].gone)
+		WRITE_ONCE(dprof_targets[t].flags,
+			   dprof_targets[t].flags | DPROF_TARGET_DEAD);
+	else
+		t = -1;
+	raw_spin_unlock_irqrestore(&life_lock, irqs);
+	return t;
+}
+
+static int match_pointer(struct kmem_cache *s, const char *name, void *arg)
+{
+	return s == arg;
+}
+
+/*
+ * kmem_cache_destroy(@s) returned (its return probe, process context).  A
+ * destroyed cache left slab_caches before the call returned; a cache
+ * still listed had only a merged alias destroyed (a reference dropped),
+ * and its target lives again once no other destroy of it is in flight.
+ * Allocations while a destroy was in flight are not recorded: status
+ * counts these gaps.
+ */
+void dprof_target_destroy_end(const struct kmem_cache *s)
+{
+	bool listed = dprof_walk_caches(match_pointer, (void *)s) == 1;
+	struct destroy_in_flight *f;
+	unsigned long irqs;
+	int t;
+
+	raw_spin_lock_irqsave(&life_lock, irqs);
+	f = in_flight_of(s);
+	if (f)
+		f->count--;
+	t = index_lookup(s);
+	if (t >= 0 && !dprof_targets[t].gone) {
+		if (!listed) {
+			target_bury(t);
+		} else if (!f || !f->count) {
+			WRITE_ONCE(dprof_targets[t].flags,
+				   dprof_targets[t].flags & ~DPROF_TARGET_DEAD);
+			alias_destroys++;
+		}
+	}
+	raw_spin_unlock_irqrestore(&life_lock, irqs);
+}
+
+/*
+ * The struct kmem_cache at @s is being freed (kmem_cache_free() on the
+ * "kmem_cache" cache): whatever target it was is gone for good.  Any
+ * context the free may come from; interrupts off inside.
+ */
+void dprof_target_cache_freed(const struct kmem_cache *s)
+{
+	unsigned long irqs;
+	int t;
+
+	raw_spin_lock_irqsave(&life_lock, irqs);
+	note_dying(s);
+	t = index_lookup(s);
+	if (t >= 0 && !dprof_targets[t].gone)
+		target_bury(t);
+	raw_spin_unlock_irqrestore(&life_lock, irqs);
+}
+
+void dprof_target_life_stats(unsigned int *aliases, unsigned int *overflow,
+			     unsigned int *retried)
+{
+	*aliases = READ_ONCE(alias_destroys);
+	*overflow = READ_ONCE(in_flight_overflow);
+	*retried = READ_ONCE(rescans_retried);
 }
 
 /*
@@ -200,16 +371,45 @@ static int target_fill(struct dprof_target *t, struct kmem_cache *s)
 	return 0;
 }
 
-/* Under target_lock: publish dprof_targets[dprof_nr_targets]. */
-static int target_publish(struct kmem_cache *s)
+/* Where the dying ring stands: take it before a walk of slab_caches. */
+static u64 dying_now(void)
 {
-	int ret = index_add(s, dprof_nr_targets);
+	unsigned long irqs;
+	u64 seq;
 
+	raw_spin_lock_irqsave(&life_lock, irqs);
+	seq = dying_seq;
+	raw_spin_unlock_irqrestore(&life_lock, irqs);
+	return seq;
+}
+
+/*
+ * Under target_lock: publish dprof_targets[dprof_nr_targets] for @s, which
+ * a walk that began at dying sequence @since read.  -EAGAIN when @s began
+ * dying since: its struct may be freed, or about to be.  A cache with a
+ * destroy in flight (begun before the walk) starts dead; the destroy's
+ * return buries or revives it.  Under life_lock, so that no destroy or
+ * free of @s falls between the check and the publication.
+ */
+static int target_publish(struct kmem_cache *s, u64 since)
+{
+	struct dprof_target *t = &dprof_targets[dprof_nr_targets];
+	unsigned long irqs;
+	int ret = -EAGAIN;
+
+	raw_spin_lock_irqsave(&life_lock, irqs);
+	if (dying_since(s, since))
+		goto out;
+	if (in_flight_of(s))
+		t->flags |= DPROF_TARGET_DEAD;
+	ret = index_add(s, dprof_nr_targets);
 	if (ret)
-		return ret;
+		goto out;
 	/* Publish after the fields: readers loop to dprof_nr_targets. */
 	smp_store_release(&dprof_nr_targets, dprof_nr_targets + 1);
-	return 0;
+out:
+	raw_spin_unlock_irqrestore(&life_lock, irqs);
+	return ret;
 }
 
 static int match_cache(struct kmem_cache *s, const char *name, void *arg)
@@ -226,6 +426,7 @@ static int target_add(const char *requested)
 {
 	struct dprof_target *t;
 	unsigned int i;
+	u64 since;
 	int ret;
 
 	if (!*requested) {
@@ -250,6 +451,7 @@ static int target_add(const char *requested)
 			return -EINVAL;
 		}
 	}
+	since = dying_now();
 	ret = dprof_walk_caches(match_cache, t);
 	if (ret < 0) {
 		pr_err("target=: cannot walk the slab cache list (%d)\n", ret);
@@ -282,9 +484,11 @@ static int target_add(const char *requested)
 		pr_info("target=%s: kmalloc() with __GFP_ACCOUNT uses kmalloc-cg-*, with GFP_DMA dma-kmalloc-*: name those caches too to profile them (size-N names both kmalloc-N and kmalloc-cg-N)\n",
 			t->name);
 	mutex_lock(&target_lock);
-	ret = target_publish(t->cache);
+	ret = target_publish(t->cache, since);
 	mutex_unlock(&target_lock);
-	return ret;
+	if (ret == -EAGAIN)
+		pr_err("target=: cache '%s' is being destroyed\n", t->name);
+	return ret == -EAGAIN ? -ENOENT : ret;
 }
 
 /*
@@ -347,10 +551,16 @@ void dprof_target_var_gone(int target)
 	WRITE_ONCE(t->flags, t->flags | DPROF_TARGET_DEAD);
 }
 
+struct walk_all {
+	bool late;		/* created after load */
+	u64 since;		/* the dying sequence when the walk began */
+	unsigned int raced;	/* caches dying since: left to the next walk */
+};
+
 /* target=all: every cache the walk meets that is not a target yet. */
 static int add_any_cache(struct kmem_cache *s, const char *name, void *arg)
 {
-	bool *late = arg;
+	struct walk_all *walk = arg;
 	struct dprof_target *t;
 	int ret;
 
@@ -364,14 +574,15 @@ static int add_any_cache(struct kmem_cache *s, const char *name, void *arg)
 	t = &dprof_targets[dprof_nr_targets];
 	memset(t, 0, sizeof(*t));
 	strscpy(t->name, name, sizeof(t->name));
-	if (*late)
+	if (walk->late)
 		t->flags |= DPROF_TARGET_LATE;
 	ret = target_fill(t, s);
 	if (ret == -E2BIG)
 		caches_too_large++;	/* offsets would wrap: shown in status */
 	if (ret)
 		return 0;	/* going away, or not a cache after all */
-	target_publish(s);
+	if (target_publish(s, walk->since) == -EAGAIN)
+		walk->raced++;
 	return 0;
 }
 
@@ -391,22 +602,32 @@ static u64 unknown_sum(void)
 	return sum;
 }
 
+static unsigned long rescan_delay(void)
+{
+	return max(1UL, msecs_to_jiffies(clamp(test_rescan_ms, 1U, 1000U)));
+}
+
 static void rescan_fn(struct work_struct *work)
 {
 	u64 unknown = unknown_sum();
-	bool late = true;
+	struct walk_all walk = { .late = true };
 
 	if (unknown != rescan_seen) {
-		rescan_seen = unknown;
 		mutex_lock(&target_lock);
 		caches_over_limit = 0;
 		caches_too_large = 0;
-		dprof_walk_caches(add_any_cache, &late);
+		walk.since = dying_now();
+		dprof_walk_caches(add_any_cache, &walk);
 		rescans++;
+		/* A cache that raced with a destroy: look again next time. */
+		if (walk.raced)
+			rescans_retried++;
+		else
+			rescan_seen = unknown;
 		mutex_unlock(&target_lock);
 	}
 	dprof_liveset_adapt();
-	schedule_delayed_work(&rescan_work, HZ);
+	schedule_delayed_work(&rescan_work, rescan_delay());
 }
 
 /* From the hooks (any context): an allocation from an unknown cache. */
@@ -426,12 +647,13 @@ void dprof_target_all_stats(u64 *unknown, unsigned int *over_limit,
 
 static int target_init_all(void)
 {
-	bool late = false;
+	struct walk_all walk = { .late = false };
 	int ret;
 
 	dprof_target_all = true;
 	mutex_lock(&target_lock);
-	ret = dprof_walk_caches(add_any_cache, &late);
+	walk.since = dying_now();
+	ret = dprof_walk_caches(add_any_cache, &walk);
 	mutex_unlock(&target_lock);
 	if (ret < 0) {
 		pr_err("target=all: cannot walk the slab cache list (%d)\n",
@@ -486,7 +708,7 @@ int dprof_target_init(const char *spec)
 void dprof_target_start(void)
 {
 	if (dprof_target_all)
-		schedule_delayed_work(&rescan_work, HZ);
+		schedule_delayed_work(&rescan_work, rescan_delay());
 }
 
 /* Before the hooks go: no rescan may walk the list after this. */
@@ -497,9 +719,13 @@ void dprof_target_stop(void)
 
 void dprof_target_exit(void)
 {
+	unsigned long irqs;
+
 	cancel_delayed_work_sync(&rescan_work);
+	raw_spin_lock_irqsave(&life_lock, irqs);
 	WRITE_ONCE(dprof_nr_targets, 0);
 	memset(dprof_cache_index, 0, sizeof(dprof_cache_index));
+	raw_spin_unlock_irqrestore(&life_lock, irqs);
 	dprof_have_kmalloc_target = false;
 	dprof_target_all = false;
 }

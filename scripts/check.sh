@@ -47,7 +47,7 @@ step "exports read by pprof and speedscope" scripts/check-exports.sh
 step "Debian packages: lintian, DKMS for 6.1 and 6.12, loaded in guests" scripts/check-deb.sh
 for k in 6.1 6.12; do
 	step "guest selftest with slab merging on $k" env DPROF_APPEND=slab_merge \
-		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh
+		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh test-alias-race.sh
 done
 for k in 6.1 6.12; do
 	step "guest selftest under -icount on $k" env DPROF_ICOUNT=1 \

@@ -39,6 +39,7 @@ for t in $tests; do
 	[ -d /sys/module/dprof ] && rmmod dprof 2>/dev/null
 	[ -d /sys/module/dprof_workload ] && rmmod dprof_workload 2>/dev/null
 	[ -d /sys/module/dprof_sharing ] && rmmod dprof_sharing 2>/dev/null
+	[ -d /sys/module/dprof_caches ] && rmmod dprof_caches 2>/dev/null
 done
 echo "# kernel $(uname -r)"
 echo "$passed passed, $failed failed, $skipped skipped"
