@@ -37,7 +37,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view \
-	check-debug vm-test demo demo-diff bench vm-run vm-shell deps deb lint install clean help
+	check-debug vm-test demo demo-diff bench vm-run vm-shell debian-rootfs deps deb lint install clean help
 
 all: module view
 
@@ -47,8 +47,9 @@ help:
 	@echo "make demo-diff  a TCP server at its peak and drop-off, diffed"
 	@echo "make check      set up everything and run every test"
 	@echo "make check-debug the guest selftests on a KASAN/lockdep/KFENCE/fault-injection kernel [TESTS=...]"
-	@echo "make vm-run SCRIPT=f [KERNEL=6.12]   run a script in the guest"
-	@echo "make vm-shell [KERNEL=6.12]          interactive guest shell"
+	@echo "make vm-run SCRIPT=f [KERNEL=6.12] [ROOT=debian]   run a script in the guest"
+	@echo "make vm-shell [KERNEL=6.12] [ROOT=debian]          interactive guest shell"
+	@echo "make debian-rootfs  the Debian guest's image (memcached, Apache), cached in build/debian"
 	@echo "make bench      dprof's costs in instructions (one guest under -icount), then the analyses'"
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
 	@echo "make bench-view dprof-view's analyses on a synthetic recording (also in bench)"
@@ -166,12 +167,18 @@ demo: deps
 demo-diff: deps
 	@$(TOP)/scripts/demo-diff.sh
 
+# ROOT=debian: the script runs in the Debian userland (scripts/vm.sh -r).
+ROOT ?= busybox
+
 vm-run:
-	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=file [KERNEL=6.12]" >&2; exit 2; }
-	$(TOP)/scripts/vm.sh -k $(KERNEL) $(SCRIPT)
+	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=file [KERNEL=6.12] [ROOT=debian]" >&2; exit 2; }
+	$(TOP)/scripts/vm.sh -k $(KERNEL) -r $(ROOT) $(SCRIPT)
 
 vm-shell:
-	$(TOP)/scripts/vm.sh -k $(KERNEL) -i
+	$(TOP)/scripts/vm.sh -k $(KERNEL) -r $(ROOT) -i
+
+debian-rootfs: deps
+	@$(TOP)/scripts/debian-rootfs.sh
 
 deps:
 	@$(TOP)/scripts/install-deps.sh

@@ -15,6 +15,8 @@
 #     pprof and by speedscope in headless Chromium (check-exports.sh)
 #  6. the Debian packages: built, lintian, installed, DKMS's module for
 #     6.1 and 6.12 loaded in a guest of each (check-deb.sh)
+#  7. real Debian applications (memcached) in the Debian guest, whose
+#     userland is built from Debian's packages (scripts/debian-rootfs.sh)
 # Ends with one "N passed, N failed" line over all of them.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +50,12 @@ step "Debian packages: lintian, DKMS for 6.1 and 6.12, loaded in guests" scripts
 for k in 6.1 6.12; do
 	step "guest selftest with slab merging on $k" env DPROF_APPEND=slab_merge \
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh test-alias-race.sh
+done
+# The Debian guest: its image built on first use (about 20 s), then the
+# real servers' cases, about 15 s a kernel.
+for k in 6.1 6.12; do
+	step "Debian guest (memcached) on $k" \
+		scripts/vm.sh -k $k -r debian -t 600 selftests/run.sh debian/test-memcached-skbuff.sh
 done
 for k in 6.1 6.12; do
 	step "guest selftest under -icount on $k" env DPROF_ICOUNT=1 \

@@ -18,11 +18,13 @@ pkg-config busybox-static cpio kmod xz-utils gzip graphviz
 dwarves linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64
 linux-headers-6.12-amd64
 golang-go golang-github-google-pprof-dev chromium python3
-dpkg-dev debhelper dh-dkms dkms lintian"
+dpkg-dev debhelper dh-dkms dkms lintian
+mmdebstrap e2fsprogs"
 # The export readers of scripts/check-exports.sh: pprof built from these Go
 # sources, speedscope and playwright-core from npm with the machine's
 # Node.js (installed from apt only where there is none).  make deb and
 # scripts/check-deb.sh: the packaging tools, DKMS and lintian.
+# scripts/debian-rootfs.sh: mmdebstrap and mkfs.ext4 for the Debian guest.
 # --debug: also what building the debug kernel of make check-debug needs.
 if [ "${1:-}" = --debug ]; then
 	pkgs="$pkgs linux-source-6.1 flex bison bc libssl-dev"
@@ -39,24 +41,9 @@ qemu_major() {
 	echo "${v%%.*}" | grep -E '^[0-9]+$' || echo 0
 }
 
-# The URI of the Debian archive the machine's sources use for bookworm
-# itself (deb822 .sources files first, then one-line .list files).
+# The URI of the Debian archive the machine's sources use for bookworm.
 debian_mirror() {
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk 'BEGIN { RS = ""; FS = "\n" }
-		{
-			uri = ""; ok = 0
-			for (i = 1; i <= NF; i++) {
-				if ($i ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", $i); split($i, u, " "); uri = u[1] }
-				if ($i ~ /^Suites:/ && $i ~ /(^|[ \t])bookworm([ \t]|$)/) ok = 1
-			}
-			if (ok && uri != "") { print uri; exit }
-		}' "$f"
-	done
-	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/) break;
-			if ($(i + 1) == "bookworm") print $i }'
+	"$(dirname "$0")/debian-mirror.sh"
 }
 
 enable_backports() {

@@ -31,7 +31,9 @@ done
 cp "$top/scripts/guest/guest-init.sh" "$stage/init"
 chmod 755 "$stage/init"
 
-# Kernel modules the guest needs for the 9p share, in dependency order.
+# Kernel modules the guest needs for the 9p share and the Debian guest's
+# disk (virtio_blk, ext4 and the crc32c it asks for at mount), in
+# dependency order.
 order=""
 add_module() {
 	case " $order " in *" $1 "*) return ;; esac
@@ -48,7 +50,9 @@ add_module() {
 # A kernel without /lib/modules/<release> is one built here (the debug
 # kernel of make check-debug), with virtio and 9p built in.
 if [ -d "/lib/modules/$kver" ]; then
-	for mod in virtio_pci 9pnet_virtio 9p; do add_module "$mod"; done
+	for mod in virtio_pci 9pnet_virtio 9p virtio_blk crc32c_generic ext4; do
+		add_module "$mod"
+	done
 fi
 for mod in $order; do echo "$mod.ko"; done >"$stage/lib/modules/boot/order"
 

@@ -1,11 +1,14 @@
 #!/bin/sh
 # Boot a Debian kernel under QEMU TCG with dprof inside and run a script.
 #
-#   scripts/vm.sh [-k KERNEL] [-s SHARE] [-t SECONDS] [-l LOG] SCRIPT [ARGS...]
-#   scripts/vm.sh [-k KERNEL] [-s SHARE] -i             (interactive shell)
+#   scripts/vm.sh [-k KERNEL] [-r ROOT] [-s SHARE] [-t SECONDS] [-l LOG] SCRIPT [ARGS...]
+#   scripts/vm.sh [-k KERNEL] [-r ROOT] [-s SHARE] -i   (interactive shell)
 #
 #   -k  kernel selector: 6.1 (default), 6.12, an exact release, or debug
 #       (the checkers' kernel of make check-debug, built on first use)
+#   -r  busybox (default: the initramfs alone) or debian: the script runs
+#       in a Debian bookworm userland with memcached, Apache and their
+#       load generators (scripts/debian-rootfs.sh, built on first use)
 #   -s  host folder shared with the guest as /host (default build/vmshare)
 #   -t  give up after this many seconds (default 1200)
 #   -l  also write the console to this file
@@ -22,14 +25,16 @@ kernel=${KERNEL:-6.1}
 share=$top/build/vmshare
 timeout=1200
 log=""
+root=busybox
 interactive=0
 usage() {
-	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
-while getopts "k:s:t:l:ih" opt; do
+while getopts "k:r:s:t:l:ih" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
+	r) root=$OPTARG ;;
 	s) share=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
@@ -39,6 +44,10 @@ while getopts "k:s:t:l:ih" opt; do
 done
 shift $((OPTIND - 1))
 [ "$interactive" -eq 1 ] || [ $# -ge 1 ] || usage
+case $root in
+busybox|debian) ;;
+*) echo "vm.sh: -r takes busybox or debian, not '$root'" >&2; exit 2 ;;
+esac
 
 mem=1024
 command -v qemu-system-x86_64 >/dev/null ||
@@ -118,11 +127,19 @@ if [ "${DPROF_ICOUNT:-0}" = 1 ]; then
 fi
 append="$append${DPROF_APPEND:+ $DPROF_APPEND}"
 accel=${DPROF_ACCEL:-$accel}
+# The Debian root as a virtio disk; snapshot=on keeps the image as built.
+disk=""
+if [ "$root" = debian ]; then
+	rootfs=$("$top/scripts/debian-rootfs.sh")
+	disk="-drive file=$rootfs,if=virtio,format=raw,snapshot=on"
+	append="$append dprof.root=debian"
+	[ "$mem" -ge 2048 ] || mem=2048
+fi
 
-# $icount is empty or two words, split on purpose.
+# $icount and $disk are empty or words to split, on purpose.
 # shellcheck disable=SC2086
 set -- qemu-system-x86_64 -accel "$accel" $icount -cpu max -smp 2 -m "$mem" \
-	-kernel "$image" -initrd "$initrd" \
+	-kernel "$image" -initrd "$initrd" $disk \
 	-append "$append" \
 	-virtfs "local,path=$share,mount_tag=host,security_model=none,id=host" \
 	-nographic -no-reboot

@@ -10,11 +10,12 @@ echo "1..$#"
 n=0 passed=0 failed=0 skipped=0
 for t in $tests; do
 	n=$((n + 1))
-	log=/tmp/$t.log
+	name=$(echo "$t" | tr / -)	# debian/test-x.sh: the Debian guest's
+	log=/tmp/$name.log
 	start=$(date +%s)
 	# A folder of its own, emptied after: /tmp is a tmpfs in the guest's
 	# RAM, and recordings left by earlier tests once filled it.
-	TMPDIR=$(mktemp -d "/tmp/$t.XXXXXX")
+	TMPDIR=$(mktemp -d "/tmp/$name.XXXXXX")
 	export TMPDIR
 	sh "./$t" >"$log" 2>&1
 	rc=$?
