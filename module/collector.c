@@ -133,6 +133,7 @@ static void collector_step(unsigned int *arms_this_second)
 	case W_WAITING:
 		if (now < w->deadline_ns && !dead)
 			break;
+		dprof_history_pick_close();
 		if (atomic_long_cmpxchg(&w->word, word,
 					make_word(word_id(word), W_ENDED)) != word)
 			break;
@@ -167,7 +168,10 @@ static void collector_step(unsigned int *arms_this_second)
 
 static void collector_finish(void)
 {
-	unsigned long word = atomic_long_read(&dprof_watch.word);
+	unsigned long word;
+
+	dprof_history_pick_close();
+	word = atomic_long_read(&dprof_watch.word);
 
 	switch (word_state(word)) {
 	case W_ACTIVE:
@@ -230,7 +234,18 @@ int dprof_history_init(const struct dprof_history_config *config)
 		dprof_watch_teardown();
 		return 0;
 	}
-	if (cfg->enabled && DPROF_FREE_QUARANTINE)
+	/* Objects chosen at allocation: the registers kept, retargeted. */
+	if (cfg->pick && dprof_watch_bps_per_offset == 1) {
+		ret = dprof_watch_park(offsets_per_watch);
+		if (ret)
+			pr_warn("cannot keep the debug registers (%d): histories reserve their objects (history_pick=0)\n",
+				ret);
+	}
+	if (!dprof_watch_parked && dprof_target_all && cfg->enabled) {
+		pr_info("target=all: object access histories need history_pick=1 and history_split_rw=0; off\n");
+		dprof_watch_cfg.enabled = false;
+	}
+	if (cfg->enabled && DPROF_FREE_QUARANTINE && !dprof_watch_parked)
 		pr_warn("%s\n", QUARANTINE_NOTE);
 	dprof_plans_init(cfg->len, cfg->offsets, cfg->pairs,
 			 offsets_per_watch);
@@ -286,7 +301,7 @@ static void show_plan(struct seq_file *m, unsigned int t)
 	const struct hist_plan *p = dprof_plan(t);
 	unsigned int i, covered = 0;
 	u32 rounds = U32_MAX;
-	u64 total = 0;
+	u64 total = 0, elapsed, rate;
 
 	for (i = 0; i < p->nr_items; i++) {
 		covered += p->done[i] > 0;
@@ -295,12 +310,15 @@ static void show_plan(struct seq_file *m, unsigned int t)
 	}
 	if (!p->nr_items)
 		rounds = 0;
-	seq_printf(m, "  [%u] %s: %u offsets watched, %u groups of up to %u per round (%s); complete histories %llu, rounds complete %u, groups covered %u/%u\n",
+	/* Per second of the load so far, in tenths. */
+	elapsed = max_t(u64, watch_now_ns() - dprof_load_time_ns(), 1);
+	rate = div64_u64(total * 10 * NSEC_PER_SEC, elapsed);
+	seq_printf(m, "  [%u] %s: %u offsets watched, %u groups of up to %u per round (%s); complete histories %llu (%llu.%llu/s), rounds complete %u, groups covered %u/%u\n",
 		   t, dprof_targets[t].name, p->nr_members, p->nr_items,
 		   offsets_per_watch,
 		   dprof_watch_cfg.pairs && offsets_per_watch > 1 ?
 		   "every pair watched together" : "each offset once",
-		   total, rounds, covered, p->nr_items);
+		   total, rate / 10, rate % 10, rounds, covered, p->nr_items);
 	if (dprof_watch_cfg.windows && p->nr_items) {
 		u64 lo = U64_MAX, hi = 0;
 

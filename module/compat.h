@@ -11,6 +11,7 @@
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
+#include <linux/smp.h>
 
 #if !defined(CONFIG_X86_64)
 #error "dprof needs x86-64 (debug registers, IBS/PEBS)"
@@ -71,6 +72,39 @@ static inline void dprof_read_debugregs(unsigned long addr[4],
 	get_debugreg(addr[2], 2);
 	get_debugreg(addr[3], 3);
 	get_debugreg(*dr7, 7);
+}
+
+/*
+ * Point debug address register @slot of this CPU at @addr, keeping its
+ * DR7 length and type (parked breakpoints, watch.c).  The kernel's own
+ * copy of the register (cpu_debugreg, for hw_breakpoint_restore()) is
+ * not exported and keeps the parking address.
+ */
+static inline void dprof_write_debugreg(unsigned int slot, unsigned long addr)
+{
+	switch (slot) {
+	case 0:
+		set_debugreg(addr, 0);
+		break;
+	case 1:
+		set_debugreg(addr, 1);
+		break;
+	case 2:
+		set_debugreg(addr, 2);
+		break;
+	case 3:
+		set_debugreg(addr, 3);
+		break;
+	}
+}
+
+/*
+ * Whether an asynchronous IPI sent with smp_call_function_single_async()
+ * has not run yet (the kernel's csd_lock_wait() is not exported).
+ */
+static inline bool dprof_csd_pending(call_single_data_t *csd)
+{
+	return smp_load_acquire(&csd->node.u_flags) & CSD_FLAG_LOCK;
 }
 
 static inline unsigned int dprof_dr7_type(unsigned long dr7, unsigned int i)

@@ -368,6 +368,7 @@ struct dprof_history_config {
 	unsigned int wait_ms;	/* wait for the armed address to be reused */
 	const char *offsets;	/* members to cover, NULL: every offset */
 	unsigned int test_reserve_delay_ms;	/* tests: hold each reserve */
+	bool pick;		/* objects chosen at allocation (watch.c) */
 };
 
 int dprof_history_init(const struct dprof_history_config *config);

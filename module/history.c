@@ -55,6 +55,9 @@
 #include "plan.h"
 
 DEFINE_PER_CPU(int, dprof_self_alloc);
+int dprof_pick = DPROF_PICK_CLOSED;
+/* target=all: the type an allocation through the "any" gate named. */
+static atomic_t pick_named = ATOMIC_INIT(-1);
 /*
  * The object held while arming, and its target.  The collector touches
  * a target's cache only inside a reserve section (reserve_fn,
@@ -167,6 +170,45 @@ void dprof_history_claim(int target, unsigned long base,
 				make_word(word_id(word), W_CLAIMING)) != word)
 		return;
 	begin_history(word_id(word), target, base, call_site);
+}
+
+/*
+ * The pick gate matched this allocation (watch.h).  Through the "any"
+ * gate it only names the type that allocated; through a type's gate the
+ * object becomes the history's: the watch takes its address, this CPU's
+ * registers are armed before the object reaches its caller, the other
+ * CPUs' at their next interrupt, and the history begins.
+ */
+void dprof_history_picked(int target, unsigned long base,
+			  unsigned long call_site)
+{
+	unsigned long word;
+
+	if (READ_ONCE(dprof_pick) == DPROF_PICK_ANY) {
+		if (atomic_cmpxchg(&pick_named, -1, target) == -1) {
+			WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
+			dprof_watch_kick();
+		}
+		return;
+	}
+	word = atomic_long_read(&dprof_watch.word);
+	if (word_state(word) != W_WAITING || READ_ONCE(dprof_watch.addr) ||
+	    target != READ_ONCE(dprof_watch.target))
+		return;
+	if (atomic_long_cmpxchg(&dprof_watch.word, word,
+				make_word(word_id(word), W_CLAIMING)) != word)
+		return;
+	WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
+	WRITE_ONCE(dprof_watch.addr, base);
+	dprof_watch_arm_here();
+	begin_history(word_id(word), target, base, call_site);
+}
+
+/* The collector gives up a pick, or stops: no hook claims it after this. */
+void dprof_history_pick_close(void)
+{
+	WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
+	atomic_set(&pick_named, -1);
 }
 
 static void emit_end(unsigned long word, u8 reason, unsigned long call_site)
@@ -385,14 +427,59 @@ static int pick_target(void)
  * arms the registers on it, and frees it there: SLUB hands it out again
  * on that CPU's next allocation, which the allocation hook claims.
  */
+/*
+ * Parked breakpoints (design.rst, "Objects chosen at allocation"): open
+ * the gate for the next allocation of a target.  Named targets take
+ * turns; under target=all the "any" gate first names a type, drawn by
+ * allocation rate, and the turn after opens that type's gate.
+ */
+static void pick_next(void)
+{
+	struct hist_plan *p;
+	unsigned int item;
+	int target;
+	u32 id;
+
+	if (dprof_target_all) {
+		target = atomic_xchg(&pick_named, -1);
+		if (target < 0) {
+			WRITE_ONCE(dprof_pick, DPROF_PICK_ANY);
+			return;
+		}
+		if (READ_ONCE(dprof_targets[target].flags) &
+		    (DPROF_TARGET_DEAD | DPROF_TARGET_VAR) ||
+		    dprof_plan_ensure(target) || !dprof_plan(target)->nr_items)
+			return;
+	} else {
+		target = pick_target();
+		if (target < 0)
+			return;
+	}
+	p = dprof_plan(target);
+	item = dprof_plan_next(p);
+	id = dprof_watch_next_id();
+	dprof_watch_publish(id, WATCH_HISTORY, target, 0, item,
+			    p->items[item]);
+	dprof_watch.deadline_ns = watch_now_ns() +
+		(u64)dprof_watch_cfg.wait_ms * NSEC_PER_MSEC;
+	atomic_long_set_release(&dprof_watch.word, make_word(id, W_WAITING));
+	/* After WAITING: a hook that sees the gate finds the watch ready. */
+	smp_store_release(&dprof_pick, target);
+}
+
 void dprof_history_arm_next(void)
 {
 	struct hist_plan *p;
 	struct reserve_req req;
 	unsigned int cpu, item;
-	int target = pick_target();
+	int target;
 	u32 id;
 
+	if (dprof_watch_parked) {
+		pick_next();
+		return;
+	}
+	target = pick_target();
 	if (target < 0)
 		return;
 	p = dprof_plan(target);

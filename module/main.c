@@ -90,6 +90,11 @@ module_param(history_wait_ms, uint, 0444);
 MODULE_PARM_DESC(history_wait_ms,
 		 "Give up on an armed address not reallocated within this time (10..60000, default 500)");
 
+static bool history_pick = true;
+module_param(history_pick, bool, 0444);
+MODULE_PARM_DESC(history_pick,
+		 "Y: the object a history watches is the next allocation of its type, armed in the allocation hook, the debug registers kept and retargeted (needs history_split_rw=N); with target=all the type is drawn by allocation rate. N: the collector reserves an object and waits for its address to be reused (default Y)");
+
 static unsigned int test_reserve_delay_ms;
 module_param(test_reserve_delay_ms, uint, 0444);
 MODULE_PARM_DESC(test_reserve_delay_ms,
@@ -234,6 +239,7 @@ static int history_params(struct dprof_history_config *hc)
 		return -EINVAL;
 	hc->window_ms = sample_window_ms;
 	hc->test_reserve_delay_ms = test_reserve_delay_ms;
+	hc->pick = history_pick;
 	return 0;
 }
 
@@ -401,10 +407,6 @@ static int __init dprof_setup(void)
 	 */
 	hc.windows = dprof_sample_which() == DPROF_SAMPLER_WATCH;
 	hc.variables = dprof_nr_variables() > 0;
-	if (dprof_target_all && hc.enabled) {
-		hc.enabled = false;
-		pr_info("target=all: object access histories off (load with target=<cache> for them)\n");
-	}
 	ret = dprof_history_init(&hc);
 	if (ret)
 		goto err_slab;

@@ -49,8 +49,13 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	unsigned long base = (unsigned long)ptr;
 	u64 part = dprof_part_start();
 
-	if (this_cpu_read(dprof_self_alloc) || !dprof_track_wanted(base))
+	if (this_cpu_read(dprof_self_alloc))
 		return;
+	if (!dprof_track_wanted(base)) {
+		/* Not tracked (target=all), but a history may start with it. */
+		dprof_history_pick(target, base, call_site);
+		return;
+	}
 	if ((!slab_base && !dprof_cache_of_object(ptr, &slab_base)) ||
 	    base - slab_base < t->left_pad ||
 	    (base - slab_base - t->left_pad) % t->stride) {
@@ -84,6 +89,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	dprof_ring_write(&ev, sizeof(ev));
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RING);
 	dprof_history_alloc(target, base, call_site);
+	dprof_history_pick(target, base, call_site);
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_HISTORY);
 	dprof_part_call(DPROF_SIDE_ALLOC);
 }

@@ -11,6 +11,14 @@
  * is called); a hotplug callback arms a CPU that comes online and
  * releases one that goes, and the history is flagged CPUS_CHANGED.
  * Locking order: the CPU hotplug lock, then watch_lock.
+ *
+ * Parked mode (dprof_watch_parked: history_pick with one breakpoint per
+ * offset; design.rst, "Objects chosen at allocation"): the breakpoints
+ * are created once per CPU on parking addresses inside dprof and kept;
+ * arming writes the address registers, on the local CPU directly and on
+ * the others through an asynchronous IPI that sets each CPU's registers
+ * from the current watch when it runs, so late or repeated ones do no
+ * harm.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +27,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cpu.h>
 #include <linux/irq_work.h>
+#include <linux/smp.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
@@ -39,12 +48,19 @@ unsigned int dprof_watch_bps_per_offset = 1;
  */
 struct watch_cpu {
 	struct perf_event *bp[MAX_BPS];
+	int slot[MAX_BPS];	/* parked mode: DR index of bp[w], -1 none */
+	call_single_data_t sync;	/* parked mode: set this CPU's registers */
 	struct pt_regs *w_regs;
 	unsigned long w_ip;
 	unsigned int w_watch;
 };
 
+bool dprof_watch_parked;
+/* The parking addresses: one word per register, never accessed. */
+static u64 park_area[MAX_BPS] __aligned(64);
+
 static DEFINE_PER_CPU(struct watch_cpu, watch_cpu);
+static unsigned int parked_offsets;	/* breakpoints kept per CPU */
 static DEFINE_MUTEX(watch_lock);	/* breakpoints, after cpus_read_lock */
 static bool armed;			/* under watch_lock */
 static perf_overflow_handler_t hit_handler;
@@ -98,6 +114,7 @@ static void disarm_cpu(unsigned int cpu)
 			perf_event_release_kernel(wc->bp[i]);
 			wc->bp[i] = NULL;
 		}
+		wc->slot[i] = -1;
 	}
 	wc->w_regs = NULL;
 }
@@ -111,7 +128,8 @@ static int arm_cpu(unsigned int cpu)
 	unsigned int w, k, n = 0;
 	void *ctx;
 
-	for (w = 0; w < dprof_watch.nr_offsets; w++) {
+	for (w = 0; w < (dprof_watch_parked ? parked_offsets :
+			 dprof_watch.nr_offsets); w++) {
 		for (k = 0; k < per_offset; k++) {
 			bool write_only = k == 0 && per_offset > 1;
 
@@ -121,7 +139,9 @@ static int arm_cpu(unsigned int cpu)
 			}
 			ctx = (void *)(unsigned long)(w << 1 | write_only);
 			hw_breakpoint_init(&attr);
-			attr.bp_addr = dprof_watch.addr + dprof_watch.offset[w];
+			attr.bp_addr = dprof_watch_parked ?
+				       (unsigned long)&park_area[w] :
+				       dprof_watch.addr + dprof_watch.offset[w];
 			attr.bp_len = dprof_watch_cfg.len;
 			attr.bp_type = write_only ? HW_BREAKPOINT_W :
 				       HW_BREAKPOINT_RW;
@@ -163,6 +183,79 @@ static void check_slot_order(void *bad)
 	}
 }
 
+/* ---- parked mode ------------------------------------------------------ */
+
+/*
+ * This CPU's registers from the watch as it is now: its offsets while an
+ * object is armed (addr set), the parking addresses otherwise.  Interrupts
+ * off (irq_work, IPI, or the hook's own section).
+ */
+static void sync_registers(void)
+{
+	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
+	unsigned long addr = READ_ONCE(dprof_watch.addr);
+	unsigned int nr = READ_ONCE(dprof_watch.nr_offsets), w;
+
+	for (w = 0; w < parked_offsets; w++) {
+		if (wc->slot[w] < 0)
+			continue;
+		dprof_write_debugreg(wc->slot[w], addr && w < nr ?
+				     addr + dprof_watch.offset[w] :
+				     (unsigned long)&park_area[w]);
+	}
+}
+
+/* This CPU: which debug register perf gave each parked breakpoint. */
+static void find_slots(void *unused)
+{
+	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
+	unsigned long dr7, addr[4];
+	unsigned int w, i;
+
+	dprof_read_debugregs(addr, &dr7);
+	for (w = 0; w < MAX_BPS; w++) {
+		wc->slot[w] = -1;
+		for (i = 0; i < 4 && w < parked_offsets; i++)
+			if (dprof_dr7_enabled(dr7, i) &&
+			    addr[i] == (unsigned long)&park_area[w])
+				wc->slot[w] = i;
+	}
+	sync_registers();	/* a CPU coming online joins the watch */
+}
+
+static void sync_ipi(void *unused)
+{
+	sync_registers();
+}
+
+/*
+ * From the allocation hook (any context but NMI, preemption off): the
+ * watch was just published on @dprof_watch.addr.  This CPU's registers
+ * now, before the object reaches its caller; the others' by an
+ * asynchronous IPI.  A CPU whose IPI is still pending (-EBUSY) syncs to
+ * the newest watch anyway.
+ */
+void dprof_watch_arm_here(void)
+{
+	unsigned int cpu, self = smp_processor_id();
+	unsigned long flags;
+
+	local_irq_save(flags);
+	sync_registers();
+	local_irq_restore(flags);
+	for_each_online_cpu(cpu)
+		if (cpu != self)
+			smp_call_function_single_async(cpu,
+				&per_cpu_ptr(&watch_cpu, cpu)->sync);
+}
+
+/* Until no IPI of dprof's is pending for @cpu: none may outlive it. */
+static void sync_wait(unsigned int cpu)
+{
+	while (dprof_csd_pending(&per_cpu_ptr(&watch_cpu, cpu)->sync))
+		cpu_relax();
+}
+
 static void disarm_all(void)
 {
 	unsigned int cpu;
@@ -199,6 +292,8 @@ static int watch_cpu_online(unsigned int cpu)
 		WRITE_ONCE(dprof_watch.cpus_changed, true);
 		if (arm_cpu(cpu))
 			dprof_watch_stats.nospc++;
+		else if (dprof_watch_parked)
+			smp_call_function_single(cpu, find_slots, NULL, 1);
 	}
 	mutex_unlock(&watch_lock);
 	return 0;
@@ -207,18 +302,26 @@ static int watch_cpu_online(unsigned int cpu)
 static int watch_cpu_offline(unsigned int cpu)
 {
 	mutex_lock(&watch_lock);
-	if (armed)
+	if (armed && (!dprof_watch_parked || READ_ONCE(dprof_watch.addr)))
 		WRITE_ONCE(dprof_watch.cpus_changed, true);
 	disarm_cpu(cpu);
+	sync_wait(cpu);
 	mutex_unlock(&watch_lock);
 	return 0;
 }
 
 int dprof_watch_setup(perf_overflow_handler_t handler)
 {
+	unsigned int cpu;
 	int ret;
 
 	hit_handler = handler;
+	for_each_possible_cpu(cpu) {
+		struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
+
+		INIT_CSD(&wc->sync, sync_ipi, NULL);
+		memset(wc->slot, -1, sizeof(wc->slot));
+	}
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "dprof/history",
 					watch_cpu_online, watch_cpu_offline);
 	if (ret < 0)
@@ -227,8 +330,46 @@ int dprof_watch_setup(perf_overflow_handler_t handler)
 	return 0;
 }
 
+/*
+ * Parked mode, after dprof_watch_probe_slots(): keep @offsets breakpoints
+ * on every CPU for good.  0, or -errno with nothing kept.
+ */
+int dprof_watch_park(unsigned int offsets)
+{
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&watch_lock);
+	parked_offsets = offsets;
+	dprof_watch_parked = true;
+	dprof_watch.addr = 0;
+	ret = arm_all();
+	if (ret) {
+		dprof_watch_parked = false;
+		parked_offsets = 0;
+	} else {
+		on_each_cpu(find_slots, NULL, 1);
+	}
+	mutex_unlock(&watch_lock);
+	cpus_read_unlock();
+	return ret;
+}
+
 void dprof_watch_teardown(void)
 {
+	unsigned int cpu;
+
+	if (dprof_watch_parked) {
+		cpus_read_lock();
+		mutex_lock(&watch_lock);
+		disarm_all();
+		dprof_watch_parked = false;
+		mutex_unlock(&watch_lock);
+		cpus_read_unlock();
+	}
+	/* No sync may run once the module is gone. */
+	for_each_possible_cpu(cpu)
+		sync_wait(cpu);
 	if (hotplug_state >= 0)
 		cpuhp_remove_state_nocalls(hotplug_state);
 	hotplug_state = -1;
@@ -306,7 +447,12 @@ int dprof_watch_arm(u32 id)
 
 	/* cpus_read_lock() held: not asserted, the kernel does not export that */
 	mutex_lock(&watch_lock);
-	ret = arm_all();
+	if (dprof_watch_parked) {
+		on_each_cpu(sync_ipi, NULL, 1);
+		ret = 0;
+	} else {
+		ret = arm_all();
+	}
 	mutex_unlock(&watch_lock);
 	if (ret) {
 		if (ret == -ENOSPC)
@@ -331,7 +477,12 @@ void dprof_watch_disarm(void)
 
 	cpus_read_lock();
 	mutex_lock(&watch_lock);
-	disarm_all();
+	if (dprof_watch_parked) {
+		WRITE_ONCE(dprof_watch.addr, 0);
+		on_each_cpu(sync_ipi, NULL, 1);
+	} else {
+		disarm_all();
+	}
 	mutex_unlock(&watch_lock);
 	cpus_read_unlock();
 	dprof_watch_stats.disarms++;

@@ -120,6 +120,29 @@ static inline u64 watch_now_ns(void)
  */
 void dprof_history_claim(int target, unsigned long base,
 			 unsigned long call_site);
+void dprof_history_picked(int target, unsigned long base,
+			  unsigned long call_site);
+
+/*
+ * The pick gate (design.rst, "Objects chosen at allocation"): which
+ * target's next allocation becomes the watched object, DPROF_PICK_ANY
+ * for any target's (which only names the type), DPROF_PICK_CLOSED when
+ * none.  Written by the collector and by the hook that claims it.
+ */
+#define DPROF_PICK_CLOSED	(-1)
+#define DPROF_PICK_ANY		(-2)
+extern int dprof_pick;
+
+/* From every target allocation hook, before anything else. */
+static inline void dprof_history_pick(int target, unsigned long base,
+				      unsigned long call_site)
+{
+	int want = READ_ONCE(dprof_pick);
+
+	if (unlikely(want != DPROF_PICK_CLOSED) &&
+	    (want == target || want == DPROF_PICK_ANY))
+		dprof_history_picked(target, base, call_site);
+}
 void dprof_history_freed(int target, unsigned long base,
 			 unsigned long call_site);
 void dprof_window_freed(unsigned long base);
@@ -175,6 +198,11 @@ void dprof_watch_publish(u32 id, enum watch_kind kind, int target,
 int dprof_watch_arm(u32 id);
 /* Releases every breakpoint, counting the cost (takes the locks). */
 void dprof_watch_disarm(void);
+/* Parked mode: keep @offsets breakpoints per CPU, retargeted from now on. */
+extern bool dprof_watch_parked;
+int dprof_watch_park(unsigned int offsets);
+/* Parked mode, from the allocation hook: arm the published watch. */
+void dprof_watch_arm_here(void);
 /* #DB: the read/write report of a write already recorded? */
 bool dprof_watch_second_report(struct pt_regs *regs, unsigned int w,
 			       bool write_bp);
@@ -194,6 +222,7 @@ void dprof_window_show(struct seq_file *m);
 
 /* ---- history.c ---------------------------------------------------------- */
 void dprof_history_arm_next(void);
+void dprof_history_pick_close(void);
 bool dprof_history_arm_variable(void);
 bool dprof_history_end(u8 reason, unsigned long call_site);
 void dprof_history_hit(unsigned long word, unsigned int w, bool write_bp,

@@ -30,7 +30,11 @@ for round in 1 2 3 4 5; do
 			fail "booted with slab_merge, yet dprof_alias_b was not merged into dprof_alias_a"
 		skip "dprof_alias_b was not merged (booted with slab_nomerge; make check runs this test again with slab_merge)"
 	fi
-	load_mod dprof target=dprof_alias_a history_wait_ms=10 sample_window_ms=5
+	# Odd rounds: the collector reserves objects of the cache
+	# (history_pick=0), the path that allocated from a dead cache; even
+	# rounds: objects chosen at allocation.
+	load_mod dprof target=dprof_alias_a history_wait_ms=10 sample_window_ms=5 \
+		history_pick=$((round % 2 == 0))
 	# Let the collector take a few turns on the target.
 	sleep 0.3
 	echo unalias >"$CACHES_DIR/ctl" || fail "cannot destroy the aliases"

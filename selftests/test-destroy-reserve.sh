@@ -8,6 +8,8 @@
 # __kmem_cache_shutdown()", the cache leaked).  test_reserve_delay_ms=1000
 # holds the collector inside that window for a second; the workload module
 # is unloaded (its cache destroyed) while it is there.
+# The reserve is the history_pick=0 path (the default picks objects at
+# allocation and holds none).
 # Expected: the destroy waits for the window, takes the reserve back
 # (counted as given back), the target shows DESTROYED, no slab error or
 # warning, every debug register comes back, and dprof unloads cleanly.
@@ -41,7 +43,7 @@ for round in 1 2 3 4 5 6; do
 	[ "$round" -gt 3 ] && [ "$met" -gt 0 ] && break
 	load_mod dprof_workload
 	wl "churn 50 0"
-	load_mod dprof target=dprof_workload test_reserve_delay_ms=1000 \
+	load_mod dprof target=dprof_workload test_reserve_delay_ms=1000 history_pick=0 \
 		history_wait_ms=10 sample_window_ms=5
 	slots=$(awk '/debug registers:/ {print $3}' $DPROF_DIR/histories)
 	[ -n "$slots" ] && [ "$slots" -gt 0 ] || skip "no debug registers free"
