@@ -104,6 +104,7 @@ static inline void dprof_write_debugreg(unsigned int slot, unsigned long addr)
  */
 static inline bool dprof_csd_pending(call_single_data_t *csd)
 {
+	/* Acquire: the IPI's effects are seen once the lock reads clear. */
 	return smp_load_acquire(&csd->node.u_flags) & CSD_FLAG_LOCK;
 }
 

@@ -243,10 +243,12 @@ void dprof_watch_arm_here(void)
 	local_irq_save(flags);
 	sync_registers();
 	local_irq_restore(flags);
-	for_each_online_cpu(cpu)
+	for_each_online_cpu(cpu) {
+		struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
+
 		if (cpu != self)
-			smp_call_function_single_async(cpu,
-				&per_cpu_ptr(&watch_cpu, cpu)->sync);
+			smp_call_function_single_async(cpu, &wc->sync);
+	}
 }
 
 /* Until no IPI of dprof's is pending for @cpu: none may outlive it. */

@@ -143,6 +143,7 @@ static inline void dprof_history_pick(int target, unsigned long base,
 	    (want == target || want == DPROF_PICK_ANY))
 		dprof_history_picked(target, base, call_site);
 }
+
 void dprof_history_freed(int target, unsigned long base,
 			 unsigned long call_site);
 void dprof_window_freed(unsigned long base);
