@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 #include <linux/percpu.h>
+#include <linux/cpumask.h>
 #include <linux/slab.h>
 #include <linux/jump_label.h>
 #include <linux/hash.h>
@@ -369,6 +370,7 @@ struct dprof_history_config {
 	const char *offsets;	/* members to cover, NULL: every offset */
 	unsigned int test_reserve_delay_ms;	/* tests: hold each reserve */
 	bool pick;		/* objects chosen at allocation (watch.c) */
+	struct cpumask pick_cpus;	/* where a pick may be claimed */
 };
 
 int dprof_history_init(const struct dprof_history_config *config);

@@ -184,6 +184,9 @@ void dprof_history_picked(int target, unsigned long base,
 {
 	unsigned long word;
 
+	if (!cpumask_test_cpu(raw_smp_processor_id(),
+			      &dprof_watch_cfg.pick_cpus))
+		return;
 	if (READ_ONCE(dprof_pick) == DPROF_PICK_ANY) {
 		if (atomic_cmpxchg(&pick_named, -1, target) == -1) {
 			WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);

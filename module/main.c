@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/cpumask.h>
 #include <linux/moduleparam.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -94,6 +95,11 @@ static bool history_pick = true;
 module_param(history_pick, bool, 0444);
 MODULE_PARM_DESC(history_pick,
 		 "Y: the object a history watches is the next allocation of its type, armed in the allocation hook, the debug registers kept and retargeted (needs history_split_rw=N); with target=all the type is drawn by allocation rate. N: the collector reserves an object and waits for its address to be reused (default Y)");
+
+static char *history_cpus;
+module_param(history_cpus, charp, 0444);
+MODULE_PARM_DESC(history_cpus,
+		 "history_pick=Y: only allocations on these CPUs start a history (a cpulist such as 0 or 0-3,8; default: every CPU), e.g. the CPUs of the server whose objects matter");
 
 static unsigned int test_reserve_delay_ms;
 module_param(test_reserve_delay_ms, uint, 0444);
@@ -240,6 +246,14 @@ static int history_params(struct dprof_history_config *hc)
 	hc->window_ms = sample_window_ms;
 	hc->test_reserve_delay_ms = test_reserve_delay_ms;
 	hc->pick = history_pick;
+	cpumask_setall(&hc->pick_cpus);
+	if (history_cpus && *history_cpus &&
+	    (cpulist_parse(history_cpus, &hc->pick_cpus) ||
+	     !cpumask_intersects(&hc->pick_cpus, cpu_possible_mask))) {
+		pr_err("history_cpus=%s: not a list of this machine's CPUs (e.g. 0 or 0-3,8)\n",
+		       history_cpus);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -34,6 +34,13 @@ dmesg_since_canary | grep -q "slab_cache_offset=64: must be -1 (calibrate) or a 
 expect_load_error $EINVAL dprof target=skbuff cache_list_offset=504
 echo "ok: ring_kb=1, max_objects=1, misaligned offset, offsets past the struct -> EINVAL"
 
+log_canary
+expect_load_error $EINVAL dprof target=skbuff history_cpus=banana
+expect_load_error $EINVAL dprof target=skbuff history_cpus=4000
+dmesg_since_canary | grep -q "history_cpus=banana: not a list of this machine's CPUs" ||
+	fail "no message for a bad history_cpus"
+echo "ok: history_cpus not a cpulist, or no CPU of this machine -> EINVAL"
+
 # The init-failure sweep's parameter needs fault injection in the kernel
 # (CONFIG_FAULT_INJECTION, which also makes /proc/<pid>/fail-nth).
 if [ ! -e /proc/self/fail-nth ]; then
