@@ -22,6 +22,10 @@
  *               destroy, the one that frees the cache, runs
  *   churn N     N rounds of: create dprof_churn_<i>, allocate and free one
  *               object, destroy it; while target=all rescans
+ *   rcu N       allocate N objects of dprof_rcu (created at load; 64 bytes
+ *               with an rcu_head) and free every one with kfree_rcu(),
+ *               which hands them back later in batches (kfree_bulk() ->
+ *               kmem_cache_free_bulk(NULL, ...), or one by one)
  *   keep        create dprof_keeper (the same size as the churn caches, so
  *               it is likely to land where one of them was) and allocate
  *               100 objects from it, kept until unload
@@ -41,6 +45,16 @@
 #include <linux/uaccess.h>
 #include <linux/kprobes.h>
 #include <linux/delay.h>
+#include <linux/rcupdate.h>
+#include <linux/version.h>
+
+/* kvfree_rcu_barrier() exists from 6.12; 6.1's kfree_rcu batches drain
+ * within seconds of an rcu_barrier(), which is all a test module needs. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define dprof_kvfree_rcu_barrier()	kvfree_rcu_barrier()
+#else
+#define dprof_kvfree_rcu_barrier()	msleep(5000)
+#endif
 
 #define MAX_STORM	256
 #define CHURN_SIZE	456	/* an odd size: its own caches, not merged */
@@ -53,6 +67,14 @@ static struct kmem_cache *keeper;
 static void *keeper_objs[KEEPER_OBJS];
 static struct dentry *dir;
 static DEFINE_MUTEX(ctl_lock);
+
+struct rcu_obj {
+	struct rcu_head rcu;
+	u64 payload[6];
+};
+
+static struct kmem_cache *rcu_cache;
+static bool rcu_used;
 
 /* unalias: the merged cache whose destroys meet at entry, and how many came. */
 static const struct kmem_cache *meet_cache;
@@ -193,6 +215,24 @@ static int churn(unsigned int rounds)
 	return 0;
 }
 
+static int rcu_free(unsigned int n)
+{
+	unsigned int i;
+
+	rcu_used = true;
+	for (i = 0; i < n; i++) {
+		struct rcu_obj *o = kmem_cache_alloc(rcu_cache, GFP_KERNEL);
+
+		if (!o)
+			return -ENOMEM;
+		o->payload[0] = i;
+		kfree_rcu(o, rcu);
+		if (!(i % 256))
+			cond_resched();
+	}
+	return 0;
+}
+
 static int keep(void)
 {
 	unsigned int i;
@@ -249,6 +289,8 @@ static int handle(const char *cmd)
 		return churn(n);
 	if (!strcmp(name, "keep"))
 		return keep();
+	if (!strcmp(name, "rcu"))
+		return rcu_free(n);
 	return -EINVAL;
 }
 
@@ -284,10 +326,17 @@ DEFINE_SHOW_ATTRIBUTE(stats);
 
 static int __init caches_init(void)
 {
-	int ret = register_kprobe(&meet_probe);
+	int ret;
 
-	if (ret)
+	rcu_cache = kmem_cache_create("dprof_rcu", sizeof(struct rcu_obj), 0,
+				      0, NULL);
+	if (!rcu_cache)
+		return -ENOMEM;
+	ret = register_kprobe(&meet_probe);
+	if (ret) {
+		kmem_cache_destroy(rcu_cache);
 		return ret;
+	}
 	dir = debugfs_create_dir("dprof_caches", NULL);
 	debugfs_create_file("ctl", 0200, dir, NULL, &ctl_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
@@ -310,6 +359,12 @@ static void __exit caches_exit(void)
 				kmem_cache_free(keeper, keeper_objs[i]);
 		kmem_cache_destroy(keeper);
 	}
+	/* kfree_rcu()'s batches must be back before the cache goes. */
+	if (rcu_used) {
+		rcu_barrier();
+		dprof_kvfree_rcu_barrier();
+	}
+	kmem_cache_destroy(rcu_cache);
 }
 
 module_init(caches_init);
