@@ -48,8 +48,10 @@
 #include <linux/rcupdate.h>
 #include <linux/version.h>
 
-/* kvfree_rcu_barrier() exists from 6.12; 6.1's kfree_rcu batches drain
- * within seconds of an rcu_barrier(), which is all a test module needs. */
+/*
+ * kvfree_rcu_barrier() exists from 6.12; 6.1's kfree_rcu batches drain
+ * within seconds of an rcu_barrier(), which is all a test module needs.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #define dprof_kvfree_rcu_barrier()	kvfree_rcu_barrier()
 #else
