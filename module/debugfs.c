@@ -257,7 +257,7 @@ static int status_show(struct seq_file *m, void *v)
 {
 	struct dprof_cpu_stats sum = {}, cpu_sum;
 	unsigned long capacity, live, max_probe;
-	unsigned int one_in, raises, aliases, overflow, retried;
+	unsigned int one_in, raises, aliases, overflow;
 	bool track_auto;
 	u64 swept;
 	u64 elapsed = ktime_get_mono_fast_ns() - dprof_load_time_ns();
@@ -270,7 +270,7 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "loaded_for_s: %llu.%03llu\n", elapsed / NSEC_PER_SEC,
 		   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
 	seq_printf(m, "targets: %u\n", dprof_nr_targets);
-	dprof_target_life_stats(&aliases, &overflow, &retried);
+	dprof_target_life_stats(&aliases, &overflow);
 	if (aliases)
 		seq_printf(m, "  merged aliases destroyed: %u (targets kept; allocations during each kmem_cache_destroy() not recorded)\n",
 			   aliases);
@@ -278,9 +278,6 @@ static int status_show(struct seq_file *m, void *v)
 		seq_printf(m, "  WARNING: %u kmem_cache_destroy() calls not followed at entry (%lu missed by the probe; over %d in flight): their targets died only when their struct kmem_cache was freed\n",
 			   overflow, dprof_slab_destroy_missed(),
 			   DPROF_DESTROYS_IN_FLIGHT);
-	if (retried)
-		seq_printf(m, "  rescans that met a cache being destroyed: %u (walked again)\n",
-			   retried);
 	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
 		const struct dprof_target *t = &dprof_targets[i];
 
@@ -302,13 +299,17 @@ static int status_show(struct seq_file *m, void *v)
 				   " GONE" : "");
 	if (dprof_target_all) {
 		u64 unknown;
-		unsigned int over, too_large, rescans;
+		unsigned int over, too_large, rescans, retried;
 
-		dprof_target_all_stats(&unknown, &over, &too_large, &rescans);
+		dprof_target_all_stats(&unknown, &over, &too_large, &rescans,
+				       &retried);
 		seq_printf(m, "target=all: %u caches (%u created after load), %u beyond the limit of %d and %u of objects over %u bytes not profiled; %llu allocations from caches not yet seen, %u rescans\n",
 			   dprof_nr_targets, late_targets(), over,
 			   DPROF_MAX_TARGETS, too_large, DPROF_MAX_OBJECT_SIZE,
 			   unknown, rescans);
+		if (retried)
+			seq_printf(m, "  rescans that met a cache being destroyed: %u (walked again)\n",
+				   retried);
 	}
 	show_layout(m);
 	dprof_liveset_stats(&capacity, &live, &max_probe);

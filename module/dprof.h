@@ -43,7 +43,7 @@ typedef int (*dprof_cache_fn)(struct kmem_cache *s, const char *name,
 int dprof_walk_caches(dprof_cache_fn fn, void *arg);
 unsigned int dprof_cache_stride(struct kmem_cache *s);
 
-/* ---- target.c: the caches being profiled ------------------------------ */
+/* ---- target.c, adopt.c: the caches being profiled ---------------------- */
 struct dprof_target {
 	struct kmem_cache *cache;	/* identity only on hot paths */
 	unsigned int object_size;
@@ -133,8 +133,19 @@ int dprof_target_destroy_begin(const struct kmem_cache *s, bool *tracked);
 void dprof_target_destroy_end(const struct kmem_cache *s);
 /* The struct kmem_cache at @s is being freed. */
 void dprof_target_cache_freed(const struct kmem_cache *s);
-void dprof_target_life_stats(unsigned int *aliases, unsigned int *overflow,
-			     unsigned int *retried);
+void dprof_target_life_stats(unsigned int *aliases, unsigned int *overflow);
+/*
+ * For adopt.c, which decides what becomes a target: under the lock it
+ * fills dprof_targets[dprof_nr_targets] and publishes it for cache @s,
+ * read by a walk that began at dprof_target_life_seq() @since (-EAGAIN:
+ * @s began dying since then).
+ */
+void dprof_target_lock(void);
+void dprof_target_unlock(void);
+u64 dprof_target_life_seq(void);
+int dprof_target_publish(struct kmem_cache *s, u64 since);
+bool dprof_target_known(const struct kmem_cache *s);
+void dprof_target_clear(void);
 void dprof_target_unknown_alloc(void);
 /* watch_symbols=: a kernel variable as a target; its index or -errno. */
 int dprof_target_add_variable(const char *name, unsigned long addr,
@@ -142,8 +153,8 @@ int dprof_target_add_variable(const char *name, unsigned long addr,
 /* Its module is going: no sample or watch is attributed to it again. */
 void dprof_target_var_gone(int target);
 void dprof_target_all_stats(u64 *unknown, unsigned int *over_limit,
-			    unsigned int *too_large,
-			    unsigned int *nr_rescans);
+			    unsigned int *too_large, unsigned int *nr_rescans,
+			    unsigned int *retried);
 
 /* ---- liveset.c: NMI-safe set of live target objects -------------------- */
 enum dprof_liveset_result {
