@@ -50,7 +50,7 @@ mmdebstrap --quiet --variant=apt --include="$(echo $packages | tr ' ' ',')" \
 	bookworm "$tree" "$mirror" >&2
 mkdir -p "$tree/host" "$tree/lib/modules/dprof" "$tree/usr/local/bin"
 echo "debian-rootfs: $(du -sm "$tree" | cut -f1) MB tree; writing the ext4 image" >&2
-mkfs.ext4 -q -F -L dprof-debian -d "$tree" "$image" "${image_mb}M"
+mkfs.ext4 -q -F -L dprof-debian -d "$tree" "$image" "${image_mb}M" >&2
 rm -rf "$tree"
 echo "$key" >"$out/stamp"
 echo "$image"
