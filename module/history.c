@@ -4,6 +4,12 @@
  * to one or two watched offsets of one target object, from allocation to
  * free, on every CPU.
  *
+ * With history_pick=1 (the default) the object is instead the next
+ * allocation of its type, claimed through the pick gate and armed in the
+ * allocation hook on parked breakpoints (watch.c; design.rst, "Objects
+ * chosen at allocation"); the life below is the same from ACTIVE on, and
+ * WAITING means the gate is open.  What follows is history_pick=0's way.
+ *
  * Why the object is chosen before it exists.  Arming a breakpoint on every
  * CPU takes process context and IPIs (milliseconds under TCG); an skbuff
  * lives ~50 us.  Arming after the allocation would miss most lives, and

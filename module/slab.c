@@ -20,7 +20,7 @@
  *   target (target.c, "lives of target caches").
  * - target=all: objects are tracked 1 in track_one_in by address hash
  *   (liveset.c); an allocation from a cache that is no target yet asks
- *   target.c to look for new caches.
+ *   adopt.c to look for new caches.
  *
  * All handlers run with preemption disabled, may nest with interrupts and
  * NMIs, never sleep, allocate, print or lock.
