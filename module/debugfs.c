@@ -2,8 +2,12 @@
 /*
  * /sys/kernel/debug/dprof/: every file is 0400 and supports read() only,
  * so the tree stays usable under lockdown=integrity (Secure Boot), which
- * refuses debugfs files with write bits, mmap or ioctl.  Runtime control
- * goes through module parameters instead.  Every file but "version"
+ * refuses debugfs files with write bits, mmap or ioctl; the one exception
+ * is "inject" (0200, write only), which refuses writes unless
+ * sampler=inject (under lockdown it cannot be opened; nothing else needs
+ * it).  The files are created last at load and removed first at unload
+ * (main.c), so no reader reaches a table that is not there.  Runtime
+ * control goes through module parameters instead.  Every file but "version"
  * checks at open what perf checks for kernel data (perfmon_capable(),
  * LOCKDOWN_PERF).  Documentation/debugfs.rst describes each file.
  */
@@ -519,7 +523,7 @@ static const struct {
 	{ DPROF_FILE_SAMPLES, 0400, &samples_fops },
 	{ DPROF_FILE_DATA_SAMPLES, 0400, &data_samples_fops },
 	{ DPROF_FILE_PERCPU, 0400, &percpu_fops },
-	/* Refuses writes unless sampler=inject (set up after this). */
+	/* Refuses writes unless sampler=inject. */
 	{ DPROF_FILE_INJECT, 0200, &inject_fops },
 };
 

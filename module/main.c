@@ -396,12 +396,9 @@ static int __init dprof_setup(void)
 	ret = dprof_ring_init((unsigned long)ring_kb << 10);
 	if (ret)
 		goto err_liveset;
-	ret = dprof_debugfs_init();
-	if (ret)
-		goto err_ring;
 	ret = dprof_sample_init(&sc);
 	if (ret)
-		goto err_debugfs;
+		goto err_ring;
 	ret = dprof_scan_init(scan, test_scan_delay_ms);
 	if (ret)
 		goto err_sample;
@@ -424,10 +421,19 @@ static int __init dprof_setup(void)
 	ret = dprof_history_init(&hc);
 	if (ret)
 		goto err_slab;
+	/*
+	 * The files last and gone first: a reader never reaches a table that
+	 * is not set up yet, or that a failing load has freed.
+	 */
+	ret = dprof_debugfs_init();
+	if (ret)
+		goto err_history;
 	pr_info("profiling %u cache(s)%s, first %s\n", dprof_nr_targets,
 		dprof_target_all ? " (target=all)" : "", dprof_targets[0].name);
 	return 0;
 
+err_history:
+	dprof_history_exit();
 err_slab:
 	dprof_target_stop();
 	dprof_scan_exit();
@@ -438,8 +444,6 @@ err_scan:
 	dprof_scan_exit();
 err_sample:
 	dprof_sample_exit();
-err_debugfs:
-	dprof_debugfs_exit();
 err_ring:
 	dprof_ring_exit();
 err_liveset:
@@ -484,6 +488,7 @@ static int __init dprof_init(void)
 
 static void __exit dprof_exit(void)
 {
+	dprof_debugfs_exit();
 	dprof_history_exit();
 	/* Both write to the live set and the rings: stop them first. */
 	dprof_target_stop();
@@ -491,7 +496,6 @@ static void __exit dprof_exit(void)
 	dprof_slab_exit();
 	dprof_history_sync();
 	dprof_sample_exit();
-	dprof_debugfs_exit();
 	dprof_ring_exit();
 	dprof_liveset_exit();
 	dprof_symbols_exit();
