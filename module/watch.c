@@ -97,9 +97,21 @@ void dprof_watch_wait(void)
 }
 
 /* After the hooks are gone: no kick may run once the module is freed. */
+static void sync_wait(unsigned int cpu);
+
+/*
+ * After the hooks are gone: no kick, and no IPI a hook sent to arm the
+ * other CPUs, may run once the module is freed (a hook that claimed a
+ * pick just as the collector stopped can send one after the teardown's
+ * own wait).
+ */
 void dprof_watch_sync(void)
 {
+	unsigned int cpu;
+
 	irq_work_sync(&kick_work);
+	for_each_possible_cpu(cpu)
+		sync_wait(cpu);
 }
 
 /* ---- the registers (process context, cpus_read_lock + watch_lock) ------ */
@@ -188,7 +200,7 @@ static void check_slot_order(void *bad)
 /*
  * This CPU's registers from the watch as it is now: its offsets while an
  * object is armed (addr set), the parking addresses otherwise.  Interrupts
- * off (irq_work, IPI, or the hook's own section).
+ * off (an IPI, or the hook's own section).
  */
 static void sync_registers(void)
 {
