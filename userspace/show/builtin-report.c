@@ -57,7 +57,9 @@ static const struct command_opts report_cmd = {
 	"            (binomial on samples; with the watch sampler, dprof.ko's\n"
 	"            estimate: samples per sample window times live objects drawn\n"
 	"            at random, the error from the windows and draws, the\n"
-	"            independent draws; (no window): sampled by histories only)\n"
+	"            independent draws; (no window): sampled by histories only;\n"
+	"            ±?: no window sampled anything, or no module profile, so the\n"
+	"            share is of the recorded samples and its error is unknown)\n"
 	"  ws        working set at the end: live objects (older ones included)\n"
 	"            times the object size, scaled by track_one_in\n"
 	"  older     objects live before dprof.ko was loaded (its load-time scan)\n"
@@ -138,8 +140,8 @@ static void report_text(FILE *out, const struct report_opts *o,
 		else if (t->share_err >= 0)
 			snprintf(share, sizeof(share), "%5.1f%% ±%4.1f",
 				 100 * t->share, 100 * t->share_err);
-		else
-			snprintf(share, sizeof(share), "%5.1f%%", 100 * t->share);
+		else	/* shares of samples that are not independent draws */
+			snprintf(share, sizeof(share), "%5.1f%% ±?", 100 * t->share);
 		if (t->bounce >= 0)
 			snprintf(bounce, sizeof(bounce), "%.0f%%",
 				 100 * t->bounce);
