@@ -22,6 +22,7 @@
 static struct task_struct *thread;
 static unsigned int offsets_per_watch;	/* offsets one history watches, 1-4 */
 static bool next_is_window;
+static bool next_is_young;
 static bool next_is_var;
 
 /* Whether the collector has anything to watch. */
@@ -99,6 +100,15 @@ static void take_turn(void)
 	/* Histories and windows take turns at the registers. */
 	window = cfg->windows && (!cfg->enabled || next_is_window);
 	next_is_window = !window;
+	if (window && dprof_watch_parked) {
+		/*
+		 * Young and old windows alternate; a young turn with no
+		 * type named yet (the any gate just opened) goes to an old.
+		 */
+		next_is_young = !next_is_young;
+		if (next_is_young && dprof_window_pick_next())
+			return;
+	}
 	/* A window that did not arm leaves the turn to a history. */
 	if (!window || (!dprof_window_arm() && cfg->enabled))
 		dprof_history_arm_next();
@@ -133,11 +143,14 @@ static void collector_step(unsigned int *arms_this_second)
 	case W_WAITING:
 		if (now < w->deadline_ns && !dead)
 			break;
-		dprof_history_pick_close();
+		dprof_pick_close();
 		if (atomic_long_cmpxchg(&w->word, word,
 					make_word(word_id(word), W_ENDED)) != word)
 			break;
-		dprof_watch_stats.expired++;
+		if (w->window)
+			dprof_watch_stats.windows_unclaimed++;
+		else
+			dprof_watch_stats.expired++;
 		disarm();
 		break;
 	case W_ACTIVE:
@@ -170,7 +183,7 @@ static void collector_finish(void)
 {
 	unsigned long word;
 
-	dprof_history_pick_close();
+	dprof_pick_close();
 	word = atomic_long_read(&dprof_watch.word);
 
 	switch (word_state(word)) {
@@ -278,6 +291,7 @@ void dprof_history_exit(void)
 	dprof_watch_teardown();
 	if (dprof_history_holds_reserve())
 		pr_warn("watched object still held at exit\n");
+	dprof_window_exit();
 	dprof_plans_free();
 }
 

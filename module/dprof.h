@@ -205,7 +205,9 @@ enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base);
 bool dprof_liveset_commit(unsigned long base);
 bool dprof_liveset_remove(unsigned long base);
 bool dprof_liveset_contains(unsigned long base);
-unsigned int dprof_liveset_pick(unsigned long *bases, unsigned int k);
+unsigned long dprof_liveset_age(unsigned long base);
+void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
+				       void *arg), void *arg);
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 			 unsigned long *max_probe);
 
@@ -288,6 +290,7 @@ enum dprof_side { DPROF_SIDE_ALLOC, DPROF_SIDE_FREE, DPROF_NR_SIDES };
 
 struct dprof_cpu_stats {
 	u64 allocs;		/* ALLOC records produced */
+	u64 not_tracked;	/* allocs track_one_in left out (target=all) */
 	u64 frees;		/* FREE records produced */
 	u64 frees_not_live;	/* frees of objects not in the live set */
 	u64 untracked;		/* allocs the live set had no room for */
@@ -398,26 +401,53 @@ void dprof_history_show(struct seq_file *m, bool brief);
 /* Whether the breakpoints tell writes from reads (history_split_rw=1). */
 bool dprof_watch_tells_writes(void);
 /*
- * Live objects drawn at random per window turn (window.c): one is the
- * window's, all count towards their type's draws.  A type's share of the
- * accesses is its samples per window times its draws (sample.c); the
- * windows alone would make every share swing with how many windows each
- * type happened to get, the draws weigh the types 16 times as finely for
- * a resolve each.
+ * The two kinds of sample window, which sample disjoint accesses
+ * (design.rst, "Objects chosen at allocation"):
+ *   DPROF_WINDOW_OLD    on a live object older than a window, of a type
+ *                       in rotation, from a census of the live set:
+ *                       accesses at ages >= sample_window_ms
+ *   DPROF_WINDOW_YOUNG  on an object picked at its allocation, watched
+ *                       from there: accesses at ages < sample_window_ms
  */
-#define DPROF_WINDOW_DRAWS	16
+enum dprof_window_kind {
+	DPROF_WINDOW_OLD,
+	DPROF_WINDOW_YOUNG,
+	DPROF_NR_WINDOW_KINDS,
+};
 
-/* Sample windows opened on objects of @target, and their samples. */
+/* One kind of window on one type: its windows, their samples, its draws. */
 struct dprof_window_sums {
 	u64 windows;
 	u64 samples;		/* sum over the windows of y, samples each */
 	u64 samples_sq;		/* sum of y^2 */
-	u64 draws;		/* its live objects drawn at random */
+	/*
+	 * OLD: its live objects older than a window, summed over the
+	 * censuses (scaled by the tracking rate); YOUNG: its allocations
+	 * drawn by the any gate.
+	 */
+	u64 draws;
+};
+
+/*
+ * What the draws are out of, to put both kinds on one scale (samples per
+ * second of the type):
+ *   OLD    (samples / windows) (draws / censuses) / window
+ *   YOUNG  (samples / windows) (draws / alloc_draws) allocs / elapsed
+ */
+struct dprof_window_scale {
+	u64 censuses;
+	u64 alloc_draws;	/* allocations drawn by the any gate */
+	u64 allocs;		/* target allocations since load */
+	u64 elapsed_ms;		/* since load */
+	unsigned int window_ms;
 };
 
 /* From the plans (plan.c), where the windows count them; racy reads. */
 void dprof_plan_window_sums(unsigned int target,
-			    struct dprof_window_sums *sums);
+			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS]);
+void dprof_plan_window_scale(struct dprof_window_scale *scale);
+/* The draws' part of the scale and window_ms (window.c). */
+void dprof_window_scale(struct dprof_window_scale *scale);
 
 /* ---- sample.c: access samples, aggregated per CPU ----------------------- */
 #define DPROF_SAMPLER_AUTO	100	/* pick the best available */

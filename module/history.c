@@ -61,9 +61,6 @@
 #include "plan.h"
 
 DEFINE_PER_CPU(int, dprof_self_alloc);
-int dprof_pick = DPROF_PICK_CLOSED;
-/* target=all: the type an allocation through the "any" gate named. */
-static atomic_t pick_named = ATOMIC_INIT(-1);
 /*
  * The object held while arming, and its target.  The collector touches
  * a target's cache only inside a reserve section (reserve_fn,
@@ -181,28 +178,28 @@ void dprof_history_claim(int target, unsigned long base,
 /*
  * The pick gate matched this allocation (watch.h).  Through the "any"
  * gate it only names the type that allocated; through a type's gate the
- * object becomes the history's: the watch takes its address, this CPU's
- * registers are armed before the object reaches its caller, the other
- * CPUs' at their next interrupt, and the history begins.
+ * object becomes the watched one: the watch takes its address, this
+ * CPU's registers are armed before the object reaches its caller, the
+ * other CPUs' at their next interrupt, and the history (or the sample
+ * window, window.c) begins.
  */
 void dprof_history_picked(int target, unsigned long base,
 			  unsigned long call_site)
 {
 	unsigned long word;
 
-	if (!cpumask_test_cpu(raw_smp_processor_id(),
-			      &dprof_watch_cfg.pick_cpus))
-		return;
 	if (READ_ONCE(dprof_pick) == DPROF_PICK_ANY) {
-		if (atomic_cmpxchg(&pick_named, -1, target) == -1) {
-			WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
-			dprof_watch_kick();
-		}
+		dprof_pick_name(target);
 		return;
 	}
 	word = atomic_long_read(&dprof_watch.word);
 	if (word_state(word) != W_WAITING || READ_ONCE(dprof_watch.addr) ||
 	    target != READ_ONCE(dprof_watch.target))
+		return;
+	/* history_cpus= chooses where histories start; windows go anywhere. */
+	if (!READ_ONCE(dprof_watch.window) &&
+	    !cpumask_test_cpu(raw_smp_processor_id(),
+			      &dprof_watch_cfg.pick_cpus))
 		return;
 	if (atomic_long_cmpxchg(&dprof_watch.word, word,
 				make_word(word_id(word), W_CLAIMING)) != word)
@@ -210,14 +207,10 @@ void dprof_history_picked(int target, unsigned long base,
 	WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
 	WRITE_ONCE(dprof_watch.addr, base);
 	dprof_watch_arm_here();
-	begin_history(word_id(word), target, base, call_site);
-}
-
-/* The collector gives up a pick, or stops: no hook claims it after this. */
-void dprof_history_pick_close(void)
-{
-	WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
-	atomic_set(&pick_named, -1);
+	if (dprof_watch.window)
+		dprof_window_claimed(word, base);
+	else
+		begin_history(word_id(word), target, base, call_site);
 }
 
 static void emit_end(unsigned long word, u8 reason, unsigned long call_site)
@@ -267,6 +260,11 @@ bool dprof_history_end(u8 reason, unsigned long call_site)
 void dprof_history_freed(int target, unsigned long base,
 			 unsigned long call_site)
 {
+	if (READ_ONCE(dprof_watch.window)) {
+		/* A young window's object may be untracked: end it here. */
+		dprof_window_freed(base);
+		return;
+	}
 	if (base == READ_ONCE(dprof_watch.addr) &&
 	    target == READ_ONCE(dprof_watch.target) &&
 	    dprof_history_end(DPROF_HIST_FREED, call_site))
@@ -450,11 +448,10 @@ static void pick_next(void)
 	u32 id;
 
 	if (dprof_target_all) {
-		target = atomic_xchg(&pick_named, -1);
-		if (target < 0) {
-			WRITE_ONCE(dprof_pick, DPROF_PICK_ANY);
+		target = dprof_pick_take_name();
+		if (target < 0)
 			return;
-		}
+		dprof_plan_count_alloc_draw(target);
 		if (READ_ONCE(dprof_targets[target].flags) &
 		    (DPROF_TARGET_DEAD | DPROF_TARGET_VAR) ||
 		    dprof_plan_ensure(target) || !dprof_plan(target)->nr_items)
@@ -472,8 +469,7 @@ static void pick_next(void)
 	dprof_watch.deadline_ns = watch_now_ns() +
 		(u64)dprof_watch_cfg.wait_ms * NSEC_PER_MSEC;
 	atomic_long_set_release(&dprof_watch.word, make_word(id, W_WAITING));
-	/* After WAITING: a hook that sees the gate finds the watch ready. */
-	smp_store_release(&dprof_pick, target);
+	dprof_pick_open(target);
 }
 
 void dprof_history_arm_next(void)

@@ -25,12 +25,21 @@
  * hook still using the old one is waited for (they run with preemption
  * off), and a sweep drops the entries the new rule rejects; until the
  * sweep ends, frees test the old rule.
+ *
+ * Each slot has a birth time beside it (jiffies, 32 bits), so that the
+ * sample windows drawn from the set can leave out objects younger than a
+ * window: those are the windows picked at allocation's to sample
+ * (window.c), and the two estimates must not count an access twice.  The
+ * birth is written after the slot is claimed, so a pick racing the insert
+ * may read the slot's previous birth: the object then looks older than it
+ * is, once, in process context, which the estimate tolerates.  Entries of
+ * the load-time scan are born long ago (BORN_BEFORE_LOAD).
  */
 #include <linux/vmalloc.h>
+#include <linux/jiffies.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/atomic.h>
-#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -54,6 +63,7 @@ static inline bool slot_live(unsigned long v)
 }
 
 static unsigned long *slots;
+static u32 *born;			/* jiffies of each slot's insert */
 static unsigned int slot_bits;
 static atomic_long_t live_count;
 static unsigned int max_probe_seen;
@@ -65,6 +75,8 @@ static u64 swept;			/* entries the sweeps dropped */
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
 
 #define TRACK_MAX_SHIFT	20
+/* The scan's objects are older than the module: 2^30 jiffies (12 days at HZ=1000) before now. */
+#define BORN_BEFORE_LOAD	BIT(30)
 
 int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 		       unsigned long expected)
@@ -73,8 +85,14 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	unsigned long nr = roundup_pow_of_two((unsigned long)max_objects * 2);
 
 	slots = vzalloc(array_size(nr, sizeof(*slots)));
-	if (!slots)
+	born = vzalloc(array_size(nr, sizeof(*born)));
+	if (!slots || !born) {
+		vfree(slots);
+		vfree(born);
+		slots = NULL;
+		born = NULL;
 		return -ENOMEM;
+	}
 	slot_bits = ilog2(nr);
 	atomic_long_set(&live_count, 0);
 	max_probe_seen = 0;
@@ -153,7 +171,9 @@ void dprof_track_stats(unsigned int *one_in, bool *is_auto,
 void dprof_liveset_exit(void)
 {
 	vfree(slots);
+	vfree(born);
 	slots = NULL;
+	born = NULL;
 }
 
 static inline unsigned long slot_index(unsigned long base, unsigned int i)
@@ -167,7 +187,8 @@ static void note_probe(unsigned int i)
 		WRITE_ONCE(max_probe_seen, i);
 }
 
-static enum dprof_liveset_result insert(unsigned long base, unsigned long val)
+static enum dprof_liveset_result insert(unsigned long base, unsigned long val,
+					u32 when)
 {
 	unsigned long *free_slot, seen;
 	unsigned int i;
@@ -197,6 +218,7 @@ retry:
 		return DPROF_LIVE_FULL;
 	if (cmpxchg(free_slot, seen, val) != seen)
 		goto retry;	/* another object took the slot */
+	WRITE_ONCE(born[free_slot - slots], when);
 	note_probe(i);
 	atomic_long_inc(&live_count);
 	return DPROF_LIVE_INSERTED;
@@ -204,13 +226,14 @@ retry:
 
 enum dprof_liveset_result dprof_liveset_insert(unsigned long base)
 {
-	return insert(base, base);
+	return insert(base, base, (u32)jiffies);
 }
 
 /* The scan: enter @base as pending (invisible until committed). */
 enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base)
 {
-	return insert(base, base | SLOT_PENDING);
+	return insert(base, base | SLOT_PENDING,
+		      (u32)jiffies - BORN_BEFORE_LOAD);
 }
 
 /* The slot holding @base, live or pending, with its value in @v; or NULL. */
@@ -263,53 +286,38 @@ bool dprof_liveset_contains(unsigned long base)
 	return find_slot(base, &v) && v == base;
 }
 
-/* Slots one pick may read: 8 MiB, a few ms at most. */
-#define PICK_MAX_READS	BIT(20)
+/*
+ * How long ago live @base entered the set, in jiffies (process context);
+ * 0 if it is not in the set.  Objects of the load-time scan are 2^30
+ * jiffies old at least.
+ */
+unsigned long dprof_liveset_age(unsigned long base)
+{
+	unsigned long *slot, v;
+
+	slot = find_slot(base, &v);
+	if (!slot || v != base)
+		return 0;
+	return (u32)jiffies - READ_ONCE(born[slot - slots]);
+}
 
 /*
- * Up to @k live objects chosen uniformly at random, for the sample
- * windows and the draws that weigh their types (process context); the
- * number found.  A dense set is sampled by rejection (random slots until
- * one holds an object), @k times independently; a sparse one, where that
- * would take too many tries, by one reservoir of @k over the slots from a
- * random start (just taking the first objects after a random slot would
- * favour objects after long empty runs), so without replacement there.
- * The reservoir reads at most PICK_MAX_READS slots, so a table larger
- * than that is only sampled in part when it is sparse.
+ * Calls @fn on every live entry with its age in jiffies (process
+ * context; entries inserted or removed meanwhile may be seen or not).
  */
-unsigned int dprof_liveset_pick(unsigned long *bases, unsigned int k)
+void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
+				       void *arg), void *arg)
 {
-	unsigned long live = atomic_long_read(&live_count), v;
-	unsigned int nr = 1U << slot_bits, i, j, start, found = 0, seen = 0;
+	unsigned long nr = slots ? 1UL << slot_bits : 0, i, v;
+	u32 now = jiffies;
 
-	if (!slots || !live || !k)
-		return 0;
-	if (live * 64 >= nr) {
-		for (j = 0; j < k; j++) {
-			for (i = 0; i < 64 * 16; i++) {
-				v = READ_ONCE(slots[get_random_u32_below(nr)]);
-				if (slot_live(v)) {
-					bases[found++] = v;
-					break;
-				}
-			}
-		}
-		if (found)
-			return found;
-	}
-	start = get_random_u32_below(nr);
-	for (i = 0; i < min_t(unsigned int, nr, PICK_MAX_READS); i++) {
-		v = READ_ONCE(slots[(start + i) & (nr - 1)]);
-		if (slot_live(v)) {
-			j = seen < k ? seen : get_random_u32_below(seen + 1);
-			if (j < k)
-				bases[j] = v;
-			seen++;
-		}
+	for (i = 0; i < nr; i++) {
 		if (!(i & 0xffff))
 			cond_resched();
+		v = READ_ONCE(slots[i]);
+		if (slot_live(v))
+			fn(v, (u32)(now - READ_ONCE(born[i])), arg);
 	}
-	return min(seen, k);
 }
 
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,

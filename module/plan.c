@@ -14,8 +14,13 @@
 #include "plan.h"
 
 static struct hist_plan plans[DPROF_MAX_TARGETS];
-/* Live objects of each target drawn at random (window.c); plan or not. */
-static u64 plan_draws[DPROF_MAX_TARGETS];
+/*
+ * Per target, plan or not: its live objects older than a window summed
+ * over the censuses, and its allocations drawn by the any gate (window.c).
+ */
+static u64 plan_draws[DPROF_NR_WINDOW_KINDS][DPROF_MAX_TARGETS];
+/* What those are out of (struct dprof_window_scale). */
+static u64 censuses, alloc_draws;
 /* target=all: plans are built when a window first lands on a type. */
 static s8 plan_state[DPROF_MAX_TARGETS];	/* 0 none, 1 built, -1 failed */
 
@@ -245,8 +250,11 @@ void dprof_plans_free(void)
 	for (i = 0; i < DPROF_MAX_TARGETS; i++) {
 		plan_free(&plans[i]);
 		plan_state[i] = 0;
-		plan_draws[i] = 0;
+		plan_draws[DPROF_WINDOW_OLD][i] = 0;
+		plan_draws[DPROF_WINDOW_YOUNG][i] = 0;
 	}
+	censuses = 0;
+	alloc_draws = 0;
 }
 
 unsigned int dprof_plan_next(struct hist_plan *p)
@@ -277,19 +285,53 @@ unsigned int dprof_plan_next_window(struct hist_plan *p)
 	return best;
 }
 
-void dprof_plan_count_draw(unsigned int t)
+void dprof_plan_count_census(unsigned int t, u64 old)
 {
-	WRITE_ONCE(plan_draws[t], plan_draws[t] + 1);
+	WRITE_ONCE(plan_draws[DPROF_WINDOW_OLD][t],
+		   plan_draws[DPROF_WINDOW_OLD][t] + old);
+}
+
+void dprof_plan_count_census_done(void)
+{
+	WRITE_ONCE(censuses, censuses + 1);
+}
+
+void dprof_plan_count_alloc_draw(unsigned int t)
+{
+	WRITE_ONCE(alloc_draws, alloc_draws + 1);
+	WRITE_ONCE(plan_draws[DPROF_WINDOW_YOUNG][t],
+		   plan_draws[DPROF_WINDOW_YOUNG][t] + 1);
+}
+
+void dprof_plan_count_window(unsigned int t, enum dprof_window_kind kind,
+			     u64 y)
+{
+	struct dprof_window_sums *w = &plans[t].win[kind];
+
+	WRITE_ONCE(w->windows, w->windows + 1);
+	WRITE_ONCE(w->samples, w->samples + y);
+	WRITE_ONCE(w->samples_sq, w->samples_sq + y * y);
 }
 
 void dprof_plan_window_sums(unsigned int target,
-			    struct dprof_window_sums *sums)
+			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS])
 {
-	memset(sums, 0, sizeof(*sums));
-	sums->draws = READ_ONCE(plan_draws[target]);
-	if (!dprof_plan_built(target))
-		return;
-	sums->windows = READ_ONCE(plans[target].windows);
-	sums->samples = READ_ONCE(plans[target].window_samples);
-	sums->samples_sq = READ_ONCE(plans[target].window_samples_sq);
+	unsigned int k;
+
+	memset(sums, 0, sizeof(*sums) * DPROF_NR_WINDOW_KINDS);
+	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
+		sums[k].draws = READ_ONCE(plan_draws[k][target]);
+		if (!dprof_plan_built(target))
+			continue;
+		sums[k].windows = READ_ONCE(plans[target].win[k].windows);
+		sums[k].samples = READ_ONCE(plans[target].win[k].samples);
+		sums[k].samples_sq = READ_ONCE(plans[target].win[k].samples_sq);
+	}
+}
+
+/* The allocation count and the clock come from the caller (sample.c). */
+void dprof_plan_window_scale(struct dprof_window_scale *scale)
+{
+	scale->censuses = READ_ONCE(censuses);
+	scale->alloc_draws = READ_ONCE(alloc_draws);
 }

@@ -13,6 +13,7 @@
 
 #include <linux/types.h>
 #include "uapi/dprof.h"
+#include "dprof.h"
 
 /* Which offsets each history covers: one plan per target. */
 struct hist_plan {
@@ -24,13 +25,13 @@ struct hist_plan {
 	unsigned int nr_items;
 	unsigned int cursor;
 	unsigned int wcursor;
-	u64 windows;		/* windows opened on this type */
+	u64 windows;		/* windows opened on this type, both kinds */
 	/*
-	 * Samples per window y: sums of y and y^2 over the windows opened,
-	 * for the type's samples per window and their error (the windows
-	 * are the independent draws, not the samples; see sample.c).
+	 * Per kind, samples per window y: sums of y and y^2 over the windows
+	 * opened, for the type's samples per window and their error (the
+	 * windows are the independent draws, not the samples; see sample.c).
 	 */
-	u64 window_samples, window_samples_sq;
+	struct dprof_window_sums win[DPROF_NR_WINDOW_KINDS];
 	unsigned int window_backoff;	/* turns skipped after the last miss */
 	unsigned int window_skip;	/* turns still to skip */
 };
@@ -52,7 +53,13 @@ void dprof_plans_free(void);
 unsigned int dprof_plan_next(struct hist_plan *p);
 /* For windows: the item watched least long so far, ties rotating. */
 unsigned int dprof_plan_next_window(struct hist_plan *p);
-/* A live object of target @t was drawn at random (window.c). */
-void dprof_plan_count_draw(unsigned int t);
+/* A census of the live set found @old objects of @t older than a window. */
+void dprof_plan_count_census(unsigned int t, u64 old);
+void dprof_plan_count_census_done(void);
+/* The any gate drew an allocation of target @t. */
+void dprof_plan_count_alloc_draw(unsigned int t);
+/* A window of @kind on target @t took @y samples. */
+void dprof_plan_count_window(unsigned int t, enum dprof_window_kind kind,
+			     u64 y);
 
 #endif

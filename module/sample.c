@@ -821,10 +821,14 @@ struct type_sum {
 	 * drivers give stores no latency, so the average is over these.
 	 */
 	u64 count, misses, latency, lat_misses;
-	struct dprof_window_sums win;	/* watch: per-window sums */
-	/* watch: samples per window x draws, and its relative variance */
+	/* watch: per-window sums of each kind of window */
+	struct dprof_window_sums win[DPROF_NR_WINDOW_KINDS];
+	/* watch: estimated samples per second, and its relative variance */
 	u64 weight;
 	u64 relvar;			/* in 1/SHARE_ONE */
+	bool relvar_unknown;		/* a kind with samples in 1 window */
+	/* No window saw an access: the weight's 95% upper bound (3 / w). */
+	u64 zero_bound;
 	unsigned int target;
 };
 
@@ -833,6 +837,7 @@ struct share_base {
 	u64 all;		/* samples (watch) or misses (IBS/PEBS) */
 	u64 weight;		/* watch: sum of the types' weights */
 	u64 spread;		/* watch: sum of p^2 relvar, in 1/SHARE_ONE^2 */
+	struct dprof_window_scale scale;	/* watch: the draws' scale */
 };
 
 struct offset_sum {
@@ -900,7 +905,7 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 	}
 	if (sampler == DPROF_SAMPLER_WATCH)
 		for (i = 0; i < nr; i++)
-			dprof_plan_window_sums(i, &types[i].win);
+			dprof_plan_window_sums(i, types[i].win);
 }
 
 /* Shares and variances in fixed point: 1 is SHARE_ONE. */
@@ -919,36 +924,103 @@ static u64 mul_div(u64 a, u64 b, u64 c)
 
 /*
  * The watch sampler's share of type t in the accesses:
- *	p_t = A_t / sum_u A_u,	A_t = r_t c_t,
- * r_t = s_t / w_t its samples per window (s_t samples in w_t windows on
- * random live objects of t) and c_t its draws (live objects drawn at
- * random that were of t, window.c), in proportion to its live objects.
- * Taking s_t / sum_u s_u instead would be the same with c_t = w_t, and
- * would swing with how many windows each type happened to get.
+ *	p_t = A_t / sum_u A_u,	A_t = A_t,old + A_t,young
+ * the type's estimated samples per second at ages of a window and more
+ * and at younger ages, from the two kinds of window (dprof.h).  Each is
+ *	A_t,k = r_t,k c_t,k K_k
+ * r_t,k = s / w its samples per window (s samples in w windows of that
+ * kind on t), c_t,k its draws, and K_k the kind's scale (struct
+ * dprof_window_scale): old, c is the type's old objects summed over the
+ * censuses and K one per census per window length (window.c stratifies
+ * the old windows by type); young, c is the type's allocations drawn by
+ * the any gate and K the target allocations per second per allocation
+ * drawn.  Taking s_t / sum_u s_u instead would swing with how many
+ * windows each type happened to get.
  *
  * The error, linearised: var(p_t) = p_t^2 ((1 - 2 p_t) R_t + S), where
- * S = sum_u p_u^2 R_u and R_u = var(r_u) / r_u^2 + var(c_u) / c_u^2 =
- * (q_u / s_u^2 - 1 / w_u) + 1 / c_u, q_u the sum of the squared samples
- * per window (the windows are the independent draws, not the samples);
- * the draws' multinomial covariances cancel in the sum.  With c_u = w_u
- * this is the linearised error of the ratio of sums,
- * ((1 - p_t)^2 q_t + p_t^2 (q - q_t)) / s^2.
+ * S = sum_u p_u^2 R_u, R_u = var(A_u) / A_u^2, and per kind
+ * R_u,k = (q / s^2 - 1 / w) + 1 / c, q the sum of the squared samples per
+ * window (the windows are the independent draws, not the samples); the
+ * draws' multinomial covariances cancel in the sum.  Old objects are
+ * counted, not drawn: no 1 / c there.  The kinds are
+ * independent: R_u = sum_k (A_u,k / A_u)^2 R_u,k.  The scales are taken
+ * as exact (their counts are of every object, not of draws).
  */
-static void window_weight(struct type_sum *t)
+#define WEIGHT_SHIFT	16	/* estimated samples per second, fixed point */
+
+/* K_k as the fraction @num / @den of samples per second per draw. */
+static void kind_scale(const struct dprof_window_scale *sc,
+		       enum dprof_window_kind k, u64 *num, u64 *den)
 {
-	const struct dprof_window_sums *w = &t->win;
-	u64 rel, sub;
+	if (k == DPROF_WINDOW_OLD) {
+		/* the mean over the censuses, per window_ms */
+		*num = MSEC_PER_SEC;
+		*den = sc->censuses * sc->window_ms;
+	} else {
+		/* (allocs / elapsed_ms) / alloc_draws, per second */
+		*num = sc->allocs * MSEC_PER_SEC;
+		*den = sc->elapsed_ms * sc->alloc_draws;
+	}
+}
+
+/*
+ * A_t,k in 1/2^WEIGHT_SHIFT samples per second, and R_t,k; where no
+ * window of the kind saw an access, 0 and its 95% upper bound in @bound
+ * (the rule of three: a sum of 0 over w windows bounds the mean by 3 / w).
+ */
+static u64 kind_weight(const struct dprof_window_sums *w,
+		       const struct dprof_window_scale *sc,
+		       enum dprof_window_kind k, u64 *relvar, u64 *bound)
+{
+	u64 num, den, rel, sub;
+
+	*relvar = 0;
+	*bound = 0;
+	kind_scale(sc, k, &num, &den);
+	if (!w->windows || !w->draws || !num || !den)
+		return 0;
+	if (!w->samples) {
+		*bound = mul_div(mul_div(3ULL << WEIGHT_SHIFT, w->draws,
+					 w->windows), num, den);
+		return 0;
+	}
+	/* q / s^2 <= max y / s: (q / s) / s, q / s in fixed point first */
+	rel = div64_u64(mul_div(w->samples_sq, SHARE_ONE, w->samples),
+			w->samples);
+	if (k == DPROF_WINDOW_YOUNG)
+		rel += div64_u64(SHARE_ONE, w->draws);
+	sub = div64_u64(SHARE_ONE, w->windows);
+	*relvar = min_t(u64, rel > sub ? rel - sub : 0, RELVAR_MAX);
+	return mul_div(mul_div(w->samples << WEIGHT_SHIFT, w->draws,
+			       w->windows), num, den);
+}
+
+static void window_weight(struct type_sum *t,
+			  const struct dprof_window_scale *sc)
+{
+	u64 a[DPROF_NR_WINDOW_KINDS], rv[DPROF_NR_WINDOW_KINDS], f, bound;
+	unsigned int k;
 
 	t->weight = 0;
 	t->relvar = 0;
-	if (!w->windows || !w->samples || !w->draws)
+	t->relvar_unknown = false;
+	t->zero_bound = 0;
+	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
+		a[k] = kind_weight(&t->win[k], sc, k, &rv[k], &bound);
+		t->weight += a[k];
+		t->zero_bound += bound;
+		/* One window with samples: their spread is unknown. */
+		if (a[k] && t->win[k].windows < 2)
+			t->relvar_unknown = true;
+	}
+	if (!t->weight)
 		return;
-	t->weight = mul_div(w->samples, w->draws, w->windows);
-	/* q / s^2 <= max y / s: (q / s) / s, q / s in fixed point first */
-	rel = div64_u64(mul_div(w->samples_sq, SHARE_ONE, w->samples),
-			w->samples) + div64_u64(SHARE_ONE, w->draws);
-	sub = div64_u64(SHARE_ONE, w->windows);
-	t->relvar = min_t(u64, rel > sub ? rel - sub : 0, RELVAR_MAX);
+	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
+		/* (A_k / A)^2 R_k: f^2 <= 2^40, R_k <= 2^24 */
+		f = mul_div(a[k], SHARE_ONE, t->weight);
+		t->relvar += ((f * f) >> SHARE_SHIFT) * rv[k] >> SHARE_SHIFT;
+	}
+	t->relvar = min_t(u64, t->relvar, RELVAR_MAX);
 }
 
 /* p in 1/SHARE_ONE (at most SHARE_ONE). */
@@ -965,8 +1037,20 @@ static void window_base(struct type_sum *types, unsigned int nr,
 	unsigned int i;
 	u64 p;
 
+	unsigned int cpu;
+
+	dprof_window_scale(&b->scale);
+	for_each_possible_cpu(cpu) {
+		const struct dprof_cpu_stats *st = per_cpu_ptr(&dprof_stats,
+							       cpu);
+
+		b->scale.allocs += READ_ONCE(st->allocs) +
+				   READ_ONCE(st->not_tracked);
+	}
+	b->scale.elapsed_ms = div_u64(ktime_get_mono_fast_ns() - start_ns,
+				      NSEC_PER_MSEC);
 	for (i = 0; i < nr; i++) {
-		window_weight(&types[i]);
+		window_weight(&types[i], &b->scale);
 		b->weight += types[i].weight;
 	}
 	for (i = 0; i < nr; i++) {
@@ -1022,9 +1106,20 @@ static void print_share(struct seq_file *m, const struct type_sum *t,
 		pm = b->all ? div64_u64(10000 * t->count, b->all) : 0;
 		snprintf(buf, sizeof(buf), "%u.%02u+-?%%", pm / 100, pm % 100);
 		goto out;
-	} else if (!t->win.windows) {
+	} else if (!t->win[DPROF_WINDOW_OLD].windows &&
+		   !t->win[DPROF_WINDOW_YOUNG].windows) {
 		/* Samples from histories only: no draw weighs them. */
 		snprintf(buf, sizeof(buf), "-");
+		goto out;
+	} else if (!t->weight && t->zero_bound) {
+		/* No window saw an access: below the bound's share. */
+		pm = div64_u64(10000 * t->zero_bound,
+			       b->weight + t->zero_bound);
+		snprintf(buf, sizeof(buf), "<%u.%02u%%", pm / 100, pm % 100);
+		goto out;
+	} else if (t->relvar_unknown) {
+		pm = (10000 * window_share(t, b)) >> SHARE_SHIFT;
+		snprintf(buf, sizeof(buf), "%u.%02u+-?%%", pm / 100, pm % 100);
 		goto out;
 	} else {
 		pm = (10000 * window_share(t, b)) >> SHARE_SHIFT;
@@ -1062,10 +1157,15 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 			   div64_u64(s->latency, s->lat_misses) : 0,
 			   READ_ONCE(dprof_targets[t].older), bounce);
 	else
-		seq_printf(m, " %10s %9llu %9llu  %-6s %6llu\n", "est.",
-			   s->win.windows,
+		seq_printf(m, " %10s %9llu %9llu  %-6s %6llu %6llu %6llu\n",
+			   "est.", s->win[DPROF_WINDOW_OLD].windows +
+			   s->win[DPROF_WINDOW_YOUNG].windows,
 			   READ_ONCE(dprof_targets[t].older), bounce,
-			   s->win.draws);
+			   base->scale.censuses ?
+			   div64_u64(s->win[DPROF_WINDOW_OLD].draws,
+				     base->scale.censuses) : 0,
+			   s->win[DPROF_WINDOW_YOUNG].windows,
+			   s->win[DPROF_WINDOW_YOUNG].draws);
 	if (histories)
 		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
 			   moved, histories);
@@ -1220,11 +1320,11 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		seq_printf(m, "\n%u of %u types sampled; share: of the misses in all types, +- its 95%% interval (binomial); older: objects live before load (scan)\n",
 			   seen, nr);
 	else
-		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated as the samples per window times the live objects drawn (%u per window turn), +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window, +-? when no window sampled anything: then of the history samples); windows: sample windows opened on the type; older: objects live before load (scan); drawn: its live objects drawn at random\n",
-			   seen, nr, DPROF_WINDOW_DRAWS);
+		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from two kinds of window: on objects older than a window, by type, the samples per window times the type's old objects, and on objects picked at allocation, watched from there, the samples per window times the allocations drawn; +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window; <P%% when no window on the type saw an access, P its 95%% upper bound; +-? when one window is all a kind has, or no window sampled anything: then of the history samples); windows: sample windows opened on the type, both kinds; older: objects live before load (scan); old: its live objects older than a window (mean of the censuses); young: windows picked at allocation; picked: its allocations drawn (in proportion to its allocation rate)\n",
+			   seen, nr);
 	seq_printf(m, "%-24s %10s %15s %10s %9s %9s  %s%s\n", "type", "samples",
 		   "share+-95%", "misses", hw ? "avg_lat" : "windows", "older",
-		   "bounce", hw ? "" : "  drawn");
+		   "bounce", hw ? "" : "    old  young picked");
 	for (t = 0; t < nr; t++) {
 		/* target=all: only the types something was seen in. */
 		if ((dprof_target_all && !types[t].count) ||

@@ -52,7 +52,11 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	if (this_cpu_read(dprof_self_alloc))
 		return;
 	if (!dprof_track_wanted(base)) {
-		/* Not tracked (target=all), but a history may start with it. */
+		/*
+		 * Not tracked (target=all), but counted (the young windows'
+		 * scale, sample.c) and a history may start with it.
+		 */
+		this_cpu_inc(dprof_stats.not_tracked);
 		dprof_history_pick(target, base, call_site);
 		return;
 	}

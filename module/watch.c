@@ -56,6 +56,9 @@ struct watch_cpu {
 };
 
 bool dprof_watch_parked;
+int dprof_pick = DPROF_PICK_CLOSED;
+/* The type an allocation through the "any" gate named, or -1. */
+static atomic_t pick_named = ATOMIC_INIT(-1);
 /* The parking addresses: one word per register, never accessed. */
 static u64 park_area[MAX_BPS] __aligned(64);
 
@@ -263,6 +266,39 @@ void dprof_watch_arm_here(void)
 	}
 }
 
+/*
+ * The any gate matched an allocation of @target (hook context): it names
+ * the type, once, and closes.  The name waits for the collector.
+ */
+void dprof_pick_name(int target)
+{
+	if (atomic_cmpxchg(&pick_named, -1, target) == -1) {
+		WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
+		dprof_watch_kick();
+	}
+}
+
+int dprof_pick_take_name(void)
+{
+	int target = atomic_xchg(&pick_named, -1);
+
+	if (target < 0 && READ_ONCE(dprof_pick) == DPROF_PICK_CLOSED)
+		WRITE_ONCE(dprof_pick, DPROF_PICK_ANY);
+	return target;
+}
+
+void dprof_pick_open(int target)
+{
+	/* After the watch is WAITING: a hook that sees the gate finds it ready. */
+	smp_store_release(&dprof_pick, target);
+}
+
+void dprof_pick_close(void)
+{
+	WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
+	atomic_set(&pick_named, -1);
+}
+
 /* Until no IPI of dprof's is pending for @cpu: none may outlive it. */
 static void sync_wait(unsigned int cpu)
 {
@@ -446,6 +482,7 @@ void dprof_watch_publish(u32 id, enum watch_kind kind, int target,
 	w->cpus_changed = false;
 	w->end_reason = 0;
 	w->window = kind == WATCH_WINDOW;
+	w->young = false;
 	w->var = kind == WATCH_VARIABLE;
 	w->cut_ns = 0;
 	w->watched_ns = 0;

@@ -65,6 +65,7 @@ struct watch {
 	atomic_t elements;
 	atomic_t dropped;	/* by the hit-rate limit */
 	bool window;		/* a sample window, not a history */
+	bool young;		/* a window picked at allocation */
 	bool var;		/* a history on a variable (watch_symbols=) */
 	u64 open_ns;		/* SAMPLING since */
 	u64 cut_ns;		/* when the free hook ended the window */
@@ -88,6 +89,9 @@ struct watch_stats {
 	u64 windows_missed;	/* freed before the window opened */
 	u64 windows_no_object;	/* no live target object found */
 	u64 windows_skipped;	/* turns skipped: the type's objects die first */
+	u64 windows_young;	/* windows opened at an allocation */
+	u64 windows_unclaimed;	/* type gates no allocation took in wait_ms */
+	u64 windows_young_drawn; /* kept old objects gone when their turn came */
 	u64 var_watches;	/* watches on variables (watch_symbols=) */
 };
 
@@ -204,6 +208,17 @@ extern bool dprof_watch_parked;
 int dprof_watch_park(unsigned int offsets);
 /* Parked mode, from the allocation hook: arm the published watch. */
 void dprof_watch_arm_here(void);
+/*
+ * The pick gate's other side.  dprof_pick_take_name(): the type the any
+ * gate named since the last call, or -1 after opening the any gate (if
+ * closed); each name is one allocation drawn in proportion to the types'
+ * allocation rates.  dprof_pick_open(): a type's gate, once its watch is
+ * WAITING.  dprof_pick_close(): no hook claims anything after this.
+ */
+void dprof_pick_name(int target);
+int dprof_pick_take_name(void);
+void dprof_pick_open(int target);
+void dprof_pick_close(void);
 /* #DB: the read/write report of a write already recorded? */
 bool dprof_watch_second_report(struct pt_regs *regs, unsigned int w,
 			       bool write_bp);
@@ -215,6 +230,10 @@ void dprof_watch_show(struct seq_file *m);
 
 /* ---- window.c ----------------------------------------------------------- */
 bool dprof_window_arm(void);
+void dprof_window_exit(void);
+/* A window on the next allocation of a type: its turn, and its claim. */
+bool dprof_window_pick_next(void);
+void dprof_window_claimed(unsigned long word, unsigned long base);
 void dprof_window_ended(bool cut);
 /* After the disarm: the window's samples go to its type's sums. */
 void dprof_window_disarmed(void);
@@ -223,7 +242,6 @@ void dprof_window_show(struct seq_file *m);
 
 /* ---- history.c ---------------------------------------------------------- */
 void dprof_history_arm_next(void);
-void dprof_history_pick_close(void);
 bool dprof_history_arm_variable(void);
 bool dprof_history_end(u8 reason, unsigned long call_site);
 void dprof_history_hit(unsigned long word, unsigned int w, bool write_bp,

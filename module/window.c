@@ -1,24 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sample windows, the watch sampler's samples (sampler=watch, or auto
- * without IBS/PEBS): a live target object chosen at random from the live
- * set, watched at the offsets of its type's plan watched least long so
- * far, for sample_window_ms.  Every trapped access while it lives is an
- * access sample.  They use the watch's registers and states:
- *   IDLE -> ARMING (collector: the object and its offsets)
- *   ARMING -> SAMPLING -> ENDED (collector, after sample_window_ms)
- *   ARMING or SAMPLING -> ENDED (free hook: the object died)
- * The free hook checks the window after the object left the live set, and
- * the collector checks the live set after publishing the window: one of
- * the two always sees the other, so no window outlives its object
- * unnoticed.
+ * without IBS/PEBS).  Every trapped access in a window is an access
+ * sample.  Two kinds, which sample disjoint accesses (dprof.h, enum
+ * dprof_window_kind; design.rst, "Objects chosen at allocation"):
+ *
+ * - Young: the next allocation of a type named by the any gate (types
+ *   drawn by allocation rate), watched from its allocation for
+ *   sample_window_ms or until its free.  The hook that claims it arms
+ *   the registers (history.c, dprof_history_picked()), so objects that
+ *   live microseconds are reached:
+ *     IDLE -> ARMING -> WAITING (collector: the type, its gate open)
+ *     WAITING -> CLAIMING -> SAMPLING (allocation hook)
+ *     SAMPLING -> ENDED (collector after sample_window_ms, or free hook)
+ * - Old: a live object older than sample_window_ms, drawn at random from
+ *   the live set, watched at the offsets of its type's plan watched least
+ *   long so far, for sample_window_ms:
+ *     IDLE -> ARMING (collector: the object and its offsets)
+ *     ARMING -> SAMPLING -> ENDED (collector, after sample_window_ms)
+ *     ARMING or SAMPLING -> ENDED (free hook: the object died)
+ *   The free hook checks the window after the object left the live set,
+ *   and the collector checks the live set after publishing the window:
+ *   one of the two always sees the other, so no window outlives its
+ *   object unnoticed.
  */
 #include <linux/cpu.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include "watch.h"
 #include "plan.h"
 #include "dprof_trace.h"
+
+/*
+ * Old windows are stratified by type.  A census of the live set, every
+ * CENSUS_MS, counts each type's objects older than a window and keeps a
+ * uniform reservoir of CENSUS_KEEP of them; a turn takes the next type in
+ * rotation and one of its kept objects.  A type's share then rests on its
+ * own samples per window times its old objects (sample.c): a type with a
+ * handful of objects in use (a server's sockets) is reached as often as
+ * one with a hundred thousand idle ones, which uniform draws from the
+ * whole set never did.  Recent use steers the rotation: a type whose
+ * window saw no access, or whose object died first, sits out twice as
+ * many rotations as before (up to 64); one access brings it back.  That
+ * decides only how many windows each type gets, not which of its objects.
+ */
+#define CENSUS_MS	2000
+#define CENSUS_KEEP	4
+
+struct census {
+	unsigned long (*keep)[CENSUS_KEEP];	/* per target */
+	u32 *seen;		/* old objects per target in the last census */
+	unsigned long min_age;	/* jiffies: a window's length */
+	u64 at_ns;		/* when the last census ended */
+	unsigned int cursor;	/* the rotation */
+};
+
+static struct census census;
 
 static void window_missed(struct hist_plan *p)
 {
@@ -26,35 +64,95 @@ static void window_missed(struct hist_plan *p)
 	p->window_skip = p->window_backoff;
 }
 
+static void census_visit(unsigned long base, unsigned long age, void *arg)
+{
+	struct census *c = arg;
+	struct dprof_resolved o;
+	u32 n;
+
+	if (age < c->min_age || dprof_resolve(base, &o) || o.base != base ||
+	    (READ_ONCE(dprof_targets[o.target].flags) & DPROF_TARGET_DEAD))
+		return;
+	n = ++c->seen[o.target];
+	if (n <= CENSUS_KEEP)
+		c->keep[o.target][n - 1] = base;
+	else if (get_random_u32_below(n) < CENSUS_KEEP)
+		c->keep[o.target][get_random_u32_below(CENSUS_KEEP)] = base;
+}
+
+/* The census, if the last is CENSUS_MS old: false without memory. */
+static bool census_take(void)
+{
+	struct census *c = &census;
+	unsigned int t, nr;
+
+	if (!c->seen) {
+		c->seen = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->seen),
+				   GFP_KERNEL);
+		c->keep = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->keep),
+				   GFP_KERNEL);
+		if (!c->seen || !c->keep) {
+			dprof_window_exit();
+			return false;
+		}
+	} else if (watch_now_ns() - c->at_ns < CENSUS_MS * NSEC_PER_MSEC) {
+		return true;
+	}
+	memset(c->seen, 0, DPROF_MAX_TARGETS * sizeof(*c->seen));
+	c->min_age = msecs_to_jiffies(dprof_watch_cfg.window_ms);
+	dprof_liveset_for_each(census_visit, c);
+	nr = READ_ONCE(dprof_nr_targets);
+	for (t = 0; t < nr; t++)
+		dprof_plan_count_census(t, (u64)c->seen[t] <<
+					READ_ONCE(dprof_track_shift));
+	dprof_plan_count_census_done();
+	c->at_ns = watch_now_ns();
+	return true;
+}
+
+void dprof_window_exit(void)
+{
+	kvfree(census.seen);
+	kvfree(census.keep);
+	memset(&census, 0, sizeof(census));
+}
+
 /*
- * Draws the turn's objects, counts their types and returns the window's
- * object, resolved, in @r; false if none resolved to a live target.
+ * The next type in the rotation and one of its kept objects, resolved in
+ * @r; false if none (no old object, or every type sitting out).
  */
 static bool window_draw(struct dprof_resolved *r)
 {
-	unsigned long bases[DPROF_WINDOW_DRAWS];
-	unsigned int n, i, pick;
-	bool found = false;
+	struct census *c = &census;
+	unsigned int i, nr = READ_ONCE(dprof_nr_targets);
 
-	n = dprof_liveset_pick(bases, DPROF_WINDOW_DRAWS);
-	if (!n)
+	if (!census_take() || !nr)
 		return false;
-	/* Any position: a sparse set's reservoir does not shuffle them. */
-	pick = get_random_u32_below(n);
-	for (i = 0; i < n; i++) {
-		struct dprof_resolved o;
+	for (i = 0; i < nr; i++) {
+		unsigned int t = (c->cursor + i) % nr;
+		struct hist_plan *p = dprof_plan(t);
+		unsigned long base;
 
-		if (dprof_resolve(bases[i], &o) || o.base != bases[i] ||
-		    (READ_ONCE(dprof_targets[o.target].flags) &
-		     DPROF_TARGET_DEAD))
+		if (!c->seen[t])
 			continue;
-		dprof_plan_count_draw(o.target);
-		if (i == pick) {
-			*r = o;
-			found = true;
+		if (dprof_plan_built(t) && p->window_skip) {
+			p->window_skip--;
+			dprof_watch_stats.windows_skipped++;
+			continue;
 		}
+		c->cursor = t + 1;
+		base = c->keep[t][get_random_u32_below(min_t(u32, c->seen[t],
+							     CENSUS_KEEP))];
+		/* Still live, still old, still this type (not a reuse). */
+		if (dprof_liveset_age(base) < c->min_age ||
+		    dprof_resolve(base, r) || r->base != base ||
+		    r->target != t) {
+			dprof_watch_stats.windows_young_drawn++;
+			return false;
+		}
+		return true;
 	}
-	return found;
+	return false;
 }
 
 /* Opens a sample window; false if it did not take the registers. */
@@ -76,17 +174,6 @@ bool dprof_window_arm(void)
 	}
 	base = r.base;
 	p = dprof_plan(r.target);
-	/*
-	 * Objects that die before the registers are armed (skbuffs live
-	 * microseconds, an arm takes milliseconds) would make every window
-	 * an arm for nothing: after each miss, skip twice as many turns
-	 * (up to 64) for this type; an opened window resets it.
-	 */
-	if (p->window_skip) {
-		p->window_skip--;
-		s->windows_skipped++;
-		return false;
-	}
 	item = dprof_plan_next_window(p);
 	id = dprof_watch_next_id();
 	dprof_watch_publish(id, WATCH_WINDOW, r.target, base, item,
@@ -119,10 +206,58 @@ bool dprof_window_arm(void)
 		s->windows_missed++;
 		window_missed(p);
 		w->open_ns = 0;
-	} else {
-		p->window_backoff = 0;
 	}
 	return true;
+}
+
+/*
+ * A young window's turn: the type the any gate named (or the gate opened,
+ * and false), its gate opened for the plan's offsets watched least long.
+ */
+bool dprof_window_pick_next(void)
+{
+	struct watch *w = &dprof_watch;
+	struct hist_plan *p;
+	unsigned int item;
+	int target;
+	u32 id;
+
+	target = dprof_pick_take_name();
+	if (target < 0)
+		return false;
+	dprof_plan_count_alloc_draw(target);
+	if (READ_ONCE(dprof_targets[target].flags) &
+	    (DPROF_TARGET_DEAD | DPROF_TARGET_VAR) ||
+	    dprof_plan_ensure(target) || !dprof_plan(target)->nr_items)
+		return false;
+	p = dprof_plan(target);
+	item = dprof_plan_next_window(p);
+	id = dprof_watch_next_id();
+	dprof_watch_publish(id, WATCH_WINDOW, target, 0, item,
+			    p->items[item]);
+	w->young = true;
+	w->deadline_ns = watch_now_ns() +
+			 (u64)dprof_watch_cfg.wait_ms * NSEC_PER_MSEC;
+	atomic_long_set_release(&w->word, make_word(id, W_WAITING));
+	dprof_pick_open(target);
+	return true;
+}
+
+/*
+ * The allocation hook claimed a young window's object (CLAIMING) and
+ * armed this CPU: the window opens now, and ends sample_window_ms later.
+ */
+void dprof_window_claimed(unsigned long word, unsigned long base)
+{
+	struct watch *w = &dprof_watch;
+
+	w->hits_at_open = atomic64_read(&dprof_watch_hits.window);
+	w->counting = true;
+	w->open_ns = watch_now_ns();
+	w->deadline_ns = w->open_ns +
+			 (u64)dprof_watch_cfg.window_ms * NSEC_PER_MSEC;
+	atomic_long_set_release(&w->word,
+				make_word(word_id(word), W_SAMPLING));
 }
 
 /* A window ended (@cut: by the free of its object): credit its exposure. */
@@ -158,8 +293,17 @@ void dprof_window_disarmed(void)
 		return;
 	/* Disarmed everywhere: no hit of this window is still to come. */
 	y = atomic64_read(&dprof_watch_hits.window) - w->hits_at_open;
-	WRITE_ONCE(p->window_samples, p->window_samples + y);
-	WRITE_ONCE(p->window_samples_sq, p->window_samples_sq + y * y);
+	if (w->young) {
+		/* Old windows count when they open (dprof_window_arm()). */
+		p->windows++;
+		dprof_watch_stats.windows_young++;
+	} else if (!y) {
+		window_missed(p);	/* sits out more rotations */
+	} else {
+		p->window_backoff = 0;
+	}
+	dprof_plan_count_window(w->target, w->young ? DPROF_WINDOW_YOUNG :
+				DPROF_WINDOW_OLD, y);
 	w->counting = false;
 	trace_dprof_window(w->target, w->addr, w->offset, w->nr_offsets,
 			   w->watched_ns, y, w->cut);
@@ -194,8 +338,13 @@ bool dprof_window_hit(unsigned int w, bool write_bp, struct pt_regs *regs)
 {
 	struct watch *wa = &dprof_watch;
 
-	/* Freed and reused by the same cache is still this type. */
-	if (!dprof_liveset_contains(READ_ONCE(wa->addr))) {
+	/*
+	 * A young window's object lives while SAMPLING (its free ends it
+	 * first); an old one's, while in the live set (freed and reused by
+	 * the same cache is still this type).
+	 */
+	if (!READ_ONCE(wa->young) &&
+	    !dprof_liveset_contains(READ_ONCE(wa->addr))) {
 		atomic64_inc(&dprof_watch_hits.outside_life);
 		return false;
 	}
@@ -203,6 +352,13 @@ bool dprof_window_hit(unsigned int w, bool write_bp, struct pt_regs *regs)
 			   dprof_watch_bps_per_offset > 1, write_bp, true);
 	atomic64_inc(&dprof_watch_hits.window);
 	return true;
+}
+
+void dprof_window_scale(struct dprof_window_scale *scale)
+{
+	memset(scale, 0, sizeof(*scale));
+	dprof_plan_window_scale(scale);
+	scale->window_ms = dprof_watch_cfg.window_ms;
 }
 
 void dprof_window_show(struct seq_file *m)
@@ -216,4 +372,7 @@ void dprof_window_show(struct seq_file *m)
 		   dprof_watch_cfg.window_ms,
 		   dprof_watch_cfg.enabled ?
 		   ", taking turns with histories" : "");
+	seq_printf(m, "  young (picked at allocation): %llu windows, %llu gates no allocation took in history_wait_ms; old (by type from a census of the live set every %u ms): %llu kept objects freed or young again when their turn came\n",
+		   c->windows_young, c->windows_unclaimed, CENSUS_MS,
+		   c->windows_young_drawn);
 }

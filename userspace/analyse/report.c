@@ -8,9 +8,11 @@
  *    estimates a type's share as its samples per window times its live
  *    objects drawn at random (more draws than windows, so the shares do
  *    not swing with how many windows each type got) and prints it with
- *    its linearised 95% half-width (sample.c, window_weight()).  The
- *    report takes both from the profile dprof-view record saved; a type
- *    sampled only by histories has no window and so no share.  Without
+ *    its linearised 95% half-width (sample.c, window_weight()); "+-?"
+ *    where a kind of window has one window only, "<P%" (a 95% upper
+ *    bound) where no window saw an access.  The report takes these from
+ *    the profile dprof-view record saved; a type sampled only by
+ *    histories has no window and so no share.  Without
  *    that profile, shares are of the recorded samples, error unknown.
  * Object counts come from the events: SLAB_LIVE records (objects older
  * than the module, found by the load-time scan) and tracked ALLOC/FREE
@@ -53,14 +55,18 @@ static void status_samples(const char *status, struct report *rep)
 
 /*
  * @cache's row in the module's profile table (watch sampler): its windows
- * (5th column) and its share "P+-H%" (3rd), as fractions; false if absent.
+ * (5th column) and its share (3rd), as fractions: "P+-H%" (H in @half),
+ * "P+-?%" (*@half < 0: error unknown) or "<P%" (no window saw an access:
+ * *@share 0, P its 95% upper bound in *@upper); false if absent.
  */
 static bool profile_window_row(const char *text, const char *cache,
-			       uint64_t *windows, double *share, double *half)
+			       uint64_t *windows, double *share, double *half,
+			       double *upper)
 {
 	const char *line = text;
 	size_t len = strlen(cache);
 
+	*upper = -1;
 	while (line && *line) {
 		if (!strncmp(line, cache, len) && line[len] == ' ') {
 			char name[128], pm[32], misses[32];
@@ -68,12 +74,26 @@ static bool profile_window_row(const char *text, const char *cache,
 
 			if (sscanf(line, "%127s %llu %31s %31s %llu", name,
 				   &samples, pm, misses, &w) == 5 &&
-			    !strcmp(misses, "est.") &&
-			    sscanf(pm, "%lf+-%lf%%", share, half) == 2) {
+			    !strcmp(misses, "est.")) {
 				*windows = w;
-				*share /= 100;
-				*half /= 100;
-				return true;
+				if (sscanf(pm, "%lf+-%lf%%", share, half) == 2) {
+					*share /= 100;
+					*half /= 100;
+					return true;
+				}
+				if (sscanf(pm, "%lf+-?%%", share) == 1 &&
+				    strstr(pm, "+-?")) {
+					*share /= 100;
+					*half = -1;
+					return true;
+				}
+				if (pm[0] == '<' &&
+				    sscanf(pm + 1, "%lf%%", upper) == 1) {
+					*upper /= 100;
+					*share = 0;
+					*half = -1;
+					return true;
+				}
 			}
 		}
 		line = strchr(line, '\n');
@@ -149,10 +169,11 @@ void report_build(const struct recording *r, const struct type_map *map,
 		struct report_type *t = &rep->types[i];
 		const struct profile_type *pt = &p->types[i];
 		uint64_t w = p->misses_measured ? pt->misses : pt->samples;
-		double mod_share, half;
+		double mod_share, half, upper;
 
 		t->t = pt;
 		t->share_err = -1;
+		t->share_upper = -1;
 		rep->data_types += pt->data;
 		if (pt->variable && !p->misses_measured) {
 			t->no_share = true;
@@ -167,10 +188,13 @@ void report_build(const struct recording *r, const struct type_map *map,
 					     (double)rep->weight);
 		} else if (r->profile_text &&
 			   profile_window_row(r->profile_text, pt->cache,
-					      &t->windows, &mod_share, &half) &&
+					      &t->windows, &mod_share, &half,
+					      &upper) &&
 			   t->windows) {
 			t->share = mod_share;
 			t->share_err = half;
+			t->share_upper = upper;
+			t->window_share = true;
 			rep->window_shares = true;
 		}
 		t->bounce = pt->matched_frees ?
@@ -180,7 +204,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 	for (size_t i = 0; i < rep->nr_types && rep->window_shares; i++) {
 		struct report_type *t = &rep->types[i];
 
-		if (t->share_err < 0 && !t->no_share) {
+		if (!t->window_share && !t->no_share) {
 			t->no_window = true;
 			t->share = 0;
 		}

@@ -29,6 +29,9 @@ struct report_type {
 	 */
 	bool no_window;
 	double share_err;	/* half-width of its 95% interval; <0 unknown */
+	/* No window saw an access: its share's 95% upper bound; <0 not so. */
+	double share_upper;
+	bool window_share;	/* the share is dprof.ko's window estimate */
 	uint64_t windows;	/* watch sampler: windows on the type; 0 none */
 	uint64_t older;		/* objects live before load (scan) */
 	uint64_t older_tracked;

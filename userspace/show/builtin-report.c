@@ -55,11 +55,15 @@ static const struct command_opts report_cmd = {
 	"with target=all to rank every cache of the kernel.  Columns:\n"
 	"  share     of the ranked figure over all types, with its 95% interval\n"
 	"            (binomial on samples; with the watch sampler, dprof.ko's\n"
-	"            estimate: samples per sample window times live objects drawn\n"
-	"            at random, the error from the windows and draws, the\n"
-	"            independent draws; (no window): sampled by histories only;\n"
-	"            ±?: no window sampled anything, or no module profile, so the\n"
-	"            share is of the recorded samples and its error is unknown)\n"
+	"            estimate from two kinds of sample window: on objects older\n"
+	"            than a window, samples per window times the type's old\n"
+	"            objects; on objects picked at allocation, samples per window\n"
+	"            times the allocations drawn; the error from the windows and\n"
+	"            draws, the independent draws; (no window): sampled by\n"
+	"            histories only; <P%: no window saw an access, P the 95%\n"
+	"            upper bound; ±?: one window only, or no window sampled\n"
+	"            anything, or no module profile (then the share is of the\n"
+	"            recorded samples))\n"
 	"  ws        working set at the end: live objects (older ones included)\n"
 	"            times the object size, scaled by track_one_in\n"
 	"  older     objects live before dprof.ko was loaded (its load-time scan)\n"
@@ -137,6 +141,9 @@ static void report_text(FILE *out, const struct report_opts *o,
 			snprintf(share, sizeof(share), "(variable)");
 		else if (t->no_window)
 			snprintf(share, sizeof(share), "(no window)");
+		else if (t->share_upper >= 0)
+			snprintf(share, sizeof(share), "<%.1f%%",
+				 100 * t->share_upper);
 		else if (t->share_err >= 0)
 			snprintf(share, sizeof(share), "%5.1f%% ±%4.1f",
 				 100 * t->share, 100 * t->share_err);
@@ -197,6 +204,10 @@ static void report_json(FILE *out, const struct report_opts *o,
 			json_double(&j, "share_err95", t->share_err);
 		else
 			json_null(&j, "share_err95");
+		if (t->share_upper >= 0)
+			json_double(&j, "share_upper95", t->share_upper);
+		else
+			json_null(&j, "share_upper95");
 		json_uint(&j, "windows", t->windows);
 		json_uint(&j, "older", t->older);
 		json_uint(&j, "older_tracked", t->older_tracked);
