@@ -422,8 +422,9 @@ struct dprof_window_sums {
 	u64 samples_sq;		/* sum of y^2 */
 	/*
 	 * OLD: its live objects older than a window, summed over the
-	 * censuses (scaled by the tracking rate); YOUNG: its allocations
-	 * drawn by the any gate.
+	 * censuses (scaled by the tracking rate, each census weighed by the
+	 * milliseconds since the last); YOUNG: its allocations drawn by the
+	 * any gate.
 	 */
 	u64 draws;
 };
@@ -435,7 +436,7 @@ struct dprof_window_sums {
  *   YOUNG  (samples / windows) (draws / alloc_draws) allocs / elapsed
  */
 struct dprof_window_scale {
-	u64 censuses;
+	u64 censuses;		/* their weights' sum */
 	u64 alloc_draws;	/* allocations drawn by the any gate */
 	u64 allocs;		/* target allocations since load */
 	u64 elapsed_ms;		/* since load */

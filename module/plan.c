@@ -291,9 +291,9 @@ void dprof_plan_count_census(unsigned int t, u64 old)
 		   plan_draws[DPROF_WINDOW_OLD][t] + old);
 }
 
-void dprof_plan_count_census_done(void)
+void dprof_plan_count_census_done(u64 weight)
 {
-	WRITE_ONCE(censuses, censuses + 1);
+	WRITE_ONCE(censuses, censuses + weight);
 }
 
 void dprof_plan_count_alloc_draw(unsigned int t)

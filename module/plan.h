@@ -53,9 +53,12 @@ void dprof_plans_free(void);
 unsigned int dprof_plan_next(struct hist_plan *p);
 /* For windows: the item watched least long so far, ties rotating. */
 unsigned int dprof_plan_next_window(struct hist_plan *p);
-/* A census of the live set found @old objects of @t older than a window. */
+/*
+ * A census of the live set found @old objects of @t older than a window,
+ * times the census's weight (window.c), and the census's weight.
+ */
 void dprof_plan_count_census(unsigned int t, u64 old);
-void dprof_plan_count_census_done(void);
+void dprof_plan_count_census_done(u64 weight);
 /* The any gate drew an allocation of target @t. */
 void dprof_plan_count_alloc_draw(unsigned int t);
 /* A window of @kind on target @t took @y samples. */

@@ -34,8 +34,9 @@
 
 /*
  * Old windows are stratified by type.  A census of the live set, every
- * CENSUS_MS, counts each type's objects older than a window and keeps a
- * uniform reservoir of CENSUS_KEEP of them; a turn takes the next type in
+ * CENSUS_MS (every CENSUS_RETRY_MS while turns find nothing), counts each
+ * type's objects older than a window and keeps a uniform reservoir of
+ * CENSUS_KEEP of them; a turn takes the next type in
  * rotation and one of its kept objects.  A type's share then rests on its
  * own samples per window times its old objects (sample.c): a type with a
  * handful of objects in use (a server's sockets) is reached as often as
@@ -46,6 +47,8 @@
  * decides only how many windows each type gets, not which of its objects.
  */
 #define CENSUS_MS	2000
+/* Sooner when a turn found no kept object alive: at most this often. */
+#define CENSUS_RETRY_MS	100
 #define CENSUS_KEEP	4
 
 struct census {
@@ -53,6 +56,7 @@ struct census {
 	u32 *seen;		/* old objects per target in the last census */
 	unsigned long min_age;	/* jiffies: a window's length */
 	u64 at_ns;		/* when the last census ended */
+	bool stale;		/* a turn found no kept object alive */
 	unsigned int cursor;	/* the rotation */
 };
 
@@ -85,6 +89,7 @@ static bool census_take(void)
 {
 	struct census *c = &census;
 	unsigned int t, nr;
+	u64 now, weight;
 
 	if (!c->seen) {
 		c->seen = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->seen),
@@ -95,18 +100,28 @@ static bool census_take(void)
 			dprof_window_exit();
 			return false;
 		}
-	} else if (watch_now_ns() - c->at_ns < CENSUS_MS * NSEC_PER_MSEC) {
+	} else if (watch_now_ns() - c->at_ns <
+		   (c->stale ? CENSUS_RETRY_MS : CENSUS_MS) * NSEC_PER_MSEC) {
 		return true;
 	}
+	c->stale = false;
 	memset(c->seen, 0, DPROF_MAX_TARGETS * sizeof(*c->seen));
 	c->min_age = msecs_to_jiffies(dprof_watch_cfg.window_ms);
 	dprof_liveset_for_each(census_visit, c);
+	/*
+	 * Censuses come at uneven times (sooner while turns find nothing):
+	 * each weighs by the time since the last, so their mean is over time.
+	 */
+	now = watch_now_ns();
+	weight = c->at_ns ? max_t(u64, div_u64(now - c->at_ns, NSEC_PER_MSEC),
+				  1) : 1;
 	nr = READ_ONCE(dprof_nr_targets);
 	for (t = 0; t < nr; t++)
-		dprof_plan_count_census(t, (u64)c->seen[t] <<
-					READ_ONCE(dprof_track_shift));
-	dprof_plan_count_census_done();
-	c->at_ns = watch_now_ns();
+		if (c->seen[t])
+			dprof_plan_count_census(t, ((u64)c->seen[t] <<
+					READ_ONCE(dprof_track_shift)) * weight);
+	dprof_plan_count_census_done(weight);
+	c->at_ns = now;
 	return true;
 }
 
@@ -148,10 +163,12 @@ static bool window_draw(struct dprof_resolved *r)
 		    dprof_resolve(base, r) || r->base != base ||
 		    r->target != t) {
 			dprof_watch_stats.windows_young_drawn++;
+			c->stale = true;
 			return false;
 		}
 		return true;
 	}
+	c->stale = true;
 	return false;
 }
 
