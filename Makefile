@@ -36,7 +36,7 @@ UNIT_SRCS := $(wildcard $(TOP)/userspace/tests/*.c)
 FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
-.PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view \
+.PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view referee referee-test check-referee \
 	check-debug vm-test demo demo-diff bench vm-run vm-shell debian-rootfs deps deb lint install clean help
 
 all: module view
@@ -54,6 +54,7 @@ help:
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
 	@echo "make bench-view dprof-view's analyses on a synthetic recording (also in bench)"
 	@echo "make lint       checkpatch --strict on module/"
+	@echo "make referee    the referee, a QEMU plugin (build/referee.so); make check-referee proves it"
 	@echo "make deb        dprof-dkms and dprof-view .deb packages in build/deb/"
 	@echo "make install    install dprof-view and the module (DESTDIR, PREFIX)"
 
@@ -130,6 +131,20 @@ $(BUILD)/fuzz-seeds: $(TOP)/userspace/fuzz/fuzz-seeds.c $(TOP)/userspace/tests/f
 		$(TOP)/userspace/tests/fixture.c $(VIEW_LIB_SRCS) $(VIEW_LIBS)
 
 # dprof-view's analyses timed on a synthetic recording (one core).
+# The referee (referee/, Documentation/referee.rst): a QEMU plugin.
+referee:
+	@$(TOP)/scripts/referee.sh build
+
+referee-test: $(BUILD)/test-coherence
+	@$(BUILD)/test-coherence
+
+$(BUILD)/test-coherence: $(TOP)/referee/test-coherence.c $(TOP)/referee/coherence.c $(TOP)/referee/coherence.h
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -g -Wall -Wextra -fsanitize=address,undefined -o $@ $(TOP)/referee/test-coherence.c $(TOP)/referee/coherence.c
+
+check-referee: deps
+	@$(TOP)/scripts/check-referee.sh -k $(KERNEL)
+
 bench-view: $(BUILD)/bench-view
 	$(BUILD)/bench-view
 

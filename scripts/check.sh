@@ -17,6 +17,9 @@
 #     6.1 and 6.12 loaded in a guest of each (check-deb.sh)
 #  7. real Debian applications (memcached) in the Debian guest, whose
 #     userland is built from Debian's packages (scripts/debian-rootfs.sh)
+#  8. the referee (a QEMU plugin, referee/): its cache model on sequences
+#     whose classes follow from the definitions, then its classes on
+#     dprof_sharing's workloads (scripts/check-referee.sh)
 # Ends with one "N passed, N failed" line over all of them.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,6 +64,8 @@ for k in 6.1 6.12; do
 	step "guest selftest under -icount on $k" env DPROF_ICOUNT=1 \
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-all-types.sh
 done
+step "referee: cache model" make -s referee-test
+step "referee: classes on dprof_sharing (6.1)" scripts/check-referee.sh -k 6.1
 echo "make check took $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

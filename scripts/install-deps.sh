@@ -19,12 +19,13 @@ dwarves linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64
 linux-headers-6.12-amd64
 golang-go golang-github-google-pprof-dev chromium python3
 dpkg-dev debhelper dh-dkms dkms lintian
-mmdebstrap e2fsprogs"
+mmdebstrap e2fsprogs libglib2.0-dev"
 # The export readers of scripts/check-exports.sh: pprof built from these Go
 # sources, speedscope and playwright-core from npm with the machine's
 # Node.js (installed from apt only where there is none).  make deb and
 # scripts/check-deb.sh: the packaging tools, DKMS and lintian.
 # scripts/debian-rootfs.sh: mmdebstrap and mkfs.ext4 for the Debian guest.
+# scripts/referee.sh: glib for the QEMU plugin of the referee.
 # --debug: also what building the debug kernel of make check-debug needs.
 if [ "${1:-}" = --debug ]; then
 	pkgs="$pkgs linux-source-6.1 flex bison bc libssl-dev"

@@ -117,6 +117,10 @@ fi
 # clocksource a host would use; the bare word dprof_icount (handed to
 # init, ignored there) tells the selftests that guest time is counted.
 # DPROF_APPEND adds to the kernel command line.
+# DPROF_PLUGIN: a -plugin argument (the referee, scripts/referee.sh); the
+# guest boots with nokaslr so that the plugin's symbols hold.  It stays
+# multi-threaded: single-threaded TCG gives plugins the wrong vCPU index
+# (referee/oracle.c says why), and the plugin orders accesses itself.
 accel=tcg
 icount=
 append="console=ttyS0 panic=-1 quiet slab_nomerge dprof.mode=$mode"
@@ -124,6 +128,11 @@ if [ "${DPROF_ICOUNT:-0}" = 1 ]; then
 	accel=tcg,thread=single
 	icount="-icount shift=0,sleep=off"
 	append="$append tsc=reliable dprof_icount"
+fi
+plugin=""
+if [ -n "${DPROF_PLUGIN:-}" ]; then
+	append="$append nokaslr"
+	plugin="-plugin $DPROF_PLUGIN"
 fi
 append="$append${DPROF_APPEND:+ $DPROF_APPEND}"
 accel=${DPROF_ACCEL:-$accel}
@@ -136,9 +145,9 @@ if [ "$root" = debian ]; then
 	[ "$mem" -ge 2048 ] || mem=2048
 fi
 
-# $icount and $disk are empty or words to split, on purpose.
+# $icount, $plugin and $disk are empty or words to split, on purpose.
 # shellcheck disable=SC2086
-set -- qemu-system-x86_64 -accel "$accel" $icount -cpu max -smp 2 -m "$mem" \
+set -- qemu-system-x86_64 -accel "$accel" $icount $plugin -cpu max -smp 2 -m "$mem" \
 	-kernel "$image" -initrd "$initrd" $disk \
 	-append "$append" \
 	-virtfs "local,path=$share,mount_tag=host,security_model=none,id=host" \

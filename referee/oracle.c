@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The referee (issue "A referee on real workloads"): a QEMU TCG plugin
+ * that sees every data access of every vCPU of a guest running dprof's
+ * workloads, runs it through a coherent cache model (coherence.c) and
+ * types it by the slab object it falls in, which it learns by following
+ * the allocator itself (objmap.c), so that its counts owe nothing to
+ * dprof.ko.  Written as JSON at exit (Documentation/referee.rst).
+ *
+ * One lock orders every callback: the accesses come here in one total
+ * order.  The guest runs multi-threaded TCG: under -accel tcg,thread=single
+ * QEMU 10 bakes the vCPU index of the vCPU that translated a block into
+ * its callbacks (accel/tcg/plugin-gen.c, gen_cpu_index(), "optimize when
+ * we run with a single vcpu"), and blocks are shared, so every access of
+ * shared code was charged to one vCPU (seen: all of dprof_atomics' on
+ * CPU 0).  Multi-threaded, an access's callback runs right after it, in
+ * its vCPU's thread, before that vCPU's next instruction: an access that
+ * another vCPU's depends on (through a release and an acquire, a lock, an
+ * atomic) is counted first.  Only accesses that truly race may be counted
+ * in either order.  The guest boots with nokaslr, so that the symbols
+ * hold.
+ *
+ * Following the allocator, from System.map:
+ *  - allocations: every direct call (e8 rel32) to an allocation function
+ *    marks the instruction after it, the return site; there rax is the
+ *    object.  Its cache is read from its slab (vmemmap_base,
+ *    page_offset_base, struct slab's slab_cache), its name and object
+ *    size from struct kmem_cache (offsets from the kernel's BTF, given by
+ *    scripts/referee.sh).  Bulk allocations: the array is taken at entry.
+ *  - frees: the object argument at each free function's entry.
+ *  - measuring: each entry of ksys_sync() (sync(1) in the guest) starts
+ *    or stops it; the model starts cold at the first, so a line's first
+ *    touch by a core after it counts as compulsory.
+ * Accesses by instructions in an exclude= range (dprof.ko's text) are
+ * not seen.
+ */
+#include <glib.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <qemu-plugin.h>
+#include "coherence.h"
+#include "objmap.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define MAX_VCPUS	COH_MAX_CORES
+#define MAX_CACHES	4096
+#define MAX_EXCLUDE	8
+#define PENDING_DEPTH	16
+
+enum hook {
+	HOOK_NONE,
+	HOOK_ALLOC,		/* return value is one object */
+	HOOK_ALLOC_BULK,	/* kmem_cache_alloc_bulk(s, gfp, n, p) */
+	HOOK_FREE_ARG0,		/* kfree(x) */
+	HOOK_FREE_ARG1,		/* kmem_cache_free(s, x) */
+	HOOK_FREE_BULK,		/* kmem_cache_free_bulk(s, n, p) */
+	HOOK_TRIGGER,		/* ksys_sync(): measuring on or off */
+};
+
+static const struct {
+	const char *name;
+	enum hook hook;
+} hook_names[] = {
+	/* 6.1 */
+	{ "kmem_cache_alloc", HOOK_ALLOC },
+	{ "kmem_cache_alloc_lru", HOOK_ALLOC },
+	{ "kmem_cache_alloc_node", HOOK_ALLOC },
+	{ "kmalloc_trace", HOOK_ALLOC },
+	{ "kmalloc_node_trace", HOOK_ALLOC },
+	{ "__kmalloc", HOOK_ALLOC },
+	{ "__kmalloc_node", HOOK_ALLOC },
+	{ "__kmalloc_node_track_caller", HOOK_ALLOC },
+	{ "krealloc", HOOK_ALLOC },
+	{ "kmem_cache_alloc_bulk", HOOK_ALLOC_BULK },
+	/* 6.12 (memory allocation profiling renamed them) */
+	{ "kmem_cache_alloc_noprof", HOOK_ALLOC },
+	{ "kmem_cache_alloc_lru_noprof", HOOK_ALLOC },
+	{ "kmem_cache_alloc_node_noprof", HOOK_ALLOC },
+	{ "__kmalloc_noprof", HOOK_ALLOC },
+	{ "__kmalloc_node_noprof", HOOK_ALLOC },
+	{ "__kmalloc_cache_noprof", HOOK_ALLOC },
+	{ "__kmalloc_cache_node_noprof", HOOK_ALLOC },
+	{ "__kmalloc_node_track_caller_noprof", HOOK_ALLOC },
+	{ "krealloc_noprof", HOOK_ALLOC },
+	{ "kmem_cache_alloc_bulk_noprof", HOOK_ALLOC_BULK },
+	/* both */
+	{ "kfree", HOOK_FREE_ARG0 },
+	{ "kmem_cache_free", HOOK_FREE_ARG1 },
+	{ "kmem_cache_free_bulk", HOOK_FREE_BULK },
+	{ "ksys_sync", HOOK_TRIGGER },
+};
+
+struct cache_info {
+	uint64_t ptr;
+	uint32_t object_size;
+	char name[64];
+};
+
+/* Per (cache, offset): what touched it and what missed. */
+struct field_stats {
+	uint64_t key;		/* cache << 32 | offset, + 1; 0 empty */
+	uint64_t kinds[3];	/* enum coh_kind */
+	uint64_t results[COH_NR_RESULTS];
+};
+
+/* Per (cache, offset, class, core, from core): sharing misses. */
+struct pair_stats {
+	uint64_t key;		/* packed, + 1; 0 empty */
+	uint64_t count;
+};
+
+struct pending {
+	uint64_t rsp;		/* at entry: the return address's slot */
+	uint64_t array;		/* bulk: the object array */
+};
+
+struct vcpu {
+	struct qemu_plugin_register *rax, *rdi, *rsi, *rdx, *rcx, *rsp;
+	uint64_t atomic_load;	/* vaddr of the atomic whose load was seen */
+	struct pending pending[PENDING_DEPTH];
+	unsigned int nr_pending;
+};
+
+static GMutex lock;	/* every callback below holds it */
+
+static struct {
+	/* configuration */
+	const char *map_path, *out_path;
+	unsigned int kc_name, kc_objsize, slab_cache;
+	struct coh_geometry geom;
+	uint64_t exclude_lo[MAX_EXCLUDE], exclude_hi[MAX_EXCLUDE];
+	unsigned int nr_exclude;
+	/* from System.map */
+	GHashTable *entry_hooks;	/* address -> enum hook */
+	GHashTable *alloc_fns;		/* address -> enum hook */
+	uint64_t page_offset_base_sym, vmemmap_base_sym;
+	uint64_t page_offset_base, vmemmap_base;
+	/* the kernel's data symbols, by address (types d, b, r) */
+	uint64_t *sym_addr;
+	char **sym_name;
+	unsigned int nr_syms, cap_syms;
+	/* learned as the guest runs */
+	GHashTable *return_sites;	/* address -> enum hook */
+	struct cache_info caches[MAX_CACHES];
+	unsigned int nr_caches;
+	GHashTable *cache_ids;		/* cache pointer -> id + 1 */
+	struct objmap *objs;
+	struct coh_model *model;
+	struct vcpu vcpus[MAX_VCPUS];
+	bool active;
+	unsigned int triggers;
+	/* results */
+	struct field_stats *fields;
+	uint64_t nr_fields_slots, fields_used;
+	struct pair_stats *pairs;
+	uint64_t nr_pairs_slots, pairs_used;
+	uint64_t untyped_kinds[3], untyped_results[COH_NR_RESULTS];
+	uint64_t allocs, allocs_untyped, frees, frees_unknown, bulk_lost;
+	uint64_t accesses, split;
+	struct timespec start;
+	double active_s;
+} o;
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* ---- guest state -------------------------------------------------------- */
+
+static uint64_t reg(struct qemu_plugin_register *r)
+{
+	g_autoptr(GByteArray) buf = g_byte_array_new();
+	uint64_t v = 0;
+
+	if (!r || qemu_plugin_read_register(r, buf) < 8)
+		return 0;
+	memcpy(&v, buf->data, 8);
+	return v;
+}
+
+static bool read_guest(uint64_t addr, void *to, size_t len)
+{
+	g_autoptr(GByteArray) buf = g_byte_array_new();
+
+	if (!qemu_plugin_read_memory_vaddr(addr, buf, len))
+		return false;
+	memcpy(to, buf->data, len);
+	return true;
+}
+
+static uint64_t read_u64(uint64_t addr, bool *ok)
+{
+	uint64_t v = 0;
+
+	*ok = read_guest(addr, &v, 8) && *ok;
+	return v;
+}
+
+/* The id of the cache at @ptr, named on first sight; -1 if not one. */
+static int cache_id(uint64_t ptr)
+{
+	gpointer v = g_hash_table_lookup(o.cache_ids, (gpointer)ptr);
+	struct cache_info *c;
+	uint64_t name_ptr;
+	uint32_t objsize = 0;
+	bool ok = true;
+	unsigned int i;
+
+	if (v)
+		return GPOINTER_TO_INT(v) - 1;
+	if (o.nr_caches == MAX_CACHES)
+		return -1;
+	c = &o.caches[o.nr_caches];
+	name_ptr = read_u64(ptr + o.kc_name, &ok);
+	ok = ok && read_guest(ptr + o.kc_objsize, &objsize, 4) &&
+	     read_guest(name_ptr, c->name, sizeof(c->name) - 1);
+	c->name[sizeof(c->name) - 1] = 0;
+	for (i = 0; ok && c->name[i]; i++)
+		if (c->name[i] < 0x20 || c->name[i] > 0x7e)
+			ok = false;
+	if (!ok || !i || !objsize || objsize > (1 << 24))
+		return -1;	/* not a struct kmem_cache */
+	c->ptr = ptr;
+	c->object_size = objsize;
+	g_hash_table_insert(o.cache_ids, (gpointer)ptr,
+			    GINT_TO_POINTER(o.nr_caches + 1));
+	return o.nr_caches++;
+}
+
+/* The cache of the slab holding @addr (a direct-map address); -1 if none. */
+static int cache_of(uint64_t addr)
+{
+	uint64_t page, head, cache;
+	bool ok = true;
+
+	if (!o.page_offset_base) {
+		o.page_offset_base = read_u64(o.page_offset_base_sym, &ok);
+		o.vmemmap_base = read_u64(o.vmemmap_base_sym, &ok);
+		if (!ok)
+			o.page_offset_base = 0;
+	}
+	if (!o.page_offset_base || addr < o.page_offset_base)
+		return -1;
+	/* struct page is 64 bytes; a tail page points at its head + 1. */
+	page = o.vmemmap_base + ((addr - o.page_offset_base) >> 12) * 64;
+	head = read_u64(page + 8, &ok);
+	if (ok && (head & 1))
+		page = head - 1;
+	cache = read_u64(page + o.slab_cache, &ok);
+	if (!ok || cache < o.page_offset_base)
+		return -1;
+	return cache_id(cache);
+}
+
+static void note_alloc(uint64_t obj)
+{
+	int id;
+
+	if (!obj)
+		return;
+	o.allocs++;
+	id = cache_of(obj);
+	if (id < 0) {
+		o.allocs_untyped++;	/* large kmalloc: pages, no slab */
+		return;
+	}
+	objmap_insert(o.objs, obj, o.caches[id].object_size, id);
+}
+
+static void note_free(uint64_t obj)
+{
+	if (!obj)
+		return;
+	o.frees++;
+	if (!objmap_remove(o.objs, obj))
+		o.frees_unknown++;
+}
+
+/* ---- callbacks ---------------------------------------------------------- */
+
+static void entry_locked(unsigned int cpu, void *udata)
+{
+	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
+	enum hook h = (enum hook)(uintptr_t)udata;
+	uint64_t n, p, i, x;
+	bool ok = true;
+
+	switch (h) {
+	case HOOK_FREE_ARG0:
+		note_free(reg(v->rdi));
+		break;
+	case HOOK_FREE_ARG1:
+		note_free(reg(v->rsi));
+		break;
+	case HOOK_FREE_BULK:
+		n = reg(v->rsi);
+		p = reg(v->rdx);
+		for (i = 0; i < n && i < 4096; i++) {
+			x = read_u64(p + 8 * i, &ok);
+			if (ok)
+				note_free(x);
+		}
+		break;
+	case HOOK_ALLOC_BULK:
+		if (v->nr_pending == PENDING_DEPTH) {
+			o.bulk_lost++;
+			break;
+		}
+		v->pending[v->nr_pending].rsp = reg(v->rsp);
+		v->pending[v->nr_pending].array = reg(v->rcx);
+		v->nr_pending++;
+		break;
+	case HOOK_TRIGGER: {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		o.active = !o.active;
+		o.triggers++;
+		if (o.active)
+			o.start = now;
+		else
+			o.active_s += (now.tv_sec - o.start.tv_sec) +
+				      (now.tv_nsec - o.start.tv_nsec) / 1e9;
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void return_locked(unsigned int cpu, void *udata)
+{
+	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
+	enum hook h = (enum hook)(uintptr_t)udata;
+	uint64_t rsp, n, i, x;
+	bool ok = true;
+
+	if (h == HOOK_ALLOC) {
+		note_alloc(reg(v->rax));
+		return;
+	}
+	/* Bulk: the entry's slot was just popped (rsp is 8 above it). */
+	rsp = reg(v->rsp);
+	while (v->nr_pending && v->pending[v->nr_pending - 1].rsp < rsp - 8)
+		v->nr_pending--;	/* their returns were not seen */
+	if (!v->nr_pending || v->pending[v->nr_pending - 1].rsp != rsp - 8)
+		return;
+	v->nr_pending--;
+	n = reg(v->rax);
+	for (i = 0; i < n && i < 4096; i++) {
+		x = read_u64(v->pending[v->nr_pending].array + 8 * i, &ok);
+		if (ok)
+			note_alloc(x);
+	}
+}
+
+static struct field_stats *field_get(uint64_t key)
+{
+	uint64_t i;
+
+	if ((o.fields_used + 1) * 10 > o.nr_fields_slots * 7) {
+		uint64_t n = o.nr_fields_slots ? o.nr_fields_slots * 2 : 4096;
+		struct field_stats *t = calloc(n, sizeof(*t));
+
+		for (i = 0; i < o.nr_fields_slots; i++) {
+			uint64_t j;
+
+			if (!o.fields[i].key)
+				continue;
+			j = hash64(o.fields[i].key) & (n - 1);
+			while (t[j].key)
+				j = (j + 1) & (n - 1);
+			t[j] = o.fields[i];
+		}
+		free(o.fields);
+		o.fields = t;
+		o.nr_fields_slots = n;
+	}
+	i = hash64(key + 1) & (o.nr_fields_slots - 1);
+	while (o.fields[i].key && o.fields[i].key != key + 1)
+		i = (i + 1) & (o.nr_fields_slots - 1);
+	if (!o.fields[i].key) {
+		o.fields[i].key = key + 1;
+		o.fields_used++;
+	}
+	return &o.fields[i];
+}
+
+static void pair_add(uint64_t key)
+{
+	uint64_t i;
+
+	if ((o.pairs_used + 1) * 10 > o.nr_pairs_slots * 7) {
+		uint64_t n = o.nr_pairs_slots ? o.nr_pairs_slots * 2 : 1024;
+		struct pair_stats *t = calloc(n, sizeof(*t));
+
+		for (i = 0; i < o.nr_pairs_slots; i++) {
+			uint64_t j;
+
+			if (!o.pairs[i].key)
+				continue;
+			j = hash64(o.pairs[i].key) & (n - 1);
+			while (t[j].key)
+				j = (j + 1) & (n - 1);
+			t[j] = o.pairs[i];
+		}
+		free(o.pairs);
+		o.pairs = t;
+		o.nr_pairs_slots = n;
+	}
+	i = hash64(key + 1) & (o.nr_pairs_slots - 1);
+	while (o.pairs[i].key && o.pairs[i].key != key + 1)
+		i = (i + 1) & (o.nr_pairs_slots - 1);
+	if (!o.pairs[i].key) {
+		o.pairs[i].key = key + 1;
+		o.pairs_used++;
+	}
+	o.pairs[i].count++;
+}
+
+/*
+ * The kernel global holding @addr: its id (MAX_CACHES + its index) and
+ * start; false outside the kernel image's data.  A symbol ends where the
+ * next begins (kallsyms has no sizes).
+ */
+static bool global_of(uint64_t addr, uint32_t *id, uint64_t *base)
+{
+	unsigned int lo = 0, hi = o.nr_syms;
+
+	if (!o.nr_syms || addr < o.sym_addr[0] ||
+	    addr >= o.sym_addr[o.nr_syms - 1] + 4096)
+		return false;
+	while (hi - lo > 1) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (o.sym_addr[mid] <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*id = MAX_CACHES + lo;
+	*base = o.sym_addr[lo];
+	return true;
+}
+
+static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
+		    unsigned int size, enum coh_kind kind)
+{
+	struct coh_outcome out = coh_access(o.model, cpu, paddr, size, kind);
+	uint64_t base;
+	uint32_t id;
+
+	if (!objmap_find(o.objs, vaddr, &id, &base) &&
+	    !global_of(vaddr, &id, &base)) {
+		o.untyped_kinds[kind]++;
+		o.untyped_results[out.result]++;
+		return;
+	}
+	{
+		uint64_t off = vaddr - base;
+		struct field_stats *f = field_get((uint64_t)id << 32 | off);
+
+		f->kinds[kind]++;
+		f->results[out.result]++;
+		if (out.result == COH_TRUE_SHARING ||
+		    out.result == COH_FALSE_SHARING)
+			pair_add((uint64_t)id << 40 | off << 16 |
+				 (uint64_t)out.result << 8 |
+				 (cpu & 15) << 4 | (out.from_core & 15));
+	}
+}
+
+/*
+ * The physical address the caches see.  QEMU gives none for the atomic
+ * helpers' accesses, so the direct map (where slab objects are) is
+ * translated here; elsewhere QEMU's, or the virtual address marked.
+ */
+static uint64_t phys_of(qemu_plugin_meminfo_t info, uint64_t vaddr)
+{
+	struct qemu_plugin_hwaddr *hw;
+
+	if (o.page_offset_base && vaddr >= o.page_offset_base &&
+	    vaddr - o.page_offset_base < (1ULL << 46))
+		return vaddr - o.page_offset_base;
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (hw && !qemu_plugin_hwaddr_is_io(hw) &&
+	    qemu_plugin_hwaddr_phys_addr(hw))
+		return qemu_plugin_hwaddr_phys_addr(hw);
+	return vaddr | (1ULL << 63);
+}
+
+static void mem_locked(unsigned int cpu, qemu_plugin_meminfo_t info,
+		       uint64_t vaddr, void *udata)
+{
+	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
+	bool store = qemu_plugin_mem_is_store(info);
+	unsigned int size, first;
+	enum coh_kind kind;
+	uint64_t paddr;
+
+	if (!o.active)
+		return;
+	if (udata) {
+		/*
+		 * An atomic read-modify-write comes as its load, then its
+		 * store: one access, taken at the load (the line is taken
+		 * exclusive then).
+		 */
+		if (store && v->atomic_load == vaddr) {
+			v->atomic_load = 0;
+			return;
+		}
+		v->atomic_load = store ? 0 : vaddr;
+		kind = COH_ATOMIC;
+	} else {
+		kind = store ? COH_STORE : COH_LOAD;
+	}
+	paddr = phys_of(info, vaddr);
+	size = 1u << qemu_plugin_mem_size_shift(info);
+	o.accesses++;
+	first = COH_LINE - paddr % COH_LINE;
+	if (size > first) {
+		/* Crosses a line: two accesses, one per line. */
+		o.split++;
+		account(cpu, vaddr, paddr, first, kind);
+		account(cpu, vaddr + first, paddr + first, size - first, kind);
+		return;
+	}
+	account(cpu, vaddr, paddr, size, kind);
+}
+
+static void on_entry(unsigned int cpu, void *udata)
+{
+	g_mutex_lock(&lock);
+	entry_locked(cpu, udata);
+	g_mutex_unlock(&lock);
+}
+
+static void on_return(unsigned int cpu, void *udata)
+{
+	g_mutex_lock(&lock);
+	return_locked(cpu, udata);
+	g_mutex_unlock(&lock);
+}
+
+static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	if (!o.active)
+		return;
+	g_mutex_lock(&lock);
+	mem_locked(cpu, info, vaddr, udata);
+	g_mutex_unlock(&lock);
+}
+
+/*
+ * Whether the instruction's bytes make it an atomic read-modify-write
+ * (Intel SDM: a lock prefix; xchg with memory is locked without one).
+ */
+static bool insn_atomic(const uint8_t *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (b[i] == 0xf0)
+			return true;
+		if ((b[i] >= 0x40 && b[i] <= 0x4f) || b[i] == 0xf2 ||
+		    b[i] == 0xf3 || b[i] == 0x2e || b[i] == 0x36 ||
+		    b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x64 ||
+		    b[i] == 0x65 || b[i] == 0x66 || b[i] == 0x67)
+			continue;
+		return b[i] == 0x86 || b[i] == 0x87;
+	}
+	return false;
+}
+
+static void translate_locked(struct qemu_plugin_tb *tb, size_t n);
+
+static bool excluded(uint64_t pc)
+{
+	unsigned int i;
+
+	for (i = 0; i < o.nr_exclude; i++)
+		if (pc >= o.exclude_lo[i] && pc < o.exclude_hi[i])
+			return true;
+	return false;
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	g_mutex_lock(&lock);
+	translate_locked(tb, n);
+	g_mutex_unlock(&lock);
+}
+
+static void translate_locked(struct qemu_plugin_tb *tb, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t pc = qemu_plugin_insn_vaddr(insn);
+		uint8_t bytes[16];
+		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+		gpointer h;
+
+		h = g_hash_table_lookup(o.entry_hooks, (gpointer)pc);
+		if (h)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
+				QEMU_PLUGIN_CB_R_REGS, h);
+		h = g_hash_table_lookup(o.return_sites, (gpointer)pc);
+		if (h)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_return,
+				QEMU_PLUGIN_CB_R_REGS, h);
+		/* A direct call to an allocation function: its return site. */
+		if (len == 5 && bytes[0] == 0xe8) {
+			int32_t rel;
+			uint64_t target;
+
+			memcpy(&rel, bytes + 1, 4);
+			target = pc + 5 + (int64_t)rel;
+			h = g_hash_table_lookup(o.alloc_fns, (gpointer)target);
+			if (h)
+				g_hash_table_insert(o.return_sites,
+						    (gpointer)(pc + 5), h);
+		}
+		if (excluded(pc))
+			continue;
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
+			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+			insn_atomic(bytes, len) ? (void *)1 : NULL);
+	}
+}
+
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int cpu)
+{
+	g_autoptr(GArray) regs = qemu_plugin_get_registers();
+	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
+	guint i;
+
+	for (i = 0; regs && i < regs->len; i++) {
+		qemu_plugin_reg_descriptor *d =
+			&g_array_index(regs, qemu_plugin_reg_descriptor, i);
+
+		if (!strcmp(d->name, "rax"))
+			v->rax = d->handle;
+		else if (!strcmp(d->name, "rdi"))
+			v->rdi = d->handle;
+		else if (!strcmp(d->name, "rsi"))
+			v->rsi = d->handle;
+		else if (!strcmp(d->name, "rdx"))
+			v->rdx = d->handle;
+		else if (!strcmp(d->name, "rcx"))
+			v->rcx = d->handle;
+		else if (!strcmp(d->name, "rsp"))
+			v->rsp = d->handle;
+	}
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static void json_results(FILE *f, const uint64_t *r)
+{
+	unsigned int k;
+
+	for (k = COH_L1_MISS; k < COH_NR_RESULTS; k++)
+		fprintf(f, "%s\"%s\": %" PRIu64, k == COH_L1_MISS ? "" : ", ",
+			coh_result_names[k], r[k]);
+}
+
+/* A type's name, kind and size: a slab cache's or a global's. */
+static void type_of(unsigned int id, const char **name, const char **kind,
+		    uint64_t *size)
+{
+	if (id < MAX_CACHES) {
+		*name = o.caches[id].name;
+		*kind = "slab";
+		*size = o.caches[id].object_size;
+		return;
+	}
+	id -= MAX_CACHES;
+	*name = o.sym_name[id];
+	*kind = "global";
+	*size = id + 1 < o.nr_syms ? o.sym_addr[id + 1] - o.sym_addr[id] : 0;
+}
+
+static void write_json(FILE *f)
+{
+	const char *name, *kind;
+	uint64_t i, size;
+	bool first;
+
+	fprintf(f, "{\n  \"referee\": 1,\n  \"geometry\": {\"cores\": %u, \"l1_kb\": %u, \"l1_ways\": %u, \"l2_kb\": %u, \"l2_ways\": %u, \"llc_kb\": %u, \"llc_ways\": %u, \"line\": %d},\n",
+		o.geom.cores, o.geom.l1_kb, o.geom.l1_ways, o.geom.l2_kb,
+		o.geom.l2_ways, o.geom.llc_kb, o.geom.llc_ways, COH_LINE);
+	fprintf(f, "  \"measured\": {\"triggers\": %u, \"seconds\": %.3f, \"accesses\": %" PRIu64 ", \"split_accesses\": %" PRIu64 ", \"lines\": %" PRIu64 "},\n",
+		o.triggers, o.active_s, o.accesses, o.split,
+		o.model ? coh_lines(o.model) : 0);
+	fprintf(f, "  \"objects\": {\"allocs\": %" PRIu64 ", \"allocs_not_slab\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"frees_unknown\": %" PRIu64 ", \"replaced\": %" PRIu64 ", \"live\": %" PRIu64 ", \"bulk_lost\": %" PRIu64 "},\n",
+		o.allocs, o.allocs_untyped, o.frees, o.frees_unknown,
+		objmap_replaced(o.objs), objmap_live(o.objs), o.bulk_lost);
+	fprintf(f, "  \"untyped\": {\"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", ",
+		o.untyped_kinds[COH_LOAD], o.untyped_kinds[COH_STORE],
+		o.untyped_kinds[COH_ATOMIC]);
+	json_results(f, o.untyped_results);
+	fprintf(f, "},\n  \"fields\": [");
+	first = true;
+	for (i = 0; i < o.nr_fields_slots; i++) {
+		const struct field_stats *s = &o.fields[i];
+
+		if (!s->key)
+			continue;
+		type_of((s->key - 1) >> 32, &name, &kind, &size);
+		fprintf(f, "%s\n    {\"cache\": \"%s\", \"kind\": \"%s\", \"object_size\": %" PRIu64 ", \"offset\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", ",
+			first ? "" : ",", name, kind, size,
+			(s->key - 1) & 0xffffffff,
+			s->kinds[COH_LOAD], s->kinds[COH_STORE],
+			s->kinds[COH_ATOMIC]);
+		json_results(f, s->results);
+		fputc('}', f);
+		first = false;
+	}
+	fprintf(f, "\n  ],\n  \"sharing\": [");
+	first = true;
+	for (i = 0; i < o.nr_pairs_slots; i++) {
+		uint64_t k = o.pairs[i].key - 1;
+
+		if (!o.pairs[i].key)
+			continue;
+		type_of(k >> 40, &name, &kind, &size);
+		fprintf(f, "%s\n    {\"cache\": \"%s\", \"offset\": %" PRIu64 ", \"class\": \"%s\", \"cpu\": %" PRIu64 ", \"from\": %" PRIu64 ", \"count\": %" PRIu64 "}",
+			first ? "" : ",", name,
+			(k >> 16) & 0xffffff, coh_result_names[(k >> 8) & 0xff],
+			(k >> 4) & 15, k & 15, o.pairs[i].count);
+		first = false;
+	}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+static void on_exit_plugin(qemu_plugin_id_t id, void *p)
+{
+	FILE *f;
+
+	g_mutex_lock(&lock);
+	f = fopen(o.out_path, "w");
+
+	if (!f) {
+		fprintf(stderr, "referee: cannot write %s\n", o.out_path);
+		g_mutex_unlock(&lock);
+		return;
+	}
+	write_json(f);
+	fclose(f);
+	g_mutex_unlock(&lock);
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+static bool parse_geometry(const char *v, unsigned int *kb, unsigned int *ways)
+{
+	return sscanf(v, "%u:%u", kb, ways) == 2;
+}
+
+/* kallsyms is sorted by address already; insertion sort keeps it so. */
+static void sort_symbols(void)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < o.nr_syms; i++) {
+		uint64_t a = o.sym_addr[i];
+		char *n = o.sym_name[i];
+
+		for (j = i; j > 0 && o.sym_addr[j - 1] > a; j--) {
+			o.sym_addr[j] = o.sym_addr[j - 1];
+			o.sym_name[j] = o.sym_name[j - 1];
+		}
+		o.sym_addr[j] = a;
+		o.sym_name[j] = n;
+	}
+}
+
+static int read_system_map(void)
+{
+	FILE *f = fopen(o.map_path, "r");
+	char line[512], name[256], type;
+	unsigned long long addr;
+	unsigned int i, found = 0;
+
+	if (!f) {
+		fprintf(stderr, "referee: cannot open System.map '%s' (map=)\n",
+			o.map_path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (strchr("dDbBrR", type) && addr >= 0xffffffff80000000ULL &&
+		    !strchr(name, '[')) {
+			if (o.nr_syms == o.cap_syms) {
+				o.cap_syms = o.cap_syms ? o.cap_syms * 2 : 4096;
+				o.sym_addr = g_renew(uint64_t, o.sym_addr,
+						     o.cap_syms);
+				o.sym_name = g_renew(char *, o.sym_name,
+						     o.cap_syms);
+			}
+			o.sym_addr[o.nr_syms] = addr;
+			o.sym_name[o.nr_syms++] = g_strdup(name);
+		}
+		if (!strcmp(name, "page_offset_base"))
+			o.page_offset_base_sym = addr;
+		else if (!strcmp(name, "vmemmap_base"))
+			o.vmemmap_base_sym = addr;
+		for (i = 0; i < G_N_ELEMENTS(hook_names); i++) {
+			enum hook h = hook_names[i].hook;
+
+			if (strcmp(name, hook_names[i].name) ||
+			    (type != 'T' && type != 't'))
+				continue;
+			found++;
+			if (h == HOOK_ALLOC || h == HOOK_ALLOC_BULK)
+				g_hash_table_insert(o.alloc_fns, (gpointer)addr,
+						    GINT_TO_POINTER(h));
+			if (h != HOOK_ALLOC)
+				g_hash_table_insert(o.entry_hooks,
+						    (gpointer)addr,
+						    GINT_TO_POINTER(h));
+		}
+	}
+	fclose(f);
+	sort_symbols();
+	if (!o.page_offset_base_sym || !o.vmemmap_base_sym || found < 5) {
+		fprintf(stderr, "referee: %s lacks page_offset_base, vmemmap_base or the slab functions (found %u): not this kernel's System.map?\n",
+			o.map_path, found);
+		return -1;
+	}
+	return 0;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	char err[128];
+	int i;
+
+	o.geom = (struct coh_geometry){ 0, 32, 8, 1024, 16, 8192, 16 };
+	o.out_path = "referee.json";
+	o.kc_name = o.kc_objsize = o.slab_cache = UINT32_MAX;
+	for (i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		const char *k = argv[i], *v = eq ? eq + 1 : "";
+		unsigned long long lo, hi;
+		bool ok = true;
+
+		if (eq)
+			*eq = 0;
+		if (!strcmp(k, "map"))
+			o.map_path = v;
+		else if (!strcmp(k, "out"))
+			o.out_path = v;
+		else if (!strcmp(k, "kc_name"))
+			o.kc_name = strtoul(v, NULL, 0);
+		else if (!strcmp(k, "kc_objsize"))
+			o.kc_objsize = strtoul(v, NULL, 0);
+		else if (!strcmp(k, "slab_cache"))
+			o.slab_cache = strtoul(v, NULL, 0);
+		else if (!strcmp(k, "l1"))
+			ok = parse_geometry(v, &o.geom.l1_kb, &o.geom.l1_ways);
+		else if (!strcmp(k, "l2"))
+			ok = parse_geometry(v, &o.geom.l2_kb, &o.geom.l2_ways);
+		else if (!strcmp(k, "llc"))
+			ok = parse_geometry(v, &o.geom.llc_kb, &o.geom.llc_ways);
+		else if (!strcmp(k, "exclude") && o.nr_exclude < MAX_EXCLUDE &&
+			 sscanf(v, "%llx-%llx", &lo, &hi) == 2) {
+			o.exclude_lo[o.nr_exclude] = lo;
+			o.exclude_hi[o.nr_exclude++] = hi;
+		} else
+			ok = false;
+		if (!ok) {
+			fprintf(stderr, "referee: bad argument '%s%s%s' (map=, out=, kc_name=, kc_objsize=, slab_cache=, l1=KB:WAYS, l2=, llc=, exclude=LO-HI in hex)\n",
+				k, eq ? "=" : "", v);
+			return -1;
+		}
+	}
+	if (!o.map_path || o.kc_name == UINT32_MAX ||
+	    o.kc_objsize == UINT32_MAX || o.slab_cache == UINT32_MAX) {
+		fprintf(stderr, "referee: needs map=System.map and the struct offsets kc_name=, kc_objsize=, slab_cache= (scripts/referee.sh gives them)\n");
+		return -1;
+	}
+	if (!info->system_emulation) {
+		fprintf(stderr, "referee: a system emulator plugin\n");
+		return -1;
+	}
+	o.geom.cores = info->system.max_vcpus;
+	o.entry_hooks = g_hash_table_new(NULL, NULL);
+	o.alloc_fns = g_hash_table_new(NULL, NULL);
+	o.return_sites = g_hash_table_new(NULL, NULL);
+	o.cache_ids = g_hash_table_new(NULL, NULL);
+	if (read_system_map())
+		return -1;
+	o.model = coh_new(&o.geom, err);
+	o.objs = objmap_new();
+	if (!o.model || !o.objs) {
+		fprintf(stderr, "referee: cache model: %s\n",
+			o.model ? "out of memory" : err);
+		return -1;
+	}
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_atexit_cb(id, on_exit_plugin, NULL);
+	return 0;
+}

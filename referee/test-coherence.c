@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The referee's cache model against sequences whose classes follow from
+ * the definitions (coherence.h), one per class and the MESI transitions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "coherence.h"
+
+static int failures;
+
+static void expect(const char *what, enum coh_result got, enum coh_result want)
+{
+	if (got != want) {
+		printf("not ok: %s: %s, expected %s\n", what,
+		       coh_result_names[got], coh_result_names[want]);
+		failures++;
+	}
+}
+
+/* 2 cores, L1 1 KiB 2-way (8 sets), L2 2 KiB 2-way (16 sets), LLC 8 KiB. */
+static struct coh_model *small(void)
+{
+	struct coh_geometry g = { 2, 1, 2, 2, 2, 8, 4 };
+	char err[128];
+	struct coh_model *m = coh_new(&g, err);
+
+	if (!m) {
+		printf("not ok: coh_new: %s\n", err);
+		exit(1);
+	}
+	return m;
+}
+
+static void true_sharing(void)
+{
+	struct coh_model *m = small();
+	struct coh_outcome o;
+	int i;
+
+	expect("first write, core 0", coh_access(m, 0, 0x1000, 8, COH_ATOMIC).result, COH_COMPULSORY);
+	expect("first write, core 1", coh_access(m, 1, 0x1000, 8, COH_ATOMIC).result, COH_COMPULSORY);
+	for (i = 0; i < 10; i++) {
+		o = coh_access(m, i % 2, 0x1000, 8, COH_ATOMIC);
+		expect("a counter bounced by two cores", o.result, COH_TRUE_SHARING);
+		if (o.from_core != 1 - i % 2) {
+			printf("not ok: the miss names core %d, not %d\n", o.from_core, 1 - i % 2);
+			failures++;
+		}
+	}
+	coh_free(m);
+}
+
+static void false_sharing(void)
+{
+	struct coh_model *m = small();
+	int i;
+
+	coh_access(m, 0, 0x2000, 8, COH_STORE);
+	coh_access(m, 1, 0x2008, 8, COH_STORE);
+	for (i = 0; i < 10; i++)
+		expect("two cores' fields on one line",
+		       coh_access(m, i % 2, 0x2000 + 8 * (i % 2), 8, COH_STORE).result,
+		       COH_FALSE_SHARING);
+	/* A load of the bytes the other wrote: true sharing. */
+	expect("reading the other's field", coh_access(m, 0, 0x2008, 8, COH_LOAD).result,
+	       COH_TRUE_SHARING);
+	coh_free(m);
+}
+
+static void mesi(void)
+{
+	struct coh_model *m = small();
+
+	expect("core 0 reads", coh_access(m, 0, 0x3000, 8, COH_LOAD).result, COH_COMPULSORY);
+	expect("exclusive: its write needs no one", coh_access(m, 0, 0x3000, 8, COH_STORE).result, COH_HIT);
+	expect("core 1 reads", coh_access(m, 1, 0x3000, 8, COH_LOAD).result, COH_COMPULSORY);
+	expect("core 0 hits shared", coh_access(m, 0, 0x3000, 8, COH_LOAD).result, COH_HIT);
+	expect("core 0 writes shared", coh_access(m, 0, 0x3000, 8, COH_STORE).result, COH_UPGRADE);
+	expect("core 1 rereads", coh_access(m, 1, 0x3000, 8, COH_LOAD).result, COH_TRUE_SHARING);
+	/* Written bytes 0-7 only; 8-15 untouched: false sharing. */
+	coh_access(m, 0, 0x3000, 8, COH_STORE);
+	expect("core 1 reads bytes nobody wrote", coh_access(m, 1, 0x3008, 8, COH_LOAD).result,
+	       COH_FALSE_SHARING);
+	coh_free(m);
+}
+
+static void capacity_and_conflict(void)
+{
+	struct coh_model *m = small();
+	unsigned int i;
+
+	/* 64 lines, twice the L2's 32: a cyclic walk misses by capacity. */
+	for (i = 0; i < 64; i++)
+		coh_access(m, 0, 0x10000 + i * 64, 8, COH_LOAD);
+	for (i = 0; i < 64; i++)
+		expect("cyclic walk over more lines than the L2 holds",
+		       coh_access(m, 0, 0x10000 + i * 64, 8, COH_LOAD).result, COH_CAPACITY);
+	coh_free(m);
+
+	m = small();
+	/* 3 lines in one L2 set (16 sets apart), 2 ways: conflict. */
+	for (i = 0; i < 3; i++)
+		coh_access(m, 0, 0x40000 + i * 16 * 64, 8, COH_LOAD);
+	for (i = 0; i < 6; i++)
+		expect("three lines in a two-way set",
+		       coh_access(m, 0, 0x40000 + (i % 3) * 16 * 64, 8, COH_LOAD).result,
+		       COH_CONFLICT);
+	coh_free(m);
+}
+
+static void bad_geometry(void)
+{
+	struct coh_geometry g = { 2, 1, 3, 2, 2, 8, 4 };
+	char err[128];
+
+	if (coh_new(&g, err)) {
+		printf("not ok: a 3-way 1 KiB L1 was accepted\n");
+		failures++;
+	}
+}
+
+int main(void)
+{
+	true_sharing();
+	false_sharing();
+	mesi();
+	capacity_and_conflict();
+	bad_geometry();
+	if (failures) {
+		printf("referee cache model: %d failures\n", failures);
+		return 1;
+	}
+	printf("ok: referee cache model: every class and MESI transition as defined\n");
+	return 0;
+}

@@ -1,0 +1,113 @@
+#!/bin/sh
+# The referee proven first (issue "A referee on real workloads", item 4):
+# its classes on dprof_sharing's workloads, whose every access is known
+# in advance, must be those the workloads' code makes certain.
+#
+#   scripts/check-referee.sh [-k KERNEL]
+#
+# Per object and lockstep iteration (A's then B's; the table in
+# selftests/modules/dprof_sharing.c), from MESI with one total order:
+#  shared_count (0): each CPU reads then writes it; the read finds the
+#     line modified by the other CPU's write -> one true-sharing miss per
+#     CPU and iteration (2 x ITERS x ROUNDS), the write an upgrade.
+#  written_by_a (64) / written_by_b (72): one line, each CPU writes only
+#     its own 8 bytes -> each write misses on the line the other took,
+#     on bytes the other did not write: false sharing, ITERS x ROUNDS
+#     each.
+#  read_mostly (128): written once by A, then only read: B's first read
+#     is the round's one true-sharing miss; the rest hit.
+#  private_count (192): only A: no sharing miss beyond the memory's reuse
+#     (an object freed by B and allocated again by A, at most once a
+#     round).
+#  dprof_atomics: refs, cas_word, xchg_word, lock, bits are written by
+#     both CPUs (lock xadd, lock cmpxchg, xchg, lock bts/and): each CPU's
+#     first access in its iteration is a true-sharing miss (2 x ITERS x
+#     ROUNDS); plain_by_a and hammered_by_b share a line, each written by
+#     one CPU: false sharing; private_by_a (atomic64_inc by A only): none.
+# Thresholds: 90 % of the expected count where one is expected, and at
+# most 2 per round (memory reuse) where none is.  Also prints the
+# referee's cost: the same guest run without and with the plugin, and the
+# plugin's host time per access while measuring.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel=6.1
+while getopts "k:" opt; do
+	case $opt in
+	k) kernel=$OPTARG ;;
+	*) sed -n '2,6p' "$0" >&2; exit 2 ;;
+	esac
+done
+kver=$("$top/scripts/kernel.sh" "$kernel")
+share=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] && cp "$share/referee.json" "$KEEP"; rm -rf "$share"' EXIT
+"$top/scripts/referee.sh" build
+plugin=$("$top/scripts/referee.sh" plugin "$kver" "$share/referee.json")
+# The same run without the plugin, for its cost.
+start=$(date +%s)
+"$top/scripts/vm.sh" -k "$kernel" -s "$share" -t 900 \
+	"$top/selftests/referee/guest-sharing.sh" >/dev/null
+plain=$(($(date +%s) - start))
+start=$(date +%s)
+DPROF_PLUGIN=$plugin "$top/scripts/vm.sh" -k "$kernel" -s "$share" -t 900 \
+	"$top/selftests/referee/guest-sharing.sh"
+secs=$(($(date +%s) - start))
+[ -s "$share/referee.json" ] || { echo "FAIL: the referee wrote no JSON" >&2; exit 1; }
+python3 - "$share/referee.json" "$share/sharing-stats" "$secs" "$plain" <<'PY'
+import json, sys
+
+rep = json.load(open(sys.argv[1]))
+stats = {}
+for line in open(sys.argv[2]):
+    w = line.split()
+    if w[0] in ("atomics_offset",):
+        stats[w[1]] = int(w[2])
+    elif w[0] == "rounds" and len(w) == 4:
+        rounds, iters = int(w[1]), int(w[3])
+fields = {}
+for f in rep["fields"]:
+    fields.setdefault(f["cache"], {})[f["offset"]] = f
+failures = 0
+
+def row(cache, off):
+    return fields.get(cache, {}).get(off, {})
+
+def check(what, ok, detail):
+    global failures
+    print(("ok: " if ok else "FAIL: ") + what + ": " + detail)
+    failures += not ok
+
+def expect(cache, name, off, cls, want):
+    r = row(cache, off)
+    t, f = r.get("true_sharing", 0), r.get("false_sharing", 0)
+    other = f if cls == "true_sharing" else t
+    got = t if cls == "true_sharing" else f
+    if cls is None:
+        check(f"{cache} {name} (+{off}) shares nothing", t + f <= 2 * rounds,
+              f"true {t}, false {f}, at most {2 * rounds}")
+        return
+    check(f"{cache} {name} (+{off}) {cls.replace('_', ' ')}",
+          got >= 0.9 * want and other <= 2 * rounds,
+          f"{got} of {want} expected, the other class {other} (at most {2 * rounds})")
+
+print(f"referee: {rep['measured']['accesses']} accesses measured in {rep['measured']['seconds']:.1f} s "
+      f"({1e9 * rep['measured']['seconds'] / max(rep['measured']['accesses'], 1):.0f} ns each), "
+      f"guest run {sys.argv[3]} s with the plugin, {sys.argv[4]} s without; objects: {rep['objects']}")
+I = iters * rounds
+expect("dprof_sharing", "shared_count", 0, "true_sharing", 2 * I)
+expect("dprof_sharing", "written_by_a", 64, "false_sharing", I)
+expect("dprof_sharing", "written_by_b", 72, "false_sharing", I)
+r = row("dprof_sharing", 128)
+m = sum(r.get(k, 0) for k in ("compulsory", "true_sharing", "false_sharing", "conflict", "capacity"))
+check("dprof_sharing read_mostly (+128) misses once a round", m <= 3 * rounds and
+      r.get("loads", 0) >= 2 * I, f"{m} misses in {r.get('loads', 0)} loads")
+expect("dprof_sharing", "private_count", 192, None, 0)
+# Each CPU's first access to the field in its iteration finds the line
+# taken by the other's write: 2 per iteration (the lock's unlock, bts's
+# and, the second xadd hit the line the first took).
+for name in ("refs", "cas_word", "xchg_word", "lock", "bits"):
+    expect("dprof_atomics", name, stats[name], "true_sharing", 2 * I)
+for name in ("plain_by_a", "hammered_by_b"):
+    expect("dprof_atomics", name, stats[name], "false_sharing", I)
+expect("dprof_atomics", "private_by_a", stats["private_by_a"], None, 0)
+sys.exit(1 if failures else 0)
+PY
