@@ -135,12 +135,14 @@ $(BUILD)/fuzz-seeds: $(TOP)/userspace/fuzz/fuzz-seeds.c $(TOP)/userspace/tests/f
 referee:
 	@$(TOP)/scripts/referee.sh build
 
-referee-test: $(BUILD)/test-coherence
-	@$(BUILD)/test-coherence
+REFEREE_C = $(TOP)/referee/coherence.c $(TOP)/referee/objmap.c $(TOP)/referee/table.c
 
-$(BUILD)/test-coherence: $(TOP)/referee/test-coherence.c $(TOP)/referee/coherence.c $(TOP)/referee/coherence.h
+referee-test: $(BUILD)/test-referee
+	@$(BUILD)/test-referee
+
+$(BUILD)/test-referee: $(TOP)/referee/test-referee.c $(REFEREE_C) $(wildcard $(TOP)/referee/*.h)
 	@mkdir -p $(BUILD)
-	$(CC) -O2 -g -Wall -Wextra -fsanitize=address,undefined -o $@ $(TOP)/referee/test-coherence.c $(TOP)/referee/coherence.c
+	$(CC) -O2 -g -Wall -Wextra -fsanitize=address,undefined -o $@ $(TOP)/referee/test-referee.c $(REFEREE_C)
 
 check-referee: deps
 	@$(TOP)/scripts/check-referee.sh -k $(KERNEL)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The referee's cache model (see coherence.h).  Three structures:
- *  - a directory, one entry per line ever touched: each core's MESI
+ *  - a directory (table.c), one entry per line ever touched: each core's MESI
  *    state, whether it ever held the line, whether its copy was taken by
  *    another core's write (and which bytes were written since), the last
  *    writer;
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coherence.h"
+#include "table.h"
 
 const char *const coh_result_names[COH_NR_RESULTS] = {
 	[COH_HIT] = "hit", [COH_L1_MISS] = "l1_miss",
@@ -27,7 +28,7 @@ const char *const coh_result_names[COH_NR_RESULTS] = {
 enum mesi { M_I, M_S, M_E, M_M };
 
 struct dir_entry {
-	uint64_t line;			/* line number + 1; 0 is empty */
+	uint64_t line;			/* the table's key: line number + 1 */
 	uint64_t written[COH_MAX_CORES];	/* bytes written since invalidated */
 	uint8_t state[COH_MAX_CORES];	/* enum mesi */
 	uint8_t seen;			/* cores that ever held it */
@@ -57,66 +58,30 @@ struct fa_lru {
 
 struct coh_model {
 	struct coh_geometry g;
-	struct dir_entry *dir;
-	uint64_t dir_size, dir_used;
+	struct table dir;		/* of struct dir_entry */
 	struct tags l1[COH_MAX_CORES], l2[COH_MAX_CORES], llc;
 	struct fa_lru fa[COH_MAX_CORES];
 	uint64_t now;
 };
 
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /* ---- the directory ----------------------------------------------------- */
-
-static struct dir_entry *dir_slot(struct dir_entry *dir, uint64_t size,
-				  uint64_t line)
-{
-	uint64_t i = hash64(line) & (size - 1);
-
-	while (dir[i].line && dir[i].line != line + 1)
-		i = (i + 1) & (size - 1);
-	return &dir[i];
-}
-
-static int dir_grow(struct coh_model *m)
-{
-	uint64_t size = m->dir_size * 2, i;
-	struct dir_entry *dir = calloc(size, sizeof(*dir));
-
-	if (!dir)
-		return -1;
-	for (i = 0; i < m->dir_size; i++)
-		if (m->dir[i].line)
-			*dir_slot(dir, size, m->dir[i].line - 1) = m->dir[i];
-	free(m->dir);
-	m->dir = dir;
-	m->dir_size = size;
-	return 0;
-}
 
 static struct dir_entry *dir_get(struct coh_model *m, uint64_t line)
 {
 	struct dir_entry *e;
 	unsigned int c;
+	uint64_t used = m->dir.used;
 
-	if ((m->dir_used + 1) * 10 > m->dir_size * 7 && dir_grow(m)) {
+	e = table_get(&m->dir, line);
+	if (!e) {
 		fprintf(stderr, "referee: out of memory for the line directory (%llu lines)\n",
-			(unsigned long long)m->dir_used);
+			(unsigned long long)used);
 		abort();
 	}
-	e = dir_slot(m->dir, m->dir_size, line);
-	if (!e->line) {
-		e->line = line + 1;
+	if (m->dir.used != used) {	/* new: nobody holds it */
 		e->last_writer = -1;
 		for (c = 0; c < COH_MAX_CORES; c++)
 			e->state[c] = M_I;
-		m->dir_used++;
 	}
 	return e;
 }
@@ -251,7 +216,7 @@ static void fa_push_head(struct fa_lru *f, uint32_t n)
 
 static void fa_unhash(struct fa_lru *f, uint32_t n)
 {
-	uint32_t *p = &f->bucket[hash64(f->node[n].line) & f->mask];
+	uint32_t *p = &f->bucket[table_hash(f->node[n].line) & f->mask];
 
 	while (*p != n)
 		p = &f->node[*p].hnext;
@@ -261,7 +226,7 @@ static void fa_unhash(struct fa_lru *f, uint32_t n)
 /* Whether @line was held; it becomes the most recent either way. */
 static bool fa_touch(struct fa_lru *f, uint64_t line)
 {
-	uint32_t *b = &f->bucket[hash64(line) & f->mask], n;
+	uint32_t *b = &f->bucket[table_hash(line) & f->mask], n;
 
 	for (n = *b; n != FA_NIL; n = f->node[n].hnext)
 		if (f->node[n].line == line) {
@@ -301,9 +266,7 @@ struct coh_model *coh_new(const struct coh_geometry *g, char *err)
 		return NULL;
 	}
 	m->g = *g;
-	m->dir_size = 1 << 20;
-	m->dir = calloc(m->dir_size, sizeof(*m->dir));
-	if (!m->dir)
+	if (table_init(&m->dir, sizeof(struct dir_entry), 1 << 20))
 		goto nomem;
 	for (c = 0; c < g->cores; c++) {
 		if (tags_init(&m->l1[c], g->l1_kb, g->l1_ways) ||
@@ -341,13 +304,13 @@ void coh_free(struct coh_model *m)
 		fa_free(&m->fa[c]);
 	}
 	tags_free(&m->llc);
-	free(m->dir);
+	table_free(&m->dir);
 	free(m);
 }
 
 uint64_t coh_lines(const struct coh_model *m)
 {
-	return m->dir_used;
+	return m->dir.used;
 }
 
 static uint64_t byte_mask(unsigned int off, unsigned int size)
@@ -375,10 +338,10 @@ static void invalidate(struct coh_model *m, struct dir_entry *e,
 /* Core @c's L2 evicted @line (its own doing: not an invalidation). */
 static void evicted(struct coh_model *m, unsigned int c, uint64_t line)
 {
-	struct dir_entry *e = dir_slot(m->dir, m->dir_size, line);
+	struct dir_entry *e = table_find(&m->dir, line);
 
 	tags_remove(&m->l1[c], line);	/* inclusion */
-	if (e->line) {
+	if (e) {
 		e->state[c] = M_I;
 		e->inval &= ~(1u << c);
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live objects by cache line (objmap.h): a table from each 64-byte line
- * to the objects overlapping it (a chain of references, since up to
+ * Live objects by cache line (objmap.h): a table (table.c) from each
+ * 64-byte line to the objects overlapping it (a chain of references, since up to
  * eight 8-byte objects share a line), and a pool of objects.  Lines are
  * never deleted from the table, only emptied: slab memory is bounded, so
  * is the table.
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "objmap.h"
+#include "table.h"
 
 #define NIL	UINT32_MAX
 #define LINE	64
@@ -24,13 +25,12 @@ struct ref {
 };
 
 struct line_slot {
-	uint64_t key;		/* line + 1; 0 empty */
-	uint32_t head;		/* first ref, NIL when none */
+	uint64_t key;		/* the table's key: line + 1 */
+	uint32_t head;		/* first ref + 1; 0 when none */
 };
 
 struct objmap {
-	struct line_slot *lines;
-	uint64_t nr_lines, used_lines;
+	struct table lines;	/* of struct line_slot */
 	struct obj *objs;
 	uint32_t nr_objs, cap_objs, free_obj;
 	struct ref *refs;
@@ -38,25 +38,15 @@ struct objmap {
 	uint64_t live, replaced;
 };
 
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
 struct objmap *objmap_new(void)
 {
 	struct objmap *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
-	m->nr_lines = 1 << 20;
-	m->lines = calloc(m->nr_lines, sizeof(*m->lines));
 	m->free_obj = NIL;
 	m->free_ref = NIL;
-	if (!m->lines) {
+	if (table_init(&m->lines, sizeof(struct line_slot), 1 << 20)) {
 		free(m);
 		return NULL;
 	}
@@ -67,54 +57,18 @@ void objmap_free(struct objmap *m)
 {
 	if (!m)
 		return;
-	free(m->lines);
+	table_free(&m->lines);
 	free(m->objs);
 	free(m->refs);
 	free(m);
 }
 
-static struct line_slot *slot_in(struct line_slot *t, uint64_t n,
-				 uint64_t line)
+/* The first reference of @line's chain, NIL when none. */
+static uint32_t line_head(const struct objmap *m, uint64_t line)
 {
-	uint64_t i = hash64(line) & (n - 1);
+	const struct line_slot *s = table_find(&m->lines, line);
 
-	while (t[i].key && t[i].key != line + 1)
-		i = (i + 1) & (n - 1);
-	return &t[i];
-}
-
-static const struct line_slot *line_find(const struct objmap *m,
-					 uint64_t line)
-{
-	const struct line_slot *s = slot_in(m->lines, m->nr_lines, line);
-
-	return s->key ? s : NULL;
-}
-
-static struct line_slot *line_get(struct objmap *m, uint64_t line)
-{
-	struct line_slot *s;
-
-	if ((m->used_lines + 1) * 10 > m->nr_lines * 7) {
-		uint64_t n = m->nr_lines * 2, i;
-		struct line_slot *t = calloc(n, sizeof(*t));
-
-		if (!t)
-			return NULL;
-		for (i = 0; i < m->nr_lines; i++)
-			if (m->lines[i].key)
-				*slot_in(t, n, m->lines[i].key - 1) = m->lines[i];
-		free(m->lines);
-		m->lines = t;
-		m->nr_lines = n;
-	}
-	s = slot_in(m->lines, m->nr_lines, line);
-	if (!s->key) {
-		s->key = line + 1;
-		s->head = NIL;
-		m->used_lines++;
-	}
-	return s;
+	return s && s->head ? s->head - 1 : NIL;
 }
 
 /* Pools grow by doubling; NIL without memory. */
@@ -164,19 +118,20 @@ static void unlink_obj(struct objmap *m, uint32_t o)
 	uint64_t last = (m->objs[o].base + m->objs[o].size - 1) / LINE;
 
 	for (line = first; line <= last; line++) {
-		struct line_slot *s = slot_in(m->lines, m->nr_lines, line);
-		uint32_t *p = &s->head;
+		struct line_slot *s = table_find(&m->lines, line);
+		uint32_t prev = NIL, r = s && s->head ? s->head - 1 : NIL;
 
-		while (s->key && *p != NIL) {
-			if (m->refs[*p].obj == o) {
-				uint32_t r = *p;
-
-				*p = m->refs[r].next;
-				m->refs[r].next = m->free_ref;
-				m->free_ref = r;
-				break;
-			}
-			p = &m->refs[*p].next;
+		for (; r != NIL; prev = r, r = m->refs[r].next) {
+			if (m->refs[r].obj != o)
+				continue;
+			if (prev == NIL)
+				s->head = m->refs[r].next == NIL ? 0 :
+					  m->refs[r].next + 1;
+			else
+				m->refs[prev].next = m->refs[r].next;
+			m->refs[r].next = m->free_ref;
+			m->free_ref = r;
+			break;
 		}
 	}
 	m->objs[o].next_free = m->free_obj;
@@ -186,10 +141,9 @@ static void unlink_obj(struct objmap *m, uint32_t o)
 
 static uint32_t find_obj(const struct objmap *m, uint64_t addr)
 {
-	const struct line_slot *s = line_find(m, addr / LINE);
 	uint32_t r;
 
-	for (r = s ? s->head : NIL; r != NIL; r = m->refs[r].next) {
+	for (r = line_head(m, addr / LINE); r != NIL; r = m->refs[r].next) {
 		const struct obj *o = &m->objs[m->refs[r].obj];
 
 		if (addr >= o->base && addr - o->base < o->size)
@@ -210,11 +164,9 @@ bool objmap_insert(struct objmap *m, uint64_t base, uint32_t size,
 	last = (base + size - 1) / LINE;
 	/* Whatever still overlaps was freed unseen. */
 	for (line = first; line <= last; line++) {
-		const struct line_slot *s;
 		uint32_t r;
 again:
-		s = line_find(m, line);
-		for (r = s ? s->head : NIL; r != NIL; r = m->refs[r].next) {
+		for (r = line_head(m, line); r != NIL; r = m->refs[r].next) {
 			const struct obj *x = &m->objs[m->refs[r].obj];
 
 			if (x->base < base + size && base < x->base + x->size) {
@@ -231,14 +183,14 @@ again:
 	m->objs[o].size = size;
 	m->objs[o].cache = cache;
 	for (line = first; line <= last; line++) {
-		struct line_slot *s = line_get(m, line);
+		struct line_slot *s = table_get(&m->lines, line);
 		uint32_t r = new_ref(m);
 
 		if (!s || r == NIL)
 			return false;
 		m->refs[r].obj = o;
-		m->refs[r].next = s->head;
-		s->head = r;
+		m->refs[r].next = s->head ? s->head - 1 : NIL;
+		s->head = r + 1;
 	}
 	m->live++;
 	return true;

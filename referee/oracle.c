@@ -43,6 +43,7 @@
 #include <qemu-plugin.h>
 #include "coherence.h"
 #include "objmap.h"
+#include "table.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -102,14 +103,14 @@ struct cache_info {
 
 /* Per (cache, offset): what touched it and what missed. */
 struct field_stats {
-	uint64_t key;		/* cache << 32 | offset, + 1; 0 empty */
+	uint64_t key;		/* the table's: cache << 32 | offset, + 1 */
 	uint64_t kinds[3];	/* enum coh_kind */
 	uint64_t results[COH_NR_RESULTS];
 };
 
 /* Per (cache, offset, class, core, from core): sharing misses. */
 struct pair_stats {
-	uint64_t key;		/* packed, + 1; 0 empty */
+	uint64_t key;		/* the table's: packed, + 1 */
 	uint64_t count;
 };
 
@@ -154,24 +155,14 @@ static struct {
 	bool active;
 	unsigned int triggers;
 	/* results */
-	struct field_stats *fields;
-	uint64_t nr_fields_slots, fields_used;
-	struct pair_stats *pairs;
-	uint64_t nr_pairs_slots, pairs_used;
+	struct table fields;		/* of struct field_stats */
+	struct table pairs;		/* of struct pair_stats */
 	uint64_t untyped_kinds[3], untyped_results[COH_NR_RESULTS];
 	uint64_t allocs, allocs_untyped, frees, frees_unknown, bulk_lost;
 	uint64_t accesses, split;
 	struct timespec start;
 	double active_s;
 } o;
-
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
 
 /* ---- guest state -------------------------------------------------------- */
 
@@ -362,68 +353,16 @@ static void return_locked(unsigned int cpu, void *udata)
 	}
 }
 
-static struct field_stats *field_get(uint64_t key)
+/* A table's slot for @key; out of memory ends the run (as the model). */
+static void *stats_slot(struct table *t, uint64_t key)
 {
-	uint64_t i;
+	void *s = table_get(t, key);
 
-	if ((o.fields_used + 1) * 10 > o.nr_fields_slots * 7) {
-		uint64_t n = o.nr_fields_slots ? o.nr_fields_slots * 2 : 4096;
-		struct field_stats *t = calloc(n, sizeof(*t));
-
-		for (i = 0; i < o.nr_fields_slots; i++) {
-			uint64_t j;
-
-			if (!o.fields[i].key)
-				continue;
-			j = hash64(o.fields[i].key) & (n - 1);
-			while (t[j].key)
-				j = (j + 1) & (n - 1);
-			t[j] = o.fields[i];
-		}
-		free(o.fields);
-		o.fields = t;
-		o.nr_fields_slots = n;
+	if (!s) {
+		fprintf(stderr, "referee: out of memory for the counts\n");
+		abort();
 	}
-	i = hash64(key + 1) & (o.nr_fields_slots - 1);
-	while (o.fields[i].key && o.fields[i].key != key + 1)
-		i = (i + 1) & (o.nr_fields_slots - 1);
-	if (!o.fields[i].key) {
-		o.fields[i].key = key + 1;
-		o.fields_used++;
-	}
-	return &o.fields[i];
-}
-
-static void pair_add(uint64_t key)
-{
-	uint64_t i;
-
-	if ((o.pairs_used + 1) * 10 > o.nr_pairs_slots * 7) {
-		uint64_t n = o.nr_pairs_slots ? o.nr_pairs_slots * 2 : 1024;
-		struct pair_stats *t = calloc(n, sizeof(*t));
-
-		for (i = 0; i < o.nr_pairs_slots; i++) {
-			uint64_t j;
-
-			if (!o.pairs[i].key)
-				continue;
-			j = hash64(o.pairs[i].key) & (n - 1);
-			while (t[j].key)
-				j = (j + 1) & (n - 1);
-			t[j] = o.pairs[i];
-		}
-		free(o.pairs);
-		o.pairs = t;
-		o.nr_pairs_slots = n;
-	}
-	i = hash64(key + 1) & (o.nr_pairs_slots - 1);
-	while (o.pairs[i].key && o.pairs[i].key != key + 1)
-		i = (i + 1) & (o.nr_pairs_slots - 1);
-	if (!o.pairs[i].key) {
-		o.pairs[i].key = key + 1;
-		o.pairs_used++;
-	}
-	o.pairs[i].count++;
+	return s;
 }
 
 /*
@@ -466,15 +405,17 @@ static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
 	}
 	{
 		uint64_t off = vaddr - base;
-		struct field_stats *f = field_get((uint64_t)id << 32 | off);
+		struct field_stats *f = stats_slot(&o.fields,
+						   (uint64_t)id << 32 | off);
 
 		f->kinds[kind]++;
 		f->results[out.result]++;
 		if (out.result == COH_TRUE_SHARING ||
 		    out.result == COH_FALSE_SHARING)
-			pair_add((uint64_t)id << 40 | off << 16 |
-				 (uint64_t)out.result << 8 |
-				 (cpu & 15) << 4 | (out.from_core & 15));
+			((struct pair_stats *)stats_slot(&o.pairs,
+				(uint64_t)id << 40 | off << 16 |
+				(uint64_t)out.result << 8 | (cpu & 15) << 4 |
+				(out.from_core & 15)))->count++;
 	}
 }
 
@@ -715,10 +656,10 @@ static void write_json(FILE *f)
 	json_results(f, o.untyped_results);
 	fprintf(f, "},\n  \"fields\": [");
 	first = true;
-	for (i = 0; i < o.nr_fields_slots; i++) {
-		const struct field_stats *s = &o.fields[i];
+	for (i = 0; i < o.fields.nr; i++) {
+		const struct field_stats *s = table_slot(&o.fields, i);
 
-		if (!s->key)
+		if (!s)
 			continue;
 		type_of((s->key - 1) >> 32, &name, &kind, &size);
 		fprintf(f, "%s\n    {\"cache\": \"%s\", \"kind\": \"%s\", \"object_size\": %" PRIu64 ", \"offset\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", ",
@@ -732,16 +673,18 @@ static void write_json(FILE *f)
 	}
 	fprintf(f, "\n  ],\n  \"sharing\": [");
 	first = true;
-	for (i = 0; i < o.nr_pairs_slots; i++) {
-		uint64_t k = o.pairs[i].key - 1;
+	for (i = 0; i < o.pairs.nr; i++) {
+		const struct pair_stats *ps = table_slot(&o.pairs, i);
+		uint64_t k;
 
-		if (!o.pairs[i].key)
+		if (!ps)
 			continue;
+		k = ps->key - 1;
 		type_of(k >> 40, &name, &kind, &size);
 		fprintf(f, "%s\n    {\"cache\": \"%s\", \"offset\": %" PRIu64 ", \"class\": \"%s\", \"cpu\": %" PRIu64 ", \"from\": %" PRIu64 ", \"count\": %" PRIu64 "}",
 			first ? "" : ",", name,
 			(k >> 16) & 0xffffff, coh_result_names[(k >> 8) & 0xff],
-			(k >> 4) & 15, k & 15, o.pairs[i].count);
+			(k >> 4) & 15, k & 15, ps->count);
 		first = false;
 	}
 	fprintf(f, "\n  ]\n}\n");
@@ -910,7 +853,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return -1;
 	o.model = coh_new(&o.geom, err);
 	o.objs = objmap_new();
-	if (!o.model || !o.objs) {
+	if (!o.model || !o.objs ||
+	    table_init(&o.fields, sizeof(struct field_stats), 4096) ||
+	    table_init(&o.pairs, sizeof(struct pair_stats), 1024)) {
 		fprintf(stderr, "referee: cache model: %s\n",
 			o.model ? "out of memory" : err);
 		return -1;

@@ -64,7 +64,7 @@ for k in 6.1 6.12; do
 	step "guest selftest under -icount on $k" env DPROF_ICOUNT=1 \
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-all-types.sh
 done
-step "referee: cache model" make -s referee-test
+step "referee: cache model and object map" make -s referee-test
 step "referee: classes on dprof_sharing (6.1)" scripts/check-referee.sh -k 6.1
 echo "make check took $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"

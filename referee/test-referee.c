@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The referee's cache model against sequences whose classes follow from
- * the definitions (coherence.h), one per class and the MESI transitions.
+ * The referee's plain-C parts: the cache model against sequences whose
+ * classes follow from the definitions (coherence.h), one per class and
+ * the MESI transitions; the object map's inserts, finds, removals and
+ * replacements (objmap.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "coherence.h"
+#include "objmap.h"
 
 static int failures;
 
@@ -120,6 +123,42 @@ static void bad_geometry(void)
 	}
 }
 
+static void objects(void)
+{
+	struct objmap *m = objmap_new();
+	uint64_t base;
+	uint32_t cache;
+	int i;
+
+	/* Eight 8-byte objects on one line, then a 232-byte one over five. */
+	for (i = 0; i < 8; i++)
+		objmap_insert(m, 0x1000 + 8 * i, 8, i);
+	objmap_insert(m, 0x2010, 232, 9);
+	if (!objmap_find(m, 0x1013, &cache, &base) || cache != 2 || base != 0x1010) {
+		printf("not ok: objmap: 0x1013 is in the third 8-byte object\n");
+		failures++;
+	}
+	if (!objmap_find(m, 0x20f7, &cache, &base) || cache != 9 || base != 0x2010 ||
+	    objmap_find(m, 0x20f8, &cache, &base)) {
+		printf("not ok: objmap: the 232-byte object ends at 0x20f7\n");
+		failures++;
+	}
+	if (!objmap_remove(m, 0x1010) || objmap_find(m, 0x1013, &cache, &base) ||
+	    objmap_remove(m, 0x1011) || objmap_live(m) != 8) {
+		printf("not ok: objmap: removal by base only\n");
+		failures++;
+	}
+	/* A 64-byte object over seven small ones still recorded: replaced. */
+	objmap_insert(m, 0x1000, 64, 7);
+	if (objmap_replaced(m) != 7 || objmap_live(m) != 2 ||
+	    !objmap_find(m, 0x1038, &cache, &base) || cache != 7) {
+		printf("not ok: objmap: an object over unfreed ones replaces them (%llu replaced)\n",
+		       (unsigned long long)objmap_replaced(m));
+		failures++;
+	}
+	objmap_free(m);
+}
+
 int main(void)
 {
 	true_sharing();
@@ -127,10 +166,11 @@ int main(void)
 	mesi();
 	capacity_and_conflict();
 	bad_geometry();
+	objects();
 	if (failures) {
-		printf("referee cache model: %d failures\n", failures);
+		printf("referee: %d failures\n", failures);
 		return 1;
 	}
-	printf("ok: referee cache model: every class and MESI transition as defined\n");
+	printf("ok: referee cache model: every class and MESI transition as defined; object map\n");
 	return 0;
 }
