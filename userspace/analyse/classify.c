@@ -5,6 +5,7 @@
  * CPUs: the replay keeps tiny arrays, searched linearly.
  */
 #include <stdbool.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "classify.h"
@@ -160,11 +161,21 @@ static void replay(struct classify *c, size_t *cap, const struct history *h)
 	const struct hist_elem **writer = xcalloc(h->nr_elems + 1,
 						  sizeof(*writer));
 	struct classify_field *f;
+	/* This history's counts per watched offset: its unit of the shares. */
+	uint64_t n0[DPROF_HIST_MAX_OFFSETS], t0[DPROF_HIST_MAX_OFFSETS];
+	uint64_t f0[DPROF_HIST_MAX_OFFSETS];
 
 	for (int k = 0; k < h->nr_offsets; k++) {
 		f = field_of(c, cap, h->target, h->offset[k]);
 		f->histories++;
 		f->len = h->len;
+	}
+	/* field_of() may move the fields: counts by value, before. */
+	for (int k = 0; k < h->nr_offsets; k++) {
+		f = field_of(c, cap, h->target, h->offset[k]);
+		n0[k] = f->accesses;
+		t0[k] = f->true_sharing;
+		f0[k] = f->false_sharing;
 	}
 	classify_history(h, class, writer);
 	for (size_t i = 0; i < h->nr_elems; i++) {
@@ -192,8 +203,100 @@ static void replay(struct classify *c, size_t *cap, const struct history *h)
 			break;
 		}
 	}
+	for (int k = 0; k < h->nr_offsets; k++) {
+		double n, t, fs;
+		bool mate = false;
+
+		f = field_of(c, cap, h->target, h->offset[k]);
+		n = (double)(f->accesses - n0[k]);
+		t = (double)(f->true_sharing - t0[k]);
+		fs = (double)(f->false_sharing - f0[k]);
+		f->sums.n2 += n * n;
+		f->sums.t2 += t * t;
+		f->sums.tn += t * n;
+		f->sums.f2 += fs * fs;
+		f->sums.fn += fs * n;
+		/* Another watched offset in the field's line? */
+		for (int m = 0; m < h->nr_offsets; m++)
+			mate |= m != k && h->offset[m] / CLASSIFY_LINE ==
+					   h->offset[k] / CLASSIFY_LINE;
+		if (!mate)
+			continue;
+		f->sums.mate_histories++;
+		f->sums.mate_accesses += f->accesses - n0[k];
+		f->sums.mate_false += f->false_sharing - f0[k];
+		f->sums.mate_n2 += n * n;
+		f->sums.mate_f2 += fs * fs;
+		f->sums.mate_fn += fs * n;
+	}
 	free(writer);
 	free(class);
+}
+
+/* The share x / n with its interval from the histories' sums. */
+static struct classify_share share_of(uint64_t x, uint64_t n, double x2,
+				      double xn, double n2, uint64_t units)
+{
+	struct classify_share s = { .p = n ? (double)x / n : 0, .half = -1 };
+	double h = (double)units, nbar, v;
+
+	if (units < 2 || !n)
+		return s;
+	nbar = (double)n / h;
+	v = (x2 - 2 * s.p * xn + s.p * s.p * n2) / (h * (h - 1) * nbar * nbar);
+	s.half = 1.96 * sqrt(v > 0 ? v : 0);
+	return s;
+}
+
+/*
+ * Histories in all that would bring @s's interval off @thr, if the
+ * share stays where it is; 0 if it sits on it.
+ */
+static uint64_t histories_for(struct classify_share s, double thr,
+			      uint64_t units)
+{
+	double d = fabs(s.p - thr), need;
+
+	if (d < 1e-9)
+		return 0;
+	if (s.half < 0)
+		return 2 > units ? 2 : units + 1;
+	need = (double)units * (s.half / d) * (s.half / d);
+	return (uint64_t)ceil(need > (double)units ? need : units + 1);
+}
+
+/*
+ * A label only where the intervals decide it: true sharing when the
+ * true-sharing share is above the threshold with its whole interval (and
+ * above the false one), false sharing likewise, neither when both are
+ * below with theirs; else undecided.
+ */
+static void label_field(struct classify *c, struct classify_field *f)
+{
+	struct classify_share t = f->true_share, fs = f->false_share;
+	double thr = c->threshold;
+	bool known = t.half >= 0 && fs.half >= 0;
+
+	f->histories_to_decide = 0;
+	if (known && t.p - t.half >= thr && t.p >= fs.p)
+		f->label = CLASSIFY_TRUE_SHARING;
+	else if (known && fs.p - fs.half >= thr && fs.p > t.p)
+		f->label = CLASSIFY_FALSE_SHARING;
+	else if (known && t.p + t.half < thr && fs.p + fs.half < thr)
+		f->label = CLASSIFY_NEITHER;
+	else
+		f->label = CLASSIFY_UNDECIDED;
+	if (f->label != CLASSIFY_UNDECIDED) {
+		c->decided++;
+		return;
+	}
+	c->undecided++;
+	/* The share nearer the threshold is the one to settle. */
+	if (fabs(t.p - thr) <= fabs(fs.p - thr))
+		f->histories_to_decide = histories_for(t, thr, f->histories);
+	else
+		f->histories_to_decide = histories_for(fs, thr,
+						       f->false_histories);
 }
 
 static int by_field(const void *a, const void *b)
@@ -228,19 +331,35 @@ void classify_build(struct classify *c, const struct history_set *hs)
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct classify_field *f = &c->f[i];
-		double t = f->accesses ? (double)f->true_sharing / f->accesses : 0;
-		double fs = f->accesses ? (double)f->false_sharing / f->accesses : 0;
 
 		qsort(f->true_writers, CLASSIFY_MAX_WRITERS,
 		      sizeof(*f->true_writers), by_count);
 		qsort(f->false_writers, CLASSIFY_MAX_WRITERS,
 		      sizeof(*f->false_writers), by_count);
-		if (t >= c->threshold && t >= fs)
-			f->label = CLASSIFY_TRUE_SHARING;
-		else if (fs >= c->threshold)
-			f->label = CLASSIFY_FALSE_SHARING;
-		else
-			f->label = CLASSIFY_NEITHER;
+		f->true_share = share_of(f->true_sharing, f->accesses,
+					 f->sums.t2, f->sums.tn, f->sums.n2,
+					 f->histories);
+		/*
+		 * A line-mate's writes are seen only where both were watched:
+		 * the false share is over those histories (all, when the
+		 * field has no line-mate, where it is 0 by construction).
+		 */
+		if (f->sums.mate_histories) {
+			f->false_histories = f->sums.mate_histories;
+			f->false_share = share_of(f->sums.mate_false,
+						  f->sums.mate_accesses,
+						  f->sums.mate_f2,
+						  f->sums.mate_fn,
+						  f->sums.mate_n2,
+						  f->sums.mate_histories);
+		} else {
+			f->false_histories = f->histories;
+			f->false_share = share_of(f->false_sharing,
+						  f->accesses, f->sums.f2,
+						  f->sums.fn, f->sums.n2,
+						  f->histories);
+		}
+		label_field(c, f);
 	}
 	if (c->n)
 		qsort(c->f, c->n, sizeof(*c->f), by_field);
@@ -257,6 +376,7 @@ const char *classify_label_name(enum classify_label l)
 	switch (l) {
 	case CLASSIFY_TRUE_SHARING: return "true-sharing";
 	case CLASSIFY_FALSE_SHARING: return "false-sharing";
+	case CLASSIFY_UNDECIDED: return "undecided";
 	default: return "neither";
 	}
 }

@@ -43,6 +43,30 @@ enum classify_label {
 	CLASSIFY_NEITHER,	/* invalidations rare: private or read-mostly */
 	CLASSIFY_TRUE_SHARING,
 	CLASSIFY_FALSE_SHARING,
+	CLASSIFY_UNDECIDED,	/* an interval holds the threshold */
+};
+
+/*
+ * A share of a field's accesses with its 95% interval.  The histories are
+ * the independent units, not the accesses (one object's accesses move
+ * together): p = sum x_h / sum n_h over the histories h that watched the
+ * field, and its variance, linearised for a ratio of sums,
+ * sum (x_h - p n_h)^2 / (H (H - 1) nbar^2).  @half is negative when
+ * unknown (fewer than two histories).
+ */
+struct classify_share {
+	double p, half;
+};
+
+/*
+ * Per-history sums behind the shares (classify.c).  False sharing is
+ * seen only by histories that watched a line-mate of the field too, so
+ * its share is over those (mate_*), when there are any.
+ */
+struct classify_sums {
+	double n2, t2, tn, f2, fn;
+	uint64_t mate_histories, mate_accesses, mate_false;
+	double mate_n2, mate_f2, mate_fn;
 };
 
 struct classify_field {
@@ -54,7 +78,17 @@ struct classify_field {
 	uint64_t histories;	/* complete histories that watched it */
 	struct classify_writer true_writers[CLASSIFY_MAX_WRITERS];
 	struct classify_writer false_writers[CLASSIFY_MAX_WRITERS];
+	struct classify_sums sums;
+	/* false_share: over the histories with a line-mate, if any */
+	struct classify_share true_share, false_share;
+	uint64_t false_histories;	/* the histories false_share is over */
 	enum classify_label label;
+	/*
+	 * Undecided: about how many histories in all would decide it (the
+	 * interval shrinking as 1 / sqrt(n) until it leaves the threshold);
+	 * 0 when the share sits on the threshold.
+	 */
+	uint64_t histories_to_decide;
 };
 
 struct classify {
@@ -62,6 +96,7 @@ struct classify {
 	size_t n;
 	double threshold;	/* share of accesses that makes a label */
 	uint64_t histories, skipped;
+	size_t decided, undecided;	/* labels */
 };
 
 /* Share of a field's accesses that must be invalidations to label it. */

@@ -42,7 +42,15 @@ static const struct command_opts classify_cmd = {
 	"another CPU wrote (the object moving), a first touch otherwise\n"
 	"(unclassified), and a hit when none applies.  A field is labelled\n"
 	"true-sharing or false-sharing when at least 5% of its accesses are\n"
-	"such invalidations.  These are estimates from access order, not\n"
+	"such invalidations, neither when both stay below 5%, each with its\n"
+	"whole 95% interval; the interval comes from the histories that\n"
+	"watched the field (column n: the independent units; one object's\n"
+	"accesses move together), linearised for a ratio of sums.  Where an\n"
+	"interval holds 5% the label is undecided, and decide says about how\n"
+	"many histories in all would settle it (never: the share sits on 5%).\n"
+	"A line-mate's writes are seen only by histories that watched both,\n"
+	"so the false-sharing share is over those (n_false) where there are any.\n"
+	"These are estimates from access order, not\n"
 	"measured misses; a write to another field is seen only by histories\n"
 	"that watched both (history_mode=pairs).  Conflict and capacity misses\n"
 	"are the working-set view's (dprof-view workingset).\n",
@@ -106,11 +114,17 @@ static const char *fit(const char *s, size_t width, char *buf, size_t len)
 
 /*
  * The rows of every output, in text order.  --script: field CACHE OFFSET
- * LABEL ACCESSES TRUE FALSE TRANSFERS FIRST_TOUCH WRITER_OFFSETS.
+ * LABEL ACCESSES TRUE FALSE TRANSFERS FIRST_TOUCH WRITER_OFFSETS
+ * HISTORIES TRUE_HALF95 FALSE_HALF95 HISTORIES_TO_DECIDE
+ * FALSE_HISTORIES TRUE_SHARE FALSE_SHARE (halves in percentage points, -
+ * when unknown; shares as fractions: the false one over the histories
+ * with a line-mate, as the text table shows it).
  */
 enum {
-	COL_CACHE, COL_OFFSET, COL_FIELD, COL_ACCESSES, COL_HITS, COL_TRUE,
-	COL_FALSE, COL_TRANSFERS, COL_FIRST, COL_LABEL, COL_WRITERS,
+	COL_CACHE, COL_OFFSET, COL_FIELD, COL_HISTORIES, COL_ACCESSES,
+	COL_HITS, COL_TRUE, COL_TRUE_HALF, COL_FALSE, COL_FALSE_HALF,
+	COL_FALSE_HISTORIES, COL_TRUE_SHARE, COL_FALSE_SHARE,
+	COL_TRANSFERS, COL_FIRST, COL_LABEL, COL_DECIDE, COL_WRITERS,
 	COL_WRITER_OFFSETS, NR_CLASSIFY_COLS
 };
 
@@ -118,17 +132,28 @@ static const struct column classify_cols[NR_CLASSIFY_COLS] = {
 	[COL_CACHE] = { NULL, "cache", 1, COL_STR },
 	[COL_OFFSET] = { "offset", "offset", 2, COL_UINT, 6 },
 	[COL_FIELD] = { "field", "field", 0, COL_STR, -32 },
+	[COL_HISTORIES] = { "n", "histories", 10, COL_UINT, 5 },
 	[COL_ACCESSES] = { "accesses", "accesses", 4, COL_UINT, 9 },
 	[COL_HITS] = { "hits", "hits", 0, COL_PCT, 7, 0, COL_ACCESSES },
 	[COL_TRUE] = { "true_shr", "true_sharing", 5, COL_PCT, 8, 0,
 		       COL_ACCESSES },
+	[COL_TRUE_HALF] = { "±95%", "true_sharing_half95", 11, COL_DOUBLE, 6,
+			    0, 0, 1 },
 	[COL_FALSE] = { "false_shr", "false_sharing", 6, COL_PCT, 9, 0,
 			COL_ACCESSES },
+	[COL_FALSE_HALF] = { "±95%", "false_sharing_half95", 12, COL_DOUBLE,
+			     6, 0, 0, 1 },
+	[COL_FALSE_HISTORIES] = { "n_false", "false_sharing_histories", 14,
+				  COL_UINT, 7 },
+	/* The shares the labels use, as fractions (JSON and --script). */
+	[COL_TRUE_SHARE] = { NULL, "true_sharing_share", 15, COL_DOUBLE },
+	[COL_FALSE_SHARE] = { NULL, "false_sharing_share", 16, COL_DOUBLE },
 	[COL_TRANSFERS] = { "transfer", "transfers", 7, COL_PCT, 8, 0,
 			    COL_ACCESSES },
 	[COL_FIRST] = { "1st_touch", "first_touch", 8, COL_PCT, 9, 0,
 			COL_ACCESSES },
 	[COL_LABEL] = { "label", "label", 3, COL_STR, -13, 2 },
+	[COL_DECIDE] = { "decide", "histories_to_decide", 13, COL_UINT, -9 },
 	[COL_WRITERS] = { "invalidated by", "invalidated_by", 0, COL_STR },
 	[COL_WRITER_OFFSETS] = { NULL, NULL, 9, COL_STR },
 };
@@ -136,6 +161,7 @@ static const struct column classify_cols[NR_CLASSIFY_COLS] = {
 /* The strings one row's cells point to. */
 struct classify_bufs {
 	char name[2048], short_name[2048], fit[64];
+	char true_half[16], false_half[16], decide[32], false_pct[16];
 	char writers[8192], writers_short[8192], offsets[256];
 };
 
@@ -159,6 +185,20 @@ static void writer_offsets(const struct classify_field *f, char *buf,
 	}
 	if (!buf[0])
 		snprintf(buf, len, "-");
+}
+
+/* A share's 95% half-width, in percentage points: "±4.1", or unknown. */
+static void half_cell(struct cell *c, struct classify_share s, char *buf,
+		      size_t len)
+{
+	if (s.half < 0) {
+		c->null = true;
+		c->text = "±?";
+		return;
+	}
+	c->d = 100 * s.half;
+	snprintf(buf, len, "±%.1f", 100 * s.half);
+	c->text = buf;
 }
 
 static void classify_cells(struct cell *cells, const struct classify_field *f,
@@ -186,7 +226,31 @@ static void classify_cells(struct cell *cells, const struct classify_field *f,
 	cells[COL_FALSE].u = f->false_sharing;
 	cells[COL_TRANSFERS].u = f->transfers;
 	cells[COL_FIRST].u = f->first_touch;
+	half_cell(&cells[COL_TRUE_HALF], f->true_share, b->true_half,
+		  sizeof(b->true_half));
+	half_cell(&cells[COL_FALSE_HALF], f->false_share, b->false_half,
+		  sizeof(b->false_half));
+	cells[COL_HISTORIES].u = f->histories;
+	cells[COL_FALSE_HISTORIES].u = f->false_histories;
+	cells[COL_TRUE_SHARE].d = f->true_share.p;
+	cells[COL_FALSE_SHARE].d = f->false_share.p;
+	snprintf(b->false_pct, sizeof(b->false_pct), "%.1f%%",
+		 100 * f->false_share.p);
+	cells[COL_FALSE].text = b->false_pct;
 	cells[COL_LABEL].s = classify_label_name(f->label);
+	/* What would decide an undecided label; nothing for the others. */
+	if (f->label != CLASSIFY_UNDECIDED) {
+		cells[COL_DECIDE].absent = true;
+		cells[COL_DECIDE].text = "";
+	} else if (!f->histories_to_decide) {
+		cells[COL_DECIDE].null = true;
+		cells[COL_DECIDE].text = "never";
+	} else {
+		cells[COL_DECIDE].u = f->histories_to_decide;
+		snprintf(b->decide, sizeof(b->decide), "~%llu",
+			 (unsigned long long)f->histories_to_decide);
+		cells[COL_DECIDE].text = b->decide;
+	}
 	cells[COL_WRITERS].s = b->writers;
 	cells[COL_WRITERS].text = b->writers_short;
 	cells[COL_WRITER_OFFSETS].s = b->offsets;
@@ -233,11 +297,16 @@ int cmd_classify(int argc, char **argv)
 		json_uint(&j, "histories", c.histories);
 		json_uint(&j, "histories_not_used", c.skipped);
 		json_double(&j, "label_threshold", c.threshold);
+		json_double(&j, "interval_level", 0.95);
+		json_uint(&j, "labels_decided", c.decided);
+		json_uint(&j, "labels_undecided", c.undecided);
 		json_array_begin(&j, "fields");
 	} else if (!o.view.script) {
 		fprintf(out, "miss classification, estimated from %llu complete histories (%llu others not used); label at >= %.0f%% of accesses\n",
 			(unsigned long long)c.histories,
 			(unsigned long long)c.skipped, 100 * c.threshold);
+		fprintf(out, "shares with their 95%% intervals over n, the histories that watched the field (the independent units, not the accesses); a label only where its interval is on one side of the threshold, else undecided with about how many histories would decide it; %zu labels decided at once, so expect about 1 in 20 of them to sit on the wrong side by chance\n",
+			c.decided);
 	}
 	tab.mode = o.view.json ? TABLE_JSON : o.view.script ? TABLE_SCRIPT :
 		   TABLE_TEXT;

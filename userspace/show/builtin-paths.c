@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "diffstat.h"
 #include "builtin.h"
 #include "combine.h"
 #include "json.h"
@@ -138,10 +139,13 @@ static void path_text(struct ctx *c, const struct path *p, size_t rank)
 {
 	const struct path_target *pt = &c->ps->t[p->target];
 	char a[160], b[160], f[2048], offs[64];
+	double lo, hi;
 
-	fprintf(c->out, "\n  path %zu: %llu of %zu histories (%.1f%%), offsets %s, %zu steps, %zu CPU change%s, lifetime %.1f us mean\n",
+	diff_wilson((double)p->count, (double)pt->histories, &lo, &hi);
+	fprintf(c->out, "\n  path %zu: %llu of %zu histories (%.1f%%, 95%% %.1f-%.1f), offsets %s, %zu steps, %zu CPU change%s, lifetime %.1f us mean\n",
 		rank, (unsigned long long)p->count, pt->histories,
 		100.0 * (double)p->count / (double)pt->histories,
+		100 * lo, 100 * hi,
 		offsets_format(p->offset, p->nr_offsets, offs, sizeof(offs)),
 		p->nr_steps,
 		cpu_changes(p), cpu_changes(p) == 1 ? "" : "s",
@@ -188,10 +192,17 @@ static void path_script(struct ctx *c, const struct path *p, size_t rank)
 
 static void path_json(struct ctx *c, struct json *j, const struct path *p)
 {
+	size_t n = c->ps->t[p->target].histories;
 	char b[160], f[2048];
+	double lo, hi;
 
+	diff_wilson((double)p->count, (double)n, &lo, &hi);
 	json_object_begin(j, NULL);
 	json_uint(j, "histories", p->count);
+	json_uint(j, "of_histories", n);
+	json_double(j, "share", n ? (double)p->count / (double)n : 0);
+	json_double(j, "share_lo95", lo);
+	json_double(j, "share_hi95", hi);
 	json_array_begin(j, "offsets");
 	for (int k = 0; k < p->nr_offsets; k++)
 		json_uint(j, NULL, p->offset[k]);

@@ -10,18 +10,27 @@
  *   5 cpu1 read 8    false sharing (cpu0 wrote 0 since cpu1's access 2)
  *   6 cpu1 write 0   hit
  *   7 cpu0 read 0    true sharing (cpu1 wrote 0 since cpu0's access 4)
+ *
+ * Labels come from the histories as independent units: one history has
+ * no interval (undecided); five identical ones decide (no spread); one
+ * such history and one where only cpu0 writes offset 0 (five hits after
+ * a first touch) give offset 0 a share of 1/10 whose interval,
+ * 1.96 sqrt(((1 - 0.5)^2 + (0 - 0.5)^2) / (2 x 1 x 5^2)) = 0.196, holds
+ * the 5% threshold: undecided, about 2 (0.196 / 0.05)^2 = 31 histories
+ * to decide.
  */
 #include <stdbool.h>
 #include "harness.h"
 #include "fixture.h"
 #include "classify.h"
 
-static void elem(struct fixture *f, uint16_t cpu, bool b, bool write,
-		 uint32_t since)
+/* An element of history @id (the tag's low bits name the history). */
+static void elem(struct fixture *f, uint32_t id, uint16_t cpu, bool b,
+		 bool write, uint32_t since)
 {
 	struct dprof_hist_elem e = {
 		.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e), .cpu = cpu,
-		.tag = 5 | (b ? DPROF_ELEM_WATCH(1) : 0) |
+		.tag = id | (b ? DPROF_ELEM_WATCH(1) : 0) |
 		       (write ? DPROF_ELEM_WRITE : 0),
 		.ip_lo = 0x81000100 + since, .time_ns = since,
 	};
@@ -29,38 +38,86 @@ static void elem(struct fixture *f, uint16_t cpu, bool b, bool write,
 	fixture_raw(f, &e, sizeof(e));
 }
 
-static void test_classify_known_history(void)
+/* The history of the table above, with id @id. */
+static void known_history(struct fixture *f, uint32_t id)
 {
 	struct dprof_hist_begin b = {
 		.hdr = { .kind = DPROF_REC_HIST_BEGIN, .size = sizeof(b) },
-		.time_ns = 1000, .addr = 0xffff888000001000ull, .id = 5,
+		.time_ns = 1000, .addr = 0xffff888000001000ull, .id = id,
 		.offset = { 0, 8 }, .len = 8, .nr_offsets = 2,
 	};
 	struct dprof_hist_end x = {
 		.hdr = { .kind = DPROF_REC_HIST_END, .size = sizeof(x) },
-		.time_ns = 9000, .id = 5, .reason = DPROF_HIST_FREED,
+		.time_ns = 9000, .id = id, .reason = DPROF_HIST_FREED,
 		.elements = 7,
 	};
+
+	fixture_raw(f, &b, sizeof(b));
+	elem(f, id, 0, false, true, 10);
+	elem(f, id, 1, true, true, 20);
+	elem(f, id, 0, false, false, 30);
+	elem(f, id, 0, false, true, 40);
+	elem(f, id, 1, true, false, 50);
+	elem(f, id, 1, false, true, 60);
+	elem(f, id, 0, false, false, 70);
+	fixture_raw(f, &x, sizeof(x));
+}
+
+/* cpu0 alone writes offset 0 five times: a first touch and four hits. */
+static void private_history(struct fixture *f, uint32_t id)
+{
+	struct dprof_hist_begin b = {
+		.hdr = { .kind = DPROF_REC_HIST_BEGIN, .size = sizeof(b) },
+		.time_ns = 1000, .addr = 0xffff888000002000ull, .id = id,
+		.offset = { 0, 8 }, .len = 8, .nr_offsets = 2,
+	};
+	struct dprof_hist_end x = {
+		.hdr = { .kind = DPROF_REC_HIST_END, .size = sizeof(x) },
+		.time_ns = 9000, .id = id, .reason = DPROF_HIST_FREED,
+		.elements = 5,
+	};
+
+	fixture_raw(f, &b, sizeof(b));
+	for (int i = 0; i < 5; i++)
+		elem(f, id, 0, false, true, 10 * (i + 1));
+	fixture_raw(f, &x, sizeof(x));
+}
+
+/* Classify @nr_known copies of the known history and @nr_private others. */
+static void classify_fixture(struct classify *c, struct history_set *hs,
+			     struct recording *r, struct fixture *f,
+			     int nr_known, int nr_private)
+{
+	struct rec_error err;
+
+	fixture_begin(f, 1);
+	for (int i = 0; i < nr_known; i++)
+		known_history(f, 5 + i);
+	for (int i = 0; i < nr_private; i++)
+		private_history(f, 100 + i);
+	fixture_end(f);
+	CHECK(recording_parse(r, f->buf, f->len, &err) == 0);
+	histories_build(hs, r);
+	classify_build(c, hs);
+}
+
+static void classify_done(struct classify *c, struct history_set *hs,
+			  struct recording *r, struct fixture *f)
+{
+	classify_free(c);
+	histories_free(hs);
+	recording_free(r);
+	fixture_free(f);
+}
+
+static void test_classify_known_history(void)
+{
 	struct fixture f;
 	struct recording r;
-	struct rec_error err;
 	struct history_set hs;
 	struct classify c;
 
-	fixture_begin(&f, 1);
-	fixture_raw(&f, &b, sizeof(b));
-	elem(&f, 0, false, true, 10);
-	elem(&f, 1, true, true, 20);
-	elem(&f, 0, false, false, 30);
-	elem(&f, 0, false, true, 40);
-	elem(&f, 1, true, false, 50);
-	elem(&f, 1, false, true, 60);
-	elem(&f, 0, false, false, 70);
-	fixture_raw(&f, &x, sizeof(x));
-	fixture_end(&f);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	histories_build(&hs, &r);
-	classify_build(&c, &hs);
+	classify_fixture(&c, &hs, &r, &f, 1, 0);
 	CHECK_EQ_U64(c.histories, 1);
 	CHECK_EQ_U64(c.n, 2);
 	if (c.n == 2) {
@@ -74,21 +131,55 @@ static void test_classify_known_history(void)
 		CHECK_EQ_U64(f0->true_sharing, 1);
 		CHECK_EQ_U64(f0->false_writers[0].offset, 8);
 		CHECK_EQ_U64(f0->true_writers[0].offset, 0);
-		CHECK(f0->label == CLASSIFY_TRUE_SHARING);
+		/* One history: no interval, no label. */
+		CHECK(f0->label == CLASSIFY_UNDECIDED);
+		CHECK(f0->true_share.half < 0);
 		CHECK_EQ_U64(f8->offset, 8);
 		CHECK_EQ_U64(f8->accesses, 2);
 		CHECK_EQ_U64(f8->transfers, 1);
 		CHECK_EQ_U64(f8->false_sharing, 1);
 		CHECK_EQ_U64(f8->false_writers[0].offset, 0);
-		CHECK(f8->label == CLASSIFY_FALSE_SHARING);
+		CHECK(f8->label == CLASSIFY_UNDECIDED);
 	}
-	classify_free(&c);
-	histories_free(&hs);
-	recording_free(&r);
-	fixture_free(&f);
+	classify_done(&c, &hs, &r, &f);
+}
+
+static void test_classify_intervals(void)
+{
+	struct fixture f;
+	struct recording r;
+	struct history_set hs;
+	struct classify c;
+
+	/* Five alike: no spread, so the labels are decided. */
+	classify_fixture(&c, &hs, &r, &f, 5, 0);
+	CHECK_EQ_U64(c.n, 2);
+	if (c.n == 2) {
+		CHECK_EQ_U64(c.f[0].histories, 5);
+		CHECK(c.f[0].label == CLASSIFY_TRUE_SHARING);
+		CHECK(c.f[0].true_share.p > 0.199 && c.f[0].true_share.p < 0.201);
+		CHECK(c.f[0].true_share.half >= 0 && c.f[0].true_share.half < 1e-6);
+		CHECK(c.f[1].label == CLASSIFY_FALSE_SHARING);
+		CHECK_EQ_U64(c.decided, 2);
+	}
+	classify_done(&c, &hs, &r, &f);
+
+	/* One sharing history, one private: 1/10 +- 0.196, undecided. */
+	classify_fixture(&c, &hs, &r, &f, 1, 1);
+	if (c.n >= 1) {
+		const struct classify_field *f0 = &c.f[0];
+
+		CHECK_EQ_U64(f0->histories, 2);
+		CHECK(f0->true_share.p > 0.099 && f0->true_share.p < 0.101);
+		CHECK(f0->true_share.half > 0.195 && f0->true_share.half < 0.197);
+		CHECK(f0->label == CLASSIFY_UNDECIDED);
+		CHECK_EQ_U64(f0->histories_to_decide, 31);
+	}
+	classify_done(&c, &hs, &r, &f);
 }
 
 const struct unit_test classify_tests[] = {
 	{ "classify_known_history", test_classify_known_history },
+	{ "classify_intervals", test_classify_intervals },
 	{ NULL, NULL },
 };
