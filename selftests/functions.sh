@@ -175,3 +175,55 @@ cleanup_modules() {
 	[ -d /sys/module/dprof_rank ] && rmmod dprof_rank
 	return 0
 }
+
+# ---- real kernel objects (test-kernel-objects.sh, test-agreement.sh) ----
+
+# kobj_offset STRUCT FIELD: the field's offset from the guest's BTF.
+kobj_offset() {
+	dprof-view layout --btf /sys/kernel/btf/vmlinux "$1" |
+		awk -v f="$2" '$3 == f { print $1; exit }'
+}
+
+# kobj_record TARGET HISTORY_LEN OFFSETS MIN_HISTORIES KSHARE_ARGS...
+# Records kshare's turns into $TMP/TARGET.dprof (or $KOBJ_OUT).
+# history_cpus=0: a history's object is the next allocation of its type
+# on CPU 0, where kshare opens its file and sockets; the shell and
+# dprof-view run on CPU 1, and their own files would otherwise be
+# watched as often as kshare's (6.12 labelled f_count neither so).
+# history_wait_ms=50: on 6.12 the collector's reserved struct file comes
+# back to kshare's next open() in only a few percent of the arms (6.1:
+# nearly all), so an address not reused is given up soon.  The turns
+# make every history of a type alike, so a few are enough.
+kobj_record() {
+	target=$1 len=$2 offs=$3 min=$4
+	shift 4
+	out=${KOBJ_OUT:-$TMP/$target.dprof}
+	load_mod dprof target="$target" sampler=off history_mode=pairs \
+		history_len="$len" history_offsets="$offs" history_wait_ms=50 \
+		history_cpus=0
+	skip_if_quarantine
+	cat >"$TMP/kobj-run.sh" <<EOS
+. /selftests/functions.sh
+for i in \$(seq 60); do
+	kshare $* >/dev/null || exit 1
+	[ "\$(plan_count histories)" -ge $min ] && exit 0
+done
+EOS
+	# record on CPU 1: its own files are not allocated where kshare's are
+	taskset 2 dprof-view record -o "$out" -- sh "$TMP/kobj-run.sh" ||
+		fail "recording $target failed"
+	grep -E "rounds complete" $DPROF_DIR/histories
+	unload_mod dprof
+}
+
+# kobj_label RECORDING TARGET OFFSET: classify's "LABEL WRITER_OFFSETS".
+kobj_label() {
+	dprof-view classify --script -t "$2" "$1" |
+		awk -v o="$3" '$1 == "field" && $3 == o { print $4, $10 }'
+}
+
+# kobj_expect_field RECORDING TARGET OFFSET CLASS INVALIDATED_BY NAME
+kobj_expect_field() {
+	expect_eq "$2 $6 (offset $3): class, invalidated by" \
+		"$(kobj_label "$1" "$2" "$3")" "$4 $5"
+}

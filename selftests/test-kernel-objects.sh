@@ -57,15 +57,11 @@ btf=/sys/kernel/btf/vmlinux
 # (make check-debug's lockdep) grows every lock and moves the fields.
 [ -e /proc/lockdep ] &&
 	skip "lockdep kernel: spinlocks carry debug fields, so struct file and struct sock are not laid out as this test reasons"
-at() {	# STRUCT FIELD: offset from the guest's BTF
-	dprof-view layout --btf $btf "$1" |
-		awk -v f="$2" '$3 == f { print $1; exit }'
-}
-F_COUNT=$(at file f_count.counter) F_LOCK=$(at file f_pos_lock.owner.counter)
-F_OP=$(at file f_op) F_EP=$(at file f_ep)
-Q_LOCK=$(at sock sk_receive_queue.lock.rlock.raw_lock.val.counter)
-RMEM=$(at sock sk_backlog.rmem_alloc.counter)
-WMEM=$(at sock sk_wmem_alloc.refs.counter) RCVBUF=$(at sock sk_rcvbuf)
+F_COUNT=$(kobj_offset file f_count.counter) F_LOCK=$(kobj_offset file f_pos_lock.owner.counter)
+F_OP=$(kobj_offset file f_op) F_EP=$(kobj_offset file f_ep)
+Q_LOCK=$(kobj_offset sock sk_receive_queue.lock.rlock.raw_lock.val.counter)
+RMEM=$(kobj_offset sock sk_backlog.rmem_alloc.counter)
+WMEM=$(kobj_offset sock sk_wmem_alloc.refs.counter) RCVBUF=$(kobj_offset sock sk_rcvbuf)
 echo "struct file: f_count $F_COUNT f_pos_lock $F_LOCK f_op $F_OP f_ep $F_EP"
 echo "struct sock: sk_receive_queue.lock $Q_LOCK sk_rmem_alloc $RMEM sk_wmem_alloc $WMEM sk_rcvbuf $RCVBUF"
 for v in "$F_COUNT" "$F_LOCK" "$F_OP" "$F_EP" "$Q_LOCK" "$RMEM" "$WMEM" "$RCVBUF"; do
@@ -74,66 +70,28 @@ done
 [ $((F_OP / 64)) -eq $((F_COUNT / 64)) ] ||
 	fail "f_op and f_count are no longer in one line: the reasoning for f_op does not hold"
 
-# record TARGET HISTORY_LEN OFFSETS MIN_HISTORIES KSHARE_ARGS...
-# history_cpus=0: a history's object is the next allocation of its type
-# on CPU 0, where kshare opens its file and sockets; the shell and
-# dprof-view run on CPU 1, and their own files would otherwise be
-# watched as often as kshare's (6.12 labelled f_count neither so).
-# history_wait_ms=50: on 6.12 the collector's reserved struct file comes
-# back to kshare's next open() in only a few percent of the arms (6.1:
-# nearly all), so an address not reused is given up soon.  The turns
-# make every history of a type alike, so a few are enough.
-record() {
-	target=$1 len=$2 offs=$3 min=$4
-	shift 4
-	out=$TMP/$target.dprof
-	load_mod dprof target="$target" sampler=off history_mode=pairs \
-		history_len="$len" history_offsets="$offs" history_wait_ms=50 \
-		history_cpus=0
-	skip_if_quarantine
-	cat >"$TMP/kobj-run.sh" <<EOS
-. /selftests/functions.sh
-for i in \$(seq 60); do
-	kshare $* >/dev/null || exit 1
-	[ "\$(plan_count histories)" -ge $min ] && exit 0
-done
-EOS
-	# record on CPU 1: its own files are not allocated where kshare's are
-	taskset 2 dprof-view record -o "$out" -- sh "$TMP/kobj-run.sh" ||
-		fail "recording $target failed"
-	grep -E "rounds complete" $DPROF_DIR/histories
-	unload_mod dprof
-}
-
-# expect_field RECORDING TARGET OFFSET CLASS INVALIDATED_BY NAME
-expect_field() {
-	got=$(dprof-view classify --script -t "$2" "$1" |
-		awk -v o="$3" '$1 == "field" && $3 == o { print $4, $10 }')
-	expect_eq "$2 $6 (offset $3): class, invalidated by" "$got" "$4 $5"
-}
-
 dd if=/dev/zero of="$TMP/kshare-file" bs=1k count=64 2>/dev/null
-record filp 8 "$F_COUNT,$F_LOCK,$F_OP,$F_EP" 4 file 300 20 "$TMP/kshare-file"
+kobj_record filp 8 "$F_COUNT,$F_LOCK,$F_OP,$F_EP" 4 file 300 20 "$TMP/kshare-file"
 f=$TMP/filp.dprof
 dprof-view classify "$f"
-expect_field "$f" filp "$F_COUNT" true-sharing "$F_COUNT" f_count
-expect_field "$f" filp "$F_LOCK" true-sharing "$F_LOCK" f_pos_lock
-expect_field "$f" filp "$F_OP" neither - f_op
-expect_field "$f" filp "$F_EP" neither - f_ep
+kobj_expect_field "$f" filp "$F_COUNT" true-sharing "$F_COUNT" f_count
+kobj_expect_field "$f" filp "$F_LOCK" true-sharing "$F_LOCK" f_pos_lock
+kobj_expect_field "$f" filp "$F_OP" neither - f_op
+kobj_expect_field "$f" filp "$F_EP" neither - f_ep
 
-record UDP 4 "$Q_LOCK,$RMEM,$WMEM,$RCVBUF" 12 udp 50 20
+kobj_record UDP 4 "$Q_LOCK,$RMEM,$WMEM,$RCVBUF" 12 udp 50 20
 u=$TMP/UDP.dprof
 dprof-view classify "$u"
 rx=$(dprof-view histories --script -t UDP "$u" |
 	awk '$1 == "access" && $4 == 1 && !h[$2]++ { n++ } END { print n + 0 }')
 echo "receiving sockets watched: $rx"
 [ "$rx" -ge 2 ] || fail "only $rx receiving sockets watched (CPU 1 touched them)"
-expect_field "$u" UDP "$Q_LOCK" true-sharing "$Q_LOCK" sk_receive_queue.lock
+kobj_expect_field "$u" UDP "$Q_LOCK" true-sharing "$Q_LOCK" sk_receive_queue.lock
 if [ $((RMEM / 64)) -eq $((Q_LOCK / 64)) ]; then
-	expect_field "$u" UDP "$RMEM" false-sharing "$Q_LOCK" sk_rmem_alloc
+	kobj_expect_field "$u" UDP "$RMEM" false-sharing "$Q_LOCK" sk_rmem_alloc
 else
-	expect_field "$u" UDP "$RMEM" true-sharing "$RMEM" sk_rmem_alloc
+	kobj_expect_field "$u" UDP "$RMEM" true-sharing "$RMEM" sk_rmem_alloc
 fi
-expect_field "$u" UDP "$WMEM" neither - sk_wmem_alloc
-expect_field "$u" UDP "$RCVBUF" neither - sk_rcvbuf
+kobj_expect_field "$u" UDP "$WMEM" neither - sk_wmem_alloc
+kobj_expect_field "$u" UDP "$RCVBUF" neither - sk_rcvbuf
 exit 0
