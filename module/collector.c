@@ -261,7 +261,7 @@ int dprof_history_init(const struct dprof_history_config *config)
 	if (cfg->enabled && DPROF_FREE_QUARANTINE && !dprof_watch_parked)
 		pr_warn("%s\n", QUARANTINE_NOTE);
 	dprof_plans_init(cfg->len, cfg->offsets, cfg->pairs,
-			 offsets_per_watch);
+			 offsets_per_watch, cfg->window_ms);
 	/* Named caches: bad history_offsets fail the load, not later. */
 	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
 		ret = dprof_plan_ensure(i);

@@ -446,9 +446,8 @@ struct dprof_window_scale {
 /* From the plans (plan.c), where the windows count them; racy reads. */
 void dprof_plan_window_sums(unsigned int target,
 			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS]);
+/* The draws' part of the scale and window_ms (plan.c). */
 void dprof_plan_window_scale(struct dprof_window_scale *scale);
-/* The draws' part of the scale and window_ms (window.c). */
-void dprof_window_scale(struct dprof_window_scale *scale);
 
 /* ---- sample.c: access samples, aggregated per CPU ----------------------- */
 #define DPROF_SAMPLER_AUTO	100	/* pick the best available */

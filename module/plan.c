@@ -29,11 +29,13 @@ static struct {
 	const char *offsets;
 	bool pairs;
 	unsigned int group;
+	unsigned int window_ms;
 } plan_spec;
 
 void dprof_plans_init(unsigned int len, const char *offsets, bool pairs,
-		      unsigned int group)
+		      unsigned int group, unsigned int window_ms)
 {
+	plan_spec.window_ms = window_ms;
 	plan_spec.len = len;
 	plan_spec.offsets = offsets;
 	plan_spec.pairs = pairs;
@@ -329,9 +331,11 @@ void dprof_plan_window_sums(unsigned int target,
 	}
 }
 
-/* The allocation count and the clock come from the caller (sample.c). */
+/* The allocation count and the clock come from the caller (profile.c). */
 void dprof_plan_window_scale(struct dprof_window_scale *scale)
 {
+	memset(scale, 0, sizeof(*scale));
+	scale->window_ms = plan_spec.window_ms;
 	scale->censuses = READ_ONCE(censuses);
 	scale->alloc_draws = READ_ONCE(alloc_draws);
 }

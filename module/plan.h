@@ -29,7 +29,7 @@ struct hist_plan {
 	/*
 	 * Per kind, samples per window y: sums of y and y^2 over the windows
 	 * opened, for the type's samples per window and their error (the
-	 * windows are the independent draws, not the samples; see sample.c).
+	 * windows are the independent draws, not the samples; see profile.c).
 	 */
 	struct dprof_window_sums win[DPROF_NR_WINDOW_KINDS];
 	unsigned int window_backoff;	/* turns skipped after the last miss */
@@ -39,10 +39,11 @@ struct hist_plan {
 /*
  * How plans are made: @len bytes per watched offset, @offsets the
  * history_offsets= list (NULL: every offset), @pairs history_mode=pairs,
- * @group the offsets one history watches (1-4).  Before any plan.
+ * @group the offsets one history watches (1-4); @window_ms the sample
+ * windows' length, for their scale.  Before any plan.
  */
 void dprof_plans_init(unsigned int len, const char *offsets, bool pairs,
-		      unsigned int group);
+		      unsigned int group, unsigned int window_ms);
 /* The plan of target @t, built on first use: 0 or -errno (logged). */
 int dprof_plan_ensure(unsigned int t);
 /* Target @t's plan; valid (and non-empty) once dprof_plan_built(@t). */

@@ -38,7 +38,7 @@
  * type's objects older than a window and keeps a uniform reservoir of
  * CENSUS_KEEP of them; a turn takes the next type in
  * rotation and one of its kept objects.  A type's share then rests on its
- * own samples per window times its old objects (sample.c): a type with a
+ * own samples per window times its old objects (profile.c): a type with a
  * handful of objects in use (a server's sockets) is reached as often as
  * one with a hundred thousand idle ones, which uniform draws from the
  * whole set never did.  Recent use steers the rotation: a type whose
@@ -369,13 +369,6 @@ bool dprof_window_hit(unsigned int w, bool write_bp, struct pt_regs *regs)
 			   dprof_watch_bps_per_offset > 1, write_bp, true);
 	atomic64_inc(&dprof_watch_hits.window);
 	return true;
-}
-
-void dprof_window_scale(struct dprof_window_scale *scale)
-{
-	memset(scale, 0, sizeof(*scale));
-	dprof_plan_window_scale(scale);
-	scale->window_ms = dprof_watch_cfg.window_ms;
 }
 
 void dprof_window_show(struct seq_file *m)

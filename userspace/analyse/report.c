@@ -8,7 +8,7 @@
  *    estimates a type's share as its samples per window times its live
  *    objects drawn at random (more draws than windows, so the shares do
  *    not swing with how many windows each type got) and prints it with
- *    its linearised 95% half-width (sample.c, window_weight()); "+-?"
+ *    its linearised 95% half-width (profile.c, window_weight()); "+-?"
  *    where a kind of window has one window only, "<P%" (a 95% upper
  *    bound) where no window saw an access.  The report takes these from
  *    the profile dprof-view record saved; a type sampled only by

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the sampler (sample.c) shares with its report (profile.c): the
+ * per-CPU aggregation tables and counters, and the sampler's settings.
+ * Written by sample.c only; profile.c reads them racily, as debugfs
+ * readers always have.
+ */
+#ifndef DPROF_SAMPLE_H
+#define DPROF_SAMPLE_H
+
+#include <linux/percpu.h>
+#include "dprof.h"
+
+#define MAX_PROBE	32
+
+struct agg_table {
+	struct dprof_sample_agg *e;
+	struct dprof_data_agg *data;	/* samples in no slab object */
+	unsigned int mask;		/* of both tables */
+	int busy;		/* a handler is inside: a nested one drops */
+};
+
+struct sample_counters {
+	u64 samples;		/* every sample the handler saw */
+	u64 in_target;
+	u64 other_slab;		/* in a slab object of another cache */
+	u64 not_slab;		/* stack, globals, page cache, ... */
+	u64 stack;		/* of not_slab: the interrupted task's stack */
+	u64 user;		/* of not_slab: user memory */
+	u64 data_full;		/* of not_slab: data table full, not kept */
+	u64 no_addr;		/* the hardware gave no data address */
+	u64 misses;		/* all samples that missed L1 */
+	u64 target_misses;
+	u64 table_full;		/* dropped: no slot within MAX_PROBE */
+	u64 nested;		/* dropped: handler re-entered */
+	u64 from_windows;	/* watch: trapped in a sample window */
+};
+
+DECLARE_PER_CPU(struct agg_table, dprof_agg);
+DECLARE_PER_CPU(struct sample_counters, dprof_scount);
+
+/* The sampler in use, why, its period, table size and start time. */
+struct sample_state {
+	enum dprof_sampler sampler;
+	const char *why;	/* why auto picked what it did */
+	u64 period;
+	unsigned int table_entries;
+	u64 start_ns;
+};
+
+extern struct sample_state dprof_sampling;
+
+#endif
