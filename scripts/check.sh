@@ -55,10 +55,11 @@ for k in 6.1 6.12; do
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh test-alias-race.sh
 done
 # The Debian guest: its image built on first use (about 20 s), then the
-# real servers' cases, about 15 s a kernel.
+# real servers' cases, about 60 s a kernel.
 for k in 6.1 6.12; do
 	step "Debian guest (memcached) on $k" \
-		scripts/vm.sh -k $k -r debian -t 600 selftests/run.sh debian/test-memcached-skbuff.sh
+		scripts/vm.sh -k $k -r debian -t 600 selftests/run.sh \
+		debian/test-memcached-skbuff.sh debian/test-memcached-all.sh
 done
 for k in 6.1 6.12; do
 	step "guest selftest under -icount on $k" env DPROF_ICOUNT=1 \
