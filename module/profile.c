@@ -92,6 +92,7 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 	for_each_possible_cpu(cpu) {
 		const struct agg_table *tab = per_cpu_ptr(&dprof_agg, cpu);
 
+		cond_resched();	/* a table is up to 1 M entries */
 		for (i = 0; i < dprof_sampling.table_entries; i++) {
 			const struct dprof_sample_agg *e = &tab->e[i];
 
@@ -376,6 +377,7 @@ offsets:
 	for_each_possible_cpu(cpu) {
 		const struct agg_table *tab = per_cpu_ptr(&dprof_agg, cpu);
 
+		cond_resched();	/* a table is up to 1 M entries */
 		for (i = 0; i < dprof_sampling.table_entries; i++) {
 			const struct dprof_sample_agg *e = &tab->e[i];
 			unsigned int k;

@@ -745,23 +745,32 @@ void dprof_sample_exit(void)
  * Copy whole used entries of every CPU's table from position *pos on
  * (@data: the table of samples in no slab object); returns bytes.
  */
+/*
+ * The file position is a slot index over every CPU's table in turn:
+ * CPU = pos / entries, kept 64-bit, so that a position past the last
+ * CPU ends the file instead of wrapping onto CPU 0 (a 32-bit CPU number
+ * aliased at 2^32 x entries).  Empty slots are skipped, up to a whole
+ * table set per call (1 M entries x CPUs at most): the loop yields.
+ */
 static size_t read_entries(void *buf, size_t room, loff_t *pos, bool data)
 {
 	size_t size = data ? sizeof(struct dprof_data_agg) :
 			     sizeof(struct dprof_sample_agg);
+	u64 entries = dprof_sampling.table_entries;
 	size_t done = 0;
 	loff_t i = *pos;
-	unsigned int cpu;
 
-	if (!dprof_sampling.table_entries || dprof_sampling.sampler == DPROF_SAMPLER_NONE)
+	if (!entries || dprof_sampling.sampler == DPROF_SAMPLER_NONE || i < 0)
 		return 0;
 	for (; room - done >= size; i++) {
 		const struct agg_table *t;
-		unsigned int k = i % dprof_sampling.table_entries;
+		u64 cpu = div64_u64(i, entries);
+		unsigned int k = i & (entries - 1);	/* a power of two */
 		const void *e;
 		u32 count;
 
-		cpu = i / dprof_sampling.table_entries;
+		if (!(i & 0xffff))
+			cond_resched();
 		if (cpu >= nr_cpu_ids)
 			break;
 		if (!cpu_possible(cpu))
