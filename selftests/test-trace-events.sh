@@ -5,7 +5,8 @@
 #  - off (the default), nothing is traced;
 #  - dprof_alloc, dprof_free: the workload's "churn 500 0" allocates and
 #    frees 500 objects of its cache on CPU 0 (each freed right after its
-#    allocation), so 500 of each, every free at an address allocated;
+#    allocation), so 500 of each, every free at an address allocated
+#    (addresses are printed hashed, the same object the same);
 #  - dprof_lost: 5000 churns into a 64 KiB ring drop records, and every
 #    record that found no room is one event: as many as dprof's "dropped";
 #  - dprof_sample: 300 injected samples at offset 8 of a live object, a
@@ -67,6 +68,9 @@ expect_eq "dprof_alloc events" "$(events dprof_alloc | grep -c 'cache=dprof_work
 expect_eq "dprof_free events" "$(events dprof_free | grep -c 'cache=dprof_workload ')" 500
 events dprof_alloc | field addr >"$TMP/allocated"
 [ -s "$TMP/allocated" ] || fail "no address in the dprof_alloc events"
+# Hashed (%p), not the raw kernel address (issue 29 point 9).
+expect_eq "raw kernel addresses printed by dprof_alloc" \
+	"$(grep -c '^0xffff\|^ffff' "$TMP/allocated")" 0
 unmatched=$(events dprof_free | field addr |
 	awk 'NR == FNR { a[$1] = 1; next } !($1 in a)' "$TMP/allocated" - | wc -l)
 expect_eq "frees at addresses never allocated" "$unmatched" 0
