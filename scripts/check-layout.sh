@@ -24,27 +24,6 @@ mkdir -p "$work"
 command -v pahole >/dev/null ||
 	{ echo "check-layout: pahole missing; run scripts/install-deps.sh" >&2; exit 1; }
 
-# vmlinux from a bzImage: the payload starts at the compressor's magic.
-extract_btf() {
-	img=$1 out=$2
-	for fmt in xz zstd; do
-		case $fmt in
-		xz) magic='\xfd7zXZ\x00' cmd="xz -dc" ;;
-		zstd) magic='\x28\xb5\x2f\xfd' cmd="zstd -dcq" ;;
-		esac
-		off=$(perl -0777 -ne "print index(\$_, \"$magic\")" "$img")
-		[ "$off" -ge 0 ] || continue
-		tail -c +$((off + 1)) "$img" | $cmd >"$work/vmlinux" 2>/dev/null || true
-		if objcopy -O binary --only-section=.BTF "$work/vmlinux" "$out" 2>/dev/null &&
-			[ -s "$out" ]; then
-			rm -f "$work/vmlinux"
-			return 0
-		fi
-	done
-	echo "check-layout: no BTF found in $img" >&2
-	return 1
-}
-
 failed=0 checked=0
 # compare LABEL STRUCT PAHOLE_FILE DPROF_VIEW_SOURCE_ARGS...
 compare() {
@@ -116,7 +95,7 @@ compare() {
 for sel in ${*:-6.1 6.12}; do
 	kver=$("$top/scripts/kernel.sh" "$sel")
 	btf=$work/btf-$kver
-	extract_btf "/boot/vmlinuz-$kver" "$btf"
+	"$top/scripts/kernel-btf.sh" "/boot/vmlinuz-$kver" "$btf"
 	for s in $structs; do
 		compare "$kver BTF" "$s" "$btf" --btf "$btf"
 	done

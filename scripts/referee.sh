@@ -18,7 +18,8 @@
 # keeps the addresses of every boot of that kernel the same.
 # The struct offsets the plugin reads (struct kmem_cache's name and
 # object_size, struct slab's slab_cache) come from the kernel's own BTF,
-# in the vmlinux inside /boot/vmlinuz (pahole).
+# in the vmlinux inside /boot/vmlinuz (scripts/kernel-btf.sh), read by
+# dprof-view layout.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
@@ -63,26 +64,12 @@ build_plugin() {
 		$(pkg-config --libs glib-2.0)
 }
 
-# The uncompressed kernel of KVER, for its BTF (cached).
-vmlinux() {
-	out=$build/vmlinux-$1
-	[ -s "$out" ] && { echo "$out"; return; }
-	img=/boot/vmlinuz-$1
-	[ -f "$img" ] || { echo "referee: no $img" >&2; exit 1; }
-	for m in "fd377a585a00 xz" "28b52ffd zstd" "1f8b0800 gzip"; do
-		set -- $m
-		off=$(python3 -c "import sys; print(open(sys.argv[1], 'rb').read().find(bytes.fromhex(sys.argv[2])))" "$img" "$1")
-		[ "$off" -ge 0 ] || continue
-		tail -c +$((off + 1)) "$img" | $2 -dc 2>/dev/null >"$out.tmp" || true
-		if [ -s "$out.tmp" ] && head -c 4 "$out.tmp" | grep -q ELF; then
-			mv "$out.tmp" "$out"
-			echo "$out"
-			return
-		fi
-	done
-	rm -f "$out.tmp"
-	echo "referee: cannot decompress $img" >&2
-	exit 1
+# The raw BTF of KVER's kernel (cached; scripts/kernel-btf.sh).
+kernel_btf() {
+	out=$build/btf-$1
+	[ -s "$out" ] || "$top/scripts/kernel-btf.sh" "/boot/vmlinuz-$1" "$out" >&2 ||
+		exit 1
+	echo "$out"
 }
 
 # The guest's symbols at nokaslr (cached).
@@ -103,10 +90,10 @@ kallsyms() {
 	echo "$out"
 }
 
-# offset STRUCT MEMBER VMLINUX: the member's byte offset from BTF.
+# offset STRUCT MEMBER BTF: the member's byte offset (dprof-view layout).
 offset() {
-	pahole -C "$1" "$3" 2>/dev/null |
-		awk -v m="$2" '$0 ~ "[ *]" m ";" { sub(/.*\/\* */, ""); print $1; exit }'
+	"$build/dprof-view" layout --btf "$3" "$1" |
+		awk -v f="$2" '$3 == f { print $1; exit }'
 }
 
 case ${1:-} in
@@ -116,7 +103,8 @@ build)
 plugin)
 	[ $# -eq 3 ] || { echo "usage: scripts/referee.sh plugin KVER OUT" >&2; exit 2; }
 	[ -f "$build/referee.so" ] || build_plugin
-	v=$(vmlinux "$2")
+	[ -x "$build/dprof-view" ] || make -s -C "$top" view
+	v=$(kernel_btf "$2")
 	map=$(kallsyms "$2")
 	name=$(offset kmem_cache name "$v")
 	objsize=$(offset kmem_cache object_size "$v")
