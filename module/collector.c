@@ -118,7 +118,11 @@ static void collector_step(unsigned int *arms_this_second)
 {
 	const struct dprof_history_config *cfg = &dprof_watch_cfg;
 	struct watch *w = &dprof_watch;
-	unsigned long word = atomic_long_read(&w->word);
+	/*
+	 * Acquire: a young window's hook publishes SAMPLING with a release
+	 * after setting its deadline and counters, read below.
+	 */
+	unsigned long word = atomic_long_read_acquire(&w->word);
 	u64 now = watch_now_ns();
 	bool dead = READ_ONCE(dprof_targets[w->target].flags) &
 		    DPROF_TARGET_DEAD;

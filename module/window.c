@@ -13,9 +13,10 @@
  *     IDLE -> ARMING -> WAITING (collector: the type, its gate open)
  *     WAITING -> CLAIMING -> SAMPLING (allocation hook)
  *     SAMPLING -> ENDED (collector after sample_window_ms, or free hook)
- * - Old: a live object older than sample_window_ms, drawn at random from
- *   the live set, watched at the offsets of its type's plan watched least
- *   long so far, for sample_window_ms:
+ * - Old: a live object older than sample_window_ms, of the next type in
+ *   rotation, one of those a census of the live set kept (below), watched
+ *   at the offsets of its type's plan watched least long so far, for
+ *   sample_window_ms:
  *     IDLE -> ARMING (collector: the object and its offsets)
  *     ARMING -> SAMPLING -> ENDED (collector, after sample_window_ms)
  *     ARMING or SAMPLING -> ENDED (free hook: the object died)
