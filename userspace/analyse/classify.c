@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "classify.h"
+#include "diffstat.h"
 #include "util.h"
 
 #define MAX_SEEN 128	/* (line, cpu) pairs one history can touch */
@@ -155,7 +156,114 @@ void classify_history(const struct history *h, uint8_t *class,
 	free(rp);
 }
 
-static void replay(struct classify *c, size_t *cap, const struct history *h)
+static struct classify_line *line_of(struct classify *c, size_t *cap,
+				     int target, uint16_t line)
+{
+	for (size_t i = 0; i < c->nl; i++)
+		if (c->l[i].target == target && c->l[i].line == line)
+			return &c->l[i];
+	if (c->nl == *cap) {
+		*cap = *cap ? 2 * *cap : 32;
+		c->l = xrealloc(c->l, *cap * sizeof(*c->l));
+	}
+	memset(&c->l[c->nl], 0, sizeof(c->l[c->nl]));
+	c->l[c->nl].target = target;
+	c->l[c->nl].line = line;
+	return &c->l[c->nl++];
+}
+
+/*
+ * The line of @h's object that holds @offset, counted from the line of
+ * its first byte: offset / 64 for an object aligned to a line, as the
+ * caches dprof targets mostly are (SLAB_HWCACHE_ALIGN); for others the
+ * same index holds other fields from object to object.
+ */
+static uint16_t object_line(const struct history *h, uint16_t offset)
+{
+	return (uint16_t)((h->addr % CLASSIFY_LINE + offset) / CLASSIFY_LINE);
+}
+
+/* One history's counts on one line: the unit of the line's shares. */
+struct line_count {
+	uint16_t line;
+	uint16_t offset[DPROF_HIST_MAX_OFFSETS];	/* its watched slots */
+	int nr_offsets;
+	uint64_t n, hit, t, f, r, first;
+};
+
+static struct line_count *line_count_of(struct line_count *lc, int *nr,
+					uint16_t line)
+{
+	for (int i = 0; i < *nr; i++)
+		if (lc[i].line == line)
+			return &lc[i];
+	/* An element off the watched slots' lines: a scratch count. */
+	if (*nr == DPROF_HIST_MAX_OFFSETS)
+		return &lc[DPROF_HIST_MAX_OFFSETS];
+	memset(&lc[*nr], 0, sizeof(lc[*nr]));
+	lc[*nr].line = line;
+	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++)
+		lc[*nr].offset[k] = 0xffff;
+	return &lc[(*nr)++];
+}
+
+/* The line's group of slots @lc watched; a new one while there is room. */
+static void count_group(struct classify_line *l, const struct line_count *lc)
+{
+	struct classify_group *g = NULL;
+
+	for (size_t i = 0; i < l->nr_groups && !g; i++)
+		if (offsets_equal(l->group[i].offset, lc->offset))
+			g = &l->group[i];
+	if (!g && l->nr_groups < CLASSIFY_LINE_GROUPS) {
+		g = &l->group[l->nr_groups++];
+		memcpy(g->offset, lc->offset, sizeof(g->offset));
+	}
+	if (!g) {
+		l->groups_left_out++;
+		return;
+	}
+	g->histories++;
+	g->moved += lc->r > 0;
+}
+
+/* A history's line counts into the type's line totals. */
+static void add_line(struct classify *c, size_t *lcap, int target,
+		     const struct line_count *lc)
+{
+	struct classify_line *l = line_of(c, lcap, target, lc->line);
+	double n = (double)lc->n, t = (double)lc->t, f = (double)lc->f;
+	double r = (double)lc->r;
+
+	l->histories++;
+	l->accesses += lc->n;
+	l->hits += lc->hit;
+	l->true_sharing += lc->t;
+	l->false_sharing += lc->f;
+	l->transfers += lc->r;
+	l->first_touch += lc->first;
+	if (lc->nr_offsets > l->most_together)
+		l->most_together = lc->nr_offsets;
+	l->sums.n2 += n * n;
+	l->sums.t2 += t * t;
+	l->sums.tn += t * n;
+	l->sums.r2 += r * r;
+	l->sums.rn += r * n;
+	l->sums.f2 += f * f;
+	l->sums.fn += f * n;
+	if (lc->nr_offsets > 1) {	/* a false share needs a line-mate */
+		l->sums.mate_histories++;
+		l->sums.mate_accesses += lc->n;
+		l->sums.mate_false += lc->f;
+		l->sums.mate_n2 += n * n;
+		l->sums.mate_f2 += f * f;
+		l->sums.mate_fn += f * n;
+	}
+	count_group(l, lc);
+}
+
+static void replay(struct classify *c, size_t *cap, size_t *lcap,
+		   const struct history *h)
 {
 	uint8_t *class = xcalloc(h->nr_elems + 1, 1);
 	const struct hist_elem **writer = xcalloc(h->nr_elems + 1,
@@ -163,7 +271,17 @@ static void replay(struct classify *c, size_t *cap, const struct history *h)
 	struct classify_field *f;
 	/* This history's counts per watched offset: its unit of the shares. */
 	uint64_t n0[DPROF_HIST_MAX_OFFSETS], t0[DPROF_HIST_MAX_OFFSETS];
-	uint64_t f0[DPROF_HIST_MAX_OFFSETS];
+	uint64_t f0[DPROF_HIST_MAX_OFFSETS], r0[DPROF_HIST_MAX_OFFSETS];
+	/* ... and per line it watched (at most one per offset). */
+	struct line_count lc[DPROF_HIST_MAX_OFFSETS + 1];
+	int nr_lines = 0;
+
+	for (int k = 0; k < h->nr_offsets; k++) {
+		struct line_count *x = line_count_of(lc, &nr_lines,
+						object_line(h, h->offset[k]));
+
+		x->offset[x->nr_offsets++] = h->offset[k];
+	}
 
 	for (int k = 0; k < h->nr_offsets; k++) {
 		f = field_of(c, cap, h->target, h->offset[k]);
@@ -176,50 +294,65 @@ static void replay(struct classify *c, size_t *cap, const struct history *h)
 		n0[k] = f->accesses;
 		t0[k] = f->true_sharing;
 		f0[k] = f->false_sharing;
+		r0[k] = f->transfers;
 	}
 	classify_history(h, class, writer);
 	for (size_t i = 0; i < h->nr_elems; i++) {
 		const struct hist_elem *w = writer[i];
+		struct line_count *x = line_count_of(lc, &nr_lines,
+					object_line(h, h->elems[i].offset));
 
 		f = field_of(c, cap, h->target, h->elems[i].offset);
 		f->accesses++;
+		x->n++;
 		switch (class[i]) {
 		case CLASS_TRANSFER:
 			f->transfers++;
+			x->r++;
+			add_writer(f->transfer_writers, w->offset, w->ip);
 			break;
 		case CLASS_FIRST_TOUCH:
 			f->first_touch++;
+			x->first++;
 			break;
 		case CLASS_HIT:
 			f->hits++;
+			x->hit++;
 			break;
 		case CLASS_TRUE_SHARING:
 			f->true_sharing++;
+			x->t++;
 			add_writer(f->true_writers, w->offset, w->ip);
 			break;
 		default:
 			f->false_sharing++;
+			x->f++;
 			add_writer(f->false_writers, w->offset, w->ip);
 			break;
 		}
 	}
+	for (int i = 0; i < nr_lines; i++)
+		add_line(c, lcap, h->target, &lc[i]);
 	for (int k = 0; k < h->nr_offsets; k++) {
-		double n, t, fs;
+		double n, t, fs, r;
 		bool mate = false;
 
 		f = field_of(c, cap, h->target, h->offset[k]);
 		n = (double)(f->accesses - n0[k]);
 		t = (double)(f->true_sharing - t0[k]);
 		fs = (double)(f->false_sharing - f0[k]);
+		r = (double)(f->transfers - r0[k]);
 		f->sums.n2 += n * n;
 		f->sums.t2 += t * t;
 		f->sums.tn += t * n;
+		f->sums.r2 += r * r;
+		f->sums.rn += r * n;
 		f->sums.f2 += fs * fs;
 		f->sums.fn += fs * n;
 		/* Another watched offset in the field's line? */
 		for (int m = 0; m < h->nr_offsets; m++)
-			mate |= m != k && h->offset[m] / CLASSIFY_LINE ==
-					   h->offset[k] / CLASSIFY_LINE;
+			mate |= m != k && object_line(h, h->offset[m]) ==
+					   object_line(h, h->offset[k]);
 		if (!mate)
 			continue;
 		f->sums.mate_histories++;
@@ -268,35 +401,47 @@ static uint64_t histories_for(struct classify_share s, double thr,
 /*
  * A label only where the intervals decide it: true sharing when the
  * true-sharing share is above the threshold with its whole interval (and
- * above the false one), false sharing likewise, neither when both are
- * below with theirs; else undecided.
+ * at least the false and transfer ones), false sharing likewise, handoff
+ * when transfers are (and above both invalidations), neither when all
+ * three are below with theirs; else undecided, with about how many
+ * histories would settle the share nearest the threshold.  @n_false: the
+ * histories the false share is over.
  */
-static void label_field(struct classify *c, struct classify_field *f)
+static enum classify_label label_of(struct classify_share t,
+				    struct classify_share fs,
+				    struct classify_share tr, double thr,
+				    uint64_t n, uint64_t n_false,
+				    uint64_t *to_decide)
 {
-	struct classify_share t = f->true_share, fs = f->false_share;
-	double thr = c->threshold;
-	bool known = t.half >= 0 && fs.half >= 0;
+	bool known = t.half >= 0 && fs.half >= 0 && tr.half >= 0;
+	double dt = fabs(t.p - thr), df = fabs(fs.p - thr);
+	double dr = fabs(tr.p - thr);
 
-	f->histories_to_decide = 0;
-	if (known && t.p - t.half >= thr && t.p >= fs.p)
-		f->label = CLASSIFY_TRUE_SHARING;
-	else if (known && fs.p - fs.half >= thr && fs.p > t.p)
-		f->label = CLASSIFY_FALSE_SHARING;
-	else if (known && t.p + t.half < thr && fs.p + fs.half < thr)
-		f->label = CLASSIFY_NEITHER;
+	*to_decide = 0;
+	if (known && t.p - t.half >= thr && t.p >= fs.p && t.p >= tr.p)
+		return CLASSIFY_TRUE_SHARING;
+	if (known && fs.p - fs.half >= thr && fs.p > t.p && fs.p >= tr.p)
+		return CLASSIFY_FALSE_SHARING;
+	if (known && tr.p - tr.half >= thr && tr.p > t.p && tr.p > fs.p)
+		return CLASSIFY_HANDOFF;
+	if (known && t.p + t.half < thr && fs.p + fs.half < thr &&
+	    tr.p + tr.half < thr)
+		return CLASSIFY_NEITHER;
+	if (df < dt && df <= dr)
+		*to_decide = histories_for(fs, thr, n_false);
+	else if (dr < dt)
+		*to_decide = histories_for(tr, thr, n);
 	else
-		f->label = CLASSIFY_UNDECIDED;
-	if (f->label != CLASSIFY_UNDECIDED) {
+		*to_decide = histories_for(t, thr, n);
+	return CLASSIFY_UNDECIDED;
+}
+
+static void count_label(struct classify *c, enum classify_label l)
+{
+	if (l == CLASSIFY_UNDECIDED)
+		c->undecided++;
+	else
 		c->decided++;
-		return;
-	}
-	c->undecided++;
-	/* The share nearer the threshold is the one to settle. */
-	if (fabs(t.p - thr) <= fabs(fs.p - thr))
-		f->histories_to_decide = histories_for(t, thr, f->histories);
-	else
-		f->histories_to_decide = histories_for(fs, thr,
-						       f->false_histories);
 }
 
 static int by_field(const void *a, const void *b)
@@ -315,9 +460,81 @@ static int by_count(const void *a, const void *b)
 	return x->count > y->count ? -1 : x->count < y->count;
 }
 
+static int by_line(const void *a, const void *b)
+{
+	const struct classify_line *x = a, *y = b;
+
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/*
+ * A line's shares and label, as a field's, and the lives it moved in:
+ * the group of slots whose interval's lower end is highest (each group's
+ * share is a lower bound of the line's; taking the best of a few groups
+ * makes a chance high more likely, which the 95% of each interval does
+ * not cover: design.rst says so).
+ */
+static void finish_line(struct classify *c, struct classify_line *l)
+{
+	uint64_t n_false;
+
+	for (size_t i = 0; i < c->n; i++)
+		l->slots_watched += c->f[i].target == l->target &&
+				    c->f[i].offset / CLASSIFY_LINE == l->line;
+	l->true_share = share_of(l->true_sharing, l->accesses, l->sums.t2,
+				 l->sums.tn, l->sums.n2, l->histories);
+	l->transfer_share = share_of(l->transfers, l->accesses, l->sums.r2,
+				     l->sums.rn, l->sums.n2, l->histories);
+	if (l->sums.mate_histories) {
+		n_false = l->sums.mate_histories;
+		l->false_share = share_of(l->sums.mate_false,
+					  l->sums.mate_accesses,
+					  l->sums.mate_f2, l->sums.mate_fn,
+					  l->sums.mate_n2, n_false);
+	} else {
+		n_false = l->histories;
+		l->false_share = share_of(l->false_sharing, l->accesses,
+					  l->sums.f2, l->sums.fn, l->sums.n2,
+					  n_false);
+	}
+	l->moved_lo = 0;
+	l->moved_hi = 1;
+	for (size_t g = 0; g < l->nr_groups; g++) {
+		double lo, hi;
+
+		diff_wilson((double)l->group[g].moved,
+			    (double)l->group[g].histories, &lo, &hi);
+		if (g == 0 || lo > l->moved_lo) {
+			l->best_group = g;
+			l->moved_lo = lo;
+			l->moved_hi = hi;
+		}
+	}
+	l->label = label_of(l->true_share, l->false_share, l->transfer_share,
+			    c->threshold, l->histories, n_false,
+			    &l->histories_to_decide);
+	/*
+	 * A line that moves in most lives costs a miss each time however
+	 * many hits its owner's accesses add around it: handoff, when the
+	 * moves outnumber both invalidations.
+	 */
+	if ((l->label == CLASSIFY_NEITHER || l->label == CLASSIFY_UNDECIDED) &&
+	    l->moved_lo > CLASSIFY_MOVED_MOST &&
+	    l->transfers > l->true_sharing + l->false_sharing) {
+		l->label = CLASSIFY_HANDOFF;
+		l->histories_to_decide = 0;
+	}
+	if (l->label == CLASSIFY_UNDECIDED)
+		c->lines_undecided++;
+	else
+		c->lines_decided++;
+}
+
 void classify_build(struct classify *c, const struct history_set *hs)
 {
-	size_t cap = 0;
+	size_t cap = 0, lcap = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->threshold = CLASSIFY_THRESHOLD;
@@ -327,7 +544,8 @@ void classify_build(struct classify *c, const struct history_set *hs)
 			continue;
 		}
 		c->histories++;
-		replay(c, &cap, &hs->h[i]);
+		c->unaligned += hs->h[i].addr % CLASSIFY_LINE != 0;
+		replay(c, &cap, &lcap, &hs->h[i]);
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct classify_field *f = &c->f[i];
@@ -336,6 +554,8 @@ void classify_build(struct classify *c, const struct history_set *hs)
 		      sizeof(*f->true_writers), by_count);
 		qsort(f->false_writers, CLASSIFY_MAX_WRITERS,
 		      sizeof(*f->false_writers), by_count);
+		qsort(f->transfer_writers, CLASSIFY_MAX_WRITERS,
+		      sizeof(*f->transfer_writers), by_count);
 		f->true_share = share_of(f->true_sharing, f->accesses,
 					 f->sums.t2, f->sums.tn, f->sums.n2,
 					 f->histories);
@@ -359,15 +579,27 @@ void classify_build(struct classify *c, const struct history_set *hs)
 						  f->sums.fn, f->sums.n2,
 						  f->histories);
 		}
-		label_field(c, f);
+		f->transfer_share = share_of(f->transfers, f->accesses,
+					     f->sums.r2, f->sums.rn,
+					     f->sums.n2, f->histories);
+		f->label = label_of(f->true_share, f->false_share,
+				    f->transfer_share, c->threshold,
+				    f->histories, f->false_histories,
+				    &f->histories_to_decide);
+		count_label(c, f->label);
 	}
 	if (c->n)
 		qsort(c->f, c->n, sizeof(*c->f), by_field);
+	for (size_t i = 0; i < c->nl; i++)
+		finish_line(c, &c->l[i]);
+	if (c->nl)
+		qsort(c->l, c->nl, sizeof(*c->l), by_line);
 }
 
 void classify_free(struct classify *c)
 {
 	free(c->f);
+	free(c->l);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -377,6 +609,7 @@ const char *classify_label_name(enum classify_label l)
 	case CLASSIFY_TRUE_SHARING: return "true-sharing";
 	case CLASSIFY_FALSE_SHARING: return "false-sharing";
 	case CLASSIFY_UNDECIDED: return "undecided";
+	case CLASSIFY_HANDOFF: return "handoff";
 	default: return "neither";
 	}
 }

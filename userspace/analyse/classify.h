@@ -9,8 +9,8 @@
  *     bytes, false sharing if other bytes of the line (the writer's field
  *     is kept);
  *   a transfer when it is c's first access to L and another CPU wrote L
- *     before: the object moving between CPUs, which sharing does not
- *     cause and moving less would avoid;
+ *     before: the object moving between CPUs (a hand-off), which sharing
+ *     does not cause and moving less would avoid;
  *   a first touch when it is c's first access to L and no other CPU wrote
  *     it: cold for this CPU, unclassified;
  *   a hit otherwise.
@@ -19,6 +19,15 @@
  * of the line is visible only in histories that watched both (history_mode
  * =pairs covers every pair).  Conflict and capacity misses need the
  * working-set simulation and are not classified here.  Plain analysis.
+ *
+ * A line moves once per arrival of a CPU, whichever of its fields that
+ * CPU touches first: per field, the transfer lands on that field and its
+ * line-mates hit.  The per-line totals (struct classify_line) do not
+ * depend on which field it was, and a history sees a move of the line
+ * whenever the arriving CPU touches any watched slot of it, so the share
+ * of lives in which a line moved, per group of slots watched together,
+ * is a lower bound of the truth: the line's figure is the group whose
+ * interval says most (see classify_line).
  */
 #ifndef DPROF_CLASSIFY_H
 #define DPROF_CLASSIFY_H
@@ -44,6 +53,13 @@ enum classify_label {
 	CLASSIFY_TRUE_SHARING,
 	CLASSIFY_FALSE_SHARING,
 	CLASSIFY_UNDECIDED,	/* an interval holds the threshold */
+	/*
+	 * Transfers above the threshold and above both invalidations: the
+	 * field's misses come from the object moving between CPUs (the
+	 * thesis counts such a miss as true sharing; a label of its own
+	 * says that moving less, not sharing less, is the fix).
+	 */
+	CLASSIFY_HANDOFF,
 };
 
 /*
@@ -64,7 +80,7 @@ struct classify_share {
  * its share is over those (mate_*), when there are any.
  */
 struct classify_sums {
-	double n2, t2, tn, f2, fn;
+	double n2, t2, tn, f2, fn, r2, rn;	/* r: transfers */
 	uint64_t mate_histories, mate_accesses, mate_false;
 	double mate_n2, mate_f2, mate_fn;
 };
@@ -78,9 +94,11 @@ struct classify_field {
 	uint64_t histories;	/* complete histories that watched it */
 	struct classify_writer true_writers[CLASSIFY_MAX_WRITERS];
 	struct classify_writer false_writers[CLASSIFY_MAX_WRITERS];
+	/* The other CPU's last write to the line before it moved here. */
+	struct classify_writer transfer_writers[CLASSIFY_MAX_WRITERS];
 	struct classify_sums sums;
 	/* false_share: over the histories with a line-mate, if any */
-	struct classify_share true_share, false_share;
+	struct classify_share true_share, false_share, transfer_share;
 	uint64_t false_histories;	/* the histories false_share is over */
 	enum classify_label label;
 	/*
@@ -91,16 +109,65 @@ struct classify_field {
 	uint64_t histories_to_decide;
 };
 
+/* A set of a line's slots watched together by some histories. */
+#define CLASSIFY_LINE_GROUPS 16
+struct classify_group {
+	uint16_t offset[DPROF_HIST_MAX_OFFSETS];	/* in the line; padded 0xffff */
+	uint64_t histories, moved;	/* moved: lives with a transfer */
+};
+
+/*
+ * One cache line of a type: the sums of its watched fields (each access
+ * has one class, decided per line), its shares as for a field, and how
+ * often it moved between CPUs in a life.
+ */
+struct classify_line {
+	int target;
+	uint16_t line;		/* offset / CLASSIFY_LINE */
+	uint64_t accesses, hits, true_sharing, false_sharing, transfers,
+		 first_touch;
+	uint64_t histories;	/* that watched any slot of the line */
+	uint64_t slots_watched;	/* distinct slots, over all histories */
+	uint8_t most_together;	/* most slots of the line in one history */
+	struct classify_sums sums;
+	struct classify_share true_share, false_share, transfer_share;
+	/*
+	 * Lives in which the line moved: per group of slots watched
+	 * together, moved / histories is a lower bound of the true rate
+	 * (an arriving CPU that touched only unwatched slots is not seen);
+	 * the line shows the group whose Wilson interval's lower end is
+	 * highest, @moved_lo..@moved_hi (95%).  A line whose moved_lo is
+	 * above CLASSIFY_MOVED_MOST with more transfers than invalidations
+	 * is labelled handoff.  Groups beyond
+	 * CLASSIFY_LINE_GROUPS are counted in @groups_left_out.
+	 */
+	struct classify_group group[CLASSIFY_LINE_GROUPS];
+	size_t nr_groups, groups_left_out, best_group;
+	double moved_lo, moved_hi;
+	enum classify_label label;
+	uint64_t histories_to_decide;
+};
+
 struct classify {
 	struct classify_field *f;	/* by target, then offset */
 	size_t n;
+	struct classify_line *l;	/* by target, then line */
+	size_t nl;
 	double threshold;	/* share of accesses that makes a label */
 	uint64_t histories, skipped;
-	size_t decided, undecided;	/* labels */
+	uint64_t unaligned;	/* histories of objects not aligned to a line */
+	size_t decided, undecided;	/* fields' labels */
+	size_t lines_decided, lines_undecided;
 };
 
 /* Share of a field's accesses that must be invalidations to label it. */
 #define CLASSIFY_THRESHOLD 0.05
+/*
+ * A line whose moves' interval is above this share of lives, and whose
+ * transfers outnumber its invalidations, is labelled handoff whatever its
+ * share of accesses.
+ */
+#define CLASSIFY_MOVED_MOST 0.5
 
 /* The class of each access of one history, as the replay finds it. */
 enum classify_class {

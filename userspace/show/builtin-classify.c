@@ -18,15 +18,46 @@
 #include "util.h"
 #include "view.h"
 
+struct classify_opts {
+	struct view_args a;
+	bool fields, lines;	/* the tables to show */
+};
+
 static const struct opt classify_own[] = {
+	{ 'F', "fields", NULL, 0, "the per-field table only" },
+	{ 'L', "lines", NULL, 0, "the per-line table only" },
 	{ 's', "script", NULL, 0,
-	  "one line per field, for scripts:\n"
+	  "one line per field and per line, for scripts:\n"
 	  "  field CACHE OFFSET LABEL ACCESSES TRUE FALSE\n"
 	  "    TRANSFERS FIRST_TOUCH WRITER_OFFSETS\n"
+	  "    HISTORIES TRUE_HALF95 FALSE_HALF95 DECIDE\n"
+	  "    FALSE_HISTORIES TRUE_SHARE FALSE_SHARE\n"
+	  "    TRANSFER_HALF95 TRANSFER_SHARE\n"
+	  "  line CACHE LINE LABEL ACCESSES TRUE FALSE\n"
+	  "    TRANSFERS FIRST_TOUCH HISTORIES SLOTS TOGETHER\n"
+	  "    MOVED GROUP_HISTORIES MOVED_LO MOVED_HI\n"
+	  "    TRUE_SHARE FALSE_SHARE TRANSFER_SHARE DECIDE\n"
 	  "(WRITER_OFFSETS: the distinct offsets whose\n"
-	  "writes caused the labelled invalidations, or -)" },
+	  "writes caused the labelled invalidations, or, for\n"
+	  "handoff, the moves; - for neither; halves in\n"
+	  "percentage points, shares as fractions, - when\n"
+	  "unknown)" },
 	OPT_END,
 };
+
+static int classify_option(void *ctx, int key, const char *arg)
+{
+	struct classify_opts *o = ctx;
+
+	(void)arg;
+	if (key == 'F')
+		o->fields = true;
+	else if (key == 'L')
+		o->lines = true;
+	else
+		return EXIT_USAGE;
+	return 0;
+}
 
 static const struct command_opts classify_cmd = {
 	.cmd = "classify",
@@ -42,8 +73,9 @@ static const struct command_opts classify_cmd = {
 	"another CPU wrote (the object moving), a first touch otherwise\n"
 	"(unclassified), and a hit when none applies.  A field is labelled\n"
 	"true-sharing or false-sharing when at least 5% of its accesses are\n"
-	"such invalidations, neither when both stay below 5%, each with its\n"
-	"whole 95% interval; the interval comes from the histories that\n"
+	"such invalidations, handoff when at least 5% are transfers (and more\n"
+	"than either invalidation), neither when all three stay below 5%, each\n"
+	"with its whole 95% interval; the interval comes from the histories that\n"
 	"watched the field (column n: the independent units; one object's\n"
 	"accesses move together), linearised for a ratio of sums.  Where an\n"
 	"interval holds 5% the label is undecided, and decide says about how\n"
@@ -53,18 +85,31 @@ static const struct command_opts classify_cmd = {
 	"These are estimates from access order, not\n"
 	"measured misses; a write to another field is seen only by histories\n"
 	"that watched both (history_mode=pairs).  Conflict and capacity misses\n"
-	"are the working-set view's (dprof-view workingset).\n",
+	"are the working-set view's (dprof-view workingset).\n"
+	"\n"
+	"A line moves once when a CPU arrives, charged to the first field that\n"
+	"CPU touches; its line-mates then hit.  The per-line table adds up the\n"
+	"line's watched fields, which does not depend on which field that was:\n"
+	"slots (the line's slots any history watched), together (the most one\n"
+	"history watched at once), and moved, the lives in which the line went\n"
+	"to another CPU, for the group of slots watched together that shows it\n"
+	"most (a lower bound: a CPU that touched only unwatched slots is not\n"
+	"seen), with its 95% Wilson interval.  Lines count from the line of\n"
+	"the object's first byte.\n",
 	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES,
 	.own = classify_own,
+	.handle = classify_option,
 };
 
 
 /* Room left for "invalidated by" in a 160-column table line. */
 #define CLASSIFY_WRITERS_WIDTH 45
 
-/* The writers behind the label: true-sharing or false-sharing ones. */
+/* The writers behind the label: true-sharing, false-sharing, moves. */
 static const struct classify_writer *writers(const struct classify_field *f)
 {
+	if (f->label == CLASSIFY_HANDOFF)
+		return f->transfer_writers;
 	return f->label == CLASSIFY_FALSE_SHARING ? f->false_writers :
 	       f->true_writers;
 }
@@ -124,8 +169,9 @@ enum {
 	COL_CACHE, COL_OFFSET, COL_FIELD, COL_HISTORIES, COL_ACCESSES,
 	COL_HITS, COL_TRUE, COL_TRUE_HALF, COL_FALSE, COL_FALSE_HALF,
 	COL_FALSE_HISTORIES, COL_TRUE_SHARE, COL_FALSE_SHARE,
-	COL_TRANSFERS, COL_FIRST, COL_LABEL, COL_DECIDE, COL_WRITERS,
-	COL_WRITER_OFFSETS, NR_CLASSIFY_COLS
+	COL_TRANSFERS, COL_TRANSFER_HALF, COL_TRANSFER_SHARE, COL_FIRST,
+	COL_LABEL, COL_DECIDE, COL_WRITERS, COL_WRITER_OFFSETS,
+	NR_CLASSIFY_COLS
 };
 
 static const struct column classify_cols[NR_CLASSIFY_COLS] = {
@@ -150,18 +196,23 @@ static const struct column classify_cols[NR_CLASSIFY_COLS] = {
 	[COL_FALSE_SHARE] = { NULL, "false_sharing_share", 16, COL_DOUBLE },
 	[COL_TRANSFERS] = { "transfer", "transfers", 7, COL_PCT, 8, 0,
 			    COL_ACCESSES },
+	[COL_TRANSFER_HALF] = { "±95%", "transfers_half95", 18, COL_DOUBLE,
+				6, 0, 0, 1 },
+	[COL_TRANSFER_SHARE] = { NULL, "transfers_share", 19, COL_DOUBLE },
 	[COL_FIRST] = { "1st_touch", "first_touch", 8, COL_PCT, 9, 0,
 			COL_ACCESSES },
 	[COL_LABEL] = { "label", "label", 3, COL_STR, -13, 2 },
 	[COL_DECIDE] = { "decide", "histories_to_decide", 13, COL_UINT, -9 },
-	[COL_WRITERS] = { "invalidated by", "invalidated_by", 0, COL_STR },
+	/* For handoff, the other CPU's last write before the line moved. */
+	[COL_WRITERS] = { "caused by", "invalidated_by", 0, COL_STR },
 	[COL_WRITER_OFFSETS] = { NULL, NULL, 9, COL_STR },
 };
 
 /* The strings one row's cells point to. */
 struct classify_bufs {
 	char name[2048], short_name[2048], fit[64];
-	char true_half[16], false_half[16], decide[32], false_pct[16];
+	char true_half[16], false_half[16], transfer_half[16], decide[32];
+	char false_pct[16];
 	char writers[8192], writers_short[8192], offsets[256];
 };
 
@@ -201,6 +252,23 @@ static void half_cell(struct cell *c, struct classify_share s, char *buf,
 	c->text = buf;
 }
 
+/* What would decide an undecided label; nothing for the others. */
+static void decide_cell(struct cell *c, enum classify_label label,
+			uint64_t to_decide, char *buf, size_t len)
+{
+	if (label != CLASSIFY_UNDECIDED) {
+		c->absent = true;
+		c->text = "";
+	} else if (!to_decide) {
+		c->null = true;
+		c->text = "never";
+	} else {
+		c->u = to_decide;
+		snprintf(buf, len, "~%llu", (unsigned long long)to_decide);
+		c->text = buf;
+	}
+}
+
 static void classify_cells(struct cell *cells, const struct classify_field *f,
 			   const char *cache, struct layout *l,
 			   const struct ksyms *syms, struct classify_bufs *b)
@@ -230,6 +298,9 @@ static void classify_cells(struct cell *cells, const struct classify_field *f,
 		  sizeof(b->true_half));
 	half_cell(&cells[COL_FALSE_HALF], f->false_share, b->false_half,
 		  sizeof(b->false_half));
+	half_cell(&cells[COL_TRANSFER_HALF], f->transfer_share,
+		  b->transfer_half, sizeof(b->transfer_half));
+	cells[COL_TRANSFER_SHARE].d = f->transfer_share.p;
 	cells[COL_HISTORIES].u = f->histories;
 	cells[COL_FALSE_HISTORIES].u = f->false_histories;
 	cells[COL_TRUE_SHARE].d = f->true_share.p;
@@ -238,114 +309,278 @@ static void classify_cells(struct cell *cells, const struct classify_field *f,
 		 100 * f->false_share.p);
 	cells[COL_FALSE].text = b->false_pct;
 	cells[COL_LABEL].s = classify_label_name(f->label);
-	/* What would decide an undecided label; nothing for the others. */
-	if (f->label != CLASSIFY_UNDECIDED) {
-		cells[COL_DECIDE].absent = true;
-		cells[COL_DECIDE].text = "";
-	} else if (!f->histories_to_decide) {
-		cells[COL_DECIDE].null = true;
-		cells[COL_DECIDE].text = "never";
-	} else {
-		cells[COL_DECIDE].u = f->histories_to_decide;
-		snprintf(b->decide, sizeof(b->decide), "~%llu",
-			 (unsigned long long)f->histories_to_decide);
-		cells[COL_DECIDE].text = b->decide;
-	}
+	decide_cell(&cells[COL_DECIDE], f->label, f->histories_to_decide,
+		    b->decide, sizeof(b->decide));
 	cells[COL_WRITERS].s = b->writers;
 	cells[COL_WRITERS].text = b->writers_short;
 	cells[COL_WRITER_OFFSETS].s = b->offsets;
 }
 
+/*
+ * The per-line rows.  --script: line CACHE LINE LABEL ACCESSES TRUE FALSE
+ * TRANSFERS FIRST_TOUCH HISTORIES SLOTS TOGETHER MOVED GROUP_HISTORIES
+ * MOVED_LO MOVED_HI TRUE_SHARE FALSE_SHARE TRANSFER_SHARE DECIDE.
+ */
+enum {
+	LCOL_CACHE, LCOL_LINE, LCOL_BYTES, LCOL_HISTORIES, LCOL_SLOTS,
+	LCOL_TOGETHER, LCOL_ACCESSES, LCOL_HITS, LCOL_TRUE, LCOL_TRUE_HALF,
+	LCOL_FALSE, LCOL_FALSE_HALF, LCOL_TRANSFERS, LCOL_TRANSFER_HALF,
+	LCOL_FIRST, LCOL_MOVED, LCOL_GROUP_HISTORIES, LCOL_MOVED_LO,
+	LCOL_MOVED_HI, LCOL_MOVED_95, LCOL_GROUP, LCOL_TRUE_SHARE,
+	LCOL_FALSE_SHARE, LCOL_TRANSFER_SHARE, LCOL_LABEL, LCOL_DECIDE,
+	NR_LINE_COLS
+};
+
+static const struct column line_cols[NR_LINE_COLS] = {
+	[LCOL_CACHE] = { NULL, "cache", 1, COL_STR },
+	[LCOL_LINE] = { "line", "line", 2, COL_UINT, 4 },
+	[LCOL_BYTES] = { "bytes", NULL, 0, COL_STR, -7 },
+	[LCOL_HISTORIES] = { "n", "histories", 9, COL_UINT, 5 },
+	[LCOL_SLOTS] = { "slots", "slots_watched", 10, COL_UINT, 5 },
+	[LCOL_TOGETHER] = { "tog", "most_together", 11, COL_UINT, 3 },
+	[LCOL_ACCESSES] = { "accesses", "accesses", 4, COL_UINT, 9 },
+	[LCOL_HITS] = { "hits", "hits", 0, COL_PCT, 7, 0, LCOL_ACCESSES },
+	[LCOL_TRUE] = { "true_shr", "true_sharing", 5, COL_PCT, 8, 0,
+			LCOL_ACCESSES },
+	[LCOL_TRUE_HALF] = { "±95%", "true_sharing_half95", 0, COL_DOUBLE,
+			     6, 0, 0, 1 },
+	[LCOL_FALSE] = { "false_shr", "false_sharing", 6, COL_PCT, 9, 0,
+			 LCOL_ACCESSES },
+	[LCOL_FALSE_HALF] = { "±95%", "false_sharing_half95", 0, COL_DOUBLE,
+			      6, 0, 0, 1 },
+	[LCOL_TRANSFERS] = { "transfer", "transfers", 7, COL_PCT, 8, 0,
+			     LCOL_ACCESSES },
+	[LCOL_TRANSFER_HALF] = { "±95%", "transfers_half95", 0, COL_DOUBLE,
+				 6, 0, 0, 1 },
+	[LCOL_FIRST] = { "1st_touch", "first_touch", 8, COL_PCT, 9, 0,
+			 LCOL_ACCESSES },
+	[LCOL_MOVED] = { "moved", "moved", 12, COL_UINT, 9 },
+	[LCOL_GROUP_HISTORIES] = { NULL, "moved_of", 13, COL_UINT },
+	[LCOL_MOVED_LO] = { NULL, "moved_lo95", 14, COL_DOUBLE },
+	[LCOL_MOVED_HI] = { NULL, "moved_hi95", 15, COL_DOUBLE },
+	[LCOL_MOVED_95] = { "95%", NULL, 0, COL_STR, 9 },
+	[LCOL_GROUP] = { NULL, "moved_group", 0, COL_STR },
+	[LCOL_TRUE_SHARE] = { NULL, "true_sharing_share", 16, COL_DOUBLE },
+	[LCOL_FALSE_SHARE] = { NULL, "false_sharing_share", 17, COL_DOUBLE },
+	[LCOL_TRANSFER_SHARE] = { NULL, "transfers_share", 18, COL_DOUBLE },
+	[LCOL_LABEL] = { "label", "label", 3, COL_STR, -13, 2 },
+	[LCOL_DECIDE] = { "decide", "histories_to_decide", 19, COL_UINT, -9 },
+};
+
+struct line_bufs {
+	char bytes[32], true_half[16], false_half[16], transfer_half[16];
+	char false_pct[16], moved[32], moved95[32], group[64], decide[32];
+};
+
+static void line_cells(struct cell *cells, const struct classify_line *l,
+		       const char *cache, struct line_bufs *b)
+{
+	const struct classify_group *g = l->nr_groups ?
+					 &l->group[l->best_group] : NULL;
+	int n = 0;
+
+	memset(cells, 0, NR_LINE_COLS * sizeof(*cells));
+	cells[LCOL_CACHE].s = cache;
+	cells[LCOL_LINE].u = l->line;
+	snprintf(b->bytes, sizeof(b->bytes), "%u-%u",
+		 l->line * CLASSIFY_LINE, l->line * CLASSIFY_LINE + 63);
+	cells[LCOL_BYTES].s = b->bytes;
+	cells[LCOL_HISTORIES].u = l->histories;
+	cells[LCOL_SLOTS].u = l->slots_watched;
+	cells[LCOL_TOGETHER].u = l->most_together;
+	cells[LCOL_ACCESSES].u = l->accesses;
+	cells[LCOL_HITS].u = l->hits;
+	cells[LCOL_TRUE].u = l->true_sharing;
+	cells[LCOL_FALSE].u = l->false_sharing;
+	snprintf(b->false_pct, sizeof(b->false_pct), "%.1f%%",
+		 100 * l->false_share.p);
+	cells[LCOL_FALSE].text = b->false_pct;
+	cells[LCOL_TRANSFERS].u = l->transfers;
+	cells[LCOL_FIRST].u = l->first_touch;
+	half_cell(&cells[LCOL_TRUE_HALF], l->true_share, b->true_half,
+		  sizeof(b->true_half));
+	half_cell(&cells[LCOL_FALSE_HALF], l->false_share, b->false_half,
+		  sizeof(b->false_half));
+	half_cell(&cells[LCOL_TRANSFER_HALF], l->transfer_share,
+		  b->transfer_half, sizeof(b->transfer_half));
+	cells[LCOL_TRUE_SHARE].d = l->true_share.p;
+	cells[LCOL_FALSE_SHARE].d = l->false_share.p;
+	cells[LCOL_TRANSFER_SHARE].d = l->transfer_share.p;
+	if (g) {
+		cells[LCOL_MOVED].u = g->moved;
+		cells[LCOL_GROUP_HISTORIES].u = g->histories;
+		snprintf(b->moved, sizeof(b->moved), "%llu/%llu",
+			 (unsigned long long)g->moved,
+			 (unsigned long long)g->histories);
+		cells[LCOL_MOVED].text = b->moved;
+		cells[LCOL_MOVED_LO].d = l->moved_lo;
+		cells[LCOL_MOVED_HI].d = l->moved_hi;
+		snprintf(b->moved95, sizeof(b->moved95), "%.0f-%.0f%%",
+			 100 * l->moved_lo, 100 * l->moved_hi);
+		cells[LCOL_MOVED_95].s = b->moved95;
+		b->group[0] = '\0';
+		for (int k = 0; k < DPROF_HIST_MAX_OFFSETS &&
+		     g->offset[k] != 0xffff; k++)
+			n += snprintf(b->group + n, sizeof(b->group) - n,
+				      "%s%u", k ? "," : "", g->offset[k]);
+		cells[LCOL_GROUP].s = b->group;
+	} else {
+		cells[LCOL_MOVED].null = cells[LCOL_GROUP_HISTORIES].null = true;
+		cells[LCOL_MOVED_LO].null = cells[LCOL_MOVED_HI].null = true;
+		cells[LCOL_MOVED_95].null = cells[LCOL_GROUP].null = true;
+	}
+	cells[LCOL_LABEL].s = classify_label_name(l->label);
+	decide_cell(&cells[LCOL_DECIDE], l->label, l->histories_to_decide,
+		    b->decide, sizeof(b->decide));
+}
+
+/* The lines of @target, as a table (text: under the type's fields). */
+static void show_lines(const struct classify *c, int target,
+		       const char *cache, struct table *tab, FILE *out)
+{
+	struct line_bufs b;
+	bool header = false;
+
+	for (size_t i = 0; i < c->nl; i++) {
+		struct cell cells[NR_LINE_COLS];
+
+		if (c->l[i].target != target)
+			continue;
+		if (tab->mode == TABLE_TEXT && !header) {
+			fprintf(out, "\n  %s per cache line (moved: lives in which the line went to another CPU, of the slots watched together that show it most; a lower bound):\n",
+				cache);
+			table_header(tab);
+			header = true;
+		}
+		line_cells(cells, &c->l[i], cache, &b);
+		table_row(tab, cells);
+	}
+}
+
+/* The fields of @target, as a table under its name. */
+static void show_fields(const struct classify *c, int target,
+			const char *cache, struct layout *l,
+			const struct ksyms *syms, struct table *tab, FILE *out)
+{
+	struct classify_bufs *bufs = xmalloc(sizeof(*bufs));
+	bool header = false;
+
+	for (size_t i = 0; i < c->n; i++) {
+		struct cell cells[NR_CLASSIFY_COLS];
+
+		if (c->f[i].target != target)
+			continue;
+		if (tab->mode == TABLE_TEXT && !header) {
+			fprintf(out, "\n%s:\n", cache);
+			table_header(tab);
+			header = true;
+		}
+		classify_cells(cells, &c->f[i], cache, l, syms, bufs);
+		table_row(tab, cells);
+	}
+	free(bufs);
+}
+
 int cmd_classify(int argc, char **argv)
 {
-	struct view_args o;
+	struct classify_opts o;
 	struct history_set hs;
 	struct classify c;
 	struct recording r;
 	struct layout **layouts;
 	struct ksyms syms;
 	struct json j;
-	struct table tab = {
+	struct table fields = {
 		.cols = classify_cols, .nr_cols = NR_CLASSIFY_COLS,
 		.tag = "field", .indent = "  ",
 	};
-	struct classify_bufs bufs;	/* one row's strings */
+	struct table lines = {
+		.cols = line_cols, .nr_cols = NR_LINE_COLS,
+		.tag = "line", .indent = "  ",
+	};
 	FILE *out;
-	int ret, cur = -1;
+	int ret;
 
 	memset(&o, 0, sizeof(o));
-	ret = opts_parse_view(&classify_cmd, NULL, argc, argv, &o);
+	ret = opts_parse_view(&classify_cmd, &o, argc, argv, &o.a);
 	if (ret)
 		goto out_map;
-	ret = view_open(&o.view, &r, &out, "classify");
+	if (!o.fields && !o.lines)
+		o.fields = o.lines = true;
+	ret = view_open(&o.a.view, &r, &out, "classify");
 	if (ret)
 		goto out_map;
-	if (o.target && view_target(&r, "classify", &o.target) < 0) {
-		view_close(out, &o.view);
+	if (o.a.target && view_target(&r, "classify", &o.a.target) < 0) {
+		view_close(out, &o.a.view);
 		recording_free(&r);
 		ret = EXIT_USAGE;
 		goto out_map;
 	}
 	histories_build(&hs, &r);
 	classify_build(&c, &hs);
-	layouts = view_layouts(&r, &o.map);
+	layouts = view_layouts(&r, &o.a.map);
 	ksyms_load(&syms, r.kallsyms);
-	if (o.view.json) {
+	if (o.a.view.json) {
 		json_init(&j, out);
 		json_object_begin(&j, NULL);
 		json_bool(&j, "estimated", true);
 		json_uint(&j, "histories", c.histories);
 		json_uint(&j, "histories_not_used", c.skipped);
+		json_uint(&j, "histories_unaligned", c.unaligned);
 		json_double(&j, "label_threshold", c.threshold);
 		json_double(&j, "interval_level", 0.95);
 		json_uint(&j, "labels_decided", c.decided);
 		json_uint(&j, "labels_undecided", c.undecided);
-		json_array_begin(&j, "fields");
-	} else if (!o.view.script) {
+		json_uint(&j, "line_labels_decided", c.lines_decided);
+		json_uint(&j, "line_labels_undecided", c.lines_undecided);
+	} else if (!o.a.view.script) {
 		fprintf(out, "miss classification, estimated from %llu complete histories (%llu others not used); label at >= %.0f%% of accesses\n",
 			(unsigned long long)c.histories,
 			(unsigned long long)c.skipped, 100 * c.threshold);
-		fprintf(out, "shares with their 95%% intervals over n, the histories that watched the field (the independent units, not the accesses); a label only where its interval is on one side of the threshold, else undecided with about how many histories would decide it; %zu labels decided at once, so expect about 1 in 20 of them to sit on the wrong side by chance\n",
-			c.decided);
+		fprintf(out, "shares with their 95%% intervals over n, the histories that watched the field or line (the independent units, not the accesses); a label only where its interval is on one side of the threshold, else undecided with about how many histories would decide it; %zu field and %zu line labels decided at once, so expect about 1 in 20 of them to sit on the wrong side by chance\n",
+			c.decided, c.lines_decided);
+		if (c.unaligned)
+			fprintf(out, "%llu histories watched objects not aligned to a 64-byte line: their lines hold other fields than an aligned object's\n",
+				(unsigned long long)c.unaligned);
 	}
-	tab.mode = o.view.json ? TABLE_JSON : o.view.script ? TABLE_SCRIPT :
-		   TABLE_TEXT;
-	tab.out = out;
-	tab.j = &j;
-	for (size_t i = 0; i < c.n; i++) {
-		const struct classify_field *f = &c.f[i];
-		struct cell cells[NR_CLASSIFY_COLS];
-		const char *cache;
-		struct layout *l;
+	fields.mode = lines.mode = o.a.view.json ? TABLE_JSON :
+				   o.a.view.script ? TABLE_SCRIPT : TABLE_TEXT;
+	fields.out = lines.out = out;
+	fields.j = lines.j = &j;
+	/* JSON: every type's fields, then every type's lines. */
+	for (int pass = 0; pass < (o.a.view.json ? 2 : 1); pass++) {
+		bool do_fields = o.fields && (!o.a.view.json || pass == 0);
+		bool do_lines = o.lines && (!o.a.view.json || pass == 1);
 
-		if (f->target < 0 || (size_t)f->target >= r.nr_targets)
-			continue;
-		cache = r.targets[f->target].name;
-		l = layouts[f->target];
-		if (o.target && strcmp(o.target, cache))
-			continue;
-		if (tab.mode == TABLE_TEXT && f->target != cur) {
-			cur = f->target;
-			fprintf(out, "\n%s:\n", cache);
-			table_header(&tab);
+		if (o.a.view.json && (do_fields || do_lines))
+			json_array_begin(&j, pass ? "lines" : "fields");
+		for (size_t t = 0; t < r.nr_targets; t++) {
+			const char *cache = r.targets[t].name;
+
+			if (o.a.target && strcmp(o.a.target, cache))
+				continue;
+			if (do_fields)
+				show_fields(&c, (int)t, cache, layouts[t],
+					    &syms, &fields, out);
+			if (do_lines)
+				show_lines(&c, (int)t, cache, &lines, out);
 		}
-		classify_cells(cells, f, cache, l, &syms, &bufs);
-		table_row(&tab, cells);
+		if (o.a.view.json && (do_fields || do_lines))
+			json_array_end(&j);
 	}
-	if (o.view.json) {
-		json_array_end(&j);
+	if (o.a.view.json) {
 		json_object_end(&j);
 		json_finish(&j);
-	} else if (!o.view.script) {
+	} else if (!o.a.view.script) {
 		fprintf(out, "\nfirst touches are unclassified; for conflict and capacity misses see dprof-view workingset\n");
 	}
-	ret = view_close(out, &o.view);
+	ret = view_close(out, &o.a.view);
 	ksyms_free(&syms);
 	view_layouts_free(layouts, r.nr_targets);
 	classify_free(&c);
 	histories_free(&hs);
 	recording_free(&r);
 out_map:
-	type_map_free(&o.map);
+	type_map_free(&o.a.map);
 	return ret;
 }

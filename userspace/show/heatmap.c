@@ -159,18 +159,20 @@ void heat_build(const struct profile *p, const struct profile_type *t,
 			h->max = b->weight;
 		for (size_t k = 0; c && k < c->n; k++) {
 			const struct classify_field *cf = &c->f[k];
-			uint64_t inval = cf->true_sharing + cf->false_sharing;
+			uint64_t misses = cf->true_sharing + cf->false_sharing +
+					  cf->transfers;
 
 			if (cf->target != target ||
 			    !overlaps(b->offset, b->size, cf->offset, cf->len))
 				continue;
 			b->accesses += cf->accesses;
-			if (cf->label != CLASSIFY_NEITHER && inval >= strongest) {
-				strongest = inval;
+			/* Only decided labels outline a box. */
+			if (heat_outlined(cf->label) && misses >= strongest) {
+				strongest = misses;
 				b->label = cf->label;
 			}
 		}
-		h->labelled += b->label != CLASSIFY_NEITHER;
+		h->labelled += heat_outlined(b->label);
 	}
 	free(field);
 	free(byte);
@@ -228,7 +230,14 @@ static void shade(const struct heat_box *b, double max, char *buf, size_t len)
 static const char *label_color(enum classify_label l)
 {
 	return l == CLASSIFY_TRUE_SHARING ? "#6a3d9a" :
-	       l == CLASSIFY_FALSE_SHARING ? "#1f78b4" : "#555555";
+	       l == CLASSIFY_FALSE_SHARING ? "#1f78b4" :
+	       l == CLASSIFY_HANDOFF ? "#e66101" : "#555555";
+}
+
+static const char *label_abbrev(enum classify_label l)
+{
+	return l == CLASSIFY_TRUE_SHARING ? "TS" :
+	       l == CLASSIFY_FALSE_SHARING ? "FS" : "HO";
 }
 
 /* One box's part in one cache line. */
@@ -255,7 +264,7 @@ static void write_segment(FILE *out, const struct heat_type *h,
 	fputs("</title>", out);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%d\"/>",
 		x, y, w, ROW_H, fill, label_color(b->label),
-		b->label != CLASSIFY_NEITHER ? 3 : 1);
+		heat_outlined(b->label) ? 3 : 1);
 	if (chars >= 2 && !b->padding) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + 14);
 		xml_text(out, b->name, chars);
@@ -265,12 +274,12 @@ static void write_segment(FILE *out, const struct heat_type *h,
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%.1f%%</text>",
 			x + 3, y + 27, share);
 	/* On the darkest shades the outline's colour would not read. */
-	if (chars >= 2 && b->label != CLASSIFY_NEITHER)
+	if (chars >= 2 && heat_outlined(b->label))
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-weight=\"bold\">%s</text>",
 			x + 3, y + 40, h->max > 0 && b->weight > 0.6 * h->max ?
 			"white" : label_color(b->label),
 			chars >= 13 ? classify_label_name(b->label) :
-			b->label == CLASSIFY_TRUE_SHARING ? "TS" : "FS");
+			label_abbrev(b->label));
 	fputs("</g>\n", out);
 }
 
@@ -339,6 +348,9 @@ static double write_legend(FILE *out, double y)
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"18\" fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%.1f\">false sharing</text>\n",
 		LEFT + 760, y + 1, label_color(CLASSIFY_FALSE_SHARING),
 		LEFT + 804, y + 14);
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"18\" fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%.1f\">handoff</text>\n",
+		LEFT + 900, y + 1, label_color(CLASSIFY_HANDOFF),
+		LEFT + 944, y + 14);
 	return y + 30;
 }
 

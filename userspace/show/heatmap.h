@@ -4,7 +4,8 @@
  * per 64-byte line, the struct's fields as boxes as wide as their bytes,
  * shaded by the misses (or, with the watch sampler, the sampled
  * accesses) that fell in them, outlined where the miss classification
- * labelled them true or false sharing.  heat_build() is the analysis (no
+ * labelled them true sharing, false sharing or handoff (decided labels
+ * only: an undecided field is not outlined).  heat_build() is the analysis (no
  * I/O); heat_write_svg() draws.
  */
 #ifndef DPROF_HEATMAP_H
@@ -36,8 +37,15 @@ struct heat_type {
 	struct heat_box *boxes;	/* by offset, covering the object */
 	size_t nr_boxes;
 	double total, max;	/* over boxes */
-	size_t labelled;	/* boxes with a sharing label */
+	size_t labelled;	/* boxes with a decided miss label */
 };
+
+/* The labels a box is outlined for. */
+static inline bool heat_outlined(enum classify_label l)
+{
+	return l == CLASSIFY_TRUE_SHARING || l == CLASSIFY_FALSE_SHARING ||
+	       l == CLASSIFY_HANDOFF;
+}
 
 /*
  * The boxes of @t from @l (NULL: the profile's rows, gaps as holes),

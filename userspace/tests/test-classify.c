@@ -18,6 +18,14 @@
  * 1.96 sqrt(((1 - 0.5)^2 + (0 - 0.5)^2) / (2 x 1 x 5^2)) = 0.196, holds
  * the 5% threshold: undecided, about 2 (0.196 / 0.05)^2 = 31 histories
  * to decide.
+ *
+ * The same accesses per line (0 and 8 are one line): 7 accesses, 1 first
+ * touch, 1 transfer, 2 false and 1 true sharing, 2 hits; in 5 of 5 lives
+ * the line moved (Wilson 95%: 0.566-1), but invalidations outnumber the
+ * move, so the line is false sharing as its shares say.  A hand-off
+ * history: cpu0 writes offset 0 three times, then cpu1 reads offset 8
+ * once: offset 8 is all transfer (handoff), offset 0 neither, the line
+ * 1 transfer in 4 accesses (25%, handoff).
  */
 #include <stdbool.h>
 #include "harness.h"
@@ -83,10 +91,34 @@ static void private_history(struct fixture *f, uint32_t id)
 	fixture_raw(f, &x, sizeof(x));
 }
 
-/* Classify @nr_known copies of the known history and @nr_private others. */
-static void classify_fixture(struct classify *c, struct history_set *hs,
-			     struct recording *r, struct fixture *f,
-			     int nr_known, int nr_private)
+/* cpu0 writes offset 0 three times, then cpu1 reads offset 8 once. */
+static void handoff_history(struct fixture *f, uint32_t id)
+{
+	struct dprof_hist_begin b = {
+		.hdr = { .kind = DPROF_REC_HIST_BEGIN, .size = sizeof(b) },
+		.time_ns = 1000, .addr = 0xffff888000003000ull, .id = id,
+		.offset = { 0, 8 }, .len = 8, .nr_offsets = 2,
+	};
+	struct dprof_hist_end x = {
+		.hdr = { .kind = DPROF_REC_HIST_END, .size = sizeof(x) },
+		.time_ns = 9000, .id = id, .reason = DPROF_HIST_FREED,
+		.elements = 4,
+	};
+
+	fixture_raw(f, &b, sizeof(b));
+	for (int i = 0; i < 3; i++)
+		elem(f, id, 0, false, true, 10 * (i + 1));
+	elem(f, id, 1, true, false, 40);
+	fixture_raw(f, &x, sizeof(x));
+}
+
+/*
+ * Classify @nr_known copies of the known history, @nr_private private
+ * ones and @nr_handoff hand-offs.
+ */
+static void classify_fixture3(struct classify *c, struct history_set *hs,
+			      struct recording *r, struct fixture *f,
+			      int nr_known, int nr_private, int nr_handoff)
 {
 	struct rec_error err;
 
@@ -95,10 +127,19 @@ static void classify_fixture(struct classify *c, struct history_set *hs,
 		known_history(f, 5 + i);
 	for (int i = 0; i < nr_private; i++)
 		private_history(f, 100 + i);
+	for (int i = 0; i < nr_handoff; i++)
+		handoff_history(f, 200 + i);
 	fixture_end(f);
 	CHECK(recording_parse(r, f->buf, f->len, &err) == 0);
 	histories_build(hs, r);
 	classify_build(c, hs);
+}
+
+static void classify_fixture(struct classify *c, struct history_set *hs,
+			     struct recording *r, struct fixture *f,
+			     int nr_known, int nr_private)
+{
+	classify_fixture3(c, hs, r, f, nr_known, nr_private, 0);
 }
 
 static void classify_done(struct classify *c, struct history_set *hs,
@@ -178,8 +219,55 @@ static void test_classify_intervals(void)
 	classify_done(&c, &hs, &r, &f);
 }
 
+static void test_classify_lines(void)
+{
+	struct fixture f;
+	struct recording r;
+	struct history_set hs;
+	struct classify c;
+
+	classify_fixture(&c, &hs, &r, &f, 5, 0);
+	CHECK_EQ_U64(c.nl, 1);
+	if (c.nl == 1) {
+		const struct classify_line *l = &c.l[0];
+
+		CHECK_EQ_U64(l->line, 0);
+		CHECK_EQ_U64(l->histories, 5);
+		CHECK_EQ_U64(l->accesses, 35);
+		CHECK_EQ_U64(l->first_touch, 5);
+		CHECK_EQ_U64(l->transfers, 5);
+		CHECK_EQ_U64(l->false_sharing, 10);
+		CHECK_EQ_U64(l->true_sharing, 5);
+		CHECK_EQ_U64(l->hits, 10);
+		CHECK_EQ_U64(l->slots_watched, 2);
+		CHECK_EQ_U64(l->most_together, 2);
+		CHECK_EQ_U64(l->nr_groups, 1);
+		CHECK_EQ_U64(l->group[0].moved, 5);
+		CHECK(l->moved_lo > 0.565 && l->moved_lo < 0.567);
+		CHECK(l->label == CLASSIFY_FALSE_SHARING);
+	}
+	classify_done(&c, &hs, &r, &f);
+
+	classify_fixture3(&c, &hs, &r, &f, 0, 0, 5);
+	CHECK_EQ_U64(c.n, 2);
+	CHECK_EQ_U64(c.nl, 1);
+	if (c.n == 2 && c.nl == 1) {
+		CHECK(c.f[0].label == CLASSIFY_NEITHER);
+		CHECK_EQ_U64(c.f[1].transfers, 5);
+		CHECK(c.f[1].label == CLASSIFY_HANDOFF);
+		CHECK_EQ_U64(c.f[1].transfer_writers[0].offset, 0);
+		CHECK_EQ_U64(c.f[1].transfer_writers[0].count, 5);
+		CHECK(c.l[0].transfer_share.p > 0.249 &&
+		      c.l[0].transfer_share.p < 0.251);
+		CHECK(c.l[0].label == CLASSIFY_HANDOFF);
+		CHECK_EQ_U64(c.lines_decided, 1);
+	}
+	classify_done(&c, &hs, &r, &f);
+}
+
 const struct unit_test classify_tests[] = {
 	{ "classify_known_history", test_classify_known_history },
 	{ "classify_intervals", test_classify_intervals },
+	{ "classify_lines", test_classify_lines },
 	{ NULL, NULL },
 };
