@@ -33,4 +33,32 @@ grep -q "ips could not be decoded\|cannot read kernel text" "$TMP/udp.log" &&
 	fail "trap ips were not mapped to accessing instructions"
 echo "ok: history $crossing runs from __alloc_skb on CPU 0 to a free on CPU 1"
 unload_mod dprof
+
+# Hand-offs, from the kernel source: the softirq on CPU 0 queues each
+# datagram with __skb_queue_tail() (__udp_enqueue_schedule_skb), writing
+# skb->next and ->prev; the receiver on CPU 1 dequeues it with
+# __skb_unlink() (__skb_try_recv_from_queue), writing them again, then
+# frees it.  So the skb's first line (next at 0, prev at 8) goes from CPU
+# 0 to CPU 1 in every life, and nothing writes it on CPU 0 after that:
+# a history that watched next or prev sees it move once (classify's
+# moved), and moves are its only misses besides first touches.  A life in
+# which the receiver's path watched nothing of the line (a group without
+# 0 or 8) does not count against it: moved is taken over the group of
+# slots that shows it most.
+next=$(kobj_offset sk_buff next)
+[ -n "$next" ] || fail "sk_buff.next not found in the BTF"
+skb_line=$((next / 64))
+dprof-view classify -L -t skbuff_head_cache "$out"
+set -- $(dprof-view classify --script -L -t skbuff_head_cache "$out" |
+	awk -v l="$skb_line" '$1 == "line" && $3 == l')
+[ $# -ge 14 ] || fail "no classification of the skb's first line"
+echo "line $skb_line: $4, moved in ${13} of ${14} lives, invalidations $6 true $7 false"
+[ "${14}" -ge 3 ] || skip "only ${14} histories watched the skb's first line: too few to judge"
+[ $((${13} * 10)) -ge $((${14} * 9)) ] ||
+	fail "the skb's first line moved in only ${13} of ${14} lives"
+expect_eq "invalidations of the skb's first line" "$(($6 + $7))" 0
+# five of five is the fewest whose Wilson interval is all above half
+if [ "${14}" -ge 5 ]; then
+	expect_eq "label of the skb's first line" "$4" handoff
+fi
 exit 0
