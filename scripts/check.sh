@@ -66,7 +66,7 @@ for k in 6.1 6.12; do
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-all-types.sh
 done
 step "referee: cache model and object map" make -s referee-test
-step "referee: classes on dprof_sharing (6.1)" scripts/check-referee.sh -k 6.1
+step "referee: classes on dprof_sharing, sk_buff hand-offs (6.1)" scripts/check-referee.sh -k 6.1
 echo "make check took $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
