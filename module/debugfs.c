@@ -24,6 +24,7 @@
 #include <linux/uaccess.h>
 #include <linux/ktime.h>
 #include "dprof.h"
+#include "plan.h"
 
 #define EVENTS_BOUNCE	(64 * 1024)
 /* read() of "events" needs room for the largest record. */
@@ -406,6 +407,20 @@ static const struct file_operations data_samples_fops = {
 	.read = data_samples_read,
 };
 
+/* The history cover plans, whole struct dprof_plan_item entries. */
+static ssize_t plans_read(struct file *file, char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	return table_read(ubuf, count, ppos, sizeof(struct dprof_plan_item),
+			  dprof_plan_read);
+}
+
+static const struct file_operations plans_fops = {
+	.owner = THIS_MODULE,
+	.open = guarded_open,
+	.read = plans_read,
+};
+
 /*
  * Each CPU id's per-CPU area offset (__u64, 0 for impossible CPUs): a
  * per-CPU variable's copy on CPU c is at its symbol plus offset c, which
@@ -523,6 +538,7 @@ static const struct {
 	{ DPROF_FILE_SAMPLES, 0400, &samples_fops },
 	{ DPROF_FILE_DATA_SAMPLES, 0400, &data_samples_fops },
 	{ DPROF_FILE_PERCPU, 0400, &percpu_fops },
+	{ DPROF_FILE_PLANS, 0400, &plans_fops },
 	/* Refuses writes unless sampler=inject. */
 	{ DPROF_FILE_INJECT, 0200, &inject_fops },
 };

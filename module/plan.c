@@ -49,7 +49,8 @@ struct hist_plan *dprof_plan(unsigned int t)
 
 bool dprof_plan_built(unsigned int t)
 {
-	return plan_state[t] > 0;
+	/* Pairs with dprof_plan_ensure()'s release: the plan is whole. */
+	return smp_load_acquire(&plan_state[t]) > 0;
 }
 
 static void plan_free(struct hist_plan *p)
@@ -241,8 +242,52 @@ int dprof_plan_ensure(unsigned int t)
 		plan_state[t] = -1;
 		return ret;
 	}
-	plan_state[t] = 1;
+	/* Readers of "plans" and "histories" see a whole plan (acquire). */
+	smp_store_release(&plan_state[t], 1);
 	return 0;
+}
+
+/*
+ * The items of every built plan from position *pos on, as struct
+ * dprof_plan_item (debugfs "plans").  The position is target << 32 |
+ * item.  Plans are never freed while the module's files exist; done
+ * counts are read racily (a count one history behind is fine).
+ */
+size_t dprof_plan_read(void *buf, size_t room, loff_t *pos)
+{
+	u64 t = (u64)*pos >> 32, i = (u32)*pos;
+	size_t done = 0;
+
+	if (*pos < 0)
+		return 0;
+	for (; t < dprof_nr_targets; t++, i = 0) {
+		const struct hist_plan *p = dprof_plan(t);
+
+		if (!dprof_plan_built(t))
+			continue;
+		for (; i < p->nr_items; i++) {
+			struct dprof_plan_item e = {
+				.target = t, .item = i,
+				.len = plan_spec.len,
+				.complete = READ_ONCE(p->done[i]),
+			};
+			unsigned int k;
+
+			if (room - done < sizeof(e))
+				goto out;
+			if (!(i & 0xfff))
+				cond_resched();
+			for (k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
+				e.offset[k] = p->items[i][k];
+				e.nr_offsets += e.offset[k] != DPROF_HIST_NO_OFFSET;
+			}
+			memcpy(buf + done, &e, sizeof(e));
+			done += sizeof(e);
+		}
+	}
+out:
+	*pos = (loff_t)(t << 32 | i);
+	return done;
 }
 
 void dprof_plans_free(void)

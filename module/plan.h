@@ -49,6 +49,8 @@ int dprof_plan_ensure(unsigned int t);
 /* Target @t's plan; valid (and non-empty) once dprof_plan_built(@t). */
 struct hist_plan *dprof_plan(unsigned int t);
 bool dprof_plan_built(unsigned int t);
+/* Whole struct dprof_plan_item entries from *pos on (debugfs "plans"). */
+size_t dprof_plan_read(void *buf, size_t room, loff_t *pos);
 void dprof_plans_free(void);
 /* The least-covered item, scanning from the cursor so ties rotate. */
 unsigned int dprof_plan_next(struct hist_plan *p);

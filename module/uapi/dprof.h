@@ -56,6 +56,7 @@
 #define DPROF_FILE_SAMPLES	"samples"	/* aggregated samples, binary */
 #define DPROF_FILE_DATA_SAMPLES	"data_samples"	/* outside slab, binary */
 #define DPROF_FILE_PERCPU	"percpu_offsets"	/* __u64 per CPU id */
+#define DPROF_FILE_PLANS	"plans"	/* struct dprof_plan_item[], binary */
 /* written, 0200; sampler=inject only: "COUNT ADDR IP KIND [LATENCY]" lines */
 #define DPROF_FILE_INJECT	"inject"
 
@@ -387,6 +388,7 @@ enum dprof_section_kind {
 	DPROF_SEC_ACCESS_KINDS	= 13,	/* struct dprof_file_access_kind[] */
 	DPROF_SEC_DATA_SAMPLES	= 14,	/* struct dprof_data_agg[] at the end */
 	DPROF_SEC_PERCPU	= 15,	/* __u64 per-CPU area offset per CPU id */
+	DPROF_SEC_PLANS		= 16,	/* struct dprof_plan_item[] at the end */
 };
 
 struct dprof_section {
@@ -412,6 +414,24 @@ struct dprof_file_cache {
 	__u32 ways;		/* 0: fully associative or unknown */
 	__u32 sets;
 	__u32 reserved;
+};
+
+/*
+ * One group of a target's history cover plan ("plans", DPROF_SEC_PLANS):
+ * the offsets one history watches together, and how many complete
+ * histories watched them so far.  The plan of a target is every item
+ * with its index; a target without a plan (none built yet, history=0)
+ * has none.  Its offsets tell the views which slots were meant to be
+ * watched, so that a slot with no history is shown, not left out.
+ */
+struct dprof_plan_item {
+	__u16 target;
+	__u8 nr_offsets;	/* 1 to DPROF_HIST_MAX_OFFSETS */
+	__u8 len;		/* bytes per offset (history_len) */
+	__u32 item;		/* index in the target's plan */
+	__u16 offset[DPROF_HIST_MAX_OFFSETS];	/* DPROF_HIST_NO_OFFSET pads */
+	__u32 complete;		/* complete histories of this item */
+	__u32 reserved;		/* zero */
 };
 
 #define DPROF_CACHE_DATA	1
@@ -481,6 +501,7 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_file_header) == 16, "file hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_section) == 16, "section size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_target) == 80, "target size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_cache) == 32, "cache size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_plan_item) == 24, "plan item size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_end) == 24, "end size");
 
 #endif /* _UAPI_DPROF_H */
