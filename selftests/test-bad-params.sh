@@ -77,7 +77,7 @@ echo "ok: aliases resolve; size-1024 is kmalloc-1k ${cg:+and $cg}"
 # the file modes let uid 0 in); version holds none and stays open.
 load_mod dprof target=skbuff
 EPERM=1
-for f in events samples data_samples percpu_offsets status profile histories targets; do
+for f in events samples data_samples percpu_offsets plans status profile histories targets; do
 	cat "$DPROF_DIR/$f" >/dev/null || fail "root with its capabilities cannot read $f"
 	got=$(opencaps "$DPROF_DIR/$f" | awk '{ print $2 }')
 	expect_eq "open $f without CAP_PERFMON/CAP_SYS_ADMIN" "$got" "$EPERM"

@@ -16,6 +16,8 @@
 #     transfer: handoff, moved by A's write to 256, in every life.
 # The free pointer is outside the object (the cache has a constructor),
 # so SLUB's own writes touch none of these lines.
+# Coverage: the recording keeps the plan, so an offset no history watched
+# is a row, and record --until covered=N stops once every group has N.
 . ./functions.sh
 trap cleanup_modules EXIT
 out=$TMP/handoff.dprof
@@ -25,15 +27,29 @@ want=8		# complete histories
 load_mod dprof_sharing
 load_mod dprof target=dprof_sharing sampler=off history_offsets=128,192,256
 skip_if_quarantine
+# Coverage first: recorded with no workload, the plan's three offsets
+# and their lines are rows with no history (n 0, undecided), not gaps.
+dprof-view record -o "$TMP/idle.dprof" -d 1 || fail "idle record failed"
+dprof-view classify -t dprof_sharing "$TMP/idle.dprof"
+dprof-view classify --script -t dprof_sharing "$TMP/idle.dprof" >"$TMP/idle" ||
+	fail "classify of the idle recording failed"
+rows=$(awk '$1 == "field" && $4 == "undecided" && $11 == 0 { f++ }
+	$1 == "line" && $4 == "undecided" && $10 == 0 { l++ }
+	END { print f + 0, l + 0 }' "$TMP/idle")
+expect_eq "fields and lines with no history, listed" "$rows" "3 3"
+# The workload runs until record's goal stops it (SIGTERM): every group
+# of the plan (one here) with $want complete histories.
 cat >"$TMP/handoff-run.sh" <<EOS
-. /selftests/functions.sh
-for i in \$(seq 100); do
-	echo "run 20 $iters 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
-	[ "\$(plan_count histories)" -ge $want ] && exit 0
-done
-exit 0
+while echo "run 20 $iters 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl; do :; done
 EOS
-dprof-view record -o "$out" -- sh "$TMP/handoff-run.sh" || fail "record failed"
+dprof-view record --until covered=$want -d 120 -o "$out" -- sh "$TMP/handoff-run.sh" \
+	2>"$TMP/record.err" || fail "record failed: $(cat "$TMP/record.err")"
+cat "$TMP/record.err"
+grep -q "goal covered=$want met" "$TMP/record.err" ||
+	fail "record did not say that the goal was met"
+dprof-view info "$out" | grep "^until:"
+dprof-view info "$out" | grep -q "^until: *covered=$want, met (ended by goal)" ||
+	fail "the recording does not say that the goal ended it"
 grep "rounds complete" $DPROF_DIR/histories
 unload_mod dprof
 dprof-view classify -t dprof_sharing "$out"

@@ -596,6 +596,54 @@ void classify_build(struct classify *c, const struct history_set *hs)
 		qsort(c->l, c->nl, sizeof(*c->l), by_line);
 }
 
+void classify_cover(struct classify *c, const struct dprof_plan_item *items,
+		    size_t n)
+{
+	size_t cap = c->n, lcap = c->nl, before = c->n, lines_before = c->nl;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dprof_plan_item *e = &items[i];
+
+		for (int k = 0; k < e->nr_offsets &&
+		     k < DPROF_HIST_MAX_OFFSETS; k++) {
+			size_t had = c->n;
+			struct classify_field *f = field_of(c, &cap, e->target,
+							    e->offset[k]);
+			struct classify_line *l;
+
+			if (c->n == had)
+				continue;	/* watched, or already added */
+			c->planned++;
+			c->unwatched++;
+			f->len = e->len;
+			f->label = CLASSIFY_UNDECIDED;
+			f->true_share.half = f->false_share.half = -1;
+			f->transfer_share.half = -1;
+			f->histories_to_decide = 2;	/* for an interval */
+			c->undecided++;
+			had = c->nl;
+			l = line_of(c, &lcap, e->target,
+				    e->offset[k] / CLASSIFY_LINE);
+			if (c->nl == had) {
+				l->slots_watched++;
+				continue;
+			}
+			l->label = CLASSIFY_UNDECIDED;
+			l->true_share.half = l->false_share.half = -1;
+			l->transfer_share.half = -1;
+			l->histories_to_decide = 2;
+			c->lines_undecided++;
+		}
+	}
+	/* Every watched field was planned, too. */
+	if (n)
+		c->planned += before;
+	if (c->n > before)
+		qsort(c->f, c->n, sizeof(*c->f), by_field);
+	if (c->nl > lines_before)
+		qsort(c->l, c->nl, sizeof(*c->l), by_line);
+}
+
 void classify_free(struct classify *c)
 {
 	free(c->f);

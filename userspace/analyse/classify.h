@@ -156,6 +156,8 @@ struct classify {
 	double threshold;	/* share of accesses that makes a label */
 	uint64_t histories, skipped;
 	uint64_t unaligned;	/* histories of objects not aligned to a line */
+	/* From classify_cover(): planned offsets, and those no history saw. */
+	size_t planned, unwatched;
 	size_t decided, undecided;	/* fields' labels */
 	size_t lines_decided, lines_undecided;
 };
@@ -186,6 +188,13 @@ void classify_history(const struct history *h, uint8_t *class,
 		      const struct hist_elem **writer);
 bool classify_usable(const struct history *h);
 void classify_build(struct classify *c, const struct history_set *hs);
+/*
+ * The offsets the history plans meant to watch (the recording's plans),
+ * so that a slot no complete history watched is a row (n 0, undecided)
+ * instead of a gap, and so is its line.  After classify_build().
+ */
+void classify_cover(struct classify *c, const struct dprof_plan_item *items,
+		    size_t n);
 void classify_free(struct classify *c);
 const char *classify_label_name(enum classify_label l);
 

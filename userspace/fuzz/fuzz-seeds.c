@@ -89,6 +89,20 @@ int main(int argc, char **argv)
 	fixture_end_with(&f, DPROF_SEC_SAMPLES, s, sizeof(s));
 	bad |= write_seed(argv[1], "samples.dprof", &f);
 
+	{
+		struct dprof_plan_item plan = {
+			.target = 0, .nr_offsets = 2, .len = 8,
+			.offset = { 0, 8, DPROF_HIST_NO_OFFSET,
+				    DPROF_HIST_NO_OFFSET },
+			.complete = 1,
+		};
+
+		fixture_begin(&f, 1);
+		history(&f);
+		fixture_end_with(&f, DPROF_SEC_PLANS, &plan, sizeof(plan));
+		bad |= write_seed(argv[1], "plans.dprof", &f);
+	}
+
 	/*
 	 * The geometries the reader accepts, at both ends (ws_geometry_ok):
 	 * the working set and the cache simulation run on each.

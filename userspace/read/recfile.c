@@ -106,6 +106,7 @@ const char *section_kind_name(uint32_t kind)
 	case DPROF_SEC_PROFILE: return "profile";
 	case DPROF_SEC_DATA_SAMPLES: return "data samples";
 	case DPROF_SEC_PERCPU: return "per-CPU offsets";
+	case DPROF_SEC_PLANS: return "plans";
 	default: return "unknown";
 	}
 }
@@ -416,6 +417,35 @@ static int read_sections(struct recording *r, struct rec_error *err)
 	return 0;
 }
 
+/* A plan item's target must be recorded and its offsets in the object. */
+static int check_plan_item(const struct recording *r,
+			   const struct dprof_plan_item *e,
+			   const struct rec_section *s, size_t k,
+			   struct rec_error *err)
+{
+	const struct dprof_file_target *t = NULL;
+
+	for (size_t i = 0; i < r->nr_targets && !t; i++)
+		if (r->targets[i].index == e->target)
+			t = &r->targets[i];
+	if (!t)
+		return fail(err, s->header_offset,
+			    "plans section: item %zu names target %u, which the recording does not have",
+			    k, e->target);
+	if (!e->nr_offsets || e->nr_offsets > DPROF_HIST_MAX_OFFSETS ||
+	    !e->len || e->len > 8)
+		return fail(err, s->header_offset,
+			    "plans section: item %zu has %u offsets of %u bytes",
+			    k, e->nr_offsets, e->len);
+	for (int i = 0; i < e->nr_offsets; i++)
+		if (e->offset[i] == DPROF_HIST_NO_OFFSET ||
+		    (t->object_size && e->offset[i] >= t->object_size))
+			return fail(err, s->header_offset,
+				    "plans section: item %zu watches offset %u of %s, outside its %u bytes",
+				    k, e->offset[i], t->name, t->object_size);
+	return 0;
+}
+
 static int decode_sections(struct recording *r, struct rec_error *err)
 {
 	/* Targets first: event checks need their number. */
@@ -488,6 +518,15 @@ static int decode_sections(struct recording *r, struct rec_error *err)
 				ret = fail(err, s->header_offset,
 					   "per-CPU offsets section: %zu CPUs, more than %u",
 					   r->nr_percpu_offsets, REC_MAX_CPUS);
+			break;
+		case DPROF_SEC_PLANS:
+			free(r->plans);
+			r->plans = NULL;
+			ret = parse_array(s, sizeof(struct dprof_plan_item),
+					  (void **)&r->plans, &r->nr_plans,
+					  "plans", err);
+			for (size_t k = 0; !ret && k < r->nr_plans; k++)
+				ret = check_plan_item(r, &r->plans[k], s, k, err);
 			break;
 		case DPROF_SEC_IPMAP:
 			free(r->ipmap);
@@ -663,6 +702,7 @@ void recording_free(struct recording *r)
 	free(r->samples);
 	free(r->data_samples);
 	free(r->percpu_offsets);
+	free(r->plans);
 	free(r->ipmap);
 	if (r->owns_buf && r->mapped)
 		munmap(r->buf, r->size);

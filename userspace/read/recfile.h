@@ -74,6 +74,9 @@ struct recording {
 	size_t nr_data_samples;
 	uint64_t *percpu_offsets;	/* by CPU id; 0: impossible CPU */
 	size_t nr_percpu_offsets;
+	/* The history cover plans at the end; none in older recordings. */
+	struct dprof_plan_item *plans;
+	size_t nr_plans;
 	const char *profile_text;	/* debugfs "profile" at the end */
 	const uint8_t *btf;
 	size_t btf_len;

@@ -518,6 +518,7 @@ int cmd_classify(int argc, char **argv)
 	}
 	histories_build(&hs, &r);
 	classify_build(&c, &hs);
+	classify_cover(&c, r.plans, r.nr_plans);
 	layouts = view_layouts(&r, &o.a.map);
 	ksyms_load(&syms, r.kallsyms);
 	if (o.a.view.json) {
@@ -533,6 +534,14 @@ int cmd_classify(int argc, char **argv)
 		json_uint(&j, "labels_undecided", c.undecided);
 		json_uint(&j, "line_labels_decided", c.lines_decided);
 		json_uint(&j, "line_labels_undecided", c.lines_undecided);
+		/* null: the recording has no plans (older than the section). */
+		if (r.nr_plans) {
+			json_uint(&j, "offsets_planned", c.planned);
+			json_uint(&j, "offsets_without_histories", c.unwatched);
+		} else {
+			json_null(&j, "offsets_planned");
+			json_null(&j, "offsets_without_histories");
+		}
 	} else if (!o.a.view.script) {
 		fprintf(out, "miss classification, estimated from %llu complete histories (%llu others not used); label at >= %.0f%% of accesses\n",
 			(unsigned long long)c.histories,
@@ -542,6 +551,11 @@ int cmd_classify(int argc, char **argv)
 		if (c.unaligned)
 			fprintf(out, "%llu histories watched objects not aligned to a 64-byte line: their lines hold other fields than an aligned object's\n",
 				(unsigned long long)c.unaligned);
+		if (r.nr_plans)
+			fprintf(out, "coverage: %zu offsets planned, %zu without a complete history (rows with n 0: record longer, or with --until covered=N)\n",
+				c.planned, c.unwatched);
+		else
+			fprintf(out, "coverage: the recording has no history plans (an older dprof-view recorded it): offsets no history watched are not listed\n");
 	}
 	fields.mode = lines.mode = o.a.view.json ? TABLE_JSON :
 				   o.a.view.script ? TABLE_SCRIPT : TABLE_TEXT;

@@ -195,6 +195,12 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 		fprintf(out, "work:       %s (as the workload reported it)\n", v);
 	if ((v = recording_meta(r, "load")))
 		fprintf(out, "load:       %s\n", v);
+	if ((v = recording_meta(r, "until")))
+		fprintf(out, "until:      %s, %s (ended by %s)\n", v,
+			!strcmp(META("until_met"), "1") ? "met" : "not met",
+			META("ended_by"));
+	if (r->nr_plans)
+		fprintf(out, "plans:      %zu groups of offsets\n", r->nr_plans);
 	fprintf(out, "targets:\n");
 	tab.cols = target_cols;
 	tab.nr_cols = NR_TG;

@@ -3,6 +3,7 @@
  * dprof-view record: drain the module's per-CPU rings into a
  * self-describing recording (format in module/uapi/dprof.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -37,6 +38,20 @@ struct record_opts {
 	const char *load;
 	enum progress_mode progress;	/* auto: when stderr is a terminal */
 	char **command;		/* run this, record until it exits */
+	unsigned long until_covered;	/* --until covered=N; 0: no goal */
+};
+
+/* With a goal and no -d, recording stops after this many seconds. */
+#define UNTIL_DEFAULT_CAP 600.0
+#define PLAN_CHECK_INTERVAL 0.5	/* seconds between reads of "plans" */
+
+/* How far the coverage goal is (--until covered=N). */
+struct goal_state {
+	double last_check;
+	size_t groups, groups_met;	/* plan items, and those with N */
+	uint32_t fewest;		/* complete histories of the poorest */
+	bool met;
+	const char *ended_by;	/* "goal", "workload", "time cap", "signal" */
 };
 
 struct record_state {
@@ -57,6 +72,7 @@ struct record_state {
 	int child_status;
 	unsigned int nr_targets;	/* in the first targets section */
 	uint32_t target_flags[DPROF_MAX_TARGETS];	/* there */
+	struct goal_state goal;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -75,7 +91,10 @@ static bool is_number(const char *s)
 	return end != s && !*end;
 }
 
-enum { OPT_WORK = OPT_LONG, OPT_LOAD, OPT_PROGRESS, OPT_NO_PROGRESS };
+enum {
+	OPT_WORK = OPT_LONG, OPT_LOAD, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_UNTIL,
+};
 
 static const struct opt record_own[] = {
 	{ 'o', "output", "FILE", 0,
@@ -94,6 +113,12 @@ static const struct opt record_own[] = {
 	  "a second (elapsed, records, drops, histories);\n"
 	  "default: when stderr is a terminal" },
 	{ OPT_NO_PROGRESS, "no-progress", NULL, 0, "no progress line" },
+	{ OPT_UNTIL, "until", "covered=N", 0,
+	  "stop once every group of offsets of every history\n"
+	  "plan has N complete histories (the module's\n"
+	  "\"plans\"), or at -d (default 600 s), or when\n"
+	  "COMMAND exits, whichever comes first; the goal met\n"
+	  "sends COMMAND SIGTERM.  The end says which it was" },
 	OPT_END,
 };
 
@@ -137,6 +162,18 @@ static int record_option(void *ctx, int key, const char *arg)
 	case OPT_NO_PROGRESS:
 		o->progress = PROGRESS_OFF;
 		return 0;
+	case OPT_UNTIL: {
+		char *end;
+
+		if (strncmp(arg, "covered=", 8) || !isdigit((unsigned char)arg[8]) ||
+		    (o->until_covered = strtoul(arg + 8, &end, 10), *end) ||
+		    !o->until_covered || o->until_covered > 1000000) {
+			errmsg("record: --until %s: expected covered=N, N from 1 to 1000000 complete histories per group of offsets",
+			       arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
 	default:
 		return EXIT_USAGE;
 	}
@@ -146,11 +183,12 @@ static const struct command_opts record_cmd = {
 	.cmd = "record",
 	.synopsis =
 	"usage: dprof-view record [-o FILE] [-d DURATION] [-l LABEL] [--work N|@FILE]\n"
-	"                         [--load L] [-- COMMAND [ARGS...]]\n"
+	"                         [--load L] [--until covered=N] [-- COMMAND [ARGS...]]\n"
 	"\n"
 	"Drain dprof.ko's rings into a recording until DURATION passes, COMMAND\n"
-	"exits, or SIGINT/SIGTERM arrives.  The file also holds the kernel release,\n"
-	"CPU caches, targets, /proc/kallsyms and the kernel's BTF.\n",
+	"exits, the --until goal is met, or SIGINT/SIGTERM arrives.  The file also\n"
+	"holds the kernel release, CPU caches, targets, /proc/kallsyms, the\n"
+	"kernel's BTF and the history plans (which offsets were to be watched).\n",
 	.epilogue =
 	"Environment: DPROF_DEBUGFS (default /sys/kernel/debug/dprof), DPROF_SYSFS,\n"
 	"DPROF_PROCFS redirect where the module and system files are read.\n",
@@ -170,6 +208,9 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 	o->output = a.view.output ? a.view.output : VIEW_DEFAULT_RECORDING;
 	if (first < argc)
 		o->command = &argv[first];
+	/* A goal that is never met (a type without histories) ends anyway. */
+	if (o->until_covered && o->duration <= 0)
+		o->duration = UNTIL_DEFAULT_CAP;
 	return 0;
 }
 
@@ -485,18 +526,85 @@ static int start_command(struct record_state *st)
 	return 0;
 }
 
+static uint8_t *read_table(struct record_state *st, const char *name,
+			   size_t entry, size_t *len);
+
+/* The plans now: how many groups have --until's N complete histories. */
+static void check_goal(struct record_state *st)
+{
+	struct goal_state *g = &st->goal;
+	size_t len;
+	uint8_t *buf = read_table(st, DPROF_FILE_PLANS,
+				  sizeof(struct dprof_plan_item), &len);
+
+	g->groups = len / sizeof(struct dprof_plan_item);
+	g->groups_met = 0;
+	g->fewest = UINT32_MAX;
+	for (size_t i = 0; i < g->groups; i++) {
+		const struct dprof_plan_item *e = (const void *)(buf + i *
+					sizeof(struct dprof_plan_item));
+
+		g->groups_met += e->complete >= st->opts.until_covered;
+		if (e->complete < g->fewest)
+			g->fewest = e->complete;
+	}
+	if (!g->groups)
+		g->fewest = 0;
+	g->met = g->groups && g->groups_met == g->groups;
+	free(buf);
+}
+
 static bool should_stop(struct record_state *st, double start)
 {
-	if (stop_requested)
+	struct goal_state *g = &st->goal;
+	double now = now_seconds();
+
+	if (stop_requested) {
+		g->ended_by = "signal";
 		return true;
-	if (st->opts.duration > 0 && now_seconds() - start >= st->opts.duration)
+	}
+	if (st->opts.duration > 0 && now - start >= st->opts.duration) {
+		g->ended_by = "time cap";
 		return true;
+	}
 	if (st->child > 0 &&
 	    waitpid(st->child, &st->child_status, WNOHANG) == st->child) {
 		st->child = 0;
+		g->ended_by = "workload";
 		return true;
 	}
+	if (st->opts.until_covered && now - g->last_check >= PLAN_CHECK_INTERVAL) {
+		g->last_check = now;
+		check_goal(st);
+		if (g->met) {
+			g->ended_by = "goal";
+			/* The workload has done what was asked of it. */
+			if (st->child > 0)
+				kill(st->child, SIGTERM);
+			return true;
+		}
+	}
 	return false;
+}
+
+/* One line on how --until's goal went, and the same in the META section. */
+static void report_goal(struct record_state *st, double elapsed)
+{
+	struct goal_state *g = &st->goal;
+	unsigned long n = st->opts.until_covered;
+
+	if (!n)
+		return;
+	if (g->met)
+		fprintf(stderr, "[ dprof-view record: goal covered=%lu met in %.1f s: every one of %zu groups of offsets has %lu complete histories or more%s ]\n",
+			n, elapsed, g->groups, n,
+			g->ended_by && strcmp(g->ended_by, "goal") ?
+			" (at the end)" : "");
+	else
+		fprintf(stderr, "%s: record: warning: the %s ended the recording before goal covered=%lu: %zu of %zu groups of offsets have %lu complete histories, the poorest %u%s\n",
+			prog_name, g->ended_by ? g->ended_by : "end", n,
+			g->groups_met, g->groups, n, g->fewest,
+			g->groups ? "" : " (no history plan: history=0, or no type was watched yet)");
 }
 
 /*
@@ -511,10 +619,15 @@ static void show_progress(struct record_state *st, double start, bool last)
 	    (!last && now - st->last_progress < PROGRESS_INTERVAL))
 		return;
 	st->last_progress = now;
-	fprintf(stderr, "\r[ recording %.1f s: %llu records (%.1f MiB), dropped %llu, histories %llu ]%s",
+	fprintf(stderr, "\r[ recording %.1f s: %llu records (%.1f MiB), dropped %llu, histories %llu",
 		now - start, (unsigned long long)st->records,
 		st->bytes / 1048576.0, (unsigned long long)read_dropped(st),
-		(unsigned long long)st->histories, last ? "\n" : "");
+		(unsigned long long)st->histories);
+	if (st->opts.until_covered)
+		fprintf(stderr, ", groups with %lu: %zu/%zu",
+			st->opts.until_covered, st->goal.groups_met,
+			st->goal.groups);
+	fprintf(stderr, " ]%s", last ? "\n" : "");
 	fflush(stderr);
 }
 
@@ -610,6 +723,12 @@ static void write_samples(struct record_state *st)
 	if (len)
 		rec_write_section(&st->out, DPROF_SEC_PERCPU, buf, len);
 	free(buf);
+	/* The plans, so that views show the slots no history watched. */
+	buf = read_table(st, DPROF_FILE_PLANS, sizeof(struct dprof_plan_item),
+			 &len);
+	if (len)
+		rec_write_section(&st->out, DPROF_SEC_PLANS, buf, len);
+	free(buf);
 }
 
 /*
@@ -634,6 +753,11 @@ static int write_work_meta(struct record_state *st)
 	}
 	if (work)
 		len += snprintf(meta + len, sizeof(meta) - len, "work=%s\n", work);
+	if (st->opts.until_covered)
+		len += snprintf(meta + len, sizeof(meta) - len,
+				"until=covered=%lu\nuntil_met=%d\nended_by=%s\n",
+				st->opts.until_covered, st->goal.met,
+				st->goal.ended_by ? st->goal.ended_by : "end");
 	if (st->opts.load)
 		len += snprintf(meta + len, sizeof(meta) - len, "load=%s\n",
 				st->opts.load);
@@ -693,6 +817,8 @@ static int finish(struct record_state *st, double elapsed)
 				  (size_t)nr_targets * sizeof(targets[0]));
 	write_samples(st);
 	write_ipmap(st);
+	if (st->opts.until_covered)
+		check_goal(st);	/* the state the recording ends in */
 	work_failed = write_work_meta(st);
 	rec_write_section(&st->out, DPROF_SEC_END, &end, sizeof(end));
 	if (rec_writer_close(&st->out)) {
@@ -704,6 +830,7 @@ static int finish(struct record_state *st, double elapsed)
 		"[ dprof-view record: %llu records (%.1f KiB) in %.2f s written to %s; module dropped %llu since load ]\n",
 		(unsigned long long)st->records, st->bytes / 1024.0, elapsed,
 		st->opts.output, (unsigned long long)end.lost);
+	report_goal(st, elapsed);
 	return work_failed;
 }
 

@@ -265,9 +265,48 @@ static void test_classify_lines(void)
 	classify_done(&c, &hs, &r, &f);
 }
 
+/*
+ * A plan watching offsets 0, 8 and 64: with the known histories (0 and
+ * 8), offset 64 and its line are rows with no history, undecided.
+ */
+static void test_classify_cover(void)
+{
+	struct dprof_plan_item items[2] = {
+		{ .target = 0, .nr_offsets = 2, .len = 8,
+		  .offset = { 0, 8, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET } },
+		{ .target = 0, .nr_offsets = 1, .len = 8, .item = 1,
+		  .offset = { 64, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
+			      DPROF_HIST_NO_OFFSET } },
+	};
+	struct fixture f;
+	struct recording r;
+	struct history_set hs;
+	struct classify c;
+
+	classify_fixture(&c, &hs, &r, &f, 5, 0);
+	classify_cover(&c, items, 2);
+	CHECK_EQ_U64(c.planned, 3);
+	CHECK_EQ_U64(c.unwatched, 1);
+	CHECK_EQ_U64(c.n, 3);
+	CHECK_EQ_U64(c.nl, 2);
+	if (c.n == 3 && c.nl == 2) {
+		CHECK_EQ_U64(c.f[2].offset, 64);
+		CHECK_EQ_U64(c.f[2].histories, 0);
+		CHECK(c.f[2].label == CLASSIFY_UNDECIDED);
+		CHECK_EQ_U64(c.f[2].histories_to_decide, 2);
+		CHECK_EQ_U64(c.l[1].line, 1);
+		CHECK_EQ_U64(c.l[1].histories, 0);
+		CHECK(c.l[1].label == CLASSIFY_UNDECIDED);
+		/* The watched fields keep their labels. */
+		CHECK(c.f[0].label == CLASSIFY_TRUE_SHARING);
+	}
+	classify_done(&c, &hs, &r, &f);
+}
+
 const struct unit_test classify_tests[] = {
 	{ "classify_known_history", test_classify_known_history },
 	{ "classify_intervals", test_classify_intervals },
 	{ "classify_lines", test_classify_lines },
+	{ "classify_cover", test_classify_cover },
 	{ NULL, NULL },
 };

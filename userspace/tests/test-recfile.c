@@ -97,6 +97,48 @@ static void test_target_out_of_range(void)
 	fixture_free(&f);
 }
 
+/* Plans: read back; a plan item off its target's object is refused. */
+static void test_plans_section(void)
+{
+	struct dprof_plan_item items[2] = {
+		{ .target = 0, .nr_offsets = 2, .len = 8, .item = 0,
+		  .offset = { 0, 8, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET },
+		  .complete = 3 },
+		{ .target = 1, .nr_offsets = 1, .len = 8, .item = 0,
+		  .offset = { 192, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
+			      DPROF_HIST_NO_OFFSET } },
+	};
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+
+	fixture_begin(&f, 2);
+	fixture_end_with(&f, DPROF_SEC_PLANS, items, sizeof(items));
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	CHECK_EQ_U64(r.nr_plans, 2);
+	if (r.nr_plans == 2) {
+		CHECK_EQ_U64(r.plans[0].complete, 3);
+		CHECK_EQ_U64(r.plans[1].offset[0], 192);
+	}
+	recording_free(&r);
+	fixture_free(&f);
+
+	items[1].offset[0] = 208;	/* cache1 is 201 bytes */
+	fixture_begin(&f, 2);
+	fixture_end_with(&f, DPROF_SEC_PLANS, items, sizeof(items));
+	CHECK(parse_copy(f.buf, f.len, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "offset 208 of cache1");
+	fixture_free(&f);
+
+	items[1].offset[0] = 0;
+	items[1].target = 7;
+	fixture_begin(&f, 2);
+	fixture_end_with(&f, DPROF_SEC_PLANS, items, sizeof(items));
+	CHECK(parse_copy(f.buf, f.len, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "target 7");
+	fixture_free(&f);
+}
+
 /* A target larger than any slab object (the views would size by it). */
 static void test_object_size_bounded(void)
 {
@@ -306,5 +348,6 @@ const struct unit_test recfile_tests[] = {
 	{ "recfile: end count must match", test_end_count_must_match },
 	{ "recfile: random corruption never crashes", test_random_corruption },
 	{ "recfile: writer round trip", test_writer_round_trip },
+	{ "recfile: plans section", test_plans_section },
 	{ NULL, NULL },
 };
