@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "coverage.h"
 #include "histories.h"
 #include "json.h"
 #include "ksyms.h"
@@ -117,6 +118,10 @@ static bool wanted(const struct recording *r, const struct history *h,
 static void list_text(FILE *out, const struct recording *r,
 		      const struct history_set *hs, const char *target)
 {
+	struct coverage cover;
+
+	/* Two: the fewest that give an interval. */
+	coverage_build(&cover, r, hs, 2);
 	for (size_t t = 0; t < r->nr_targets; t++) {
 		size_t n = 0, complete = 0, elems = 0;
 
@@ -132,6 +137,7 @@ static void list_text(FILE *out, const struct recording *r,
 		fprintf(out, "%s (object %u B): %zu histories, %zu complete (freed while watched), %zu accesses\n",
 			r->targets[t].name, r->targets[t].object_size, n,
 			complete, elems);
+		view_coverage_text(out, &cover, t, "  ");
 		if (!n)
 			continue;
 		fprintf(out, "  %8s %-15s %6s %6s %6s %-7s %-9s %12s %s\n", "id",
@@ -170,6 +176,7 @@ static void list_text(FILE *out, const struct recording *r,
 	if (!r->nr_ipmap && hs->n)
 		fprintf(out, "note: the recording has no ip map; ips are those after each access\n");
 	view_kinds_text(out, &hs->kinds);
+	coverage_free(&cover);
 }
 
 /* For coherence: write, read, or "?" when neither side tells. */

@@ -9,6 +9,7 @@
 #include "diffstat.h"
 #include "builtin.h"
 #include "combine.h"
+#include "coverage.h"
 #include "json.h"
 #include "ksyms.h"
 #include "typemap.h"
@@ -110,6 +111,7 @@ struct ctx {
 	struct layout **layouts;
 	struct ksyms syms;
 	const struct paths_opts *o;
+	struct coverage cover;
 };
 
 static void type_header(struct ctx *c, size_t t)
@@ -120,6 +122,7 @@ static void type_header(struct ctx *c, size_t t)
 	fprintf(c->out, "%s: %zu complete histories (%zu others not used), %zu unique path%s\n",
 		c->r->targets[t].name, pt->histories, pt->skipped,
 		pt->nr_paths, pt->nr_paths == 1 ? "" : "s");
+	view_coverage_text(c->out, &c->cover, t, "  ");
 	if (!pt->histories)
 		return;
 	fprintf(c->out, "  coverage: unique paths after");
@@ -421,6 +424,7 @@ static void emit(struct ctx *c)
 			json_uint(&j, "unique_paths", pt->nr_paths);
 			json_uint(&j, "new_paths_in_last_20_percent",
 				  paths_new_in_tail(pt, 0.2));
+			view_coverage_json(&j, &c->cover, t);
 			json_array_begin(&j, c->o->combined ? "combined" :
 							      "paths");
 		} else if (!c->o->a.view.script) {
@@ -501,7 +505,10 @@ int cmd_paths(int argc, char **argv)
 	c.o = &o;
 	c.layouts = view_layouts(&r, &o.a.map);
 	ksyms_load(&c.syms, r.kallsyms);
+	/* Two: the fewest that give an interval. */
+	coverage_build(&c.cover, &r, &hs, 2);
 	emit(&c);
+	coverage_free(&c.cover);
 	ret = view_close(out, &o.a.view);
 	view_layouts_free(c.layouts, r.nr_targets);
 	ksyms_free(&c.syms);

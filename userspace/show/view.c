@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "coverage.h"
 #include "histories.h"
 #include "json.h"
 #include "typemap.h"
@@ -246,4 +247,77 @@ void view_kinds_json(struct json *j, const struct kind_counts *k)
 	json_uint(j, "writes_reported_as_reads", k->write_reported_read);
 	json_uint(j, "rw_unknown", k->rw_unknown);
 	json_object_end(j);
+}
+
+/* "{0,8,16,24}" */
+static void group_text(const struct coverage_group *g, char *buf, size_t len)
+{
+	size_t pos = snprintf(buf, len, "{");
+
+	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS &&
+	     g->offset[k] != DPROF_HIST_NO_OFFSET && pos < len; k++)
+		pos += snprintf(buf + pos, len - pos, "%s%u", k ? "," : "",
+				g->offset[k]);
+	if (pos < len)
+		snprintf(buf + pos, len - pos, "}");
+}
+
+#define COVERAGE_LISTED 6	/* short groups named in the text line */
+
+void view_coverage_text(FILE *out, const struct coverage *cv, size_t t,
+			const char *indent)
+{
+	const struct coverage_target *ct;
+	size_t listed = 0;
+	char buf[64];
+
+	if (!cv->have_plans) {
+		fprintf(out, "%splan: not in the recording (an older dprof-view recorded it): groups of offsets with no history cannot be listed\n",
+			indent);
+		return;
+	}
+	if (t >= cv->nr_targets || !cv->t[t].n)
+		return;
+	ct = &cv->t[t];
+	fprintf(out, "%splan: %zu group%s of offsets; %zu with fewer than %llu complete histories%s",
+		indent, ct->n, ct->n == 1 ? "" : "s", ct->short_groups,
+		(unsigned long long)cv->min, ct->short_groups ? ":" : "");
+	for (size_t i = 0; i < ct->n && listed < COVERAGE_LISTED; i++) {
+		if (ct->g[i].complete >= cv->min)
+			continue;
+		group_text(&ct->g[i], buf, sizeof(buf));
+		fprintf(out, "%s %s %llu", listed ? "," : "", buf,
+			(unsigned long long)ct->g[i].complete);
+		listed++;
+	}
+	if (ct->short_groups > listed)
+		fprintf(out, ", %zu more", ct->short_groups - listed);
+	fprintf(out, "%s\n", ct->short_groups ?
+		" (record longer, or with --until covered=N)" : "");
+}
+
+void view_coverage_json(struct json *j, const struct coverage *cv, size_t t)
+{
+	const struct coverage_target *ct;
+	char buf[64];
+
+	if (!cv->have_plans || t >= cv->nr_targets) {
+		json_null(j, "plan_groups");
+		return;
+	}
+	ct = &cv->t[t];
+	json_uint(j, "plan_groups", ct->n);
+	json_uint(j, "plan_groups_short", ct->short_groups);
+	json_uint(j, "plan_groups_min_histories", cv->min);
+	json_array_begin(j, "plan_short");
+	for (size_t i = 0; i < ct->n; i++) {
+		if (ct->g[i].complete >= cv->min)
+			continue;
+		group_text(&ct->g[i], buf, sizeof(buf));
+		json_object_begin(j, NULL);
+		json_string(j, "offsets", buf);
+		json_uint(j, "complete", ct->g[i].complete);
+		json_object_end(j);
+	}
+	json_array_end(j);
 }

@@ -64,6 +64,16 @@ struct json;
  * the breakpoints' read/write report disagreed with the instruction.
  */
 void view_kinds_text(FILE *out, const struct kind_counts *k);
+struct coverage;
+/*
+ * "@indent plan: 8 groups of offsets; 2 with fewer than 2 complete
+ * histories: {32,40,48,56} 1, ..." for target @t, or that the recording
+ * has no plans; nothing for a type without a plan.
+ */
+void view_coverage_text(FILE *out, const struct coverage *cv, size_t t,
+			const char *indent);
+/* The same as "plan_groups", "plan_groups_short" and "plan_short". */
+void view_coverage_json(struct json *j, const struct coverage *cv, size_t t);
 void view_kinds_json(struct json *j, const struct kind_counts *k);
 
 #endif
