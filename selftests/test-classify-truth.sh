@@ -100,5 +100,32 @@ awk '
 	END { exit bad }' "$TMP/combined.txt" ||
 	fail "the combined trace is not the source's order"
 echo "ok: ten pairs combined into the source's $((2 + 10 * iters))-step order"
+
+# The same life classified per line with every field in view (classify
+# --combined).  Per life, from the source (ITERS iterations, A first):
+#   line 0 (shared_count): A and B each read then write it every
+#     iteration: 4 ITERS accesses; A's first read a first touch, B's first
+#     a transfer, every later read true sharing (2 ITERS - 2), the writes
+#     hits (2 ITERS);
+#   line 1 (written_by_a, written_by_b): one write each per iteration:
+#     2 ITERS accesses; a first touch, a transfer, then false sharing;
+#   line 2 (read_mostly): A's init write, then reads by both: 1 + 2 ITERS
+#     accesses, a first touch, B's first read a transfer, the rest hits;
+#   line 3 (private_count): A alone: 1 + 2 ITERS accesses, one first
+#     touch, hits.
+dprof-view classify --combined -t dprof_sharing "$out"
+dprof-view classify --combined --script -t dprof_sharing "$out" >"$TMP/cl.txt" ||
+	fail "classify --combined failed"
+set -- $(awk '$1 == "ctrace" && $3 == 1' "$TMP/cl.txt")
+expect_eq "combined classification exact (pairs watched, no step by time, CPUs known)" "$6" 1
+cline() {	# LINE ACCESSES HITS TRUE FALSE TRANSFERS FIRST
+	got=$(awk -v l="$1" '$1 == "cline" && $3 == 1 && $4 == l { print $6, $7, $8, $9, $10, $11 }' "$TMP/cl.txt")
+	expect_eq "line $1 per life: accesses hits true false transfers first" "$got" "$2 $3 $4 $5 $6 $7"
+}
+i=$iters
+cline 0 $((4 * i)) $((2 * i)) $((2 * i - 2)) 0 1 1
+cline 1 $((2 * i)) 0 0 $((2 * i - 2)) 1 1
+cline 2 $((1 + 2 * i)) $((2 * i - 1)) 0 0 1 1
+cline 3 $((1 + 2 * i)) $((2 * i)) 0 0 0 1
 unload_mod dprof_sharing
 exit 0

@@ -25,6 +25,8 @@ struct node {
 	uint64_t first_change, first_same;
 	/* last step of a path: freed on another CPU or not */
 	uint64_t last_change, last_same;
+	/* an odd or even number of CPU changes since allocation before it */
+	uint64_t odd_changes, even_changes;
 };
 
 struct edge {
@@ -273,6 +275,7 @@ static void walk_paths(struct family *f)
 	for (size_t i = 0; i < f->n; i++) {
 		const struct path *p = &f->ps->p[f->idx[i]];
 		long prev = -1;
+		bool odd = false;	/* CPU changes so far in the path */
 
 		if (!f->used[i])
 			continue;
@@ -303,6 +306,11 @@ static void walk_paths(struct family *f)
 			n->write = st->write;
 			n->time_sum_ns += st->time_sum_ns;
 			n->histories += p->count;
+			odd ^= st->cpu_change;
+			if (odd)
+				n->odd_changes += p->count;
+			else
+				n->even_changes += p->count;
 			if (!n->have_samples) {
 				n->samples = st->samples;
 				n->misses = st->misses;
@@ -441,6 +449,8 @@ static void order_nodes(struct family *f, struct combined_trace *c)
 		s->write = n->write;
 		s->time_mean_ns = node_time(n);
 		s->histories = n->histories;
+		s->side = n->odd_changes == n->even_changes ? -1 :
+			  n->odd_changes > n->even_changes;
 		s->samples = n->samples;
 		s->misses = n->misses;
 		s->latency_sum = n->latency_sum;

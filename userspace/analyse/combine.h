@@ -45,6 +45,12 @@ struct combined_step {
 	bool write;
 	bool by_time;		/* placed by time: no path orders it */
 	enum combined_cpu cpu;	/* against the step before (or allocation) */
+	/*
+	 * 0: on the allocating CPU, 1: on another one, by the parity of the
+	 * CPU changes before it in the paths that watched it (exact for an
+	 * object used by two CPUs); -1: the paths are split evenly.
+	 */
+	int8_t side;
 	double time_mean_ns;	/* since allocation */
 	uint64_t histories;	/* histories that watched this access */
 	uint64_t samples, misses, latency_sum;

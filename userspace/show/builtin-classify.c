@@ -11,6 +11,9 @@
 #include "builtin.h"
 #include "classify.h"
 #include "columns.h"
+#include "combine.h"
+#include "lineclass.h"
+#include "paths.h"
 #include "json.h"
 #include "ksyms.h"
 #include "typemap.h"
@@ -21,11 +24,16 @@
 struct classify_opts {
 	struct view_args a;
 	bool fields, lines;	/* the tables to show */
+	bool combined;		/* the combined traces' lines instead */
 };
 
 static const struct opt classify_own[] = {
 	{ 'F', "fields", NULL, 0, "the per-field table only" },
 	{ 'L', "lines", NULL, 0, "the per-line table only" },
+	{ 'c', "combined", NULL, 0,
+	  "per line, one life with every watched field in\n"
+	  "view: the combined trace of each allocation and\n"
+	  "free site replayed (history_mode=pairs)" },
 	{ 's', "script", NULL, 0,
 	  "one line per field and per line, for scripts:\n"
 	  "  field CACHE OFFSET LABEL ACCESSES TRUE FALSE\n"
@@ -50,7 +58,9 @@ static int classify_option(void *ctx, int key, const char *arg)
 	struct classify_opts *o = ctx;
 
 	(void)arg;
-	if (key == 'F')
+	if (key == 'c')
+		o->combined = true;
+	else if (key == 'F')
 		o->fields = true;
 	else if (key == 'L')
 		o->lines = true;
@@ -95,7 +105,16 @@ static const struct command_opts classify_cmd = {
 	"to another CPU, for the group of slots watched together that shows it\n"
 	"most (a lower bound: a CPU that touched only unwatched slots is not\n"
 	"seen), with its 95% Wilson interval.  Lines count from the line of\n"
-	"the object's first byte.\n",
+	"the object's first byte.\n"
+	"\n"
+	"--combined replays instead the combined trace of each allocation and\n"
+	"free site (dprof-view paths --combined): one life of the whole object\n"
+	"put together from the paths of every pair of offsets, so that a miss is\n"
+	"charged to the first access to a line after another CPU wrote it with\n"
+	"all the line's watched fields in view.  Counts are per life; the\n"
+	"object gets two CPUs, switching where the paths saw a change.  Exact\n"
+	"only where every pair was watched together (history_mode=pairs), no\n"
+	"step was placed by time and no CPU change is unknown; the header says.\n",
 	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES,
 	.own = classify_own,
 	.handle = classify_option,
@@ -457,6 +476,119 @@ static void show_lines(const struct classify *c, int target,
 	}
 }
 
+/* The per-life lines of the combined traces; --script: cline rows. */
+enum {
+	CCOL_CACHE, CCOL_RANK, CCOL_LINE, CCOL_BYTES, CCOL_FIELDS,
+	CCOL_ACCESSES, CCOL_HITS, CCOL_TRUE, CCOL_FALSE, CCOL_TRANSFERS,
+	CCOL_FIRST, NR_COMBINED_COLS
+};
+
+static const struct column combined_cols[NR_COMBINED_COLS] = {
+	[CCOL_CACHE] = { NULL, "cache", 1, COL_STR },
+	[CCOL_RANK] = { NULL, "rank", 2, COL_UINT },
+	[CCOL_LINE] = { "line", "line", 3, COL_UINT, 4 },
+	[CCOL_BYTES] = { "bytes", NULL, 0, COL_STR, -7 },
+	[CCOL_FIELDS] = { "fields", "fields", 4, COL_UINT, 6 },
+	[CCOL_ACCESSES] = { "accesses", "accesses", 5, COL_UINT, 9 },
+	[CCOL_HITS] = { "hits", "hits", 6, COL_UINT, 6 },
+	[CCOL_TRUE] = { "true_shr", "true_sharing", 7, COL_UINT, 8 },
+	[CCOL_FALSE] = { "false_shr", "false_sharing", 8, COL_UINT, 9 },
+	[CCOL_TRANSFERS] = { "transfer", "transfers", 9, COL_UINT, 8 },
+	[CCOL_FIRST] = { "1st_touch", "first_touch", 10, COL_UINT, 9 },
+};
+
+static void show_combined(const struct recording *r, const char *target,
+			  const struct lineclass_set *ls,
+			  const struct ksyms *syms, FILE *out,
+			  enum table_mode mode, struct json *j)
+{
+	struct table tab = {
+		.cols = combined_cols, .nr_cols = NR_COMBINED_COLS,
+		.tag = "cline", .indent = "    ", .mode = mode, .out = out,
+		.j = j,
+	};
+	char alloc[160], free_site[160], bytes[32];
+	size_t rank = 0;
+	int cur = -1;
+
+	if (mode == TABLE_JSON)
+		json_array_begin(j, "combined");
+	for (size_t i = 0; i < ls->n; i++) {
+		const struct lineclass_trace *lt = &ls->t[i];
+		const struct combined_trace *t = lt->t;
+		const char *cache;
+
+		if (t->target < 0 || (size_t)t->target >= r->nr_targets)
+			continue;
+		cache = r->targets[t->target].name;
+		if (target && strcmp(target, cache))
+			continue;
+		rank = t->target == cur ? rank + 1 : 1;
+		cur = t->target;
+		ksyms_format(syms, t->alloc_site, alloc, sizeof(alloc));
+		ksyms_format(syms, t->free_site, free_site, sizeof(free_site));
+		if (mode == TABLE_TEXT) {
+			fprintf(out, "\n%s, combined trace %zu (allocated by %s, freed by %s): one life from %llu histories in %zu paths; %zu of %zu offset pairs watched together, %zu steps placed by time, %zu CPU changes unknown: %s\n",
+				cache, rank, alloc, free_site,
+				(unsigned long long)t->histories_used,
+				t->paths_used, t->pairs_watched, t->pairs,
+				t->by_time, lt->unknown_cpu,
+				lt->exact ? "exact" :
+				"approximate (record with history_mode=pairs)");
+			table_header(&tab);
+		} else if (mode == TABLE_SCRIPT) {
+			fprintf(out, "ctrace %s %zu %llu %zu %d %zu %zu %zu %zu\n",
+				cache, rank,
+				(unsigned long long)t->histories_used,
+				t->paths_used, lt->exact, lt->unknown_cpu,
+				t->by_time, t->pairs_watched, t->pairs);
+		} else {
+			json_object_begin(j, NULL);
+			json_string(j, "cache", cache);
+			json_uint(j, "rank", rank);
+			json_string(j, "allocated_by", alloc);
+			json_string(j, "freed_by", free_site);
+			json_uint(j, "histories", t->histories_used);
+			json_uint(j, "paths", t->paths_used);
+			json_uint(j, "pairs", t->pairs);
+			json_uint(j, "pairs_watched", t->pairs_watched);
+			json_uint(j, "steps_by_time", t->by_time);
+			json_uint(j, "cpu_changes_unknown", lt->unknown_cpu);
+			json_bool(j, "exact", lt->exact);
+			json_array_begin(j, "lines");
+		}
+		for (size_t k = 0; k < lt->nr_lines; k++) {
+			const struct lineclass_line *l = &lt->lines[k];
+			struct cell c[NR_COMBINED_COLS];
+
+			memset(c, 0, sizeof(c));
+			c[CCOL_CACHE].s = cache;
+			c[CCOL_RANK].u = rank;
+			c[CCOL_LINE].u = l->line;
+			snprintf(bytes, sizeof(bytes), "%u-%u",
+				 l->line * CLASSIFY_LINE,
+				 l->line * CLASSIFY_LINE + 63);
+			c[CCOL_BYTES].s = bytes;
+			c[CCOL_FIELDS].u = l->fields;
+			c[CCOL_ACCESSES].u = l->accesses;
+			c[CCOL_HITS].u = l->hits;
+			c[CCOL_TRUE].u = l->true_sharing;
+			c[CCOL_FALSE].u = l->false_sharing;
+			c[CCOL_TRANSFERS].u = l->transfers;
+			c[CCOL_FIRST].u = l->first_touch;
+			table_row(&tab, c);
+		}
+		if (mode == TABLE_JSON) {
+			json_array_end(j);
+			json_object_end(j);
+		}
+	}
+	if (mode == TABLE_JSON)
+		json_array_end(j);
+	else if (mode == TABLE_TEXT && !rank)
+		fprintf(out, "\nno combined trace: no family of paths watched two offsets or more\n");
+}
+
 /* The fields of @target, as a table under its name. */
 static void show_fields(const struct classify *c, int target,
 			const char *cache, struct layout *l,
@@ -542,7 +674,7 @@ int cmd_classify(int argc, char **argv)
 			json_null(&j, "offsets_planned");
 			json_null(&j, "offsets_without_histories");
 		}
-	} else if (!o.a.view.script) {
+	} else if (!o.a.view.script && !o.combined) {
 		fprintf(out, "miss classification, estimated from %llu complete histories (%llu others not used); label at >= %.0f%% of accesses\n",
 			(unsigned long long)c.histories,
 			(unsigned long long)c.skipped, 100 * c.threshold);
@@ -561,6 +693,23 @@ int cmd_classify(int argc, char **argv)
 				   o.a.view.script ? TABLE_SCRIPT : TABLE_TEXT;
 	fields.out = lines.out = out;
 	fields.j = lines.j = &j;
+	if (o.combined) {
+		struct path_set ps;
+		struct combined_set cs;
+		struct lineclass_set ls;
+
+		paths_build(&ps, &r, &hs);
+		combine_build(&cs, &ps);
+		lineclass_build(&ls, &cs);
+		if (!o.a.view.json && !o.a.view.script)
+			fprintf(out, "combined traces per cache line: counts per life, every watched field of the line in view\n");
+		show_combined(&r, o.a.target, &ls, &syms, out, fields.mode,
+			      &j);
+		lineclass_free(&ls);
+		combine_free(&cs);
+		paths_free(&ps);
+		o.fields = o.lines = false;
+	}
 	/* JSON: every type's fields, then every type's lines. */
 	for (int pass = 0; pass < (o.a.view.json ? 2 : 1); pass++) {
 		bool do_fields = o.fields && (!o.a.view.json || pass == 0);
