@@ -39,8 +39,11 @@ echo
 echo "== dprof-view profile skbuff.dprof  (fields named from the guest kernel's BTF)"
 dprof-view profile /host/skbuff.dprof
 echo
-echo "== dprof-view classify skbuff.dprof  (sharing per field, estimated from the histories)"
+echo "== dprof-view classify skbuff.dprof  (sharing and hand-offs per field and per cache line, estimated from the histories)"
 dprof-view classify /host/skbuff.dprof
+echo
+echo "== dprof-view classify --combined skbuff.dprof  (one whole life per line, put together from the histories)"
+dprof-view classify --combined /host/skbuff.dprof
 echo
 echo "== dprof-view workingset skbuff.dprof  (occupancy of the L1 data cache)"
 dprof-view workingset /host/skbuff.dprof
