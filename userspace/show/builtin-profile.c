@@ -302,9 +302,93 @@ static void field_cells(struct cell *c, struct profile_texts *x,
 					   sizeof(x->sym));
 }
 
+/*
+ * The offsets the history plan of @t watched (histories and sample
+ * windows) that no sampled field covers, ascending, at most @max: shown,
+ * not left out.  None for a recording without plans or a type without one.
+ */
+static size_t unsampled(const struct recording *r,
+			const struct profile_type *t, uint16_t *out,
+			size_t max)
+{
+	size_t n = 0;
+
+	if (t->data || t->target == UINT32_MAX)
+		return 0;
+	for (size_t i = 0; i < r->nr_plans; i++) {
+		const struct dprof_plan_item *e = &r->plans[i];
+
+		if (e->target != t->target)
+			continue;
+		for (int k = 0; k < e->nr_offsets &&
+		     k < DPROF_HIST_MAX_OFFSETS; k++) {
+			uint32_t lo = e->offset[k], hi = lo + e->len;
+			bool covered = false;
+			size_t at;
+
+			for (size_t f = 0; f < t->nr_fields && !covered; f++) {
+				const struct profile_field *pf = &t->fields[f];
+				uint32_t end = pf->offset + (pf->size ?
+							     pf->size : 1);
+
+				covered = pf->samples && pf->offset < hi &&
+					  end > lo;
+			}
+			if (covered)
+				continue;
+			/* Insert sorted, once. */
+			for (at = 0; at < n && out[at] < lo; at++)
+				;
+			if ((at < n && out[at] == lo) || n == max)
+				continue;
+			memmove(out + at + 1, out + at, (n - at) * sizeof(*out));
+			out[at] = (uint16_t)lo;
+			n++;
+		}
+	}
+	return n;
+}
+
+#define UNSAMPLED_MAX 4096
+
+/* "  watched, no sample: 72, 224" under a type's fields. */
+static void unsampled_text(FILE *out, const struct recording *r,
+			   const struct profile_type *t)
+{
+	uint16_t *offs = xcalloc(UNSAMPLED_MAX, sizeof(*offs));
+	size_t n = unsampled(r, t, offs, UNSAMPLED_MAX);
+
+	if (n) {
+		fprintf(out, "  watched by the plan, no sample (n 0) at %zu offset%s:",
+			n, n == 1 ? "" : "s");
+		for (size_t i = 0; i < n && i < 32; i++)
+			fprintf(out, " %u", offs[i]);
+		fprintf(out, "%s\n", n > 32 ? " ..." : "");
+	}
+	free(offs);
+}
+
+static void unsampled_json(struct json *j, const struct recording *r,
+			   const struct profile_type *t)
+{
+	uint16_t *offs = xcalloc(UNSAMPLED_MAX, sizeof(*offs));
+	size_t n = unsampled(r, t, offs, UNSAMPLED_MAX);
+
+	if (!r->nr_plans) {
+		json_null(j, "watched_not_sampled");
+	} else {
+		json_array_begin(j, "watched_not_sampled");
+		for (size_t i = 0; i < n; i++)
+			json_uint(j, NULL, offs[i]);
+		json_array_end(j);
+	}
+	free(offs);
+}
+
 /* Text: a type's heading, then its fields pahole-style by cache line. */
-static void type_text(FILE *out, const struct profile *p,
-		      const struct profile_type *t, const struct ksyms *syms)
+static void type_text(FILE *out, const struct recording *r,
+		      const struct profile *p, const struct profile_type *t,
+		      const struct ksyms *syms)
 {
 	const struct table tab = { .cols = field_cols,
 				   .nr_cols = NR_FIELD_COLS,
@@ -333,6 +417,7 @@ static void type_text(FILE *out, const struct profile *p,
 	}
 	if (!t->nr_fields) {
 		fprintf(out, "  no samples\n");
+		unsampled_text(out, r, t);
 		return;
 	}
 	table_header(&tab);
@@ -348,6 +433,7 @@ static void type_text(FILE *out, const struct profile *p,
 		field_cells(cells, &x, p, t, f, syms);
 		table_row(&tab, cells);
 	}
+	unsampled_text(out, r, t);
 }
 
 static bool shown(const struct profile_type *t, const char *target)
@@ -355,8 +441,9 @@ static bool shown(const struct profile_type *t, const char *target)
 	return !target || !strcmp(target, t->cache);
 }
 
-static void profile_text(FILE *out, const struct profile *p,
-			 const char *target, const struct ksyms *syms)
+static void profile_text(FILE *out, const struct recording *r,
+			 const struct profile *p, const char *target,
+			 const struct ksyms *syms)
 {
 	const struct table tab = { .cols = type_cols, .nr_cols = NR_TYPE_COLS,
 				   .mode = TABLE_TEXT, .out = out };
@@ -373,7 +460,7 @@ static void profile_text(FILE *out, const struct profile *p,
 		}
 	for (size_t i = 0; i < p->nr_types; i++)
 		if (shown(&p->types[i], target))
-			type_text(out, p, &p->types[i], syms);
+			type_text(out, r, p, &p->types[i], syms);
 }
 
 /* --script: every type's line, then every field's. */
@@ -408,8 +495,9 @@ static void profile_script(FILE *out, const struct profile *p,
 	}
 }
 
-static void profile_json(FILE *out, const struct profile *p,
-			 const char *target, const struct ksyms *syms)
+static void profile_json(FILE *out, const struct recording *r,
+			 const struct profile *p, const char *target,
+			 const struct ksyms *syms)
 {
 	struct json j;
 	const struct table types = { .cols = type_cols,
@@ -456,6 +544,7 @@ static void profile_json(FILE *out, const struct profile *p,
 			table_row(&fields, fc);
 		}
 		json_array_end(&j);
+		unsampled_json(&j, r, t);
 		table_row_close(&types);
 	}
 	json_array_end(&j);
@@ -590,11 +679,11 @@ int cmd_profile(int argc, char **argv)
 	}
 	ksyms_load(&syms, r.kallsyms);
 	if (o.a.view.json)
-		profile_json(out, &p, o.a.target, &syms);
+		profile_json(out, &r, &p, o.a.target, &syms);
 	else if (o.a.view.script)
 		profile_script(out, &p, o.a.target, &syms);
 	else
-		profile_text(out, &p, o.a.target, &syms);
+		profile_text(out, &r, &p, o.a.target, &syms);
 	ret = view_close(out, &o.a.view);
 	ksyms_free(&syms);
 	profile_free(&p);
