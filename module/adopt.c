@@ -128,6 +128,167 @@ static int match_cache(struct kmem_cache *s, const char *name, void *arg)
 	return 1;
 }
 
+/*
+ * The kmalloc size names ("8" ... "8k"): the suffixes of a set of
+ * kmem_buckets_create() caches ("msg_msg-64", "memdup_user-1k", with
+ * CONFIG_SLAB_BUCKETS, on in Debian's 6.12) and of the random kmalloc
+ * caches ("kmalloc-rnd-05-64", CONFIG_RANDOM_KMALLOC_CACHES).
+ */
+static const char *const kmalloc_sizes[] = {
+	"8", "16", "32", "64", "96", "128", "192", "256", "512", "1k", "2k",
+	"4k", "8k",
+};
+
+/* A bucket set has a cache for most kmalloc sizes; 4 of them is enough. */
+#define BUCKET_SET_MIN 4
+#define SIBLINGS_MAX 32
+
+/* What the walks below collect: caches of one size @size besides kmalloc-N. */
+struct siblings {
+	const char *size;	/* "64", "1k" */
+	char name[SIBLINGS_MAX][DPROF_NAME_LEN];
+	unsigned int n, more;
+	char prefix[DPROF_NAME_LEN];	/* a bucket set being counted */
+	unsigned int in_set;
+};
+
+static bool is_kmalloc_size(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kmalloc_sizes); i++)
+		if (!strcmp(s, kmalloc_sizes[i]))
+			return true;
+	return false;
+}
+
+/* "<prefix>-<size>": the size part, or NULL. */
+static const char *size_suffix(const char *name)
+{
+	const char *dash = strrchr(name, '-');
+
+	return dash && dash != name && is_kmalloc_size(dash + 1) ? dash + 1 :
+								   NULL;
+}
+
+/* Counts the caches of the set named sib->prefix ("<prefix>-<size>"). */
+static int count_set(struct kmem_cache *s, const char *name, void *arg)
+{
+	struct siblings *sib = arg;
+	size_t len = strlen(sib->prefix);
+	const char *suffix = size_suffix(name);
+
+	if (suffix && suffix == name + len + 1 &&
+	    !strncmp(name, sib->prefix, len))
+		sib->in_set++;
+	return 0;
+}
+
+/* "64" -> 64, "1k" -> 1024. */
+static unsigned int size_bytes(const char *size)
+{
+	unsigned int n = 0;
+
+	while (isdigit(*size))
+		n = n * 10 + (*size++ - '0');
+	return *size == 'k' ? n * 1024 : n;
+}
+
+/*
+ * Candidates of size sib->size: random kmalloc caches, and caches named
+ * "<prefix>-<size>" outside the kmalloc families whose objects are that
+ * many bytes (bucket sets, checked by count_set() afterwards; sgpool-64
+ * holds 64 scatterlists, not 64 bytes).
+ */
+static int collect_sibling(struct kmem_cache *s, const char *name, void *arg)
+{
+	struct siblings *sib = arg;
+	const char *suffix = size_suffix(name);
+	u32 size[2];	/* stride, object_size (target_fill()) */
+
+	if (!suffix || strcmp(suffix, sib->size))
+		return 0;
+	if (copy_from_kernel_nofault(size, (char *)s + dprof_layout.cache_size,
+				     sizeof(size)) ||
+	    size[1] != size_bytes(sib->size))
+		return 0;
+	if (str_has_prefix(name, "kmalloc-") &&
+	    !str_has_prefix(name, "kmalloc-rnd-"))
+		return 0;	/* kmalloc-N, -cg-, -rcl-: named otherwise */
+	if (str_has_prefix(name, "dma-kmalloc-"))
+		return 0;	/* GFP_DMA: its own name, as before */
+	if (sib->n == SIBLINGS_MAX) {
+		sib->more++;
+		return 0;
+	}
+	strscpy(sib->name[sib->n++], name, DPROF_NAME_LEN);
+	return 0;
+}
+
+/*
+ * The caches that take kmalloc()s of size @size besides kmalloc-N and
+ * kmalloc-cg-N: random kmalloc caches and kmem_buckets sets; a cache
+ * called "<prefix>-<size>" is a bucket if its prefix has at least
+ * BUCKET_SET_MIN sizes.  Returns how many, names in @sib.
+ */
+static int find_siblings(struct siblings *sib, const char *size)
+{
+	unsigned int i, kept = 0;
+	int ret;
+
+	memset(sib, 0, sizeof(*sib));
+	sib->size = size;
+	ret = dprof_walk_caches(collect_sibling, sib);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < sib->n; i++) {
+		const char *name = sib->name[i];
+
+		if (!str_has_prefix(name, "kmalloc-rnd-")) {
+			strscpy(sib->prefix, name, sizeof(sib->prefix));
+			sib->prefix[strlen(name) - strlen(size) - 1] = 0;
+			sib->in_set = 0;
+			ret = dprof_walk_caches(count_set, sib);
+			if (ret < 0)
+				return ret;
+			if (sib->in_set < BUCKET_SET_MIN)
+				continue;	/* a cache that only looks so */
+		}
+		if (kept != i)
+			strscpy(sib->name[kept], name, DPROF_NAME_LEN);
+		kept++;
+	}
+	sib->n = kept;
+	return kept;
+}
+
+/* target=kmalloc-N: what of size N it leaves out, in the log and status. */
+static char missed_siblings[160];
+
+static void note_missed_siblings(const char *size)
+{
+	struct siblings *sib = kzalloc(sizeof(*sib), GFP_KERNEL);
+	size_t pos;
+	unsigned int i;
+
+	pos = scnprintf(missed_siblings, sizeof(missed_siblings),
+			"kmalloc-cg-%s (__GFP_ACCOUNT), dma-kmalloc-%s (GFP_DMA)",
+			size, size);
+	if (sib && find_siblings(sib, size) > 0)
+		for (i = 0; i < sib->n; i++)
+			pos += scnprintf(missed_siblings + pos,
+					 sizeof(missed_siblings) - pos, ", %s",
+					 sib->name[i]);
+	pr_info("target=kmalloc-%s: kmalloc()s of this size also go to %s, not profiled: target=size-%s names them all\n",
+		size, missed_siblings, size);
+	kfree(sib);
+}
+
+const char *dprof_target_missed_siblings(void)
+{
+	return missed_siblings[0] ? missed_siblings : NULL;
+}
+
 static int target_add(const char *requested)
 {
 	struct dprof_target *t;
@@ -143,9 +304,9 @@ static int target_add(const char *requested)
 		pr_err("target=all profiles every cache: do not combine it with cache names\n");
 		return -EINVAL;
 	}
-	if (dprof_nr_targets == DPROF_MAX_NAMED_TARGETS) {
-		pr_err("target=: too many caches (at most %d; target=all profiles every cache)\n",
-		       DPROF_MAX_NAMED_TARGETS);
+	if (dprof_nr_targets == DPROF_MAX_LISTED_TARGETS) {
+		pr_err("target=: too many caches (at most %d with the siblings size-N adds; target=all profiles every cache)\n",
+		       DPROF_MAX_LISTED_TARGETS);
 		return -EINVAL;
 	}
 	t = &dprof_targets[dprof_nr_targets];
@@ -187,8 +348,7 @@ static int target_add(const char *requested)
 	if (str_has_prefix(t->name, "kmalloc-") &&
 	    isdigit(t->name[strlen("kmalloc-")]) &&
 	    !str_has_prefix(requested, "size-"))
-		pr_info("target=%s: kmalloc() with __GFP_ACCOUNT uses kmalloc-cg-*, with GFP_DMA dma-kmalloc-*: name those caches too to profile them (size-N names both kmalloc-N and kmalloc-cg-N)\n",
-			t->name);
+		note_missed_siblings(t->name + strlen("kmalloc-"));
 	dprof_target_lock();
 	ret = dprof_target_publish(t->cache, since);
 	dprof_target_unlock();
@@ -215,6 +375,31 @@ static int target_add_cg_twin(void)
 	if (dprof_walk_caches(match_cache, &probe) <= 0 || !probe.cache)
 		return 0;	/* no memcg kmem: kmalloc-N is all of size-N */
 	return target_add(twin);
+}
+
+/*
+ * And the random kmalloc caches and kmem_buckets sets of that size
+ * (find_siblings()), each a target of its own.
+ */
+static int target_add_size_siblings(const char *plain)
+{
+	const char *size = plain + strlen("kmalloc-");
+	struct siblings *sib = kzalloc(sizeof(*sib), GFP_KERNEL);
+	unsigned int i;
+	int ret;
+
+	if (!sib)
+		return -ENOMEM;
+	ret = find_siblings(sib, size);
+	for (i = 0; ret >= 0 && i < sib->n; i++) {
+		pr_info("target=size-%s: also %s\n", size, sib->name[i]);
+		ret = target_add(sib->name[i]);
+	}
+	if (ret >= 0 && sib->more)
+		pr_warn("target=size-%s: %u more caches of this size were not examined\n",
+			size, sib->more);
+	kfree(sib);
+	return ret < 0 ? ret : 0;
 }
 
 struct walk_all {
@@ -344,6 +529,7 @@ static int target_init_all(void)
 int dprof_target_init(const char *spec)
 {
 	char *copy, *cursor, *name;
+	unsigned int named = 0;
 	int ret = 0;
 
 	if (!spec || !*spec) {
@@ -360,9 +546,22 @@ int dprof_target_init(const char *spec)
 	}
 	while (cursor && (name = strsep(&cursor, ",")) != NULL) {
 		name = strim(name);
+		if (++named > DPROF_MAX_NAMED_TARGETS) {
+			pr_err("target=: too many caches (at most %d names; target=all profiles every cache)\n",
+			       DPROF_MAX_NAMED_TARGETS);
+			ret = -EINVAL;
+			break;
+		}
 		ret = target_add(name);
-		if (!ret && str_has_prefix(name, "size-"))
+		if (!ret && str_has_prefix(name, "size-")) {
+			char plain[DPROF_NAME_LEN];
+
+			strscpy(plain, dprof_targets[dprof_nr_targets - 1].name,
+				sizeof(plain));
 			ret = target_add_cg_twin();
+			if (!ret)
+				ret = target_add_size_siblings(plain);
+		}
 		if (ret)
 			break;
 	}

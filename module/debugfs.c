@@ -302,6 +302,9 @@ static int status_show(struct seq_file *m, void *v)
 				   dprof_targets[i].object_size,
 				   dprof_targets[i].flags & DPROF_TARGET_DEAD ?
 				   " GONE" : "");
+	if (dprof_target_missed_siblings())
+		seq_printf(m, "kmalloc()s of a targeted size not profiled, in %s: target=size-N names them all\n",
+			   dprof_target_missed_siblings());
 	if (dprof_target_all) {
 		u64 unknown;
 		unsigned int over, too_large, rescans, retried;

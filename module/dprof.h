@@ -61,7 +61,9 @@ extern unsigned int dprof_nr_targets;
 extern bool dprof_have_kmalloc_target;
 extern bool dprof_target_all;	/* target=all */
 
-#define DPROF_MAX_NAMED_TARGETS	8
+#define DPROF_MAX_NAMED_TARGETS	8	/* names in target= */
+/* With the siblings size-N adds (kmalloc-cg-N, buckets, random caches). */
+#define DPROF_MAX_LISTED_TARGETS	64
 /* Offsets in records and tables are 16 bits (struct dprof_sample_agg). */
 #define DPROF_MAX_OBJECT_SIZE	65536
 
@@ -155,6 +157,8 @@ void dprof_target_var_gone(int target);
 void dprof_target_all_stats(u64 *unknown, unsigned int *over_limit,
 			    unsigned int *too_large, unsigned int *nr_rescans,
 			    unsigned int *retried);
+/* target=kmalloc-N: the caches of size N it leaves out, or NULL. */
+const char *dprof_target_missed_siblings(void);
 
 /* ---- liveset.c: NMI-safe set of live target objects -------------------- */
 enum dprof_liveset_result {

@@ -20,7 +20,7 @@
 static char *target;
 module_param(target, charp, 0444);
 MODULE_PARM_DESC(target,
-		 "Slab caches to profile, comma-separated (names from /proc/slabinfo; aliases: skbuff, tcp, udp, size-N, kmalloc-N; at most 8), or all: every cache, those created later included. Required.");
+		 "Slab caches to profile, comma-separated (names from /proc/slabinfo; aliases: skbuff, tcp, udp, size-N (every cache kmalloc() of N bytes uses: kmalloc-N, kmalloc-cg-N, kmem_buckets and random kmalloc caches of that size), kmalloc-N; at most 8), or all: every cache, those created later included. Required.");
 
 static unsigned int ring_kb = 2048;
 module_param(ring_kb, uint, 0444);

@@ -29,6 +29,14 @@
  *   keep        create dprof_keeper (the same size as the churn caches, so
  *               it is likely to land where one of them was) and allocate
  *               100 objects from it, kept until unload
+ *   buckets     kmem_buckets_create("dprof_bkt"): a cache dprof_bkt-N for
+ *               every kmalloc size N, the way msg_msg and memdup_user
+ *               allocate on kernels with CONFIG_SLAB_BUCKETS (EOPNOTSUPP
+ *               without it: Debian's 6.1)
+ *   bucket_alloc N SIZE
+ *               allocate N objects of SIZE bytes with kmem_buckets_alloc()
+ *               (so from dprof_bkt-<kmalloc size of SIZE>), then kfree()
+ *               them all
  *
  * /sys/kernel/debug/dprof_caches/stats: "storm N alias A keeper K
  * meet_timeouts T" (unalias calls that did not meet within 100 ms).
@@ -77,6 +85,77 @@ struct rcu_obj {
 
 static struct kmem_cache *rcu_cache;
 static bool rcu_used;
+
+#ifdef CONFIG_SLAB_BUCKETS
+/* A kmem_buckets *, spelled out: checkpatch takes the typedef for a value. */
+static struct kmem_cache *(*buckets)[KMALLOC_SHIFT_HIGH + 1];
+
+static int buckets_create(void)
+{
+	if (buckets)
+		return -EBUSY;
+	buckets = kmem_buckets_create("dprof_bkt", 0, 0, 0, NULL);
+	return buckets ? 0 : -ENOMEM;
+}
+
+static int bucket_alloc(unsigned int n, unsigned int size)
+{
+	void **objs;
+	unsigned int i;
+	int ret = 0;
+
+	if (!buckets || !n || n > 100000 || !size || size > 8192)
+		return -EINVAL;
+	objs = kvcalloc(n, sizeof(*objs), GFP_KERNEL);
+	if (!objs)
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		objs[i] = kmem_buckets_alloc(buckets, size, GFP_KERNEL);
+		if (!objs[i])
+			ret = -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		kfree(objs[i]);
+	kvfree(objs);
+	return ret;
+}
+
+/*
+ * No kmem_buckets_destroy() in 6.12: destroy each cache once (smaller
+ * sizes share one), then the array, a slab object kfree() takes back.
+ */
+static void buckets_destroy(void)
+{
+	unsigned int i, j;
+
+	if (!buckets)
+		return;
+	for (i = 0; i < ARRAY_SIZE(*buckets); i++) {
+		bool seen = false;
+
+		for (j = 0; j < i; j++)
+			seen |= (*buckets)[j] == (*buckets)[i];
+		if (!seen)
+			kmem_cache_destroy((*buckets)[i]);
+	}
+	kfree(buckets);
+	buckets = NULL;
+}
+#else
+static int buckets_create(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static int bucket_alloc(unsigned int n, unsigned int size)
+{
+	return -EOPNOTSUPP;
+}
+
+static void buckets_destroy(void)
+{
+}
+#endif
 
 /* unalias: the merged cache whose destroys meet at entry, and how many came. */
 static const struct kmem_cache *meet_cache;
@@ -253,11 +332,15 @@ static int handle(const char *cmd)
 {
 	struct kmem_cache *pair[2];
 	char name[16];
-	unsigned int n = 0;
+	unsigned int n = 0, size = 0;
 	int ret;
 
-	if (sscanf(cmd, "%15s %u", name, &n) < 1)
+	if (sscanf(cmd, "%15s %u %u", name, &n, &size) < 1)
 		return -EINVAL;
+	if (!strcmp(name, "buckets"))
+		return buckets_create();
+	if (!strcmp(name, "bucket_alloc"))
+		return bucket_alloc(n, size);
 	if (!strcmp(name, "storm"))
 		return storm_create(n);
 	if (!strcmp(name, "destroy")) {
@@ -351,6 +434,7 @@ static void __exit caches_exit(void)
 
 	debugfs_remove_recursive(dir);
 	unregister_kprobe(&meet_probe);
+	buckets_destroy();
 	if (nr_storm)
 		destroy_together(storm, nr_storm);
 	kmem_cache_destroy(alias_b);
