@@ -71,6 +71,7 @@ struct watch {
 	u64 cut_ns;		/* when the free hook ended the window */
 	bool counting;		/* window samples since hits_at_open */
 	u64 hits_at_open;	/* window hits when the window opened */
+	atomic_t slot_hits[NR_WATCH_OFFSETS];	/* this window's, per offset */
 	u64 watched_ns;		/* how long the window was open */
 	bool cut;		/* the window was ended by a free */
 };

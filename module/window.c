@@ -85,6 +85,46 @@ static void census_visit(unsigned long base, unsigned long age, void *arg)
 		c->keep[o.target][get_random_u32_below(CENSUS_KEEP)] = base;
 }
 
+/*
+ * Per-offset samples of the window about to be armed: the last window's
+ * were all counted (its registers are disarmed everywhere) before this.
+ */
+static void window_reset_slots(struct watch *w)
+{
+	unsigned int k;
+
+	for (k = 0; k < NR_WATCH_OFFSETS; k++)
+		atomic_set(&w->slot_hits[k], 0);
+}
+
+/* One record per window, for the profile's intervals (uapi/dprof.h). */
+static void window_emit(const struct watch *w)
+{
+	struct dprof_window_rec e;
+	unsigned int k;
+
+	memset(&e, 0, sizeof(e));
+	e.hdr.kind = DPROF_REC_WINDOW;
+	e.hdr.size = sizeof(e);
+	e.hdr.cpu = raw_smp_processor_id();
+	e.hdr.target = w->target;
+	e.time_ns = watch_now_ns();
+	e.watched_ns = w->watched_ns;
+	e.plan_item = w->plan_item;
+	e.kind = w->young ? DPROF_WINDOW_REC_YOUNG : DPROF_WINDOW_REC_OLD;
+	e.nr_offsets = w->nr_offsets;
+	e.cut = w->cut;
+	e.cpus_changed = w->cpus_changed;
+	for (k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
+		e.offset[k] = k < w->nr_offsets ? w->offset[k] :
+			      DPROF_HIST_NO_OFFSET;
+		e.samples[k] = k < NR_WATCH_OFFSETS ?
+			       atomic_read(&w->slot_hits[k]) : 0;
+	}
+	/* A full ring counts the loss, as for every record. */
+	dprof_ring_write(&e, sizeof(e));
+}
+
 /* The census, if the last is CENSUS_MS old: false without memory. */
 static bool census_take(void)
 {
@@ -196,6 +236,7 @@ bool dprof_window_arm(void)
 	id = dprof_watch_next_id();
 	dprof_watch_publish(id, WATCH_WINDOW, r.target, base, item,
 			    p->items[item]);
+	window_reset_slots(w);
 	/* Publish the window before checking that the object still lives. */
 	smp_mb();
 	if (!dprof_liveset_contains(base)) {
@@ -253,6 +294,7 @@ bool dprof_window_pick_next(void)
 	id = dprof_watch_next_id();
 	dprof_watch_publish(id, WATCH_WINDOW, target, 0, item,
 			    p->items[item]);
+	window_reset_slots(w);
 	w->young = true;
 	w->deadline_ns = watch_now_ns() +
 			 (u64)dprof_watch_cfg.wait_ms * NSEC_PER_MSEC;
@@ -322,6 +364,7 @@ void dprof_window_disarmed(void)
 	}
 	dprof_plan_count_window(w->target, w->young ? DPROF_WINDOW_YOUNG :
 				DPROF_WINDOW_OLD, y);
+	window_emit(w);
 	w->counting = false;
 	trace_dprof_window(w->target, w->addr, w->offset, w->nr_offsets,
 			   w->watched_ns, y, w->cut);
@@ -369,6 +412,7 @@ bool dprof_window_hit(unsigned int w, bool write_bp, struct pt_regs *regs)
 	dprof_sample_watch(wa->target, wa->offset[w], regs->ip,
 			   dprof_watch_bps_per_offset > 1, write_bp, true);
 	atomic64_inc(&dprof_watch_hits.window);
+	atomic_inc(&wa->slot_hits[w]);
 	return true;
 }
 

@@ -116,11 +116,12 @@ grep -q "struct rq\|^ *3 *runqueues(percpu) *rq " "$TMP/report.txt" ||
 
 dprof-view profile --debug "$MODDIR/dprof_sharing.ko" "$out" |
 	tee "$TMP/profile.txt" || fail "profile failed"
-# field rows: offset size field samples share loads stores misses lat top
+# field rows: offset size field samples share ±95% n loads stores misses
+# lat top
 field() {	# TYPE OFFSET -> "field samples misses top"
 	awk -v t="$1:" -v o="$2" '
 		/^[^ ]/ { in_t = ($1 == t) }
-		in_t && $1 == o && NF >= 10 { print $3, $4, $8, $10; exit }' \
+		in_t && $1 == o && NF >= 12 { print $3, $4, $10, $12; exit }' \
 		"$TMP/profile.txt"
 }
 expect_row() {	# TYPE OFFSET WANT

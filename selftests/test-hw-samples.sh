@@ -108,9 +108,10 @@ dprof-view profile --debug "$MODDIR/dprof_workload.ko" \
 # (400*250 + 300*120 + 150*90 + 250*300) / 1100 = 204 (not 187).
 expect_eq "type row" "$(awk '$1 == "dprof_workload" && $2 == "struct" { print $3, $4, $5, $7 }' \
 	"$TMP/hw-profile.txt")" "dprof_workload_obj 2900 1200 204"
-# field rows: offset size field samples share loads stores misses avg_lat
+# field rows: offset size field samples share ±95% n loads stores misses
+# avg_lat
 rows=$(awk '/^dprof_workload/ { in_t = 1; next } /^[^ ]/ { in_t = 0 }
-	in_t && $1 ~ /^[0-9]+$/ && NF >= 10 { print $1, $3, $4, $6, $7, $8, $9 }' \
+	in_t && $1 ~ /^[0-9]+$/ && NF >= 12 { print $1, $3, $4, $8, $9, $10, $11 }' \
 	"$TMP/hw-profile.txt")
 cat >"$TMP/hw-want" <<EOF
 0 magic 1000 1000 0 0 -

@@ -38,6 +38,9 @@ load_mod dprof target=dprof_sharing sampler=watch history=0 \
 grep -q "^sampler: watch" $DPROF_DIR/profile || fail "sampler is not watch"
 pause_us=1000
 kasan_kernel && pause_us=10000
+# dprof-view records alongside, for the windows' own records (below).
+dprof-view record --no-progress -o "$TMP/windows.dprof" 2>"$TMP/record.err" &
+rec=$!
 i=0
 while [ $i -lt 100 ]; do
 	echo "run 1 1000 0 1 $pause_us" >/sys/kernel/debug/dprof_sharing/ctl ||
@@ -70,6 +73,32 @@ for off in 0 64 72 128 192 256 8 264; do
 		exit d > 5 }' || fail "offset $off is off by more than 5 points"
 done
 echo "ok: window shares match the workload within 5 points ($total samples, $full windows)"
+
+# dprof-view's field shares come from the windows' records: samples per
+# second of watching, the windows the units of their 95% intervals.  The
+# intervals measure the windows' spread only: TCG's pace between groups
+# (above) is a bias they do not hold, hence the same 5 points.
+kill -INT $rec
+wait $rec || fail "record failed: $(cat "$TMP/record.err")"
+dprof-view profile -t dprof_sharing "$TMP/windows.dprof" | head -24
+dprof-view profile --script -t dprof_sharing "$TMP/windows.dprof" |
+	awk -F '\t' '$1 == "field" { print $3, $8, $14, $15 }' >"$TMP/view-shares"
+for off in 0 64 72 128 192; do
+	set -- $(awk -v o=$off '$1 == o' "$TMP/view-shares")
+	[ $# -eq 4 ] || fail "offset $off: no share with an interval in the view: $*"
+	want=$(expected $off)
+	awk -v g="$2" -v h="$3" -v n="$4" -v w="$want" -v o=$off 'BEGIN {
+		d = g - w; if (d < 0) d = -d
+		printf "offset %3d: %5.1f%% +- %.1f over %d windows, expected %5.1f%%\n", o, g, h, n, w
+		# as above, 5 points of pace; twice the half-width where wider
+		exit n < 2 || h == "-" || d > (2 * h > 5 ? 2 * h : 5) }' ||
+		fail "offset $off: the view's share or interval does not hold the workload's"
+done
+# The padding took no sample: listed as watched with none, not left out.
+dprof-view profile -t dprof_sharing "$TMP/windows.dprof" |
+	grep -q "watched by the plan, no sample (n 0) at 2 offsets: 8 264" ||
+	fail "the padding (8, 264) is not listed as watched without samples"
+echo "ok: the view's per-window shares and intervals hold the workload's"
 unload_mod dprof
 unload_mod dprof_sharing
 exit 0

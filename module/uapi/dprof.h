@@ -116,6 +116,7 @@ enum dprof_rec_kind {
 	DPROF_REC_HIST_END = 6,	/* struct dprof_hist_end */
 	DPROF_REC_SAMPLE = 7,	/* struct dprof_sample_rec (sample_records=1) */
 	DPROF_REC_SLAB_LIVE = 8,	/* struct dprof_slab_live (load-time scan) */
+	DPROF_REC_WINDOW = 9,	/* struct dprof_window_rec, per sample window */
 };
 
 struct dprof_rec_hdr {
@@ -215,6 +216,28 @@ struct dprof_hist_begin {
 	__u8 len;		/* bytes watched at each offset: 1, 2, 4, 8 */
 	__u8 nr_offsets;	/* 1 to DPROF_HIST_MAX_OFFSETS */
 	__u8 reserved[6];
+};
+
+/*
+ * One sample window (sampler=watch), written when its registers are
+ * disarmed: which offsets of which type it watched, for how long, and
+ * the samples each offset took.  The windows are the independent units
+ * of the profile's shares (dprof-view profile's intervals).
+ */
+#define DPROF_WINDOW_REC_OLD	0	/* a live object older than a window */
+#define DPROF_WINDOW_REC_YOUNG	1	/* an object watched from its allocation */
+
+struct dprof_window_rec {
+	struct dprof_rec_hdr hdr;	/* target; cpu: the collector's */
+	__u64 time_ns;		/* disarmed, CLOCK_MONOTONIC */
+	__u64 watched_ns;	/* open that long; 0: never opened */
+	__u32 plan_item;	/* the offset group (struct dprof_plan_item) */
+	__u8 kind;		/* DPROF_WINDOW_REC_OLD or _YOUNG */
+	__u8 nr_offsets;	/* 1 to DPROF_HIST_MAX_OFFSETS */
+	__u8 cut;		/* ended by the object's free */
+	__u8 cpus_changed;	/* a CPU came or went: its time is not exposure */
+	__u16 offset[DPROF_HIST_MAX_OFFSETS];	/* NO_OFFSET pads */
+	__u32 samples[DPROF_HIST_MAX_OFFSETS];	/* taken at each offset */
 };
 
 /* END reasons */
@@ -488,6 +511,7 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_rec_hdr) == 8, "rec_hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_obj_event) == 32, "obj_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_lost_event) == 24, "lost_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_slab_live) == 32, "slab_live size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_window_rec) == 56, "window record size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_begin) == 56, "hist_begin size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_end) == 40, "hist_end size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_elem) == 16, "hist_elem size");

@@ -97,8 +97,19 @@ int main(int argc, char **argv)
 			.complete = 1,
 		};
 
+		struct dprof_window_rec w = {
+			.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w) },
+			.time_ns = 3000, .watched_ns = 20000000,
+			.nr_offsets = 2,
+			.offset = { 0, 8, DPROF_HIST_NO_OFFSET,
+				    DPROF_HIST_NO_OFFSET },
+			.samples = { 3, 1 },
+		};
+
 		fixture_begin(&f, 1);
 		history(&f);
+		fixture_raw(&f, &w, sizeof(w));
+		fixture_raw(&f, &w, sizeof(w));
 		fixture_end_with(&f, DPROF_SEC_PLANS, &plan, sizeof(plan));
 		bad |= write_seed(argv[1], "plans.dprof", &f);
 	}

@@ -222,6 +222,8 @@ static size_t record_size(uint16_t kind)
 		return sizeof(struct dprof_sample_rec);
 	case DPROF_REC_SLAB_LIVE:
 		return sizeof(struct dprof_slab_live);
+	case DPROF_REC_WINDOW:
+		return sizeof(struct dprof_window_rec);
 	default:
 		return 0;
 	}
@@ -303,6 +305,21 @@ static int check_record(const struct recording *r, const uint8_t *rec,
 						    "history %u watches offset %u twice",
 						    b.id, b.offset[i]);
 		}
+	}
+	if (hdr.kind == DPROF_REC_WINDOW) {
+		struct dprof_window_rec w;
+		uint32_t size = r->targets[hdr.target].object_size;
+
+		memcpy(&w, rec, sizeof(w));
+		if (w.nr_offsets < 1 || w.nr_offsets > DPROF_HIST_MAX_OFFSETS ||
+		    w.kind > DPROF_WINDOW_REC_YOUNG)
+			return fail(err, at, "window of kind %u watches %u offsets",
+				    w.kind, w.nr_offsets);
+		for (int i = 0; i < DPROF_HIST_MAX_OFFSETS; i++)
+			if (i < w.nr_offsets ? w.offset[i] >= size :
+			    w.samples[i] != 0)
+				return fail(err, at, "window watches offset %u of a %u-byte object, or counts samples at no offset",
+					    w.offset[i], size);
 	}
 	if (hdr.kind == DPROF_REC_SAMPLE) {
 		struct dprof_sample_rec sr;

@@ -227,6 +227,9 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 		(unsigned long long)r->kind_count[DPROF_REC_SAMPLE],
 		(unsigned long long)r->kind_count[DPROF_REC_LOST],
 		(unsigned long long)r->unknown_records);
+	if (r->kind_count[DPROF_REC_WINDOW])
+		fprintf(out, "windows:    %llu sample windows recorded (the profile's independent units)\n",
+			(unsigned long long)r->kind_count[DPROF_REC_WINDOW]);
 	if (r->kind_count[DPROF_REC_HIST_BEGIN])
 		fprintf(out, "histories:  %llu begun, %llu accesses, %llu ended; %zu trap ips mapped to instructions\n",
 			(unsigned long long)r->kind_count[DPROF_REC_HIST_BEGIN],
@@ -296,6 +299,7 @@ static void info_json(FILE *out, const struct info *in, const char *path)
 	json_uint(&j, "alloc", r->kind_count[DPROF_REC_ALLOC]);
 	json_uint(&j, "free", r->kind_count[DPROF_REC_FREE]);
 	json_uint(&j, "slab_live", r->kind_count[DPROF_REC_SLAB_LIVE]);
+	json_uint(&j, "windows", r->kind_count[DPROF_REC_WINDOW]);
 	json_uint(&j, "sample_records", r->kind_count[DPROF_REC_SAMPLE]);
 	json_uint(&j, "loss_markers", r->kind_count[DPROF_REC_LOST]);
 	json_uint(&j, "unknown", r->unknown_records);

@@ -20,6 +20,8 @@
 #include "options.h"
 #include "util.h"
 #include "view.h"
+#include "diffstat.h"
+#include "winshare.h"
 
 struct profile_opts {
 	struct view_args a;
@@ -110,15 +112,22 @@ static void bounce_text(const struct profile_type *t, char *buf, size_t len)
 			 (unsigned long long)t->matched_frees);
 }
 
-static void header_text(FILE *out, const struct profile *p)
+static void header_text(FILE *out, const struct profile *p,
+			const struct winshare *ws)
 {
 	if (p->misses_measured)
-		fprintf(out, "sampler: %s; types and fields by sampled L1 misses\n",
+		fprintf(out, "sampler: %s; types and fields by sampled L1 misses; a field's share has a 95%% Wilson interval over n, the type's samples\n",
 			p->sampler);
 	else if (!strcmp(p->sampler, "watch"))
 		fprintf(out, "sampler: watch (debug registers; no IBS/PEBS where this was recorded): misses are not measured, types and fields are ranked by sampled accesses (est.)\n");
 	else
 		fprintf(out, "sampler: %s: no samples were taken\n", p->sampler);
+	if (!strcmp(p->sampler, "watch") && ws->windows)
+		fprintf(out, "field shares: samples per second of watching, from %llu sample windows (%llu left out: CPUs changed); n, the windows that watched the field, are the independent units of its 95%% interval\n",
+			(unsigned long long)ws->windows,
+			(unsigned long long)ws->left_out);
+	else if (!strcmp(p->sampler, "watch"))
+		fprintf(out, "field shares: of the samples, without an interval (the recording has no sample windows: recorded by an older dprof, or histories only)\n");
 }
 
 /*
@@ -193,7 +202,8 @@ static const struct column type_cols[NR_TYPE_COLS] = {
 
 enum {
 	FC_CACHE, FC_OFFSET, FC_SIZE, FC_LINE, FC_FIELD, FC_SAMPLES, FC_SHARE,
-	FC_LOADS, FC_STORES, FC_MISSES, FC_LATENCY, FC_TOP, NR_FIELD_COLS
+	FC_SHARE_HALF, FC_UNITS, FC_LOADS, FC_STORES, FC_MISSES, FC_LATENCY,
+	FC_TOP, NR_FIELD_COLS
 };
 
 static const struct column field_cols[NR_FIELD_COLS] = {
@@ -204,6 +214,12 @@ static const struct column field_cols[NR_FIELD_COLS] = {
 	[FC_FIELD] = { "field", "field", 5, COL_STR, -32, 2 },
 	[FC_SAMPLES] = { "samples", "samples", 6, COL_UINT, 9 },
 	[FC_SHARE] = { "share", "share", 7, COL_DOUBLE, 6 },
+	/*
+	 * Its 95% half-width, in percentage points, and the independent
+	 * units behind it: sample windows (watch), samples (IBS, PEBS).
+	 */
+	[FC_SHARE_HALF] = { "±95%", "share_half95", 13, COL_DOUBLE, 6 },
+	[FC_UNITS] = { "n", "share_units", 14, COL_UINT, 6 },
 	[FC_LOADS] = { "loads", "loads", 8, COL_UINT, 8 },
 	[FC_STORES] = { "stores", "stores", 9, COL_UINT, 8 },
 	[FC_MISSES] = { "misses", "misses", 10, COL_UINT, 8 },
@@ -213,7 +229,7 @@ static const struct column field_cols[NR_FIELD_COLS] = {
 
 /* Text the cells point into. */
 struct profile_texts {
-	char share[16], latency[32], name[512], sym[160];
+	char share[16], half[16], latency[32], name[512], sym[160];
 	char bounce[96], type_name[160], fit[32];
 };
 
@@ -277,10 +293,57 @@ static void type_cells(struct cell *c, struct profile_texts *x,
 	c[TC_REMOTE_FREES].u = t->remote_frees;
 }
 
+/*
+ * A field's share and its interval.  With sample windows, the share of
+ * the type's samples per second of watching (winshare.h), the windows
+ * its units; with hardware samples, its share of the type's samples with
+ * a Wilson interval, the samples its units; else no interval.
+ */
+static void field_share(struct cell *c, struct profile_texts *x,
+			const struct profile *p, const struct profile_type *t,
+			const struct profile_field *f,
+			const struct winshare *ws)
+{
+	struct winshare_est e;
+	uint64_t part = weight(p, f->samples, f->misses);
+	uint64_t whole = weight(p, t->samples, t->misses);
+	double lo, hi;
+
+	c[FC_SHARE_HALF].null = true;
+	c[FC_SHARE_HALF].text = "±?";
+	c[FC_UNITS].null = true;
+	if (ws && !t->data && ws->windows &&
+	    winshare_field(ws, t->target, f->offset, f->offset + f->size,
+			   &e)) {
+		share_cell(&c[FC_SHARE], 100 * e.share, x);
+		c[FC_UNITS].null = false;
+		c[FC_UNITS].u = e.windows;
+		if (e.half >= 0) {
+			c[FC_SHARE_HALF].null = false;
+			c[FC_SHARE_HALF].d = 100 * e.half;
+			snprintf(x->half, sizeof(x->half), "±%.1f",
+				 100 * e.half);
+			c[FC_SHARE_HALF].text = x->half;
+		}
+		return;
+	}
+	share_cell(&c[FC_SHARE], pct(part, whole), x);
+	if (strcmp(p->sampler, "watch") && whole) {
+		diff_wilson((double)part, (double)whole, &lo, &hi);
+		c[FC_UNITS].null = false;
+		c[FC_UNITS].u = whole;
+		c[FC_SHARE_HALF].null = false;
+		c[FC_SHARE_HALF].d = 100 * (hi - lo) / 2;
+		snprintf(x->half, sizeof(x->half), "±%.1f",
+			 c[FC_SHARE_HALF].d);
+		c[FC_SHARE_HALF].text = x->half;
+	}
+}
+
 static void field_cells(struct cell *c, struct profile_texts *x,
 			const struct profile *p, const struct profile_type *t,
 			const struct profile_field *f,
-			const struct ksyms *syms)
+			const struct ksyms *syms, const struct winshare *ws)
 {
 	memset(c, 0, NR_FIELD_COLS * sizeof(*c));
 	c[FC_CACHE].s = t->cache;
@@ -290,8 +353,7 @@ static void field_cells(struct cell *c, struct profile_texts *x,
 	c[FC_FIELD].s = f->name;
 	c[FC_FIELD].text = short_name(f->name, x->name, 48);
 	c[FC_SAMPLES].u = f->samples;
-	share_cell(&c[FC_SHARE], pct(weight(p, f->samples, f->misses),
-				     weight(p, t->samples, t->misses)), x);
+	field_share(c, x, p, t, f, ws);
 	c[FC_LOADS].u = f->loads;
 	c[FC_STORES].u = f->stores;
 	misses_cells(&c[FC_MISSES], &c[FC_LATENCY], p, f->misses,
@@ -388,7 +450,7 @@ static void unsampled_json(struct json *j, const struct recording *r,
 /* Text: a type's heading, then its fields pahole-style by cache line. */
 static void type_text(FILE *out, const struct recording *r,
 		      const struct profile *p, const struct profile_type *t,
-		      const struct ksyms *syms)
+		      const struct ksyms *syms, const struct winshare *ws)
 {
 	const struct table tab = { .cols = field_cols,
 				   .nr_cols = NR_FIELD_COLS,
@@ -430,7 +492,7 @@ static void type_text(FILE *out, const struct recording *r,
 				line, line * PROFILE_LINE,
 				(line + 1) * PROFILE_LINE - 1);
 		}
-		field_cells(cells, &x, p, t, f, syms);
+		field_cells(cells, &x, p, t, f, syms, ws);
 		table_row(&tab, cells);
 	}
 	unsampled_text(out, r, t);
@@ -443,14 +505,14 @@ static bool shown(const struct profile_type *t, const char *target)
 
 static void profile_text(FILE *out, const struct recording *r,
 			 const struct profile *p, const char *target,
-			 const struct ksyms *syms)
+			 const struct ksyms *syms, const struct winshare *ws)
 {
 	const struct table tab = { .cols = type_cols, .nr_cols = NR_TYPE_COLS,
 				   .mode = TABLE_TEXT, .out = out };
 	struct cell cells[NR_TYPE_COLS];
 	struct profile_texts x;
 
-	header_text(out, p);
+	header_text(out, p, ws);
 	fputc('\n', out);
 	table_header(&tab);
 	for (size_t i = 0; i < p->nr_types; i++)
@@ -460,12 +522,13 @@ static void profile_text(FILE *out, const struct recording *r,
 		}
 	for (size_t i = 0; i < p->nr_types; i++)
 		if (shown(&p->types[i], target))
-			type_text(out, r, p, &p->types[i], syms);
+			type_text(out, r, p, &p->types[i], syms, ws);
 }
 
 /* --script: every type's line, then every field's. */
 static void profile_script(FILE *out, const struct profile *p,
-			   const char *target, const struct ksyms *syms)
+			   const char *target, const struct ksyms *syms,
+			   const struct winshare *ws)
 {
 	const struct table types = { .cols = type_cols,
 				     .nr_cols = NR_TYPE_COLS,
@@ -489,7 +552,7 @@ static void profile_script(FILE *out, const struct profile *p,
 		if (!shown(t, target))
 			continue;
 		for (size_t k = 0; k < t->nr_fields; k++) {
-			field_cells(fc, &x, p, t, &t->fields[k], syms);
+			field_cells(fc, &x, p, t, &t->fields[k], syms, ws);
 			table_row(&fields, fc);
 		}
 	}
@@ -497,7 +560,7 @@ static void profile_script(FILE *out, const struct profile *p,
 
 static void profile_json(FILE *out, const struct recording *r,
 			 const struct profile *p, const char *target,
-			 const struct ksyms *syms)
+			 const struct ksyms *syms, const struct winshare *ws)
 {
 	struct json j;
 	const struct table types = { .cols = type_cols,
@@ -540,7 +603,7 @@ static void profile_json(FILE *out, const struct recording *r,
 		}
 		json_array_begin(&j, "fields");
 		for (size_t k = 0; k < t->nr_fields; k++) {
-			field_cells(fc, &x, p, t, &t->fields[k], syms);
+			field_cells(fc, &x, p, t, &t->fields[k], syms, ws);
 			table_row(&fields, fc);
 		}
 		json_array_end(&j);
@@ -630,6 +693,7 @@ int cmd_profile(int argc, char **argv)
 	struct recording r;
 	struct profile p;
 	struct ksyms syms;
+	struct winshare ws;
 	FILE *out;
 	int ret;
 
@@ -678,14 +742,16 @@ int cmd_profile(int argc, char **argv)
 		goto out_map;
 	}
 	ksyms_load(&syms, r.kallsyms);
+	winshare_build(&ws, &r);
 	if (o.a.view.json)
-		profile_json(out, &r, &p, o.a.target, &syms);
+		profile_json(out, &r, &p, o.a.target, &syms, &ws);
 	else if (o.a.view.script)
-		profile_script(out, &p, o.a.target, &syms);
+		profile_script(out, &p, o.a.target, &syms, &ws);
 	else
-		profile_text(out, &r, &p, o.a.target, &syms);
+		profile_text(out, &r, &p, o.a.target, &syms, &ws);
 	ret = view_close(out, &o.a.view);
 	ksyms_free(&syms);
+	winshare_free(&ws);
 	profile_free(&p);
 	recording_free(&r);
 out_map:

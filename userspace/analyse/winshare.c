@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Field shares from the sample windows (see winshare.h). */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "winshare.h"
+#include "util.h"
+
+static struct winshare_slot *slot_of(struct winshare_target *t,
+				     uint16_t offset)
+{
+	for (size_t i = 0; i < t->ns; i++)
+		if (t->s[i].offset == offset)
+			return &t->s[i];
+	t->s = xrealloc(t->s, (t->ns + 1) * sizeof(*t->s));
+	memset(&t->s[t->ns], 0, sizeof(*t->s));
+	t->s[t->ns].offset = offset;
+	return &t->s[t->ns++];
+}
+
+static void add_window(struct winshare_target *t,
+		       const struct dprof_window_rec *rec)
+{
+	struct winshare_window *w;
+
+	t->w = xrealloc(t->w, (t->nw + 1) * sizeof(*t->w));
+	w = &t->w[t->nw++];
+	memset(w, 0, sizeof(*w));
+	w->t = (double)rec->watched_ns / 1e9;
+	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
+		w->offset[k] = k < rec->nr_offsets ? rec->offset[k] :
+			       DPROF_HIST_NO_OFFSET;
+		w->h[k] = k < rec->nr_offsets ? rec->samples[k] : 0;
+		if (k < rec->nr_offsets) {
+			struct winshare_slot *s = slot_of(t, rec->offset[k]);
+
+			s->t += w->t;
+			s->h += w->h[k];
+			s->windows++;
+		}
+	}
+}
+
+void winshare_build(struct winshare *ws, const struct recording *r)
+{
+	struct rec_iter it;
+	const struct dprof_rec_hdr *hdr;
+
+	memset(ws, 0, sizeof(*ws));
+	ws->nr_targets = r->nr_targets;
+	ws->t = xcalloc(r->nr_targets + 1, sizeof(*ws->t));
+	rec_iter_init(&it, r);
+	while ((hdr = rec_iter_next(&it))) {
+		struct dprof_window_rec rec;
+
+		if (hdr->kind != DPROF_REC_WINDOW ||
+		    hdr->target >= r->nr_targets)
+			continue;
+		memcpy(&rec, hdr, sizeof(rec));
+		if (!rec.watched_ns || rec.cpus_changed) {
+			ws->left_out++;
+			continue;
+		}
+		ws->windows++;
+		add_window(&ws->t[hdr->target], &rec);
+	}
+	for (size_t k = 0; k < ws->nr_targets; k++) {
+		struct winshare_target *t = &ws->t[k];
+
+		for (size_t i = 0; i < t->ns; i++)
+			if (t->s[i].t > 0)
+				t->rate += t->s[i].h / t->s[i].t;
+	}
+}
+
+void winshare_free(struct winshare *ws)
+{
+	for (size_t k = 0; ws->t && k < ws->nr_targets; k++) {
+		free(ws->t[k].w);
+		free(ws->t[k].s);
+	}
+	free(ws->t);
+	memset(ws, 0, sizeof(*ws));
+}
+
+static bool in_field(uint16_t offset, uint32_t lo, uint32_t hi)
+{
+	return hi > lo ? offset >= lo && offset < hi : offset == lo;
+}
+
+/*
+ * Window @w's influence on r_o for each offset it watched, and so on
+ * the field's rate (the offsets in it) and on R (all of them).
+ */
+static void influence(const struct winshare_target *t,
+		      const struct winshare_window *w, uint32_t lo,
+		      uint32_t hi, double *if_f, double *if_r)
+{
+	*if_f = 0;
+	*if_r = 0;
+	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
+		const struct winshare_slot *s = NULL;
+		double d;
+
+		if (w->offset[k] == DPROF_HIST_NO_OFFSET)
+			continue;
+		for (size_t i = 0; i < t->ns && !s; i++)
+			if (t->s[i].offset == w->offset[k])
+				s = &t->s[i];
+		if (!s || s->t <= 0)
+			continue;
+		d = (w->h[k] - s->h / s->t * w->t) / s->t;
+		*if_r += d;
+		if (in_field(w->offset[k], lo, hi))
+			*if_f += d;
+	}
+}
+
+bool winshare_field(const struct winshare *ws, unsigned int target,
+		    uint32_t lo, uint32_t hi, struct winshare_est *e)
+{
+	const struct winshare_target *t;
+	double rate = 0, var = 0, n;
+
+	memset(e, 0, sizeof(*e));
+	e->half = -1;
+	if (target >= ws->nr_targets)
+		return false;
+	t = &ws->t[target];
+	for (size_t i = 0; i < t->ns; i++)
+		if (in_field(t->s[i].offset, lo, hi) && t->s[i].t > 0) {
+			rate += t->s[i].h / t->s[i].t;
+			if (t->s[i].windows > e->windows)
+				e->windows = t->s[i].windows;
+		}
+	if (!e->windows)
+		return false;
+	if (t->rate <= 0)
+		return true;	/* watched, never sampled: share 0 */
+	e->share = rate / t->rate;
+	if (e->windows < 2 || t->nw < 2)
+		return true;
+	for (size_t i = 0; i < t->nw; i++) {
+		double if_f, if_r, d;
+
+		influence(t, &t->w[i], lo, hi, &if_f, &if_r);
+		d = (if_f * t->rate - rate * if_r) / (t->rate * t->rate);
+		var += d * d;
+	}
+	n = (double)t->nw;
+	e->half = 1.96 * sqrt(var * n / (n - 1));
+	return true;
+}

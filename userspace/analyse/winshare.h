@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Field shares from the sample windows (sampler=watch), with intervals.
+ * Each window watched a group of offsets of one object for a while and
+ * counted the samples each offset took (DPROF_REC_WINDOW).  An offset's
+ * rate is its samples over the time windows watched it, r_o = H_o / T_o,
+ * so that offsets watched longer weigh no more; a field's share of its
+ * type is the sum of its offsets' rates over the type's, S = r_F / R.
+ * The windows are the independent units: S's variance is the linearised
+ * one of a ratio of sums, sum_i IF_i^2 N / (N - 1) over the type's N
+ * windows, with IF_i window i's influence on S.  Windows whose CPUs
+ * changed, or that never opened, are left out.  Plain analysis.
+ */
+#ifndef DPROF_WINSHARE_H
+#define DPROF_WINSHARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "recfile.h"
+
+struct winshare_window {
+	double t;				/* watched, seconds */
+	uint16_t offset[DPROF_HIST_MAX_OFFSETS];	/* NO_OFFSET pads */
+	double h[DPROF_HIST_MAX_OFFSETS];	/* samples per offset */
+};
+
+struct winshare_slot {
+	uint16_t offset;
+	double t, h;		/* watched seconds, samples, over its windows */
+	uint64_t windows;
+};
+
+struct winshare_target {
+	struct winshare_window *w;
+	size_t nw;
+	struct winshare_slot *s;	/* by offset */
+	size_t ns;
+	double rate;		/* R: samples per second of watching, summed */
+};
+
+struct winshare {
+	struct winshare_target *t;	/* by recording target */
+	size_t nr_targets;
+	uint64_t windows, left_out;	/* used; CPUs changed or never open */
+};
+
+/* One field's estimate. */
+struct winshare_est {
+	double share;		/* of the type's rate, 0..1 */
+	double half;		/* 95% half-width; < 0 unknown (< 2 windows) */
+	uint64_t windows;	/* that watched the field */
+};
+
+void winshare_build(struct winshare *ws, const struct recording *r);
+void winshare_free(struct winshare *ws);
+/*
+ * The share of the offsets of @target in [@lo, @hi) (@hi == @lo: the
+ * one offset @lo); false when no window watched them.
+ */
+bool winshare_field(const struct winshare *ws, unsigned int target,
+		    uint32_t lo, uint32_t hi, struct winshare_est *e);
+
+#endif

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Field shares from sample windows on hand-made windows of one type:
+ * offset 0 watched in three 1 s windows that took 10, 12 and 8 samples
+ * (10/s), offset 8 in three that took 5 each (5/s).  Offset 0's share is
+ * 10 / 15; its windows' influences (h - 10) / 3 = 0, 2/3, -2/3 each move
+ * the share by 5 / 15^2 of that, offset 8's by nothing, so the variance
+ * is 2 (2/3 / 45)^2 x 6/5 and the 95% half-width 0.0450.  A window whose
+ * CPUs changed is left out.
+ */
+#include "harness.h"
+#include "fixture.h"
+#include "winshare.h"
+
+static void window(struct fixture *f, uint16_t offset, uint32_t samples,
+		   bool cpus_changed)
+{
+	struct dprof_window_rec w = {
+		.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w) },
+		.time_ns = 1000, .watched_ns = 1000000000ull, .nr_offsets = 1,
+		.cpus_changed = cpus_changed,
+		.offset = { offset, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
+			    DPROF_HIST_NO_OFFSET },
+		.samples = { samples },
+	};
+
+	fixture_raw(f, &w, sizeof(w));
+}
+
+static void test_winshare(void)
+{
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct winshare_est e;
+
+	fixture_begin(&f, 1);
+	window(&f, 0, 10, false);
+	window(&f, 0, 12, false);
+	window(&f, 0, 8, false);
+	window(&f, 8, 5, false);
+	window(&f, 8, 5, false);
+	window(&f, 8, 5, false);
+	window(&f, 8, 500, true);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r);
+	CHECK_EQ_U64(ws.windows, 6);
+	CHECK_EQ_U64(ws.left_out, 1);
+	CHECK(winshare_field(&ws, 0, 0, 8, &e));
+	CHECK(e.share > 0.6666 && e.share < 0.6667);
+	CHECK(e.half > 0.0449 && e.half < 0.0451);
+	CHECK_EQ_U64(e.windows, 3);
+	CHECK(winshare_field(&ws, 0, 8, 16, &e));
+	CHECK(e.share > 0.3333 && e.share < 0.3334);
+	CHECK(!winshare_field(&ws, 0, 16, 24, &e));
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
+const struct unit_test winshare_tests[] = {
+	{ "winshare: rates per second watched, windows as units", test_winshare },
+	{ NULL, NULL },
+};
