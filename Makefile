@@ -23,7 +23,7 @@ VIEW_DIRS := $(addprefix $(TOP)/userspace/,read analyse show)
 VIEW_INC := $(addprefix -I,$(VIEW_DIRS))
 VIEW_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
 	$(VIEW_INC)
-VIEW_LIBS := -lbpf -ldw -lelf -lcapstone -lz -lm
+VIEW_LIBS := -lbpf -ldw -lelf -lcapstone -ljson-c -lz -lm
 
 VIEW_SRCS := $(foreach d,$(VIEW_DIRS),$(wildcard $(d)/*.c))
 VIEW_LIB_SRCS := $(filter-out $(TOP)/userspace/show/dprof-view.c \

@@ -20,7 +20,7 @@ image=$out/rootfs.img
 # links; iproute2 for veth pairs and namespaces, kmod and procps for the
 # scripts.
 packages="memcached libmemcached-tools apache2 apache2-utils wrk
-iproute2 kmod procps psmisc libbpf1 libdw1 libelf1 libcapstone4 zlib1g"
+iproute2 kmod procps psmisc libbpf1 libdw1 libelf1 libcapstone4 libjson-c5 zlib1g"
 image_mb=1536
 
 key=$( { echo "$packages"; cat "$0"; } | sha256sum | cut -c1-16)

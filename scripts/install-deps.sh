@@ -13,7 +13,7 @@
 set -eu
 
 pkgs="build-essential make gcc libc6-dev libbpf-dev libelf-dev zlib1g-dev
-libcapstone-dev libdw-dev zstd binutils perl clang libclang-rt-14-dev
+libcapstone-dev libdw-dev libjson-c-dev zstd binutils perl clang libclang-rt-14-dev
 pkg-config busybox-static cpio kmod xz-utils gzip graphviz
 dwarves linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64
 linux-headers-6.12-amd64

@@ -11,6 +11,7 @@ int cmd_profile(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
+int cmd_referee(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
 int cmd_workingset(int argc, char **argv);
 int cmd_layout(int argc, char **argv);

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "workingset", cmd_workingset, "working set per type and cache set: conflict and capacity (estimated)" },
 	{ "flow", cmd_flow, "data flow graph of one type: functions from alloc to free (text, DOT, SVG)" },
 	{ "classify", cmd_classify, "miss classification: true and false sharing per field (estimated)" },
+	{ "referee", cmd_referee, "a recording judged by the referee's table of the same run (QEMU plugin)" },
 	{ "paths", cmd_paths, "path traces: histories merged by execution path, with coverage" },
 	{ "profile", cmd_profile, "data profile: types by misses, then their fields by cache line" },
 	{ "diff", cmd_diff, "differential profile of two sides (peak vs drop-off): ratio, weighted, saturation" },

@@ -51,6 +51,7 @@ extern const struct unit_test recfile_tests[], objects_tests[],
 	perfetto_tests[], heatmap_tests[], options_tests[], columns_tests[],
 	layout_tests[], paths_tests[], classify_tests[], workingset_tests[],
 	rawsamples_tests[], combine_tests[], cachesim_tests[], diff_tests[],
-	kinds_tests[], datasyms_tests[], report_tests[], winshare_tests[];
+	kinds_tests[], datasyms_tests[], report_tests[], winshare_tests[],
+	judge_tests[];
 
 #endif

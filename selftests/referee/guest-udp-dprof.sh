@@ -1,0 +1,20 @@
+#!/bin/sh
+# In the guest, under the referee (scripts/check-referee.sh): the same UDP
+# datagrams as guest-udp.sh, now with dprof.ko loaded (target=skbuff, its
+# defaults) and recording, so that dprof-view referee judges the
+# recording by the referee's table of the very same run.  The referee
+# leaves out the accesses of module text (exclude=, every module: the
+# workload runs in the kernel proper), so dprof's own are not counted.
+cd /selftests && . ./functions.sh
+trap cleanup_modules EXIT
+PACKETS=${PACKETS:-3000}
+load_mod dprof target=skbuff
+sync
+dprof-view record --no-progress -o /host/udp.dprof -- \
+	udp_flood -s 0 -r 1 -n "$PACKETS" >/host/udp.log 2>&1 ||
+	fail "record/udp_flood failed: $(cat /host/udp.log)"
+sync
+cat /host/udp.log
+echo "packets $PACKETS" >>/host/udp.log
+unload_mod dprof
+exit 0

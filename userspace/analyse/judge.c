@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A recording judged by the referee's table (see judge.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "judge.h"
+#include "util.h"
+
+static uint64_t accesses(const struct oracle_field *f)
+{
+	return f->loads + f->stores + f->atomics;
+}
+
+/* The bytes each offset of @target's plan watches (history_len). */
+static unsigned int slot_len(const struct recording *r, int target)
+{
+	for (size_t i = 0; i < r->nr_plans; i++)
+		if (r->plans[i].target == target && r->plans[i].len)
+			return r->plans[i].len;
+	return 8;
+}
+
+static uint64_t oracle_type_accesses(const struct oracle *o,
+				     const char *cache)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < o->n; i++)
+		if (!o->f[i].global && !strcmp(o->f[i].cache, cache))
+			n += accesses(&o->f[i]);
+	return n;
+}
+
+static struct judge_type *type_of(struct judge *j, const char *cache)
+{
+	for (size_t i = 0; i < j->nt; i++)
+		if (!strcmp(j->t[i].cache, cache))
+			return &j->t[i];
+	j->t = xrealloc(j->t, (j->nt + 1) * sizeof(*j->t));
+	memset(&j->t[j->nt], 0, sizeof(*j->t));
+	j->t[j->nt].cache = cache;
+	j->t[j->nt].target = -1;
+	return &j->t[j->nt++];
+}
+
+static int by_dprof(const void *a, const void *b)
+{
+	const struct judge_type *x = *(struct judge_type *const *)a;
+	const struct judge_type *y = *(struct judge_type *const *)b;
+
+	return x->dprof_samples < y->dprof_samples ? 1 :
+	       x->dprof_samples > y->dprof_samples ? -1 : 0;
+}
+
+static int by_oracle(const void *a, const void *b)
+{
+	const struct judge_type *x = *(struct judge_type *const *)a;
+	const struct judge_type *y = *(struct judge_type *const *)b;
+
+	return x->oracle_accesses < y->oracle_accesses ? 1 :
+	       x->oracle_accesses > y->oracle_accesses ? -1 : 0;
+}
+
+/* Ranks 1.. of @v (sorted) by @cmp into @rank, types in @v only. */
+static void ranks(struct judge_type **v, size_t n, double *rank,
+		  int (*cmp)(const void *, const void *),
+		  const struct judge_type *base)
+{
+	qsort(v, n, sizeof(*v), cmp);
+	for (size_t i = 0; i < n; i++)
+		rank[v[i] - base] = (double)(i + 1);
+}
+
+/* Ranks by each side, the top-5 overlap and Spearman's rho. */
+static void rank_types(struct judge *j)
+{
+	struct judge_type **v = xcalloc(j->nt + 1, sizeof(*v));
+	double *rd = xcalloc(j->nt + 1, sizeof(*rd));
+	double *ro = xcalloc(j->nt + 1, sizeof(*ro));
+	double d2 = 0, n;
+	size_t k;
+
+	for (size_t i = 0; i < j->nt; i++)
+		v[i] = &j->t[i];
+	qsort(v, j->nt, sizeof(*v), by_dprof);
+	for (k = 0; k < j->nt && v[k]->dprof_samples; k++)
+		v[k]->dprof_rank = k + 1;
+	qsort(v, j->nt, sizeof(*v), by_oracle);
+	for (k = 0; k < j->nt && v[k]->oracle_accesses; k++)
+		v[k]->oracle_rank = k + 1;
+	for (size_t i = 0; i < j->nt; i++) {
+		const struct judge_type *t = &j->t[i];
+
+		if (t->dprof_rank && t->dprof_rank <= 5) {
+			j->top5++;
+			j->top5_common += t->oracle_rank && t->oracle_rank <= 5;
+		}
+	}
+	/* Spearman over the types both saw, ranked among themselves. */
+	k = 0;
+	for (size_t i = 0; i < j->nt; i++)
+		if (j->t[i].dprof_rank && j->t[i].oracle_rank)
+			v[k++] = &j->t[i];
+	j->both_types = k;
+	j->spearman = NAN;
+	if (k >= 2) {
+		ranks(v, k, rd, by_dprof, j->t);
+		ranks(v, k, ro, by_oracle, j->t);
+		for (size_t i = 0; i < k; i++) {
+			size_t at = (size_t)(v[i] - j->t);
+			double d = rd[at] - ro[at];
+
+			d2 += d * d;
+		}
+		n = (double)k;
+		j->spearman = 1 - 6 * d2 / (n * (n * n - 1));
+	}
+	free(ro);
+	free(rd);
+	free(v);
+}
+
+/* The referee's accesses and sharing misses over bytes [lo, lo + len). */
+static void oracle_slot(const struct oracle *o, const char *cache,
+			uint32_t lo, uint32_t len, struct judge_field *f)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		const struct oracle_field *x = &o->f[i];
+
+		if (x->global || strcmp(x->cache, cache) ||
+		    x->offset < lo || x->offset >= lo + len)
+			continue;
+		f->oracle_accesses += accesses(x);
+		f->oracle_true += x->true_sharing;
+		f->oracle_false += x->false_sharing;
+	}
+}
+
+static const struct classify_field *classified(const struct classify *c,
+					       int target, uint16_t offset)
+{
+	for (size_t i = 0; c && i < c->n; i++)
+		if (c->f[i].target == target && c->f[i].offset == offset)
+			return &c->f[i];
+	return NULL;
+}
+
+static void judge_label(struct judge *j, struct judge_field *f,
+			const struct classify_field *cf)
+{
+	bool says_true;
+
+	if (!cf)
+		return;
+	f->label = cf->label;
+	f->labelled = cf->label == CLASSIFY_TRUE_SHARING ||
+		      cf->label == CLASSIFY_FALSE_SHARING ||
+		      cf->label == CLASSIFY_HANDOFF;
+	if (!f->labelled)
+		return;
+	j->labels++;
+	/* A hand-off miss is a true-sharing miss to the referee. */
+	says_true = cf->label != CLASSIFY_FALSE_SHARING;
+	if (!f->oracle_true && !f->oracle_false)
+		f->verdict = JUDGE_NO_MISSES;
+	else if (says_true == (f->oracle_true >= f->oracle_false))
+		f->verdict = JUDGE_AGREE;
+	else
+		f->verdict = JUDGE_CONTRADICT;
+	j->contradicted += f->verdict != JUDGE_AGREE;
+}
+
+void judge_build(struct judge *j, const struct recording *r,
+		 const struct oracle *o, const struct winshare *ws,
+		 const struct classify *c, uint64_t min_samples)
+{
+	memset(j, 0, sizeof(*j));
+	j->min_samples = min_samples;
+	for (size_t t = 0; t < r->nr_targets; t++) {
+		struct judge_type *jt = type_of(j, r->targets[t].name);
+		const struct winshare_target *wt = t < ws->nr_targets ?
+						   &ws->t[t] : NULL;
+		unsigned int len = slot_len(r, (int)t);
+
+		jt->target = (int)t;
+		jt->oracle_accesses = oracle_type_accesses(o, jt->cache);
+		for (size_t i = 0; wt && i < wt->ns; i++) {
+			const struct winshare_slot *s = &wt->s[i];
+			struct judge_field *f;
+
+			jt->dprof_samples += (uint64_t)s->h;
+			j->f = xrealloc(j->f, (j->nf + 1) * sizeof(*j->f));
+			f = &j->f[j->nf++];
+			memset(f, 0, sizeof(*f));
+			f->target = (int)t;
+			f->offset = s->offset;
+			f->len = (uint16_t)len;
+			f->samples = s->h;
+			f->have_dprof = winshare_field(ws, (unsigned int)t,
+						       s->offset, s->offset,
+						       &f->dprof);
+			oracle_slot(o, jt->cache, s->offset, len, f);
+			if (jt->oracle_accesses)
+				f->oracle_share = (double)f->oracle_accesses /
+						  (double)jt->oracle_accesses;
+			f->held = f->have_dprof && f->dprof.half >= 0 &&
+				  fabs(f->dprof.share - f->oracle_share) <=
+				  f->dprof.half;
+			if (f->samples >= (double)min_samples &&
+			    jt->oracle_accesses) {
+				j->calibrated++;
+				j->held += f->held;
+			}
+			judge_label(j, f, classified(c, (int)t, s->offset));
+		}
+	}
+	/* Labels from histories on offsets no window watched. */
+	for (size_t i = 0; c && i < c->n; i++) {
+		const struct classify_field *cf = &c->f[i];
+		struct judge_field *f;
+		bool seen = false;
+
+		if (cf->target < 0 || (size_t)cf->target >= r->nr_targets)
+			continue;
+		for (size_t k = 0; k < j->nf && !seen; k++)
+			seen = j->f[k].target == cf->target &&
+			       j->f[k].offset == cf->offset;
+		if (seen)
+			continue;
+		j->f = xrealloc(j->f, (j->nf + 1) * sizeof(*j->f));
+		f = &j->f[j->nf++];
+		memset(f, 0, sizeof(*f));
+		f->target = cf->target;
+		f->offset = cf->offset;
+		f->len = cf->len ? cf->len : 8;
+		f->dprof.half = -1;
+		oracle_slot(o, r->targets[cf->target].name, cf->offset,
+			    f->len, f);
+		{
+			uint64_t all = oracle_type_accesses(
+				o, r->targets[cf->target].name);
+
+			if (all)
+				f->oracle_share = (double)f->oracle_accesses /
+						  (double)all;
+		}
+		judge_label(j, f, cf);
+	}
+	/* The referee's slab types dprof did not profile, for the ranks. */
+	for (size_t i = 0; i < o->n; i++)
+		if (!o->f[i].global && !type_of(j, o->f[i].cache)->oracle_accesses)
+			type_of(j, o->f[i].cache)->oracle_accesses =
+				oracle_type_accesses(o, o->f[i].cache);
+	rank_types(j);
+}
+
+void judge_free(struct judge *j)
+{
+	free(j->t);
+	free(j->f);
+	memset(j, 0, sizeof(*j));
+}

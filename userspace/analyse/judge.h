@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A recording judged by the referee's table of the same run (issue "A
+ * referee on real workloads", item 3), like with like:
+ *  - types: dprof's sampled accesses against the referee's accesses
+ *    (loads, stores, atomics), ranks and the top five;
+ *  - fields: dprof's share of its type (per second of watching, from the
+ *    sample windows, winshare.h) against the referee's share of the
+ *    type's accesses over the same bytes, and whether dprof's 95%
+ *    interval holds it;
+ *  - labels: classify's decided sharing labels against the referee's
+ *    majority class among the field's sharing misses (a hand-off is a
+ *    true-sharing miss in the referee's classes, as in the thesis).
+ * The watch sampler samples accesses, not misses, so shares are of
+ * accesses on both sides.  Plain analysis.
+ */
+#ifndef DPROF_JUDGE_H
+#define DPROF_JUDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "classify.h"
+#include "oracle.h"
+#include "recfile.h"
+#include "winshare.h"
+
+struct judge_type {
+	int target;		/* recording index, -1: the referee's only */
+	const char *cache;
+	uint64_t dprof_samples;	/* sampled accesses (windows) */
+	uint64_t oracle_accesses;
+	size_t dprof_rank, oracle_rank;	/* 1 first; 0 none */
+};
+
+enum judge_verdict {
+	JUDGE_AGREE,
+	JUDGE_CONTRADICT,
+	JUDGE_NO_MISSES,	/* the referee saw no sharing miss there */
+};
+
+struct judge_field {
+	int target;
+	uint16_t offset, len;
+	struct winshare_est dprof;	/* share, half, windows */
+	bool have_dprof;
+	double samples;		/* dprof's samples of the field, windows */
+	double oracle_share;	/* of the type's accesses */
+	uint64_t oracle_accesses;
+	bool held;		/* dprof's interval holds the referee's share */
+	enum classify_label label;	/* classify's, if a field row */
+	bool labelled;		/* decided sharing or handoff label */
+	uint64_t oracle_true, oracle_false;	/* the referee's misses */
+	enum judge_verdict verdict;	/* of a decided label */
+};
+
+struct judge {
+	struct judge_type *t;
+	size_t nt;
+	struct judge_field *f;
+	size_t nf;
+	double spearman;	/* over the types both saw; NAN below 2 */
+	size_t both_types;	/* types both saw */
+	size_t top5_common;	/* of dprof's top 5, in the referee's top 5 */
+	size_t top5;		/* how many dprof's top 5 holds */
+	uint64_t min_samples;	/* fields counted in the calibration */
+	size_t calibrated, held;	/* fields with min_samples; held */
+	size_t labels, contradicted;	/* decided sharing labels judged */
+};
+
+void judge_build(struct judge *j, const struct recording *r,
+		 const struct oracle *o, const struct winshare *ws,
+		 const struct classify *c, uint64_t min_samples);
+void judge_free(struct judge *j);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The referee's table (referee/, Documentation/referee.rst): every data
+ * access of a guest run, per type and offset, with the misses of a
+ * coherent cache model classified, read from its JSON with json-c.
+ */
+#ifndef DPROF_ORACLE_H
+#define DPROF_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct oracle_field {
+	char *cache;		/* slab cache, or a global's symbol */
+	int global;		/* kind "global" */
+	uint32_t object_size;
+	uint32_t offset;	/* byte where the access began */
+	uint64_t loads, stores, atomics;
+	uint64_t compulsory, true_sharing, false_sharing, conflict, capacity;
+};
+
+struct oracle {
+	struct oracle_field *f;
+	size_t n;
+	double seconds;		/* measured */
+	uint64_t accesses;
+};
+
+/* 0, or -1 after one line on stderr naming the file and the problem. */
+int oracle_load(struct oracle *o, const char *path);
+void oracle_free(struct oracle *o);
+
+#endif

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view referee: a recording judged by the referee's table of the
+ * same run (analyse/judge.h): type ranks, field shares against dprof's
+ * intervals, labels against the referee's sharing misses.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "classify.h"
+#include "columns.h"
+#include "histories.h"
+#include "judge.h"
+#include "json.h"
+#include "oracle.h"
+#include "options.h"
+#include "util.h"
+#include "view.h"
+#include "winshare.h"
+
+enum { OPT_MIN_SAMPLES = OPT_LONG };
+
+struct referee_opts {
+	struct view_args a;
+	long min_samples;
+	const char *oracle;
+};
+
+static const struct opt referee_own[] = {
+	{ OPT_MIN_SAMPLES, "min-samples", "N", 0,
+	  "fields with at least N samples count in the\n"
+	  "calibration of the intervals (default 100)" },
+	OPT_END,
+};
+
+static int referee_option(void *ctx, int key, const char *arg)
+{
+	struct referee_opts *o = ctx;
+
+	if (key == OPT_MIN_SAMPLES)
+		return opts_count("referee", "min-samples", arg, 1,
+				  &o->min_samples);
+	return EXIT_USAGE;
+}
+
+static const struct command_opts referee_cmd = {
+	.cmd = "referee",
+	.synopsis =
+	"usage: dprof-view referee [--json] [-o FILE] [-t CACHE] [--min-samples N]\n"
+	"                          RECORDING REFEREE.json\n"
+	"\n"
+	"Judge a recording by the referee's table of the same run (a QEMU plugin\n"
+	"that saw every access and modelled every cache: referee/, scripts/\n"
+	"referee.sh), like with like.  Types: dprof's sampled accesses against\n"
+	"the referee's accesses, ranked (Spearman's rho over the types both saw,\n"
+	"and how many of dprof's top five are in the referee's).  Fields: dprof's\n"
+	"share of its type (samples per second of watching, from the sample\n"
+	"windows, with its 95% interval over them) against the referee's share of\n"
+	"the type's accesses over the same bytes, and whether the interval holds\n"
+	"it; the calibration counts the fields with N samples or more.  Labels:\n"
+	"classify's decided sharing labels against the referee's majority class\n"
+	"among the field's sharing misses (a hand-off miss is true sharing to the\n"
+	"referee, as in the thesis); a label where the referee saw no sharing\n"
+	"miss counts against it.  The referee leaves dprof.ko's own accesses out\n"
+	"when its text is excluded (scripts/check-referee.sh does).\n",
+	.sets = OPTS_JSON | OPTS_TARGET | OPTS_NO_INPUT,
+	.own = referee_own,
+	.handle = referee_option,
+};
+
+enum {
+	RC_CACHE, RC_OFFSET, RC_SAMPLES, RC_WINDOWS, RC_SHARE, RC_HALF,
+	RC_ORACLE, RC_HELD, RC_LABEL, RC_OTRUE, RC_OFALSE, RC_VERDICT,
+	NR_REFEREE_COLS
+};
+
+static const struct column field_cols[NR_REFEREE_COLS] = {
+	[RC_CACHE] = { NULL, "cache", 0, COL_STR },
+	[RC_OFFSET] = { "offset", "offset", 0, COL_UINT, 6 },
+	[RC_SAMPLES] = { "samples", "samples", 0, COL_UINT, 8 },
+	[RC_WINDOWS] = { "n", "windows", 0, COL_UINT, 5 },
+	[RC_SHARE] = { "dprof", "share", 0, COL_DOUBLE, 7, 0, 0, 1 },
+	[RC_HALF] = { "±95%", "share_half95", 0, COL_DOUBLE, 6, 0, 0, 1 },
+	[RC_ORACLE] = { "referee", "referee_share", 0, COL_DOUBLE, 8, 0, 0,
+			1 },
+	[RC_HELD] = { "held", "held", 0, COL_STR, -5, 2 },
+	[RC_LABEL] = { "label", "label", 0, COL_STR, -13, 2 },
+	[RC_OTRUE] = { "ref_true", "referee_true_sharing", 0, COL_UINT, 9 },
+	[RC_OFALSE] = { "ref_false", "referee_false_sharing", 0, COL_UINT, 9 },
+	[RC_VERDICT] = { "verdict", "verdict", 0, COL_STR, -10, 2 },
+};
+
+static const char *verdict_name(const struct judge_field *f)
+{
+	if (!f->labelled)
+		return "-";
+	switch (f->verdict) {
+	case JUDGE_AGREE: return "agrees";
+	case JUDGE_CONTRADICT: return "contradicts";
+	default: return "no-misses";
+	}
+}
+
+static void field_row(const struct table *tab, const struct judge_field *f,
+		      const char *cache)
+{
+	struct cell c[NR_REFEREE_COLS];
+	char share[16], half[16], oracle[16];
+
+	memset(c, 0, sizeof(c));
+	c[RC_CACHE].s = cache;
+	c[RC_OFFSET].u = f->offset;
+	c[RC_SAMPLES].u = (uint64_t)f->samples;
+	c[RC_WINDOWS].u = f->dprof.windows;
+	c[RC_SHARE].d = 100 * f->dprof.share;
+	snprintf(share, sizeof(share), "%.1f%%", 100 * f->dprof.share);
+	c[RC_SHARE].text = share;
+	if (!f->have_dprof) {
+		c[RC_SHARE].null = c[RC_WINDOWS].null = true;
+		c[RC_SHARE].text = "-";
+	}
+	if (f->dprof.half >= 0) {
+		c[RC_HALF].d = 100 * f->dprof.half;
+		snprintf(half, sizeof(half), "±%.1f", 100 * f->dprof.half);
+		c[RC_HALF].text = half;
+	} else {
+		c[RC_HALF].null = true;
+		c[RC_HALF].text = "±?";
+	}
+	c[RC_ORACLE].d = 100 * f->oracle_share;
+	snprintf(oracle, sizeof(oracle), "%.1f%%", 100 * f->oracle_share);
+	c[RC_ORACLE].text = oracle;
+	c[RC_HELD].s = !f->have_dprof || f->dprof.half < 0 ? "-" :
+		       f->held ? "yes" : "no";
+	c[RC_LABEL].s = f->labelled || f->label ?
+			classify_label_name(f->label) : "-";
+	c[RC_OTRUE].u = f->oracle_true;
+	c[RC_OFALSE].u = f->oracle_false;
+	c[RC_VERDICT].s = verdict_name(f);
+	table_row(tab, c);
+}
+
+static void report(FILE *out, const struct recording *r,
+		   const struct judge *jd, const struct oracle *o,
+		   const char *target, bool as_json)
+{
+	struct json j;
+	struct table tab = {
+		.cols = field_cols, .nr_cols = NR_REFEREE_COLS,
+		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
+		.j = &j, .indent = "  ",
+	};
+	int cur = -1;
+
+	if (as_json) {
+		json_init(&j, out);
+		json_object_begin(&j, NULL);
+		json_double(&j, "referee_seconds", o->seconds);
+		json_uint(&j, "referee_accesses", o->accesses);
+		json_uint(&j, "types_both", jd->both_types);
+		json_double(&j, "spearman", jd->spearman);
+		json_uint(&j, "top5", jd->top5);
+		json_uint(&j, "top5_in_referee_top5", jd->top5_common);
+		json_uint(&j, "min_samples", jd->min_samples);
+		json_uint(&j, "fields_calibrated", jd->calibrated);
+		json_uint(&j, "fields_held", jd->held);
+		json_uint(&j, "labels", jd->labels);
+		json_uint(&j, "labels_contradicted", jd->contradicted);
+		json_array_begin(&j, "types");
+		for (size_t i = 0; i < jd->nt; i++) {
+			const struct judge_type *t = &jd->t[i];
+
+			if (!t->dprof_rank && (!t->oracle_rank ||
+					       t->oracle_rank > 20))
+				continue;
+			json_object_begin(&j, NULL);
+			json_string(&j, "cache", t->cache);
+			json_uint(&j, "dprof_samples", t->dprof_samples);
+			json_uint(&j, "referee_accesses", t->oracle_accesses);
+			json_uint(&j, "dprof_rank", t->dprof_rank);
+			json_uint(&j, "referee_rank", t->oracle_rank);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_array_begin(&j, "fields");
+	} else {
+		fprintf(out, "referee: %llu accesses in %.1f s of the run; dprof judged like with like (accesses, not misses)\n",
+			(unsigned long long)o->accesses, o->seconds);
+		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5\n",
+			jd->both_types, jd->spearman, jd->top5_common, jd->top5);
+		fprintf(out, "  %-26s %12s %5s %14s %5s\n", "type", "dprof_samples",
+			"rank", "referee_access", "rank");
+		for (size_t i = 0; i < jd->nt; i++) {
+			const struct judge_type *t = &jd->t[i];
+
+			if (!t->dprof_rank)
+				continue;
+			fprintf(out, "  %-26s %12llu %5zu %14llu %5zu\n", t->cache,
+				(unsigned long long)t->dprof_samples,
+				t->dprof_rank,
+				(unsigned long long)t->oracle_accesses,
+				t->oracle_rank);
+		}
+		fprintf(out, "intervals: dprof's 95%% interval holds the referee's share for %zu of %zu fields with %llu samples or more\n",
+			jd->held, jd->calibrated,
+			(unsigned long long)jd->min_samples);
+		fprintf(out, "labels: %zu of %zu decided sharing labels contradict the referee's majority class\n",
+			jd->contradicted, jd->labels);
+	}
+	for (size_t i = 0; i < jd->nf; i++) {
+		const struct judge_field *f = &jd->f[i];
+		const char *cache = r->targets[f->target].name;
+
+		if (target && strcmp(target, cache))
+			continue;
+		if (!as_json && f->target != cur) {
+			cur = f->target;
+			fprintf(out, "\n%s:\n", cache);
+			table_header(&tab);
+		}
+		field_row(&tab, f, cache);
+	}
+	if (as_json) {
+		json_array_end(&j);
+		json_object_end(&j);
+		json_finish(&j);
+	}
+}
+
+int cmd_referee(int argc, char **argv)
+{
+	struct referee_opts o;
+	struct recording r;
+	struct history_set hs;
+	struct classify c;
+	struct winshare ws;
+	struct oracle orc;
+	struct judge jd;
+	FILE *out;
+	int first, ret;
+
+	memset(&o, 0, sizeof(o));
+	o.min_samples = 100;
+	ret = opts_parse(&referee_cmd, &o, argc, argv, &o.a, &first);
+	if (ret)
+		return ret;
+	if (first != argc - 2) {
+		errmsg("referee: expected RECORDING and REFEREE.json (see --help)");
+		return EXIT_USAGE;
+	}
+	o.a.view.input = argv[first];
+	o.oracle = argv[first + 1];
+	ret = view_open(&o.a.view, &r, &out, "referee");
+	if (ret)
+		return ret;
+	if (o.a.target && view_target(&r, "referee", &o.a.target) < 0) {
+		view_close(out, &o.a.view);
+		recording_free(&r);
+		return EXIT_USAGE;
+	}
+	if (oracle_load(&orc, o.oracle)) {
+		view_close(out, &o.a.view);
+		recording_free(&r);
+		return EXIT_USAGE;
+	}
+	histories_build(&hs, &r);
+	classify_build(&c, &hs);
+	winshare_build(&ws, &r);
+	judge_build(&jd, &r, &orc, &ws, &c, (uint64_t)o.min_samples);
+	report(out, &r, &jd, &orc, o.a.target, o.a.view.json);
+	ret = view_close(out, &o.a.view);
+	judge_free(&jd);
+	winshare_free(&ws);
+	classify_free(&c);
+	histories_free(&hs);
+	oracle_free(&orc);
+	recording_free(&r);
+	return ret;
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A recording judged by a referee table written by hand: the windows of
+ * test-winshare (offset 0 at 2/3 +- 0.045 of cache0's samples per
+ * second, offset 8 at 1/3) against a referee that saw 66 and 34
+ * accesses there: both intervals hold the referee's shares.  The
+ * referee's busiest type is one dprof did not profile ("other"), so
+ * cache0 is its second and dprof's first: one of dprof's top one in the
+ * referee's top five.  A malformed table is refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "harness.h"
+#include "fixture.h"
+#include "judge.h"
+
+static void window(struct fixture *f, uint16_t offset, uint32_t samples)
+{
+	struct dprof_window_rec w = {
+		.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w) },
+		.time_ns = 1000, .watched_ns = 1000000000ull, .nr_offsets = 1,
+		.offset = { offset, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
+			    DPROF_HIST_NO_OFFSET },
+		.samples = { samples },
+	};
+
+	fixture_raw(f, &w, sizeof(w));
+}
+
+static const char *write_table(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/dprof-test-referee-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, text, strlen(text)) < 0)
+		path[0] = 0;
+	close(fd);
+	return path;
+}
+
+static void test_judge(void)
+{
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	const char *path;
+
+	fixture_begin(&f, 1);
+	window(&f, 0, 10);
+	window(&f, 0, 12);
+	window(&f, 0, 8);
+	window(&f, 8, 5);
+	window(&f, 8, 5);
+	window(&f, 8, 5);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r);
+	path = write_table("{\"referee\": 1, \"measured\": {\"seconds\": 2, \"accesses\": 1100},"
+			   " \"fields\": ["
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 66},"
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 12, \"stores\": 34},"
+			   "{\"cache\": \"other\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 1000}]}");
+	CHECK(path && oracle_load(&o, path) == 0);
+	judge_build(&j, &r, &o, &ws, NULL, 10);
+	CHECK_EQ_U64(j.calibrated, 2);
+	CHECK_EQ_U64(j.held, 2);
+	CHECK_EQ_U64(j.top5, 1);
+	CHECK_EQ_U64(j.top5_common, 1);
+	CHECK_EQ_U64(j.nf, 2);
+	if (j.nf == 2) {
+		CHECK(j.f[0].oracle_share > 0.659 && j.f[0].oracle_share < 0.661);
+		CHECK(j.f[1].oracle_share > 0.339 && j.f[1].oracle_share < 0.341);
+	}
+	judge_free(&j);
+	oracle_free(&o);
+	unlink(path);
+	path = write_table("{\"fields\": []}");
+	CHECK(path && oracle_load(&o, path) == -1);
+	unlink(path);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
+const struct unit_test judge_tests[] = {
+	{ "judge: shares against a referee table, ranks", test_judge },
+	{ NULL, NULL },
+};
