@@ -38,7 +38,14 @@
 # 0, the line of next/prev, the line of cloned and the line of data once
 # each (90-110 % of the datagrams), and no other line of the sk_buff
 # (at most 10 %): what dprof's classify reports as those lines moving in
-# every life (test-histories-skbuff.sh).  Also prints the
+# every life (test-histories-skbuff.sh).
+#
+# Last, dprof judged by the referee in one run (item 5): the same UDP
+# traffic with dprof.ko loaded (target=skbuff, its defaults) and
+# recording, the referee leaving module text out; dprof-view referee
+# compares the two.  The suite fails unless dprof's 95 % intervals hold
+# the referee's share for at least 85 % of the fields with 100 samples
+# or more, and no decided sharing label contradicts the referee.  Also prints the
 # referee's cost: the same guest run without and with the plugin, and the
 # plugin's host time per access while measuring.
 set -eu
@@ -53,7 +60,8 @@ done
 kver=$("$top/scripts/kernel.sh" "$kernel")
 share=$(mktemp -d)
 udp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] && cp "$share/referee.json" "$KEEP"; rm -rf "$share" "$udp"' EXIT
+judged=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] && cp "$share/referee.json" "$judged/udp.dprof" "$judged/referee.json" "$KEEP/" 2>/dev/null; rm -rf "$share" "$udp" "$judged"' EXIT
 "$top/scripts/referee.sh" build
 plugin=$("$top/scripts/referee.sh" plugin "$kver" "$share/referee.json")
 # The same run without the plugin, for its cost.
@@ -161,4 +169,32 @@ for line in sorted(set(moved) | set(want) | set(range((size + 63) // 64))):
     print(("ok: " if ok else "FAIL: ") + f"sk_buff {what}: {n} times for {packets} datagrams")
     failures += not ok
 sys.exit(1 if failures else 0)
+PY
+
+# dprof judged by the referee in the same run (see the top).  Module
+# text: the modules area of x86-64 (nokaslr).
+plugin=$("$top/scripts/referee.sh" plugin "$kver" "$judged/referee.json")
+DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000" \
+	"$top/scripts/vm.sh" -k "$kernel" -s "$judged" -t 900 \
+	"$top/selftests/referee/guest-udp-dprof.sh"
+[ -s "$judged/referee.json" ] && [ -s "$judged/udp.dprof" ] ||
+	{ echo "FAIL: the judged run left no recording or no referee table" >&2; exit 1; }
+"$top/build/dprof-view" referee -t skbuff_head_cache "$judged/udp.dprof" "$judged/referee.json"
+"$top/build/dprof-view" referee --json "$judged/udp.dprof" "$judged/referee.json" \
+	>"$judged/judged.json"
+python3 - "$judged/judged.json" <<'PY'
+import json, sys
+
+j = json.load(open(sys.argv[1]))
+bad = 0
+cal, held, n = j["fields_calibrated"], j["fields_held"], j["min_samples"]
+ok = cal > 0 and held >= 0.85 * cal
+print(("ok: " if ok else "FAIL: ") +
+      f"dprof's intervals hold the referee's share for {held} of {cal} fields with {n} samples or more (85 % needed)")
+bad += not ok
+ok = j["labels_contradicted"] == 0
+print(("ok: " if ok else "FAIL: ") +
+      f"{j['labels_contradicted']} of {j['labels']} decided sharing labels contradict the referee")
+bad += not ok
+sys.exit(1 if bad else 0)
 PY

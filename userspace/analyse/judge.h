@@ -4,7 +4,7 @@
  * referee on real workloads", item 3), like with like:
  *  - types: dprof's sampled accesses against the referee's accesses
  *    (loads, stores, atomics), ranks and the top five;
- *  - fields: dprof's share of its type (per second of watching, from the
+ *  - fields: dprof's share of its type (samples per window, from the
  *    sample windows, winshare.h) against the referee's share of the
  *    type's accesses over the same bytes, and whether dprof's 95%
  *    interval holds it;

@@ -27,7 +27,13 @@ static void add_window(struct winshare_target *t,
 	t->w = xrealloc(t->w, (t->nw + 1) * sizeof(*t->w));
 	w = &t->w[t->nw++];
 	memset(w, 0, sizeof(*w));
-	w->t = (double)rec->watched_ns / 1e9;
+	/*
+	 * Each window counts as one unit of watching, whatever its length:
+	 * a young window is a whole life (or its first window_ms), whose
+	 * count a trap's slowing of the code does not change where its
+	 * length would; an old one is window_ms of an older object.
+	 */
+	w->t = 1;
 	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
 		w->offset[k] = k < rec->nr_offsets ? rec->offset[k] :
 			       DPROF_HIST_NO_OFFSET;

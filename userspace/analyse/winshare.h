@@ -3,9 +3,13 @@
  * Field shares from the sample windows (sampler=watch), with intervals.
  * Each window watched a group of offsets of one object for a while and
  * counted the samples each offset took (DPROF_REC_WINDOW).  An offset's
- * rate is its samples over the time windows watched it, r_o = H_o / T_o,
- * so that offsets watched longer weigh no more; a field's share of its
- * type is the sum of its offsets' rates over the type's, S = r_F / R.
+ * rate is its samples per window that watched it, r_o = H_o / T_o with
+ * T_o those windows (t = 1 each), so that offsets watched more often
+ * weigh no more; per window, not per second: a young window is one life
+ * (to its free, or window_ms), and a trap's cost lengthens a life that
+ * has many watched accesses without adding to its count.  A field's
+ * share of its type is the sum of its offsets' rates over the type's,
+ * S = r_F / R.
  * The windows are the independent units: S's variance is the linearised
  * one of a ratio of sums, sum_i IF_i^2 N / (N - 1) over the type's N
  * windows, with IF_i window i's influence on S.  Windows whose CPUs
@@ -19,14 +23,14 @@
 #include "recfile.h"
 
 struct winshare_window {
-	double t;				/* watched, seconds */
+	double t;				/* units of watching: 1 */
 	uint16_t offset[DPROF_HIST_MAX_OFFSETS];	/* NO_OFFSET pads */
 	double h[DPROF_HIST_MAX_OFFSETS];	/* samples per offset */
 };
 
 struct winshare_slot {
 	uint16_t offset;
-	double t, h;		/* watched seconds, samples, over its windows */
+	double t, h;		/* windows (units), samples, over its windows */
 	uint64_t windows;
 };
 
@@ -35,7 +39,7 @@ struct winshare_target {
 	size_t nw;
 	struct winshare_slot *s;	/* by offset */
 	size_t ns;
-	double rate;		/* R: samples per second of watching, summed */
+	double rate;		/* R: samples per window, summed over offsets */
 };
 
 struct winshare {

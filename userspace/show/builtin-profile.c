@@ -123,7 +123,7 @@ static void header_text(FILE *out, const struct profile *p,
 	else
 		fprintf(out, "sampler: %s: no samples were taken\n", p->sampler);
 	if (!strcmp(p->sampler, "watch") && ws->windows)
-		fprintf(out, "field shares: samples per second of watching, from %llu sample windows (%llu left out: CPUs changed); n, the windows that watched the field, are the independent units of its 95%% interval\n",
+		fprintf(out, "field shares: samples per window that watched the field (a young window is one life), from %llu sample windows (%llu left out: CPUs changed); n, the windows that watched the field, are the independent units of its 95%% interval\n",
 			(unsigned long long)ws->windows,
 			(unsigned long long)ws->left_out);
 	else if (!strcmp(p->sampler, "watch"))
@@ -295,7 +295,7 @@ static void type_cells(struct cell *c, struct profile_texts *x,
 
 /*
  * A field's share and its interval.  With sample windows, the share of
- * the type's samples per second of watching (winshare.h), the windows
+ * the type's samples per window that watched it (winshare.h), the windows
  * its units; with hardware samples, its share of the type's samples with
  * a Wilson interval, the samples its units; else no interval.
  */

@@ -55,7 +55,7 @@ static const struct command_opts referee_cmd = {
 	"referee.sh), like with like.  Types: dprof's sampled accesses against\n"
 	"the referee's accesses, ranked (Spearman's rho over the types both saw,\n"
 	"and how many of dprof's top five are in the referee's).  Fields: dprof's\n"
-	"share of its type (samples per second of watching, from the sample\n"
+	"share of its type (samples per window that watched it, from the sample\n"
 	"windows, with its 95% interval over them) against the referee's share of\n"
 	"the type's accesses over the same bytes, and whether the interval holds\n"
 	"it; the calibration counts the fields with N samples or more.  Labels:\n"
