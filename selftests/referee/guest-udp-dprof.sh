@@ -7,7 +7,7 @@
 # workload runs in the kernel proper), so dprof's own are not counted.
 cd /selftests && . ./functions.sh
 trap cleanup_modules EXIT
-PACKETS=${PACKETS:-3000}
+PACKETS=${PACKETS:-10000}
 load_mod dprof target=skbuff
 sync
 dprof-view record --no-progress -o /host/udp.dprof -- \

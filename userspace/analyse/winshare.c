@@ -123,11 +123,29 @@ static void influence(const struct winshare_target *t,
 	}
 }
 
+/*
+ * Student's t at 97.5% for @df degrees of freedom: a few windows give a
+ * wide interval, not a narrow one (1.96 from 30 on).
+ */
+static double t975(double df)
+{
+	static const double t[] = {
+		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+		2.052, 2.048, 2.045,
+	};
+
+	if (df < 1)
+		return NAN;
+	return df < 30 ? t[(int)df] : 1.96;
+}
+
 bool winshare_field(const struct winshare *ws, unsigned int target,
 		    uint32_t lo, uint32_t hi, struct winshare_est *e)
 {
 	const struct winshare_target *t;
-	double rate = 0, var = 0, n;
+	double rate = 0, var = 0, floor = 0, n;
 
 	memset(e, 0, sizeof(*e));
 	e->half = -1;
@@ -155,6 +173,26 @@ bool winshare_field(const struct winshare *ws, unsigned int target,
 		var += d * d;
 	}
 	n = (double)t->nw;
-	e->half = 1.96 * sqrt(var * n / (n - 1));
+	var *= n / (n - 1);
+	/*
+	 * A floor: the samples are counts, so each offset's rate varies at
+	 * least as a Poisson count's, (H_o + 1) / T_o^2 (the one added so
+	 * that an offset without a sample is not certain to have none).  A
+	 * few windows that agree exactly (one code path) would otherwise
+	 * claim no error at all.
+	 */
+	for (size_t i = 0; i < t->ns; i++) {
+		const struct winshare_slot *s = &t->s[i];
+		double g;
+
+		if (s->t <= 0)
+			continue;
+		g = in_field(s->offset, lo, hi) ? t->rate - rate : -rate;
+		floor += g * g * (s->h + 1) / (s->t * s->t);
+	}
+	floor /= t->rate * t->rate * t->rate * t->rate;
+	/* The field's own windows set the degrees of freedom. */
+	e->half = t975((double)e->windows - 1) * sqrt(var > floor ? var :
+							   floor);
 	return true;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A recording judged by a referee table written by hand: the windows of
- * test-winshare (offset 0 at 2/3 +- 0.045 of cache0's samples per
- * second, offset 8 at 1/3) against a referee that saw 66 and 34
+ * test-winshare (offset 0 at 2/3 +- 0.30 of cache0's samples per
+ * window, offset 8 at 1/3) against a referee that saw 66 and 34
  * accesses there: both intervals hold the referee's shares.  The
  * referee's busiest type is one dprof did not profile ("other"), so
  * cache0 is its second and dprof's first: one of dprof's top one in the

@@ -2,11 +2,14 @@
 /*
  * Field shares from sample windows on hand-made windows of one type:
  * offset 0 watched in three 1 s windows that took 10, 12 and 8 samples
- * (10/s), offset 8 in three that took 5 each (5/s).  Offset 0's share is
+ * (10 a window), offset 8 in three that took 5 each.  Offset 0's share is
  * 10 / 15; its windows' influences (h - 10) / 3 = 0, 2/3, -2/3 each move
- * the share by 5 / 15^2 of that, offset 8's by nothing, so the variance
- * is 2 (2/3 / 45)^2 x 6/5 and the 95% half-width 0.0450.  A window whose
- * CPUs changed is left out.
+ * the share by 5 / 15^2 of that, offset 8's by nothing, so the spread's
+ * variance is 2 (2/3 / 45)^2 x 6/5 = 5.3e-4.  The counts' floor is
+ * higher: rates vary at least as Poisson counts, (30 + 1) / 3^2 and
+ * (15 + 1) / 3^2, so the share's variance is (5^2 x 31/9 + 10^2 x 16/9)
+ * / 15^4 = 5.21e-3; with three windows, Student's t with 2 degrees of
+ * freedom (4.303) makes the half-width 0.311.  A window whose CPUs changed is left out.
  */
 #include "harness.h"
 #include "fixture.h"
@@ -50,7 +53,7 @@ static void test_winshare(void)
 	CHECK_EQ_U64(ws.left_out, 1);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
 	CHECK(e.share > 0.6666 && e.share < 0.6667);
-	CHECK(e.half > 0.0449 && e.half < 0.0451);
+	CHECK(e.half > 0.310 && e.half < 0.312);
 	CHECK_EQ_U64(e.windows, 3);
 	CHECK(winshare_field(&ws, 0, 8, 16, &e));
 	CHECK(e.share > 0.3333 && e.share < 0.3334);
@@ -61,6 +64,6 @@ static void test_winshare(void)
 }
 
 const struct unit_test winshare_tests[] = {
-	{ "winshare: rates per second watched, windows as units", test_winshare },
+	{ "winshare: rates per window, windows as units, a counts floor", test_winshare },
 	{ NULL, NULL },
 };
