@@ -27,13 +27,6 @@ static void add_window(struct winshare_target *t,
 	t->w = xrealloc(t->w, (t->nw + 1) * sizeof(*t->w));
 	w = &t->w[t->nw++];
 	memset(w, 0, sizeof(*w));
-	/*
-	 * Each window counts as one unit of watching, whatever its length:
-	 * a young window is a whole life (or its first window_ms), whose
-	 * count a trap's slowing of the code does not change where its
-	 * length would; an old one is window_ms of an older object.
-	 */
-	w->t = 1;
 	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
 		w->offset[k] = k < rec->nr_offsets ? rec->offset[k] :
 			       DPROF_HIST_NO_OFFSET;
@@ -41,7 +34,6 @@ static void add_window(struct winshare_target *t,
 		if (k < rec->nr_offsets) {
 			struct winshare_slot *s = slot_of(t, rec->offset[k]);
 
-			s->t += w->t;
 			s->h += w->h[k];
 			s->windows++;
 		}
@@ -75,8 +67,7 @@ void winshare_build(struct winshare *ws, const struct recording *r)
 		struct winshare_target *t = &ws->t[k];
 
 		for (size_t i = 0; i < t->ns; i++)
-			if (t->s[i].t > 0)
-				t->rate += t->s[i].h / t->s[i].t;
+			t->rate += t->s[i].h / (double)t->s[i].windows;
 	}
 }
 
@@ -114,9 +105,11 @@ static void influence(const struct winshare_target *t,
 		for (size_t i = 0; i < t->ns && !s; i++)
 			if (t->s[i].offset == w->offset[k])
 				s = &t->s[i];
-		if (!s || s->t <= 0)
+		if (!s)
 			continue;
-		d = (w->h[k] - s->h / s->t * w->t) / s->t;
+		/* r_o = h_o / W_o over the W_o windows that watched it */
+		d = (w->h[k] - s->h / (double)s->windows) /
+		    (double)s->windows;
 		*if_r += d;
 		if (in_field(w->offset[k], lo, hi))
 			*if_f += d;
@@ -153,8 +146,8 @@ bool winshare_field(const struct winshare *ws, unsigned int target,
 		return false;
 	t = &ws->t[target];
 	for (size_t i = 0; i < t->ns; i++)
-		if (in_field(t->s[i].offset, lo, hi) && t->s[i].t > 0) {
-			rate += t->s[i].h / t->s[i].t;
+		if (in_field(t->s[i].offset, lo, hi)) {
+			rate += t->s[i].h / (double)t->s[i].windows;
 			if (t->s[i].windows > e->windows)
 				e->windows = t->s[i].windows;
 		}
@@ -176,19 +169,18 @@ bool winshare_field(const struct winshare *ws, unsigned int target,
 	var *= n / (n - 1);
 	/*
 	 * A floor: the samples are counts, so each offset's rate varies at
-	 * least as a Poisson count's, (H_o + 1) / T_o^2 (the one added so
+	 * least as a Poisson count's, (H_o + 1) / W_o^2 (the one added so
 	 * that an offset without a sample is not certain to have none).  A
 	 * few windows that agree exactly (one code path) would otherwise
 	 * claim no error at all.
 	 */
 	for (size_t i = 0; i < t->ns; i++) {
 		const struct winshare_slot *s = &t->s[i];
-		double g;
+		double w = (double)s->windows;
+		double g = in_field(s->offset, lo, hi) ? t->rate - rate :
+							 -rate;
 
-		if (s->t <= 0)
-			continue;
-		g = in_field(s->offset, lo, hi) ? t->rate - rate : -rate;
-		floor += g * g * (s->h + 1) / (s->t * s->t);
+		floor += g * g * (s->h + 1) / (w * w);
 	}
 	floor /= t->rate * t->rate * t->rate * t->rate;
 	/* The field's own windows set the degrees of freedom. */

@@ -3,9 +3,8 @@
  * Field shares from the sample windows (sampler=watch), with intervals.
  * Each window watched a group of offsets of one object for a while and
  * counted the samples each offset took (DPROF_REC_WINDOW).  An offset's
- * rate is its samples per window that watched it, r_o = H_o / T_o with
- * T_o those windows (t = 1 each), so that offsets watched more often
- * weigh no more; per window, not per second: a young window is one life
+ * rate is its samples per window that watched it, r_o = H_o / W_o, so
+ * that offsets watched more often weigh no more; per window, not per second: a young window is one life
  * (to its free, or window_ms), and a trap's cost lengthens a life that
  * has many watched accesses without adding to its count.  A field's
  * share of its type is the sum of its offsets' rates over the type's,
@@ -23,15 +22,14 @@
 #include "recfile.h"
 
 struct winshare_window {
-	double t;				/* units of watching: 1 */
 	uint16_t offset[DPROF_HIST_MAX_OFFSETS];	/* NO_OFFSET pads */
 	double h[DPROF_HIST_MAX_OFFSETS];	/* samples per offset */
 };
 
 struct winshare_slot {
 	uint16_t offset;
-	double t, h;		/* windows (units), samples, over its windows */
-	uint64_t windows;
+	double h;		/* samples, over its windows */
+	uint64_t windows;	/* that watched it: W_o */
 };
 
 struct winshare_target {
