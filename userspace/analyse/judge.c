@@ -20,17 +20,6 @@ static unsigned int slot_len(const struct recording *r, int target)
 	return 8;
 }
 
-static uint64_t oracle_type_accesses(const struct oracle *o,
-				     const char *cache)
-{
-	uint64_t n = 0;
-
-	for (size_t i = 0; i < o->n; i++)
-		if (!o->f[i].global && !strcmp(o->f[i].cache, cache))
-			n += accesses(&o->f[i]);
-	return n;
-}
-
 static struct judge_type *type_of(struct judge *j, const char *cache)
 {
 	for (size_t i = 0; i < j->nt; i++)
@@ -152,6 +141,7 @@ static void judge_label(struct judge *j, struct judge_field *f,
 
 	if (!cf)
 		return;
+	f->classified = true;
 	f->label = cf->label;
 	f->labelled = cf->label == CLASSIFY_TRUE_SHARING ||
 		      cf->label == CLASSIFY_FALSE_SHARING ||
@@ -176,6 +166,11 @@ void judge_build(struct judge *j, const struct recording *r,
 {
 	memset(j, 0, sizeof(*j));
 	j->min_samples = min_samples;
+	/* Every slab type the referee saw, with its accesses, in one pass. */
+	for (size_t i = 0; i < o->n; i++)
+		if (!o->f[i].global)
+			type_of(j, o->f[i].cache)->oracle_accesses +=
+				accesses(&o->f[i]);
 	for (size_t t = 0; t < r->nr_targets; t++) {
 		struct judge_type *jt = type_of(j, r->targets[t].name);
 		const struct winshare_target *wt = t < ws->nr_targets ?
@@ -183,7 +178,6 @@ void judge_build(struct judge *j, const struct recording *r,
 		unsigned int len = slot_len(r, (int)t);
 
 		jt->target = (int)t;
-		jt->oracle_accesses = oracle_type_accesses(o, jt->cache);
 		for (size_t i = 0; wt && i < wt->ns; i++) {
 			const struct winshare_slot *s = &wt->s[i];
 			struct judge_field *f;
@@ -219,6 +213,7 @@ void judge_build(struct judge *j, const struct recording *r,
 		const struct classify_field *cf = &c->f[i];
 		struct judge_field *f;
 		bool seen = false;
+		uint64_t all;
 
 		if (cf->target < 0 || (size_t)cf->target >= r->nr_targets)
 			continue;
@@ -236,21 +231,12 @@ void judge_build(struct judge *j, const struct recording *r,
 		f->dprof.half = -1;
 		oracle_slot(o, r->targets[cf->target].name, cf->offset,
 			    f->len, f);
-		{
-			uint64_t all = oracle_type_accesses(
-				o, r->targets[cf->target].name);
-
-			if (all)
-				f->oracle_share = (double)f->oracle_accesses /
-						  (double)all;
-		}
+		all = type_of(j, r->targets[cf->target].name)->oracle_accesses;
+		if (all)
+			f->oracle_share = (double)f->oracle_accesses /
+					  (double)all;
 		judge_label(j, f, cf);
 	}
-	/* The referee's slab types dprof did not profile, for the ranks. */
-	for (size_t i = 0; i < o->n; i++)
-		if (!o->f[i].global && !type_of(j, o->f[i].cache)->oracle_accesses)
-			type_of(j, o->f[i].cache)->oracle_accesses =
-				oracle_type_accesses(o, o->f[i].cache);
 	rank_types(j);
 }
 

@@ -48,7 +48,8 @@ struct judge_field {
 	double oracle_share;	/* of the type's accesses */
 	uint64_t oracle_accesses;
 	bool held;		/* dprof's interval holds the referee's share */
-	enum classify_label label;	/* classify's, if a field row */
+	bool classified;	/* classify has the field as a row */
+	enum classify_label label;	/* classify's, then */
 	bool labelled;		/* decided sharing or handoff label */
 	uint64_t oracle_true, oracle_false;	/* the referee's misses */
 	enum judge_verdict verdict;	/* of a decided label */

@@ -133,8 +133,7 @@ static void field_row(const struct table *tab, const struct judge_field *f,
 	c[RC_ORACLE].text = oracle;
 	c[RC_HELD].s = !f->have_dprof || f->dprof.half < 0 ? "-" :
 		       f->held ? "yes" : "no";
-	c[RC_LABEL].s = f->labelled || f->label ?
-			classify_label_name(f->label) : "-";
+	c[RC_LABEL].s = f->classified ? classify_label_name(f->label) : "-";
 	c[RC_OTRUE].u = f->oracle_true;
 	c[RC_OFALSE].u = f->oracle_false;
 	c[RC_VERDICT].s = verdict_name(f);
