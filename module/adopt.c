@@ -263,24 +263,26 @@ static int find_siblings(struct siblings *sib, const char *size)
 }
 
 /* target=kmalloc-N: what of size N it leaves out, in the log and status. */
-static char missed_siblings[160];
+static char missed_siblings[512];
 
 static void note_missed_siblings(const char *size)
 {
 	struct siblings *sib = kzalloc(sizeof(*sib), GFP_KERNEL);
-	size_t pos;
+	size_t pos = strlen(missed_siblings);
+	const char *first = missed_siblings + pos + (pos ? 2 : 0);
 	unsigned int i;
 
-	pos = scnprintf(missed_siblings, sizeof(missed_siblings),
-			"kmalloc-cg-%s (__GFP_ACCOUNT), dma-kmalloc-%s (GFP_DMA)",
-			size, size);
+	/* Several kmalloc-N targets: each one's list, after the last. */
+	pos += scnprintf(missed_siblings + pos, sizeof(missed_siblings) - pos,
+			 "%skmalloc-cg-%s (__GFP_ACCOUNT), dma-kmalloc-%s (GFP_DMA)",
+			 pos ? "; " : "", size, size);
 	if (sib && find_siblings(sib, size) > 0)
 		for (i = 0; i < sib->n; i++)
 			pos += scnprintf(missed_siblings + pos,
 					 sizeof(missed_siblings) - pos, ", %s",
 					 sib->name[i]);
 	pr_info("target=kmalloc-%s: kmalloc()s of this size also go to %s, not profiled: target=size-%s names them all\n",
-		size, missed_siblings, size);
+		size, first, size);
 	kfree(sib);
 }
 

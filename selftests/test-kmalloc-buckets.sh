@@ -19,11 +19,14 @@ if ! echo buckets >$ctl 2>/dev/null; then
 fi
 grep -q "^dprof_bkt-64 " /proc/slabinfo || fail "no dprof_bkt-64 cache after kmem_buckets_create()"
 
-# target=kmalloc-64 alone: the log and status name the siblings it misses.
-load_mod dprof target=kmalloc-64 sampler=off history=0
+# target=kmalloc-N alone: the log and status name the siblings it
+# misses, for each such target.
+load_mod dprof target=kmalloc-64,kmalloc-1k sampler=off history=0
 grep "not profiled" $DPROF_DIR/status
-grep "not profiled" $DPROF_DIR/status | grep -q "dprof_bkt-64" ||
-	fail "target=kmalloc-64 does not say that dprof_bkt-64 is left out"
+for c in dprof_bkt-64 dprof_bkt-1k; do
+	grep "not profiled" $DPROF_DIR/status | grep -q "$c" ||
+		fail "target=kmalloc-64,kmalloc-1k does not say that $c is left out"
+done
 unload_mod dprof
 
 # target=size-64: every cache of that size, the bucket caches included.
