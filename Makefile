@@ -37,7 +37,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view referee referee-test check-referee \
-	check-debug vm-test demo demo-diff bench vm-run vm-shell debian-rootfs deps deb lint install clean help
+	check-debug vm-test demo demo-diff bench bench-parts bench-insns vm-run vm-shell debian-rootfs deps deb lint install clean help
 
 all: module view
 
@@ -52,6 +52,8 @@ help:
 	@echo "make debian-rootfs  the Debian guest's image (memcached, Apache), cached in build/debian"
 	@echo "make bench      dprof's costs in instructions (one guest under -icount), then the analyses'"
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
+	@echo "make bench-parts the handlers' instructions per call and per part alone (minutes)"
+	@echo "make bench-insns each function's instructions per allocate+free (QEMU plugin)"
 	@echo "make bench-view dprof-view's analyses on a synthetic recording (also in bench)"
 	@echo "make lint       checkpatch --strict on module/"
 	@echo "make referee    the referee, a QEMU plugin (build/referee.so); make check-referee proves it"
@@ -169,6 +171,15 @@ vm-test:
 
 # Costs in instructions: one guest under -icount (bench-all-guest.sh),
 # then the analyses timed, counted by callgrind, and scaled 1x/4x/16x.
+# The handlers' and parts' instructions alone (a few minutes).
+bench-parts: deps
+	DPROF_ICOUNT=1 $(TOP)/scripts/vm.sh -k $(KERNEL) -t 1200 \
+		$(TOP)/scripts/guest/bench-all-guest.sh parts
+
+# Each function's instructions per allocate+free, counted by a QEMU plugin.
+bench-insns: deps
+	$(TOP)/scripts/bench-insns.sh -k $(KERNEL)
+
 bench: deps $(BUILD)/bench-view
 	DPROF_ICOUNT=1 $(TOP)/scripts/vm.sh -k $(KERNEL) -t 5400 \
 		$(TOP)/scripts/guest/bench-all-guest.sh

@@ -2,10 +2,13 @@
 # The referee (referee/oracle.c), a QEMU plugin that sees every access of
 # the guest through a coherent cache model; Documentation/referee.rst.
 #
-#   scripts/referee.sh build            build/referee.so (and its header)
+#   scripts/referee.sh build            build/referee.so (and its header),
+#                                       and build/insncount.so
 #   scripts/referee.sh plugin KVER OUT  the -plugin argument for a guest of
 #                                       kernel KVER (release, as uname -r)
 #                                       writing JSON to OUT
+#   scripts/referee.sh kallsyms KVER    the guest's /proc/kallsyms at
+#                                       nokaslr (cached), its path
 #
 # The plugin API header is QEMU's own, of the version installed
 # (include/qemu/qemu-plugin.h): taken from the source tarball Debian's
@@ -62,6 +65,12 @@ build_plugin() {
 		"$top/referee/coherence.c" "$top/referee/objmap.c" \
 		"$top/referee/table.c" \
 		$(pkg-config --libs glib-2.0)
+	# The instruction counter of make bench-insns, on the same header.
+	# shellcheck disable=SC2046
+	gcc -O2 -g -Wall -Wextra -Wno-unused-parameter -shared -fPIC \
+		$(pkg-config --cflags glib-2.0) -I"$build/qemu-plugin" \
+		-o "$build/insncount.so" "$top/referee/insncount.c" \
+		$(pkg-config --libs glib-2.0)
 }
 
 # The raw BTF of KVER's kernel (cached; scripts/kernel-btf.sh).
@@ -112,6 +121,10 @@ plugin)
 	[ -n "$name" ] && [ -n "$objsize" ] && [ -n "$slab" ] ||
 		{ echo "referee: no BTF offsets for struct kmem_cache/slab in $v" >&2; exit 1; }
 	echo "$build/referee.so,map=$map,kc_name=$name,kc_objsize=$objsize,slab_cache=$slab,out=$3"
+	;;
+kallsyms)
+	[ $# -eq 2 ] || { echo "usage: scripts/referee.sh kallsyms KVER" >&2; exit 2; }
+	kallsyms "$2"
 	;;
 *)
 	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2

@@ -18,6 +18,11 @@
 # against its budget, the parts of a target hook (cost_parts=1), the
 # sample path (sampler=inject), and a hook's cost against the number of
 # live tracked objects.
+#   bench-all-guest.sh [parts] [ROUNDS [SECS [CHURN_N]]]
+# "parts" (make bench-parts) skips the configurations: the handlers' and
+# the parts' instructions alone, in a few minutes.
+mode=all
+[ "$1" = parts ] && { mode=parts; shift; }
 rounds=${1:-5}
 secs=${2:-2}
 churn_n=${3:-200000}
@@ -117,6 +122,7 @@ measure() {
 	echo "$name ${p:-0} ${c:-0}"
 }
 
+if [ $mode = all ]; then
 echo "kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(nproc) CPUs; the handler tables below are from each configuration's last round"
 # Return thunks and the like add instructions to every call and return.
 for v in spectre_v2 retbleed spec_rstack_overflow; do
@@ -158,6 +164,7 @@ awk '
 		printf "spread of the rounds without dprof: UDP %.1f%%, churn %.1f%% of the median%s\n", 100 * su, 100 * sc,
 			(su > 0.03 || sc > 0.03) ? " (over 3%: the figures are not usable)" : ""
 	}' /tmp/bench-all.txt
+fi
 
 # Where a target hook's instructions go: cost_parts=1 times each part
 # (get_cycles() between them, which adds its own few instructions).
@@ -167,6 +174,13 @@ if modload /lib/modules/dprof/dprof.ko target=dprof_workload history=0 \
 	sampler=off cost_parts=1 >&2; then
 	echo "churn 100000 0" >$WL/ctl
 	grep -E "^  target (alloc|free) parts" /sys/kernel/debug/dprof/status
+	rmmod dprof
+fi
+if [ $mode = parts ] && modload /lib/modules/dprof/dprof.ko \
+	target=dprof_workload history=0 sampler=off >&2; then
+	echo "--- the same without cost_parts: instructions per call"
+	echo "churn 100000 0" >$WL/ctl
+	sed -n '/^handler costs/,/^$/p' /sys/kernel/debug/dprof/status
 	rmmod dprof
 fi
 rmmod dprof_workload

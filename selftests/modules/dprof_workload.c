@@ -212,12 +212,29 @@ static long op_bulkfree(void *arg)
  */
 static u64 churn_tenth_ns_per_op;
 
+/*
+ * Markers for the insncount QEMU plugin (referee/insncount.c, make
+ * bench-insns): long nops whose displacement spells "DPR1" and "DPR0".
+ * The plugin counts the instructions this vCPU executes between them, so
+ * the churn loop's hooks are counted per function and per call.
+ */
+static __always_inline void insncount_on(void)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x80\n\t.long 0x44505231");
+}
+
+static __always_inline void insncount_off(void)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x80\n\t.long 0x44505230");
+}
+
 static long op_churn(void *arg)
 {
 	struct op *op = arg;
 	struct dprof_workload_obj *obj;
 	u64 start = ktime_get_ns();
 
+	insncount_on();
 	for (op->done = 0; op->done < op->n; op->done++) {
 		obj = wl_alloc();
 		if (!obj)
@@ -227,6 +244,7 @@ static long op_churn(void *arg)
 		count(frees, op->cpu);
 		kmem_cache_free(cache, obj);
 	}
+	insncount_off();
 	if (op->n)
 		churn_tenth_ns_per_op = div64_u64(10 * (ktime_get_ns() - start),
 						  op->n);
