@@ -217,9 +217,12 @@ static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 	u64 per_k = dprof_ticks_per_kinsn();
 	int h;
 
-	seq_puts(m, "handler costs (get_cycles() around the body, all CPUs):\n");
+	seq_printf(m, "handler costs (get_cycles() around the body, all CPUs; the slab hooks time 1 call in %d on average, the others every call):\n",
+		   DPROF_COST_EVERY);
 	seq_printf(m, "  instructions = cycles / %llu.%03llu (cycles per instruction of a dec/jnz loop at load: exact under QEMU -icount, an estimate elsewhere); insn other/target: per call on objects of no target and on targets, against the budget (! over)\n",
 		   per_k / 1000, per_k % 1000);
+	seq_printf(m, "  the timing itself: two get_cycles() with nothing between read %llu cycles apart, included in every figure below\n",
+		   dprof_timing_pair_ticks());
 	seq_printf(m, "  %-22s %12s %12s %10s %10s %14s %14s\n", "hook", "calls",
 		   "on targets", "avg cyc", "max cyc", "insn other",
 		   "insn target");
@@ -228,15 +231,15 @@ static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 		char other[32], target[32];
 
 		insn_text(other, sizeof(other), c->cycles - c->hit_cycles,
-			  c->calls - c->hits, budget_other[h]);
-		insn_text(target, sizeof(target), c->hit_cycles, c->hits,
+			  c->timed - c->timed_hits, budget_other[h]);
+		insn_text(target, sizeof(target), c->hit_cycles, c->timed_hits,
 			  budget_target[h]);
 		seq_printf(m, "  %-22s %12llu %12llu %10llu %10llu %14s %14s\n",
 			   dprof_hook_names[h], c->calls, c->hits,
-			   c->calls ? div64_u64(c->cycles, c->calls) : 0,
+			   c->timed ? div64_u64(c->cycles, c->timed) : 0,
 			   c->max_cycles, other, target);
 	}
-	seq_printf(m, "  calls over %u cycles (interrupted: an interrupt, or under -icount the other vCPU's turn), left out of calls and averages:",
+	seq_printf(m, "  timed calls over %u cycles (interrupted: an interrupt, or under -icount the other vCPU's turn), left out of the averages:",
 		   DPROF_COST_SLOW);
 	for (h = 0; h < DPROF_NR_HOOKS; h++)
 		if (sum->cost[h].slow)

@@ -258,12 +258,15 @@ enum dprof_hook {
 };
 
 struct dprof_cost {
-	u64 calls;	/* hook invocations, target or not, but not slow */
+	u64 calls;	/* every invocation, target or not */
 	u64 hits;	/* of those, invocations on a target object */
-	u64 cycles;	/* get_cycles() spent in the body of those calls */
+	u64 timed;	/* invocations timed and not slow */
+	u64 timed_hits;	/* of those, invocations on a target object */
+	u64 cycles;	/* get_cycles() spent in the body of the timed calls */
 	u64 hit_cycles;	/* of those, in the invocations on targets */
 	u64 max_cycles;
-	u64 slow;	/* calls over DPROF_COST_SLOW, not in the sums above */
+	u64 slow;	/* timed calls over DPROF_COST_SLOW, not in the sums */
+	int countdown;	/* slab hooks: calls until the next timed one */
 };
 
 /*
@@ -284,8 +287,8 @@ struct dprof_cost {
 enum dprof_part {
 	DPROF_PART_FILTER,	/* sampled tracking, slab grid check */
 	DPROF_PART_LIVESET,	/* live-set insert or remove (and windows) */
-	DPROF_PART_RECORD,	/* the record: timestamp, counters */
-	DPROF_PART_RING,	/* dprof_ring_write() of it */
+	DPROF_PART_RECORD,	/* counters, trace event (off: a nop), clock */
+	DPROF_PART_RING,	/* the record: reserve, fill, publish */
 	DPROF_PART_HISTORY,	/* history arming and ends */
 	DPROF_NR_PARTS,
 };
@@ -352,24 +355,50 @@ void dprof_stats_init(bool parts);
  * instructions, so ticks convert to instructions exactly there.
  */
 u64 dprof_ticks_per_kinsn(void);
+u64 dprof_timing_pair_ticks(void);
 
+/* A timed call of @hook took @cycles (out of line: 1 call in 16). */
+void dprof_cost_timed(enum dprof_hook hook, bool hit, u64 cycles);
+
+/* A call of @hook timed whole (#DB and PMU handlers: every call). */
 static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
 {
-	struct dprof_cost *c = this_cpu_ptr(&dprof_stats.cost[hook]);
-
-	/* Interrupt context may nest here: counters are best effort. */
-	if (cycles > c->max_cycles)
-		c->max_cycles = cycles;
-	if (cycles > DPROF_COST_SLOW && hook != DPROF_HOOK_ALLOC_BULK &&
-	    hook != DPROF_HOOK_FREE_BULK) {
-		c->slow++;
-		return;
-	}
-	c->calls++;
-	c->hits += hit;
-	c->cycles += cycles;
+	this_cpu_inc(dprof_stats.cost[hook].calls);
 	if (hit)
-		c->hit_cycles += cycles;
+		this_cpu_inc(dprof_stats.cost[hook].hits);
+	dprof_cost_timed(hook, hit, cycles);
+}
+
+/*
+ * The slab hooks time one call in DPROF_COST_EVERY on average, per CPU
+ * and hook, so that a call on an object of no target costs a few
+ * instructions and no clock read: a countdown, restarted at a jittered
+ * length (from the clock's low bits) so that the timed calls do not
+ * follow a periodic pattern of target and other calls.  Calls and hits
+ * are counted exactly; the instructions per call are those of the timed
+ * ones.  dprof_cost_enter() counts the call and says whether to time it,
+ * reading the clock into *@start if so.
+ */
+#define DPROF_COST_EVERY	16
+
+static __always_inline bool dprof_cost_enter(enum dprof_hook hook, u64 *start)
+{
+	this_cpu_inc(dprof_stats.cost[hook].calls);
+	if (likely(this_cpu_dec_return(dprof_stats.cost[hook].countdown) > 0))
+		return false;
+	*start = get_cycles();
+	this_cpu_write(dprof_stats.cost[hook].countdown,
+		       1 + (*start & (2 * DPROF_COST_EVERY - 1)));
+	return true;
+}
+
+static __always_inline void dprof_cost_leave(enum dprof_hook hook, bool timed,
+					     bool hit, u64 start)
+{
+	if (hit)
+		this_cpu_inc(dprof_stats.cost[hook].hits);
+	if (unlikely(timed))
+		dprof_cost_timed(hook, hit, get_cycles() - start);
 }
 
 /* ---- collector.c, history.c, window.c, watch.c: debug registers --------- */

@@ -26,21 +26,22 @@
 
 /* Allocation and free of a target object: the address set. */
 DECLARE_EVENT_CLASS(dprof_obj,
-	TP_PROTO(const struct dprof_obj_event *ev),
-	TP_ARGS(ev),
+	TP_PROTO(u16 target, u8 flags, unsigned long addr,
+		 unsigned long call_site),
+	TP_ARGS(target, flags, addr, call_site),
 	TP_STRUCT__entry(
-		__string(cache, dprof_targets[ev->hdr.target].name)
+		__string(cache, dprof_targets[target].name)
 		__field(unsigned long, addr)
 		__field(unsigned long, call_site)
 		__field(u16, target)
 		__field(u8, flags)
 	),
 	TP_fast_assign(
-		dprof_trace_assign_str(cache, dprof_targets[ev->hdr.target].name);
-		__entry->addr = ev->addr;
-		__entry->call_site = ev->call_site;
-		__entry->target = ev->hdr.target;
-		__entry->flags = ev->hdr.flags;
+		dprof_trace_assign_str(cache, dprof_targets[target].name);
+		__entry->addr = addr;
+		__entry->call_site = call_site;
+		__entry->target = target;
+		__entry->flags = flags;
 	),
 	TP_printk("cache=%s target=%u addr=%p call_site=%pS flags=0x%x",
 		  __get_str(cache), __entry->target, (void *)__entry->addr,
@@ -48,13 +49,15 @@ DECLARE_EVENT_CLASS(dprof_obj,
 );
 
 DEFINE_EVENT(dprof_obj, dprof_alloc,
-	TP_PROTO(const struct dprof_obj_event *ev),
-	TP_ARGS(ev)
+	TP_PROTO(u16 target, u8 flags, unsigned long addr,
+		 unsigned long call_site),
+	TP_ARGS(target, flags, addr, call_site)
 );
 
 DEFINE_EVENT(dprof_obj, dprof_free,
-	TP_PROTO(const struct dprof_obj_event *ev),
-	TP_ARGS(ev)
+	TP_PROTO(u16 target, u8 flags, unsigned long addr,
+		 unsigned long call_site),
+	TP_ARGS(target, flags, addr, call_site)
 );
 
 /* One access to a watched offset of the object a history follows. */

@@ -65,7 +65,23 @@ static inline bool slot_live(unsigned long v)
 static unsigned long *slots;
 static u32 *born;			/* jiffies of each slot's insert */
 static unsigned int slot_bits;
-static atomic_long_t live_count;
+/*
+ * Entries in the set, per CPU (an entry may leave on another CPU than it
+ * entered: only the sum means anything).  Per CPU so that the hooks of
+ * different CPUs do not bounce one counter's line at every allocation.
+ */
+static DEFINE_PER_CPU(long, live_count);
+
+static long live_total(void)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(live_count, cpu));
+	return sum;
+}
+
 static unsigned int max_probe_seen;
 unsigned int dprof_track_shift;		/* 1 in 2^shift objects tracked */
 unsigned int dprof_sweep_shift;		/* rule of the oldest entries */
@@ -83,6 +99,7 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 {
 	/* Twice the expected maximum keeps the load factor at or below 1/2. */
 	unsigned long nr = roundup_pow_of_two((unsigned long)max_objects * 2);
+	int cpu;
 
 	slots = vzalloc(array_size(nr, sizeof(*slots)));
 	born = vzalloc(array_size(nr, sizeof(*born)));
@@ -94,7 +111,8 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 		return -ENOMEM;
 	}
 	slot_bits = ilog2(nr);
-	atomic_long_set(&live_count, 0);
+	for_each_possible_cpu(cpu)
+		per_cpu(live_count, cpu) = 0;
 	max_probe_seen = 0;
 	raises = 0;
 	swept = 0;
@@ -129,7 +147,7 @@ void dprof_liveset_adapt(void)
 	unsigned int shift;
 
 	if (!slots || !track_auto ||
-	    atomic_long_read(&live_count) * 8 <= nr * 3 ||
+	    live_total() * 8 <= (long)nr * 3 ||
 	    dprof_track_shift >= TRACK_MAX_SHIFT)
 		return;
 	/* The load-time scan holds it for its whole walk: try next time. */
@@ -148,7 +166,7 @@ void dprof_liveset_adapt(void)
 		/* Freed meanwhile; no commit races: the scan holds track_lock. */
 		if (cmpxchg(&slots[i], v, SLOT_TOMB) != v)
 			continue;
-		atomic_long_dec(&live_count);
+		this_cpu_dec(live_count);
 		swept++;
 		/* It left the set: a window on it must end, as on a free. */
 		if (!(v & SLOT_PENDING))
@@ -220,7 +238,7 @@ retry:
 		goto retry;	/* another object took the slot */
 	WRITE_ONCE(born[free_slot - slots], when);
 	note_probe(i);
-	atomic_long_inc(&live_count);
+	this_cpu_inc(live_count);
 	return DPROF_LIVE_INSERTED;
 }
 
@@ -272,7 +290,7 @@ bool dprof_liveset_remove(unsigned long base)
 		/* A commit (pending -> live) may race: look again. */
 		if (cmpxchg(slot, v, SLOT_TOMB) != v)
 			continue;
-		atomic_long_dec(&live_count);
+		this_cpu_dec(live_count);
 		/* A pending entry was not live yet: nothing watched it. */
 		return v == base;
 	}
@@ -324,6 +342,6 @@ void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 			 unsigned long *max_probe)
 {
 	*capacity = slots ? 1UL << slot_bits : 0;
-	*live = atomic_long_read(&live_count);
+	*live = max(live_total(), 0L);
 	*max_probe = READ_ONCE(max_probe_seen);
 }

@@ -6,11 +6,14 @@
  * grow: head (reserved by writers on that CPU) and tail (consumed by the
  * one reader).  A writer reserves with a local cmpxchg on head, so a
  * handler that interrupts another writer on the same CPU takes the next
- * bytes; it copies the record body, then publishes the record by writing
- * its 8-byte header last.  The reader takes records in order while their
- * header is non-zero (kind 0 does not exist), zeroes what it consumed and
- * only then moves tail on: a reserved record not yet published stops it
- * until its writer finishes, even if a nested one was published after it.
+ * bytes; it writes the record body in place, then publishes the record by
+ * writing its 8-byte header last (ring.h).  The reader takes records in
+ * order while their header is non-zero (kind 0 does not exist), zeroes
+ * what it consumed and only then moves tail on: a reserved record not yet
+ * published stops it until its writer finishes, even if a nested one was
+ * published after it.  A record that would cross the end of the buffer
+ * is preceded by a pad record up to the end, so that every record lies
+ * in one piece where its writer can fill it.
  *
  * Producer mode: a full ring refuses new records rather than eating
  * unread ones, the loss is counted per CPU, and the next record that fits
@@ -31,24 +34,18 @@
 #include <linux/vmalloc.h>
 #include <asm/local.h>
 #include "dprof.h"
+#include "ring.h"
 #include "dprof_trace.h"
 
-struct cpu_ring {
-	u8 *buf;
-	unsigned long mask;	/* bytes - 1 */
-	local_t head;		/* bytes reserved since load */
-	unsigned long tail;	/* bytes consumed since load (the reader) */
-};
-
-static DEFINE_PER_CPU(struct cpu_ring, rings);
-static DEFINE_PER_CPU(u64, lost_pending);
+DEFINE_PER_CPU(struct dprof_cpu_ring, dprof_rings);
+DEFINE_PER_CPU(u64, dprof_ring_lost_pending);
 
 void dprof_ring_exit(void)
 {
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct cpu_ring *r = per_cpu_ptr(&rings, cpu);
+		struct dprof_cpu_ring *r = per_cpu_ptr(&dprof_rings, cpu);
 
 		vfree(r->buf);
 		r->buf = NULL;
@@ -61,7 +58,7 @@ int dprof_ring_init(unsigned long bytes_per_cpu)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct cpu_ring *r = per_cpu_ptr(&rings, cpu);
+		struct dprof_cpu_ring *r = per_cpu_ptr(&dprof_rings, cpu);
 
 		r->buf = vzalloc_node(bytes, cpu_to_node(cpu));
 		if (!r->buf)
@@ -69,7 +66,7 @@ int dprof_ring_init(unsigned long bytes_per_cpu)
 		r->mask = bytes - 1;
 		local_set(&r->head, 0);
 		r->tail = 0;
-		per_cpu(lost_pending, cpu) = 0;
+		per_cpu(dprof_ring_lost_pending, cpu) = 0;
 	}
 	return 0;
 nomem:
@@ -81,79 +78,88 @@ nomem:
 }
 
 /*
- * One record of @size bytes (a multiple of 8, at least the header) into
- * this CPU's ring; false when it is full.  Preemption is off.
+ * dprof_ring_reserve() of a record that would cross the end of the
+ * buffer: a pad record takes the bytes up to the end, published at once,
+ * and the record the bytes from the start.  Preemption is off.
  */
-static bool ring_put(const void *rec, unsigned int size)
+void *dprof_ring_reserve_wrap(unsigned int size)
 {
-	struct cpu_ring *r = this_cpu_ptr(&rings);
-	const u64 *src = rec;
-	u64 *slots = (u64 *)r->buf;
-	unsigned long h, pos, i, mask8 = r->mask >> 3;
+	struct dprof_cpu_ring *r = this_cpu_ptr(&dprof_rings);
+	unsigned long h, to_end, need;
+	struct dprof_rec_hdr pad = { .kind = DPROF_RING_PAD };
 
 	do {
 		h = local_read(&r->head);
+		to_end = r->mask + 1 - (h & r->mask);
+		need = size > to_end ? to_end + size : size;
 		/* Pairs with the reader's release: its zeroing is done. */
-		if (h + size - smp_load_acquire(&r->tail) > r->mask + 1)
-			return false;
-	} while (local_cmpxchg(&r->head, h, h + size) != h);
-	/*
-	 * Records are a few u64 (at most 56 bytes): copied word by word,
-	 * wrapping at the end, cheaper than memcpy() for so few.
-	 */
-	pos = (h & r->mask) >> 3;
-	for (i = 1; i < size >> 3; i++)
-		slots[(pos + i) & mask8] = src[i];
-	smp_wmb();		/* body before header: the reader's acquire */
-	WRITE_ONCE(slots[pos], src[0]);
-	return true;
+		if (h + need - smp_load_acquire(&r->tail) > r->mask + 1)
+			return NULL;
+	} while (local_cmpxchg(&r->head, h, h + need) != h);
+	if (need == size)	/* a nested writer padded the end meanwhile */
+		return r->buf + (h & r->mask);
+	pad.size = to_end;	/* less than @size: fits the u16 */
+	dprof_ring_commit(r->buf + (h & r->mask), &pad);
+	return r->buf;
 }
 
-/* Tell the reader how many records this CPU lost since its last record. */
-static void ring_put_lost(void)
+/* The ring had no room for a record of @kind: counted, said later. */
+void dprof_ring_refused(u8 kind)
 {
-	struct dprof_lost_event lost = {
-		.hdr = {
-			.kind = DPROF_REC_LOST,
-			.size = sizeof(lost),
-			.cpu = smp_processor_id(),
-			.target = DPROF_NO_TARGET,
-		},
-		.time_ns = ktime_get_mono_fast_ns(),
-	};
-
-	lost.count = this_cpu_xchg(lost_pending, 0);
-	if (!lost.count)
-		return;
-	if (!ring_put(&lost, sizeof(lost)))
-		this_cpu_add(lost_pending, lost.count);
+	this_cpu_inc(dprof_ring_lost_pending);
+	this_cpu_inc(dprof_stats.ring_lost);
+	trace_dprof_lost(kind, this_cpu_read(dprof_stats.ring_lost));
 }
 
-/* Any context, NMI included. */
+/*
+ * Tell the reader how many records this CPU lost since its last record,
+ * before the record being written.  Preemption is off.
+ */
+void dprof_ring_put_lost(void)
+{
+	struct dprof_rec_hdr hdr = {
+		.kind = DPROF_REC_LOST,
+		.size = sizeof(struct dprof_lost_event),
+		.cpu = smp_processor_id(),
+		.target = DPROF_NO_TARGET,
+	};
+	u64 count = this_cpu_xchg(dprof_ring_lost_pending, 0);
+	struct dprof_lost_event *lost;
+
+	if (!count)
+		return;
+	lost = dprof_ring_try_reserve(sizeof(*lost));
+	if (!lost) {	/* still full: said with the next record instead */
+		this_cpu_add(dprof_ring_lost_pending, count);
+		return;
+	}
+	lost->time_ns = ktime_get_mono_fast_ns();
+	lost->count = count;
+	dprof_ring_commit(lost, &hdr);
+}
+
+/* One whole record, header included, from any context (NMI included). */
 bool dprof_ring_write(const void *rec, unsigned int size)
 {
-	bool ok;
+	const struct dprof_rec_hdr *hdr = rec;
+	void *slot;
 
 	preempt_disable_notrace();
-	if (unlikely(this_cpu_read(lost_pending)))
-		ring_put_lost();
-	ok = ring_put(rec, size);
-	if (unlikely(!ok)) {
-		this_cpu_inc(lost_pending);
-		this_cpu_inc(dprof_stats.ring_lost);
-		/* Every record begins with its u16 kind. */
-		trace_dprof_lost(*(const u16 *)rec,
-				 this_cpu_read(dprof_stats.ring_lost));
+	slot = dprof_ring_reserve(size, hdr->kind);
+	if (slot) {
+		memcpy(slot + sizeof(*hdr), rec + sizeof(*hdr),
+		       size - sizeof(*hdr));
+		dprof_ring_commit(slot, hdr);
 	}
 	preempt_enable_notrace();
-	return ok;
+	return slot;
 }
 
 /*
  * Up to @batch published records of @r into @buf + *@used (whole records
  * that fit); returns false when one did not fit.
  */
-static bool drain_cpu(struct cpu_ring *r, void *buf, size_t room,
+static bool drain_cpu(struct dprof_cpu_ring *r, void *buf, size_t room,
 		      size_t *used, int batch, bool *progress)
 {
 	unsigned long t = r->tail, ring_bytes = r->mask + 1;
@@ -171,6 +177,14 @@ static bool drain_cpu(struct cpu_ring *r, void *buf, size_t room,
 		if (h.size < sizeof(h) || h.size % 8 || h.size > ring_bytes) {
 			WARN_ONCE(1, "dprof: ring record of size %u", h.size);
 			break;
+		}
+		if (h.kind == DPROF_RING_PAD) {
+			/* The writer's, not the reader's: dropped here. */
+			memset(r->buf + pos, 0, h.size);
+			t += h.size;
+			/* Zeroed before writers may reuse the bytes. */
+			smp_store_release(&r->tail, t);
+			continue;
 		}
 		if (h.size > room - *used)
 			return false;
@@ -203,7 +217,7 @@ size_t dprof_ring_drain(void *buf, size_t room)
 		progress = false;
 		/* A batch per CPU keeps CPUs roughly interleaved. */
 		for_each_possible_cpu(cpu)
-			if (!drain_cpu(per_cpu_ptr(&rings, cpu), buf, room,
+			if (!drain_cpu(per_cpu_ptr(&dprof_rings, cpu), buf, room,
 				       &used, 64, &progress))
 				return used;
 	}

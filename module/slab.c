@@ -33,9 +33,37 @@
 #include <linux/mm.h>
 #include <trace/events/kmem.h>
 #include "dprof.h"
+#include "ring.h"
 #include "watch.h"
 #include "dprof_trace.h"
 #include "compat.h"
+
+/*
+ * The ALLOC or FREE record at @now, written in place in this CPU's ring
+ * (ring.h): the hooks' straight path holds no record on the stack and
+ * makes no call but the clock's.
+ */
+static __always_inline void emit_object(u8 kind, int target, u8 flags,
+					u64 now, unsigned long addr,
+					unsigned long call_site)
+{
+	struct dprof_rec_hdr hdr = {
+		.kind = kind,
+		.flags = flags,
+		.size = sizeof(struct dprof_obj_event),
+		.cpu = smp_processor_id(),
+		.target = target,
+	};
+	struct dprof_obj_event *ev;
+
+	ev = dprof_ring_reserve(sizeof(*ev), kind);
+	if (!ev)
+		return;
+	ev->time_ns = now;
+	ev->addr = addr;
+	ev->call_site = call_site;
+	dprof_ring_commit(ev, &hdr);
+}
 
 /*
  * @slab_base: the object's slab's address where the hook found it already
@@ -45,9 +73,8 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 			 u8 flags, unsigned long slab_base)
 {
 	const struct dprof_target *t = &dprof_targets[target];
-	struct dprof_obj_event ev;
 	unsigned long base = (unsigned long)ptr;
-	u64 part = dprof_part_start();
+	u64 part = dprof_part_start(), now;
 
 	if (this_cpu_read(dprof_self_alloc))
 		return;
@@ -79,18 +106,11 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 		break;
 	}
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_LIVESET);
-	ev.hdr.kind = DPROF_REC_ALLOC;
-	ev.hdr.size = sizeof(ev);
-	ev.hdr.cpu = smp_processor_id();
-	ev.hdr.target = target;
-	ev.hdr.flags = flags;
-	ev.time_ns = ktime_get_mono_fast_ns();
-	ev.addr = base;
-	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.allocs);
+	trace_dprof_alloc(target, flags, base, call_site);
+	now = ktime_get_mono_fast_ns();
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RECORD);
-	trace_dprof_alloc(&ev);
-	dprof_ring_write(&ev, sizeof(ev));
+	emit_object(DPROF_REC_ALLOC, target, flags, now, base, call_site);
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RING);
 	dprof_history_alloc(target, base, call_site);
 	dprof_history_pick(target, base, call_site);
@@ -109,8 +129,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 static void object_free(int target, const void *ptr, unsigned long call_site,
 			u8 flags)
 {
-	struct dprof_obj_event ev;
-	u64 part = dprof_part_start();
+	u64 part = dprof_part_start(), now;
 	bool paused = !READ_ONCE(dprof_enabled);
 
 	if (this_cpu_read(dprof_self_alloc))
@@ -130,18 +149,12 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 		dprof_window_free((unsigned long)ptr);
 	}
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_LIVESET);
-	ev.hdr.kind = DPROF_REC_FREE;
-	ev.hdr.size = sizeof(ev);
-	ev.hdr.cpu = smp_processor_id();
-	ev.hdr.target = target;
-	ev.hdr.flags = flags;
-	ev.time_ns = ktime_get_mono_fast_ns();
-	ev.addr = (unsigned long)ptr;
-	ev.call_site = call_site;
 	this_cpu_inc(dprof_stats.frees);
+	trace_dprof_free(target, flags, (unsigned long)ptr, call_site);
+	now = ktime_get_mono_fast_ns();
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_RECORD);
-	trace_dprof_free(&ev);
-	dprof_ring_write(&ev, sizeof(ev));
+	emit_object(DPROF_REC_FREE, target, flags, now, (unsigned long)ptr,
+		    call_site);
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_RING);
 	dprof_part_call(DPROF_SIDE_FREE);
 }
@@ -154,54 +167,63 @@ static int target_of_object(const void *ptr)
 	return s ? dprof_target_of_cache(s) : -1;
 }
 
+/*
+ * The tracepoint hooks: a call on an object of no target is a counter,
+ * a countdown and the cache index lookup; timing (dprof_cost_enter())
+ * and everything else are for targets and the sampled timed calls.
+ */
 static void probe_cache_alloc(void *data, unsigned long call_site,
 			      const void *ptr, struct kmem_cache *s,
 			      gfp_t gfp_flags, int node)
 {
-	u64 start = get_cycles();
+	u64 start = 0;
+	bool timed;
 	int target;
 
 	if (!READ_ONCE(dprof_enabled) || !ptr)
 		return;
+	timed = dprof_cost_enter(DPROF_HOOK_CACHE_ALLOC, &start);
 	target = dprof_target_of_cache(s);
 	if (target >= 0)
 		object_alloc(target, ptr, call_site, 0, 0);
 	else if (dprof_target_all)
 		dprof_target_unknown_alloc();
-	dprof_cost_add(DPROF_HOOK_CACHE_ALLOC, target >= 0,
-		       get_cycles() - start);
+	dprof_cost_leave(DPROF_HOOK_CACHE_ALLOC, timed, target >= 0, start);
 }
 
 static void probe_cache_free(void *data, unsigned long call_site,
 			     const void *ptr, const struct kmem_cache *s)
 {
-	u64 start = get_cycles();
+	u64 start = 0;
+	bool timed;
 	int target;
 
 	/* Frees are seen while paused too (object_free()). */
 	if (!ptr)
 		return;
+	timed = dprof_cost_enter(DPROF_HOOK_CACHE_FREE, &start);
 	target = dprof_target_of_cache(s);
 	if (target >= 0)
 		object_free(target, ptr, call_site, 0);
 	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
 	if (unlikely(s == dprof_cache_cache))
 		dprof_target_cache_freed(ptr);
-	dprof_cost_add(DPROF_HOOK_CACHE_FREE, target >= 0,
-		       get_cycles() - start);
+	dprof_cost_leave(DPROF_HOOK_CACHE_FREE, timed, target >= 0, start);
 }
 
 static void probe_kmalloc(void *data, unsigned long call_site,
 			  const void *ptr, size_t bytes_req,
 			  size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
-	u64 start = get_cycles();
 	unsigned long slab_base;
 	struct kmem_cache *s;
+	u64 start = 0;
+	bool timed;
 	int target;
 
 	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
 		return;
+	timed = dprof_cost_enter(DPROF_HOOK_KMALLOC, &start);
 	/* The slab's address with the cache: the grid check needs it too. */
 	s = dprof_cache_of_object(ptr, &slab_base);
 	target = s ? dprof_target_of_cache(s) : -1;
@@ -210,21 +232,23 @@ static void probe_kmalloc(void *data, unsigned long call_site,
 			     slab_base);
 	else if (dprof_target_all)
 		dprof_target_unknown_alloc();
-	dprof_cost_add(DPROF_HOOK_KMALLOC, target >= 0, get_cycles() - start);
+	dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, target >= 0, start);
 }
 
 static void probe_kfree(void *data, unsigned long call_site, const void *ptr)
 {
-	u64 start = get_cycles();
+	u64 start = 0;
+	bool timed;
 	int target;
 
 	/* Frees are seen while paused too (object_free()). */
 	if (ZERO_OR_NULL_PTR(ptr))
 		return;
+	timed = dprof_cost_enter(DPROF_HOOK_KFREE, &start);
 	target = target_of_object(ptr);
 	if (target >= 0)
 		object_free(target, ptr, call_site, DPROF_OBJ_KMALLOC);
-	dprof_cost_add(DPROF_HOOK_KFREE, target >= 0, get_cycles() - start);
+	dprof_cost_leave(DPROF_HOOK_KFREE, timed, target >= 0, start);
 }
 
 /* kmem_cache_alloc_bulk(s, flags, size, p): objects are known on return. */

@@ -587,7 +587,7 @@ void dprof_watch_show(struct seq_file *m)
 	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
 		   cfg->max_arms, cfg->max_hits, cfg->timeout_ms, cfg->wait_ms);
 	seq_printf(m, "  costs: hit handler %llu cycles avg (%llu max, %llu hits), arm %llu cycles avg (%llu max, %llu arms), disarm %llu cycles avg (%llu disarms)\n",
-		   hit->calls ? div64_u64(hit->cycles, hit->calls) : 0,
+		   hit->timed ? div64_u64(hit->cycles, hit->timed) : 0,
 		   hit->max_cycles, hit->calls,
 		   c->arms ? div64_u64(c->arm_cycles, c->arms) : 0,
 		   c->arm_max_cycles, c->arms,
