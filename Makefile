@@ -182,7 +182,7 @@ bench-insns: deps
 
 bench: deps $(BUILD)/bench-view
 	DPROF_ICOUNT=1 $(TOP)/scripts/vm.sh -k $(KERNEL) -t 5400 \
-		$(TOP)/scripts/guest/bench-all-guest.sh
+		$(TOP)/scripts/guest/bench-all-guest.sh $(BENCH_ARGS)
 	$(BUILD)/bench-view
 	$(TOP)/scripts/bench-instructions.sh $(BUILD)/bench-view
 	$(TOP)/scripts/bench-scale.sh $(BUILD)/bench-view

@@ -18,14 +18,18 @@
 # against its budget, the parts of a target hook (cost_parts=1), the
 # sample path (sampler=inject), and a hook's cost against the number of
 # live tracked objects.
-#   bench-all-guest.sh [parts] [ROUNDS [SECS [CHURN_N]]]
+#   bench-all-guest.sh [parts] [ROUNDS [SECS [CHURN_N [CONFIG...]]]]
 # "parts" (make bench-parts) skips the configurations: the handlers' and
 # the parts' instructions alone, in a few minutes.
+# CONFIGs (make bench BENCH_ARGS="3 2 200000 none skbuff-default"): some
+# of the configurations below, "none" first; default all of them.
 mode=all
 [ "$1" = parts ] && { mode=parts; shift; }
 rounds=${1:-5}
 secs=${2:-2}
 churn_n=${3:-200000}
+[ $# -gt 3 ] && shift 3 || set --
+configs=${*:-none skbuff-hooks skbuff-1in16 peer-kmem skbuff-windows skbuff-histories skbuff-default all-hooks all-default}
 WL=/sys/kernel/debug/dprof_workload
 
 # Guest ns per allocate+free, timed by dprof_workload around its loop
@@ -133,15 +137,19 @@ modload /lib/modules/dprof/dprof_workload.ko || exit 1
 for i in $(seq "$rounds"); do
 	last=0
 	[ "$i" -eq "$rounds" ] && last=1
-	measure none
-	measure skbuff-hooks target=skbuff history=0 sampler=off
-	measure skbuff-1in16 target=skbuff history=0 sampler=off track_one_in=16
-	measure peer-kmem
-	measure skbuff-windows target=skbuff history=0
-	measure skbuff-histories target=skbuff sampler=off
-	measure skbuff-default target=skbuff
-	measure all-hooks target=all sampler=off
-	measure all-default target=all
+	for c in $configs; do
+		case $c in
+		none | peer-kmem) measure $c ;;
+		skbuff-hooks) measure $c target=skbuff history=0 sampler=off ;;
+		skbuff-1in16) measure $c target=skbuff history=0 sampler=off track_one_in=16 ;;
+		skbuff-windows) measure $c target=skbuff history=0 ;;
+		skbuff-histories) measure $c target=skbuff sampler=off ;;
+		skbuff-default) measure $c target=skbuff ;;
+		all-hooks) measure $c target=all sampler=off ;;
+		all-default) measure $c target=all ;;
+		*) echo "bench: unknown configuration $c" >&2 ;;
+		esac
+	done
 done >/tmp/bench-all.txt
 rmmod dprof_workload
 
