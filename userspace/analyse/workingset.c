@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "classify.h"
+#include "diffstat.h"
 #include "workingset.h"
 #include "util.h"
 
@@ -82,23 +83,31 @@ bool ws_parse_cache(const char *s, struct ws_geometry *g)
 	return true;
 }
 
-/* Per type and slot: touch probability. */
-static double *slot_probabilities(const struct recording *r,
-				  const struct history_set *hs,
-				  size_t t, uint32_t size, bool *from_hist)
+/* Per type and slot: touch probability, and the histories behind it. */
+struct slot_touch {
+	double p;
+	uint64_t watched;	/* 0: from samples, or nothing */
+};
+
+static struct slot_touch *slot_probabilities(const struct recording *r,
+					     const struct history_set *hs,
+					     size_t t, uint32_t size,
+					     bool *from_hist,
+					     uint64_t *histories)
 {
 	size_t nslots = (size + SLOT - 1) / SLOT;
-	double *p = xcalloc(nslots + 1, sizeof(*p));
-	uint64_t *watched = xcalloc(nslots + 1, sizeof(*watched));
+	struct slot_touch *p = xcalloc(nslots + 1, sizeof(*p));
 	uint64_t *touched = xcalloc(nslots + 1, sizeof(*touched));
 
 	*from_hist = false;
+	*histories = 0;
 	for (size_t i = 0; i < hs->n; i++) {
 		const struct history *h = &hs->h[i];
 		bool seen[DPROF_HIST_MAX_OFFSETS] = { false };
 
 		if ((size_t)h->target != t || !classify_usable(h))
 			continue;
+		(*histories)++;
 		for (size_t k = 0; k < h->nr_elems; k++)
 			for (int w = 0; w < h->nr_offsets; w++)
 				seen[w] |= h->elems[k].offset == h->offset[w];
@@ -106,24 +115,34 @@ static double *slot_probabilities(const struct recording *r,
 			size_t s = h->offset[w] / SLOT;
 
 			if (s < nslots) {
-				watched[s]++;
+				p[s].watched++;
 				touched[s] += seen[w];
 			}
 		}
 	}
 	for (size_t s = 0; s < nslots; s++)
-		if (watched[s]) {
-			p[s] = (double)touched[s] / (double)watched[s];
+		if (p[s].watched) {
+			p[s].p = (double)touched[s] / (double)p[s].watched;
 			*from_hist = true;
 		}
 	if (!*from_hist)	/* IBS/PEBS without histories: sampled slots */
 		for (size_t i = 0; i < r->nr_samples; i++)
 			if (r->samples[i].target == r->targets[t].index &&
 			    r->samples[i].offset / SLOT < nslots)
-				p[r->samples[i].offset / SLOT] = 1.0;
-	free(watched);
+				p[r->samples[i].offset / SLOT].p = 1.0;
 	free(touched);
 	return p;
+}
+
+/* The 95% bounds of a line touched with @p by @watched histories. */
+static void line_bounds(double p, uint64_t watched, double *lo, double *hi)
+{
+	if (!watched) {		/* samples: no interval */
+		*lo = p;
+		*hi = p;
+		return;
+	}
+	diff_wilson(p * (double)watched, (double)watched, lo, hi);
 }
 
 static int by_lines(const void *a, const void *b)
@@ -138,7 +157,8 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 		      const struct obj_summary *objs,
 		      const struct ws_geometry *geo)
 {
-	double **probs, *by_type;
+	struct slot_touch **probs;
+	double *by_type;
 	size_t nt = r->nr_targets;
 
 	memset(ws, 0, sizeof(*ws));
@@ -146,6 +166,8 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 	ws->nr_types = nt;
 	ws->types = xcalloc(nt ? nt : 1, sizeof(*ws->types));
 	ws->set_lines = xcalloc(geo->sets, sizeof(*ws->set_lines));
+	ws->set_lo = xcalloc(geo->sets, sizeof(*ws->set_lo));
+	ws->set_hi = xcalloc(geo->sets, sizeof(*ws->set_hi));
 	by_type = xcalloc((size_t)geo->sets * (nt ? nt : 1), sizeof(*by_type));
 	probs = xcalloc(nt ? nt : 1, sizeof(*probs));
 	ws->duration_ns = objs->last_ns > objs->first_ns ?
@@ -153,13 +175,15 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 	for (size_t t = 0; t < nt; t++) {
 		ws->types[t].target = (unsigned int)t;
 		probs[t] = slot_probabilities(r, hs, t, r->targets[t].object_size,
-					      &ws->types[t].from_histories);
+					      &ws->types[t].from_histories,
+					      &ws->types[t].histories);
 	}
 	for (size_t i = 0; ws->duration_ns > 0 && i < objs->nr_lives; i++) {
 		const struct obj_life *o = &objs->lives[i];
 		size_t t = o->target;
 		uint32_t size;
-		double weight, line_p = 0, lines = 0;
+		double weight, lines = 0, lines_lo = 0, lines_hi = 0;
+		struct slot_touch line_p = { 0, 0 };
 		uint64_t cur_line = UINT64_MAX;
 
 		if (t >= nt || o->end_ns < o->alloc_ns)
@@ -173,29 +197,49 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 					UINT64_MAX;
 
 			if (line != cur_line && cur_line != UINT64_MAX &&
-			    line_p > 0) {
+			    line_p.p > 0) {
 				size_t set = cur_line % geo->sets;
+				double lo, hi;
 
-				ws->set_lines[set] += weight * line_p;
-				by_type[set * nt + t] += weight * line_p;
-				lines += line_p;
+				line_bounds(line_p.p, line_p.watched, &lo, &hi);
+				ws->set_lines[set] += weight * line_p.p;
+				ws->set_lo[set] += weight * lo;
+				ws->set_hi[set] += weight * hi;
+				by_type[set * nt + t] += weight * line_p.p;
+				lines += line_p.p;
+				lines_lo += lo;
+				lines_hi += hi;
+				if (line_p.watched &&
+				    (!ws->types[t].fewest ||
+				     line_p.watched < ws->types[t].fewest))
+					ws->types[t].fewest = line_p.watched;
 			}
 			if (line != cur_line) {
 				cur_line = line;
-				line_p = 0;
+				line_p.p = 0;
+				line_p.watched = 0;
 			}
-			if (off < size && probs[t][off / SLOT] > line_p)
+			if (off < size && probs[t][off / SLOT].p > line_p.p)
 				line_p = probs[t][off / SLOT];
 		}
 		ws->types[t].lines_per_object += weight * lines;
+		ws->types[t].lines_lo += weight * lines_lo;
+		ws->types[t].lines_hi += weight * lines_hi;
 	}
 	for (size_t t = 0; t < nt; t++) {
 		struct ws_type *ty = &ws->types[t];
 
 		ws->total_lines += ty->lines_per_object;
+		ws->total_lo += ty->lines_lo;
+		ws->total_hi += ty->lines_hi;
 		ty->bytes = ty->lines_per_object * geo->line;
-		if (ty->objects > 0)
+		ty->bytes_lo = ty->lines_lo * geo->line;
+		ty->bytes_hi = ty->lines_hi * geo->line;
+		if (ty->objects > 0) {
 			ty->lines_per_object /= ty->objects;
+			ty->lines_lo /= ty->objects;
+			ty->lines_hi /= ty->objects;
+		}
 		free(probs[t]);
 	}
 	free(probs);
@@ -208,11 +252,15 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 		struct ws_hot_set *all = xcalloc(geo->sets, sizeof(*all));
 		size_t n = 0;
 
+		/* Decided on the lower bound; the upper bound alone: undecided. */
 		for (unsigned int s = 0; s < geo->sets; s++)
-			if (ws->set_lines[s] > geo->ways &&
-			    ws->set_lines[s] >= 2 * ws->avg_set_lines) {
+			if (ws->set_lo[s] > geo->ways &&
+			    ws->set_lo[s] >= 2 * ws->avg_set_lines) {
 				all[n].set = s;
 				all[n++].lines = ws->set_lines[s];
+			} else if (ws->set_hi[s] > geo->ways &&
+				   ws->set_hi[s] >= 2 * ws->avg_set_lines) {
+				ws->nr_conflict_undecided++;
 			}
 		if (n)
 			qsort(all, n, sizeof(*all), by_lines);
@@ -226,9 +274,18 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 		ws->conflict = n > 0;
 		free(all);
 	}
-	/* Capacity: more lines than the cache holds, spread evenly. */
-	ws->capacity = ws->total_lines > (double)geo->sets * geo->ways &&
-		       ws->max_set_lines < 2 * ws->avg_set_lines;
+	/*
+	 * Capacity: more lines than the cache holds, spread evenly; decided
+	 * when the whole interval is on one side of the cache's lines.
+	 */
+	{
+		double fit = (double)geo->sets * geo->ways;
+		bool even = ws->max_set_lines < 2 * ws->avg_set_lines;
+
+		ws->capacity = ws->total_lo > fit && even;
+		ws->capacity_undecided = !ws->capacity && even &&
+					 ws->total_hi > fit;
+	}
 	free(by_type);
 }
 
@@ -238,5 +295,7 @@ void workingset_free(struct workingset *ws)
 		free(ws->hot[k].by_type);
 	free(ws->types);
 	free(ws->set_lines);
+	free(ws->set_lo);
+	free(ws->set_hi);
 	memset(ws, 0, sizeof(*ws));
 }

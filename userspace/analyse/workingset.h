@@ -9,6 +9,15 @@
  * lines competing for it.  A set with more lines than ways and at least
  * twice the average is a conflict set; a working set larger than the
  * cache with sets used evenly is a capacity problem.  Plain analysis.
+ *
+ * Intervals: each line's touch probability is a share of histories (the
+ * independent units), with its 95% Wilson interval; an object's lines,
+ * a type's bytes and a set's lines sum the lines' bounds, as if the
+ * lines of an object erred together (they come from the same histories),
+ * which is the conservative way.  Conflict and capacity are decided only
+ * where the interval is on one side: a set whose lines' upper bound is a
+ * conflict but whose lower bound is not is undecided, and counted.
+ * Samples (no histories) give touched lines without an interval.
  */
 #ifndef DPROF_WORKINGSET_H
 #define DPROF_WORKINGSET_H
@@ -31,6 +40,10 @@ struct ws_type {
 	double objects;		/* live on average */
 	double lines_per_object;	/* expected lines a life touches */
 	double bytes;		/* objects * lines_per_object * line */
+	double lines_lo, lines_hi;	/* 95% bounds of lines_per_object */
+	double bytes_lo, bytes_hi;
+	uint64_t histories;	/* complete histories behind the lines */
+	uint64_t fewest;	/* fewest histories behind one touched line */
 	bool from_histories;	/* else from samples, or nothing known */
 };
 
@@ -48,11 +61,14 @@ struct workingset {
 	struct ws_type *types;
 	size_t nr_types;
 	double *set_lines;	/* geo.sets entries */
+	double *set_lo, *set_hi;	/* their 95% bounds */
 	double avg_set_lines, max_set_lines;
 	struct ws_hot_set hot[WS_MAX_HOT];	/* conflict sets, most first */
 	size_t nr_hot;
-	double total_lines;
+	size_t nr_conflict_undecided;	/* sets a conflict by hi, not lo */
+	double total_lines, total_lo, total_hi;
 	bool conflict, capacity;
+	bool capacity_undecided;	/* the interval straddles the cache */
 };
 
 /*

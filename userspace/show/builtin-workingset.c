@@ -83,7 +83,10 @@ static const struct command_opts ws_cmd = {
 	"fields its type touches (from the histories: the share of lives that\n"
 	"touched each field; else the sampled fields), averaged over the\n"
 	"recording.  Per type: objects live on average, lines each touches,\n"
-	"bytes, and share of the cache.  Per associativity set of the chosen\n"
+	"bytes, and share of the cache, with 95% intervals from the histories\n"
+	"behind each line (n; Wilson, summed over an object's lines).  Conflict\n"
+	"and capacity are given where the interval decides them, else\n"
+	"undecided.  Per associativity set of the chosen\n"
 	"level (sets indexed by the objects' direct-map addresses, whose low\n"
 	"bits are the physical ones): conflict sets hold more lines than ways\n"
 	"and at least twice the average, listed with the types in them; a\n"
@@ -129,26 +132,42 @@ static void text(FILE *out, const struct workingset *ws,
 		snprintf(lvl, sizeof(lvl), "(--cache)");
 	fprintf(out, "working set (occupancy model) over %.2f s; cache %s: %s, %u-way, %u B lines, %u sets\n",
 		ws->duration_ns / 1e9, lvl, sz, g->ways, g->line, g->sets);
-	fprintf(out, "\n%-24s %9s %10s %11s %7s  %s\n", "type", "objects",
-		"lines/obj", "bytes", "cache%", "touched lines from");
+	fprintf(out, "\n%-24s %9s %10s %11s %11s %7s %13s %6s  %s\n", "type",
+		"objects", "lines/obj", "95%", "bytes", "cache%", "95%",
+		"n", "touched lines from");
 	for (size_t t = 0; t < ws->nr_types; t++) {
 		const struct ws_type *ty = &ws->types[t];
+		char lines_ci[32] = "-", cache_ci[32] = "-", from[64];
 
 		format_bytes(b, sizeof(b), (uint64_t)ty->bytes);
-		fprintf(out, "%-24s %9.1f %10.2f %11s %6.1f%%  %s\n",
+		if (ty->from_histories) {
+			snprintf(lines_ci, sizeof(lines_ci), "%.2f-%.2f",
+				 ty->lines_lo, ty->lines_hi);
+			snprintf(cache_ci, sizeof(cache_ci), "%.1f-%.1f%%",
+				 100.0 * ty->bytes_lo / (double)g->size,
+				 100.0 * ty->bytes_hi / (double)g->size);
+			snprintf(from, sizeof(from),
+				 "histories (fewest %llu per line)",
+				 (unsigned long long)ty->fewest);
+		} else {
+			snprintf(from, sizeof(from), "%s",
+				 ty->lines_per_object > 0 ?
+				 "samples (no interval)" :
+				 "nothing (no histories or samples)");
+		}
+		fprintf(out, "%-24s %9.1f %10.2f %11s %11s %6.1f%% %13s %6llu  %s\n",
 			r->targets[t].name, ty->objects, ty->lines_per_object,
-			b, 100.0 * ty->bytes / (double)g->size,
-			ty->from_histories ? "histories" :
-			ty->lines_per_object > 0 ? "samples" :
-			"nothing (no histories or samples)");
+			lines_ci, b, 100.0 * ty->bytes / (double)g->size,
+			cache_ci, (unsigned long long)ty->histories, from);
 	}
+	fprintf(out, "95%%: Wilson intervals of each line's share of the histories (n) that touched it, summed over an object's lines; objects are counted, not estimated\n");
 	fprintf(out, "\nlines per set: average %.2f, most %.2f; %u lines fit (%u sets x %u ways)\n",
 		ws->avg_set_lines, ws->max_set_lines, g->sets * g->ways,
 		g->sets, g->ways);
 	if (!ws->conflict)
-		fprintf(out, "conflict: none (no set holds more lines than ways and twice the average)\n");
+		fprintf(out, "conflict: none (no set holds more lines than ways and twice the average, by the lower bound)\n");
 	else
-		fprintf(out, "conflict: %zu set%s hold more lines than ways and at least twice the average:\n",
+		fprintf(out, "conflict: %zu set%s hold more lines than ways and at least twice the average, by the lower bound:\n",
 			ws->nr_hot, ws->nr_hot == 1 ? "" : "s");
 	for (size_t k = 0; k < ws->nr_hot; k++) {
 		fprintf(out, "  set %5u: %.1f lines:", ws->hot[k].set,
@@ -159,10 +178,22 @@ static void text(FILE *out, const struct workingset *ws,
 					ws->hot[k].by_type[t]);
 		fputc('\n', out);
 	}
-	fprintf(out, "capacity: %s (the working set is %.1f%% of the cache%s)\n",
-		ws->capacity ? "yes" : "no",
+	if (ws->nr_conflict_undecided)
+		fprintf(out, "  %zu more set%s undecided: a conflict by the upper bound only (more histories would decide)\n",
+			ws->nr_conflict_undecided,
+			ws->nr_conflict_undecided == 1 ? "" : "s");
+	fprintf(out, "capacity: %s (the working set is %.1f%% of the cache, 95%% %.1f-%.1f%%%s)\n",
+		ws->capacity ? "yes" : ws->capacity_undecided ? "undecided" :
+		"no",
 		100.0 * ws->total_lines / ((double)g->sets * g->ways),
-		ws->capacity ? ", spread evenly over the sets" : "");
+		100.0 * ws->total_lo / ((double)g->sets * g->ways),
+		100.0 * ws->total_hi / ((double)g->sets * g->ways),
+		ws->capacity ? ", spread evenly over the sets" :
+		ws->capacity_undecided ?
+		": the interval straddles the cache; more histories would decide" :
+		"");
+	fprintf(out, "labels decided at once: capacity, and conflict for each of the %u sets, each at 95%%: expect about 1 in 20 of the sets near the threshold to sit on the wrong side by chance\n",
+		g->sets);
 }
 
 static const char *source_name(enum sim_source s)
@@ -327,13 +358,28 @@ static void json(FILE *out, const struct workingset *ws,
 		json_double(&j, "objects", ws->types[t].objects);
 		json_double(&j, "lines_per_object", ws->types[t].lines_per_object);
 		json_double(&j, "bytes", ws->types[t].bytes);
+		json_uint(&j, "histories", ws->types[t].histories);
+		json_uint(&j, "fewest_histories_per_line", ws->types[t].fewest);
+		json_bool(&j, "interval", ws->types[t].from_histories);
+		if (ws->types[t].from_histories) {
+			json_double(&j, "lines_per_object_lo", ws->types[t].lines_lo);
+			json_double(&j, "lines_per_object_hi", ws->types[t].lines_hi);
+			json_double(&j, "bytes_lo", ws->types[t].bytes_lo);
+			json_double(&j, "bytes_hi", ws->types[t].bytes_hi);
+		}
 		json_object_end(&j);
 	}
 	json_array_end(&j);
 	json_double(&j, "avg_set_lines", ws->avg_set_lines);
 	json_double(&j, "max_set_lines", ws->max_set_lines);
+	json_double(&j, "total_lines", ws->total_lines);
+	json_double(&j, "total_lines_lo", ws->total_lo);
+	json_double(&j, "total_lines_hi", ws->total_hi);
+	json_double(&j, "level_pct", 95);
 	json_bool(&j, "conflict", ws->conflict);
+	json_uint(&j, "conflict_sets_undecided", ws->nr_conflict_undecided);
 	json_bool(&j, "capacity", ws->capacity);
+	json_bool(&j, "capacity_undecided", ws->capacity_undecided);
 	json_array_begin(&j, "conflict_sets");
 	for (size_t k = 0; k < ws->nr_hot; k++) {
 		json_object_begin(&j, NULL);

@@ -107,6 +107,55 @@ static void test_workingset_capacity(void)
 }
 
 /*
+ * 300 objects of 4 lines are 1,200 lines against 1,024: over the cache by
+ * the point estimate, but each line rests on one history (Wilson 95%:
+ * 0.21-1), so the lower bound is some 250 lines: undecided, not "yes".
+ * With 30 histories on each line (Wilson 0.89-1) the same set is decided.
+ */
+static void test_workingset_capacity_undecided(void)
+{
+	const uint64_t base = 0xffff888003000000ull;
+	struct workingset ws;
+	struct fixture f;
+
+	fixture_begin(&f, 1);
+	history(&f, 1, 0, 64);
+	history(&f, 2, 128, 192);
+	for (int i = 0; i < 300; i++)
+		fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 1000, base + i * 256ull);
+	for (int i = 0; i < 300; i++)
+		fixture_event(&f, DPROF_REC_FREE, 0, 0, 2000, base + i * 256ull);
+	fixture_end(&f);
+	run(&f, &ws);
+	CHECK(!ws.capacity);
+	CHECK(ws.capacity_undecided);
+	CHECK_EQ_U64((uint64_t)(ws.types[0].lines_per_object + 0.5), 4);
+	CHECK(ws.types[0].lines_lo < 1.0 && ws.types[0].lines_hi > 3.99);
+	CHECK_EQ_U64(ws.types[0].histories, 2);
+	CHECK_EQ_U64(ws.types[0].fewest, 1);
+	workingset_free(&ws);
+	fixture_free(&f);
+
+	fixture_begin(&f, 1);
+	for (uint32_t id = 1; id <= 60; id += 2) {
+		history(&f, id, 0, 64);
+		history(&f, id + 1, 128, 192);
+	}
+	for (int i = 0; i < 300; i++)
+		fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 1000, base + i * 256ull);
+	for (int i = 0; i < 300; i++)
+		fixture_event(&f, DPROF_REC_FREE, 0, 0, 2000, base + i * 256ull);
+	fixture_end(&f);
+	run(&f, &ws);
+	CHECK(ws.capacity);
+	CHECK(!ws.capacity_undecided);
+	CHECK(ws.types[0].lines_lo > 3.5);
+	CHECK_EQ_U64(ws.types[0].fewest, 30);
+	workingset_free(&ws);
+	fixture_free(&f);
+}
+
+/*
  * Geometry limits: what a recording or --cache may ask the models to
  * allocate.  A 2 GiB line (a fuzzed recording once asked for it) and a
  * size that leaves no set are bad input, as are more lines than a 1 GiB
@@ -138,5 +187,6 @@ const struct unit_test workingset_tests[] = {
 	{ "workingset_geometry_limits", test_workingset_geometry_limits },
 	{ "workingset_conflict", test_workingset_conflict },
 	{ "workingset_capacity", test_workingset_capacity },
+	{ "workingset_capacity_undecided", test_workingset_capacity_undecided },
 	{ NULL, NULL },
 };
