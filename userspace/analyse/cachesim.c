@@ -13,6 +13,7 @@
  * is a hash table over a doubly linked LRU list, so both cost O(1) per
  * access.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cachesim.h"
@@ -504,10 +505,11 @@ static void snapshot(struct cachesim *sim, const struct set_cache *sc)
 /* One access of the stream through both caches, classified. */
 static void replay_access(struct cachesim *sim, struct set_cache *sc,
 			  struct lru_cache *fa, const struct sim_event *ev,
-			  uint64_t set_mask, uint64_t *last_line)
+			  uint64_t set_mask, uint64_t *last_line,
+			  const uint8_t *batch_of)
 {
 	struct sim_type *ty = &sim->types[ev->type];
-	unsigned int set;
+	unsigned int set, b = batch_of[ev->life];
 	bool hit, fa_hit;
 
 	/* Divisions cost more than the rest of an access. */
@@ -526,22 +528,65 @@ static void replay_access(struct cachesim *sim, struct set_cache *sc,
 	}
 	if (!hit) {
 		ty->misses++;
+		ty->batch[SIM_MISS][b]++;
 		sim->misses++;
 		sim->set_misses[set]++;
 		if (ev->flags & EV_FIRST) {
 			ty->cold++;
+			ty->batch[SIM_COLD][b]++;
 			sim->cold++;
 		} else if (!fa_hit) {
 			ty->capacity++;
+			ty->batch[SIM_CAPACITY][b]++;
 			sim->capacity++;
 		} else {
 			ty->conflict++;
+			ty->batch[SIM_CONFLICT][b]++;
 			sim->conflict++;
 			sim->set_conflict[set]++;
 		}
 	}
 	ty->accesses++;
+	ty->batch_accesses[b]++;
 	sim->accesses++;
+}
+
+/* Student's t, two-sided 95%, for @df degrees of freedom (1 to 19). */
+static double t95(unsigned int df)
+{
+	static const double t[] = {
+		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+		2.101, 2.093,
+	};
+
+	return df < sizeof(t) / sizeof(t[0]) ? t[df] : 1.96;
+}
+
+double sim_rate_half(const struct sim_type *ty, enum sim_kind kind)
+{
+	double a = 0, m = 0, r, ss = 0, abar;
+	unsigned int n = 0;
+
+	for (int b = 0; b < SIM_BATCHES; b++)
+		if (ty->batch_accesses[b]) {
+			a += (double)ty->batch_accesses[b];
+			m += (double)ty->batch[kind][b];
+			n++;
+		}
+	if (n < 2)
+		return -1;
+	r = m / a;
+	abar = a / n;
+	for (int b = 0; b < SIM_BATCHES; b++)
+		if (ty->batch_accesses[b]) {
+			double d = (double)ty->batch[kind][b] -
+				   r * (double)ty->batch_accesses[b];
+
+			ss += d * d;
+		}
+	/* The ratio estimator's variance over n batches. */
+	return t95(n - 1) * sqrt(ss / ((double)n * (n - 1))) / abar;
 }
 
 /* Lives begun and not yet replayed to their end, in allocation order. */
@@ -651,7 +696,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	struct active act = { 0 };
 	struct lru_cache fa;
 	uint32_t *order, *count, *sorted;
-	uint8_t *skipped;
+	uint8_t *skipped, *batch_of;
 	uint64_t set_mask = 0, last_line = NO_LINE, t0, t_end = 0, delta;
 	double total = 0;
 	size_t nr_variants;
@@ -692,6 +737,9 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	}
 	if (nlives)
 		qsort_r(order, nlives, sizeof(*order), by_alloc, (void *)objs);
+	batch_of = xcalloc(objs->nr_lives + 1, 1);
+	for (size_t i = 0; i < nlives; i++)
+		batch_of[order[i]] = (uint8_t)(i * SIM_BATCHES / nlives);
 	skipped = xcalloc(objs->nr_lives / 8 + 1, 1);
 	act.life = xcalloc(nlives + 1, sizeof(*act.life));
 	act.step = xcalloc(nlives + 1, sizeof(*act.step));
@@ -762,7 +810,8 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 			if (sim->lives_skipped &&
 			    (skipped[life / 8] & (1u << (life % 8))))
 				continue;
-			replay_access(sim, &sc, &fa, ev, set_mask, &last_line);
+			replay_access(sim, &sc, &fa, ev, set_mask, &last_line,
+				      batch_of);
 			if (!--until_snapshot) {
 				snapshot(sim, &sc);
 				until_snapshot = every;
@@ -798,6 +847,7 @@ void cachesim_run(struct cachesim *sim, const struct sim_template *t,
 	free(act.step);
 	free(act.next_time);
 	free(skipped);
+	free(batch_of);
 	free(order);
 	lru_free(&fa);
 	free(sc.tag);

@@ -58,11 +58,29 @@ struct sim_template {
 	size_t offset_sets;	/* merged into each variant */
 };
 
+/*
+ * The simulated lives in allocation order, cut into this many batches:
+ * the spread of the per-batch rates gives the rates' intervals (the
+ * stream's own variation; the templates' sampling error is not in it).
+ */
+#define SIM_BATCHES 20
+
+enum sim_kind { SIM_MISS, SIM_COLD, SIM_CAPACITY, SIM_CONFLICT, SIM_KINDS };
+
 struct sim_type {
 	uint64_t lives, accesses, misses;
 	uint64_t cold, capacity, conflict;
 	double lines_in_cache;	/* lines it holds, averaged over snapshots */
+	uint64_t batch_accesses[SIM_BATCHES];
+	uint64_t batch[SIM_KINDS][SIM_BATCHES];
 };
+
+/*
+ * Half the 95% interval of @ty's rate of @kind (ratio of sums over the
+ * batches, Student's t over the batches that had accesses); -1 with
+ * fewer than two such batches.
+ */
+double sim_rate_half(const struct sim_type *ty, enum sim_kind kind);
 
 struct cachesim {
 	struct ws_geometry geo;

@@ -102,7 +102,9 @@ static const struct command_opts ws_cmd = {
 	"miss is cold (the life's first access to the line), capacity (the fully\n"
 	"associative cache misses too) or conflict (only the set-associative\n"
 	"one misses).  Per type: lives, accesses, miss rate, the three kinds,\n"
-	"lines held on average; then the sets with the most conflict misses.\n"
+	"the miss rate's 95% interval over 20 batches of lives in allocation\n"
+	"order (the stream's own variation, not the templates'), lines held on\n"
+	"average; then the sets with the most conflict misses.\n"
 	"Only the profiled types are simulated: other data competes for the\n"
 	"real cache too, so the miss rates are lower bounds.  Last, the top\n"
 	"paths of the types that hold a tenth of the working set or more.\n",
@@ -250,22 +252,29 @@ static void sim_text(FILE *out, const struct cachesim *sim,
 		(unsigned long long)sim->lives,
 		(unsigned long long)sim->accesses,
 		(unsigned long long)sim->lives_skipped, sim->snapshots);
-	fprintf(out, "%-24s %8s %10s %6s %6s %9s %9s %9s  %s\n", "type", "lives",
+	fprintf(out, "%-24s %8s %10s %6s %6s %9s %9s %8s %9s  %s\n", "type", "lives",
 		"accesses", "miss%", "cold%", "capacity%", "conflict%",
-		"lines_held", "template");
+		"miss±95%", "lines_held", "template");
 	for (size_t i = 0; i < sim->nr_types; i++) {
 		const struct sim_type *ty = &sim->types[i];
+		double half = sim_rate_half(ty, SIM_MISS);
+		char ci[16] = "-";
 
-		fprintf(out, "%-24s %8llu %10llu %5.1f%% %5.1f%% %8.1f%% %8.1f%% %9.1f  %s (%zu, %zu offset sets, %.1f accesses/life)\n",
+		if (half >= 0)
+			snprintf(ci, sizeof(ci), "%.1f", 100 * half);
+		fprintf(out, "%-24s %8llu %10llu %5.1f%% %5.1f%% %8.1f%% %8.1f%% %8s %9.1f  %s (%zu, %zu offset sets, %.1f accesses/life)\n",
 			r->targets[i].name, (unsigned long long)ty->lives,
 			(unsigned long long)ty->accesses,
 			pct(ty->misses, ty->accesses),
 			pct(ty->cold, ty->accesses),
 			pct(ty->capacity, ty->accesses),
-			pct(ty->conflict, ty->accesses), ty->lines_in_cache,
+			pct(ty->conflict, ty->accesses), ci,
+			ty->lines_in_cache,
 			source_name(t[i].source), t[i].histories,
 			t[i].offset_sets, sim_template_accesses(&t[i]));
 	}
+	fprintf(out, "miss±95%%: over %d batches of lives in allocation order, the stream's own variation (the templates rest on the histories counted in the last column; their sampling is not in it)\n",
+		SIM_BATCHES);
 	fprintf(out, "misses: %.1f%% of accesses (cold %.1f%%, capacity %.1f%%, conflict %.1f%%); a fully associative cache of as many lines: %.1f%%\n",
 		pct(sim->misses, sim->accesses), pct(sim->cold, sim->accesses),
 		pct(sim->capacity, sim->accesses),
@@ -318,6 +327,14 @@ static void sim_json(struct json *j, const struct cachesim *sim,
 		json_uint(j, "cold", ty->cold);
 		json_uint(j, "capacity", ty->capacity);
 		json_uint(j, "conflict", ty->conflict);
+		/* Half 95% intervals of the rates; -1: under two batches. */
+		json_double(j, "miss_rate_half95", sim_rate_half(ty, SIM_MISS));
+		json_double(j, "cold_rate_half95", sim_rate_half(ty, SIM_COLD));
+		json_double(j, "capacity_rate_half95",
+			    sim_rate_half(ty, SIM_CAPACITY));
+		json_double(j, "conflict_rate_half95",
+			    sim_rate_half(ty, SIM_CONFLICT));
+		json_uint(j, "batches", SIM_BATCHES);
 		json_double(j, "lines_held", ty->lines_in_cache);
 		json_object_end(j);
 	}

@@ -7,8 +7,10 @@
  * spread evenly, which is capacity.
  */
 #include <stdbool.h>
+#include <string.h>
 #include "harness.h"
 #include "fixture.h"
+#include "cachesim.h"
 #include "workingset.h"
 
 static const struct ws_geometry l1 = {
@@ -156,6 +158,32 @@ static void test_workingset_capacity_undecided(void)
 }
 
 /*
+ * The simulation's rate interval: four batches of 100 accesses with 10,
+ * 20, 10, 20 misses are a rate of 0.15 whose batch deviations (5 misses
+ * each) give a standard error of sqrt(100 / 12) / 100 = 0.0289, times
+ * Student's t for 3 degrees of freedom (3.182): 0.0919.  One batch alone
+ * has no interval.
+ */
+static void test_sim_rate_half(void)
+{
+	struct sim_type ty;
+	double half;
+
+	memset(&ty, 0, sizeof(ty));
+	for (int b = 0; b < 4; b++) {
+		ty.batch_accesses[b] = 100;
+		ty.batch[SIM_MISS][b] = b % 2 ? 20 : 10;
+	}
+	half = sim_rate_half(&ty, SIM_MISS);
+	CHECK(half > 0.0915 && half < 0.0923);
+	CHECK(sim_rate_half(&ty, SIM_COLD) == 0);
+	memset(&ty, 0, sizeof(ty));
+	ty.batch_accesses[7] = 50;
+	ty.batch[SIM_MISS][7] = 5;
+	CHECK(sim_rate_half(&ty, SIM_MISS) < 0);
+}
+
+/*
  * Geometry limits: what a recording or --cache may ask the models to
  * allocate.  A 2 GiB line (a fuzzed recording once asked for it) and a
  * size that leaves no set are bad input, as are more lines than a 1 GiB
@@ -188,5 +216,6 @@ const struct unit_test workingset_tests[] = {
 	{ "workingset_conflict", test_workingset_conflict },
 	{ "workingset_capacity", test_workingset_capacity },
 	{ "workingset_capacity_undecided", test_workingset_capacity_undecided },
+	{ "sim_rate_half", test_sim_rate_half },
 	{ NULL, NULL },
 };
