@@ -323,6 +323,7 @@ static int status_show(struct seq_file *m, void *v)
 				   retried);
 	}
 	show_layout(m);
+	dprof_slab_show_hooks(m);
 	dprof_liveset_stats(&capacity, &live, &max_probe);
 	seq_printf(m, "live objects: %lu of %lu slots (longest probe %lu)\n",
 		   live, capacity, max_probe);

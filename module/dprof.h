@@ -238,6 +238,8 @@ u64 dprof_ring_lost_total(void);
 int dprof_slab_destroy_init(void);
 void dprof_slab_destroy_exit(void);
 unsigned long dprof_slab_destroy_missed(void);
+struct seq_file;
+void dprof_slab_show_hooks(struct seq_file *m);
 int dprof_slab_init(void);
 void dprof_slab_exit(void);
 /* Calls the kprobes could not follow (their nmissed): lost records. */

@@ -31,6 +31,7 @@
 #include <linux/tracepoint.h>
 #include <linux/timex.h>
 #include <linux/mm.h>
+#include <linux/seq_file.h>
 #include <trace/events/kmem.h>
 #include "dprof.h"
 #include "ring.h"
@@ -482,6 +483,24 @@ void dprof_slab_exit(void)
 	unregister_kretprobe(&alloc_bulk_probe);
 	/* No handler may still run when the rings and live set go away. */
 	tracepoint_synchronize_unregister();
+}
+
+/*
+ * Which hooks are armed, and why (status).  All of them stay armed from
+ * load to unload: every allocation and free of a target is recorded, the
+ * exact address set; enable=0 skips allocations, never frees.
+ */
+void dprof_slab_show_hooks(struct seq_file *m)
+{
+	seq_puts(m, "hooks, armed from load to unload (every target allocation and free is recorded: the exact address set; enable=0 skips allocations, not frees):\n");
+	seq_puts(m, "  tracepoint kmem_cache_alloc, kmem_cache_free: the targets' objects, and the free of a struct kmem_cache, which ends its target\n");
+	seq_printf(m, "  tracepoint kmalloc: %s\n", kmalloc_hooked ?
+		   "kmalloc-N targets" : "off (no kmalloc-N target)");
+	seq_puts(m, "  tracepoint kfree: a kfree() of any target's object is legal, and a missed free would leave a stale live object\n");
+	seq_printf(m, "  kretprobe %s and kprobe %s: bulk allocations and frees (the NAPI skb cache, kfree_rcu batches), which fire no tracepoint\n",
+		   DPROF_SYM_ALLOC_BULK, DPROF_SYM_FREE_BULK);
+	seq_printf(m, "  kretprobe %s: a target stops while its cache is destroyed\n",
+		   DPROF_SYM_CACHE_DESTROY);
 }
 
 /* Instances the bulk-allocation kretprobe could not track: lost allocs. */

@@ -44,6 +44,16 @@ expect_eq "target name" "$2" dprof_workload
 expect_eq "object size" "$3" 320
 [ "$4" -gt 320 ] || fail "stride $4 should exceed the object size 320"
 grep -q dprof_calib /proc/slabinfo && fail "calibration caches left behind"
+# status says which hooks are armed and why: no kmalloc-N target here, so
+# the kmalloc tracepoint is not.
+grep -q "^hooks, armed from load to unload" "$DPROF_DIR/status" ||
+	fail "status does not say which hooks are armed"
+grep -q "^  tracepoint kmalloc: off (no kmalloc-N target)" "$DPROF_DIR/status" ||
+	fail "status says the kmalloc tracepoint is armed without a kmalloc-N target"
+unload_mod dprof
+load_mod dprof target=size-256
+grep -q "^  tracepoint kmalloc: kmalloc-N targets" "$DPROF_DIR/status" ||
+	fail "status does not say the kmalloc tracepoint is armed for size-256"
 unload_mod dprof
 [ -d "$DPROF_DIR" ] && fail "debugfs tree left after unload"
 unload_mod dprof_workload
