@@ -74,16 +74,30 @@ static int by_row(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
-/* The watched slot length from the histories text ("length 8"). */
+/*
+ * The watched slot length, from typed records: the history plans' items
+ * (the windows' offset groups are plan items), else the first history's
+ * BEGIN; 8, history_len's default, in a recording with neither.
+ */
 static uint32_t watch_slot(const struct recording *r)
 {
-	const char *s = r->histories_text ?
-		strstr(r->histories_text, ", length ") : NULL;
-	unsigned int len;
+	const struct dprof_rec_hdr *hdr;
+	struct rec_iter it;
 
-	if (s && sscanf(s, ", length %u", &len) == 1 && len && len <= 8)
-		return len;
-	return 8;	/* history_len's default */
+	for (size_t i = 0; i < r->nr_plans; i++)
+		if (r->plans[i].len >= 1 && r->plans[i].len <= 8)
+			return r->plans[i].len;
+	if (!r->kind_count[DPROF_REC_HIST_BEGIN])
+		return 8;
+	rec_iter_init(&it, r);
+	while ((hdr = rec_iter_next(&it)))
+		if (hdr->kind == DPROF_REC_HIST_BEGIN) {
+			const struct dprof_hist_begin *b = (const void *)hdr;
+
+			if (b->len >= 1 && b->len <= 8)
+				return b->len;
+		}
+	return 8;
 }
 
 bool profile_sampler(const struct recording *r, char *sampler, size_t len)

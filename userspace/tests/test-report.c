@@ -123,8 +123,51 @@ static void test_report_sample_shares(void)
 	report_done(&f, &r, &rep);
 }
 
+/*
+ * A watch sample covers the watched slot, whose length the analyses take
+ * from the typed plan items (history_len=4 here), not from the module's
+ * text: the sample at offset 8 is a 4-byte field; without plans or
+ * histories, 8 bytes, history_len's default.
+ */
+static void test_report_watch_slot(void)
+{
+	struct dprof_sample_agg e[1];
+	struct dprof_plan_item plan = {
+		.target = 0, .nr_offsets = 1, .len = 4, .item = 0,
+		.offset = { 8, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
+			    DPROF_HIST_NO_OFFSET },
+	};
+	struct fixture_section sec[2] = {
+		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
+		{ DPROF_SEC_PLANS, &plan, sizeof(plan) },
+	};
+	struct recording r;
+	struct report rep;
+	struct fixture f;
+
+	agg(&e[0], 0, 10);
+	if (!report_of(&f, &r, &rep, 1, sec, 2))
+		return;
+	CHECK_EQ_U64(rep.nr_types, 1);
+	if (rep.nr_types == 1 && rep.types[0].t->nr_fields == 1) {
+		CHECK_EQ_U64(rep.types[0].t->fields[0].offset, 8);
+		CHECK_EQ_U64(rep.types[0].t->fields[0].size, 4);
+	} else {
+		CHECK(!"one type with one field");
+	}
+	report_done(&f, &r, &rep);
+	if (!report_of(&f, &r, &rep, 1, sec, 1))
+		return;
+	if (rep.nr_types == 1 && rep.types[0].t->nr_fields == 1)
+		CHECK_EQ_U64(rep.types[0].t->fields[0].size, 8);
+	else
+		CHECK(!"one type with one field");
+	report_done(&f, &r, &rep);
+}
+
 const struct unit_test report_tests[] = {
 	{ "report_window_shares", test_report_window_shares },
 	{ "report_sample_shares", test_report_sample_shares },
+	{ "report_watch_slot", test_report_watch_slot },
 	{ NULL, NULL },
 };
