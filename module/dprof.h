@@ -383,14 +383,29 @@ static inline void dprof_cost_add(enum dprof_hook hook, bool hit, u64 cycles)
  */
 #define DPROF_COST_EVERY	16
 
-static __always_inline bool dprof_cost_enter(enum dprof_hook hook, u64 *start)
+/* Count a call of @hook; true when it is one to time. */
+static __always_inline bool dprof_cost_count(enum dprof_hook hook)
 {
 	this_cpu_inc(dprof_stats.cost[hook].calls);
-	if (likely(this_cpu_dec_return(dprof_stats.cost[hook].countdown) > 0))
-		return false;
-	*start = get_cycles();
+	return unlikely(this_cpu_dec_return(dprof_stats.cost[hook].countdown)
+			<= 0);
+}
+
+/* A timed call of @hook begins: the clock, and the countdown restarted. */
+static __always_inline u64 dprof_cost_start(enum dprof_hook hook)
+{
+	u64 start = get_cycles();
+
 	this_cpu_write(dprof_stats.cost[hook].countdown,
-		       1 + (*start & (2 * DPROF_COST_EVERY - 1)));
+		       1 + (start & (2 * DPROF_COST_EVERY - 1)));
+	return start;
+}
+
+static __always_inline bool dprof_cost_enter(enum dprof_hook hook, u64 *start)
+{
+	if (likely(!dprof_cost_count(hook)))
+		return false;
+	*start = dprof_cost_start(hook);
 	return true;
 }
 

@@ -169,47 +169,82 @@ static int target_of_object(const void *ptr)
 }
 
 /*
- * The tracepoint hooks: a call on an object of no target is a counter,
- * a countdown and the cache index lookup; timing (dprof_cost_enter())
- * and everything else are for targets and the sampled timed calls.
+ * The kmem_cache tracepoint hooks.  An untimed call is a counter, a
+ * countdown and the cache index lookup, then nothing on an object of no
+ * target and a tail call on a target's: no frame of their own.  The timed
+ * calls (1 in 16, dprof_cost_count()) go through a function of their own
+ * that does the same under the clock.
  */
-static void probe_cache_alloc(void *data, unsigned long call_site,
-			      const void *ptr, struct kmem_cache *s,
-			      gfp_t gfp_flags, int node)
+static noinline void cache_alloc_timed(unsigned long call_site,
+				       const void *ptr, struct kmem_cache *s)
 {
-	u64 start = 0;
-	bool timed;
-	int target;
+	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_ALLOC);
+	int target = dprof_target_of_cache(s);
 
-	if (!READ_ONCE(dprof_enabled) || !ptr)
-		return;
-	timed = dprof_cost_enter(DPROF_HOOK_CACHE_ALLOC, &start);
-	target = dprof_target_of_cache(s);
 	if (target >= 0)
 		object_alloc(target, ptr, call_site, 0, 0);
 	else if (dprof_target_all)
 		dprof_target_unknown_alloc();
-	dprof_cost_leave(DPROF_HOOK_CACHE_ALLOC, timed, target >= 0, start);
+	dprof_cost_leave(DPROF_HOOK_CACHE_ALLOC, true, target >= 0, start);
 }
 
-static void probe_cache_free(void *data, unsigned long call_site,
-			     const void *ptr, const struct kmem_cache *s)
+static void probe_cache_alloc(void *data, unsigned long call_site,
+			      const void *ptr, struct kmem_cache *s,
+			      gfp_t gfp_flags, int node)
 {
-	u64 start = 0;
-	bool timed;
 	int target;
 
-	/* Frees are seen while paused too (object_free()). */
-	if (!ptr)
+	if (!READ_ONCE(dprof_enabled) || !ptr)
 		return;
-	timed = dprof_cost_enter(DPROF_HOOK_CACHE_FREE, &start);
+	if (dprof_cost_count(DPROF_HOOK_CACHE_ALLOC)) {
+		cache_alloc_timed(call_site, ptr, s);
+		return;
+	}
 	target = dprof_target_of_cache(s);
+	if (likely(target < 0)) {
+		if (unlikely(dprof_target_all))
+			dprof_target_unknown_alloc();
+		return;
+	}
+	this_cpu_inc(dprof_stats.cost[DPROF_HOOK_CACHE_ALLOC].hits);
+	object_alloc(target, ptr, call_site, 0, 0);
+}
+
+static noinline void cache_free_timed(unsigned long call_site,
+				      const void *ptr,
+				      const struct kmem_cache *s)
+{
+	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_FREE);
+	int target = dprof_target_of_cache(s);
+
 	if (target >= 0)
 		object_free(target, ptr, call_site, 0);
 	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
 	if (unlikely(s == dprof_cache_cache))
 		dprof_target_cache_freed(ptr);
-	dprof_cost_leave(DPROF_HOOK_CACHE_FREE, timed, target >= 0, start);
+	dprof_cost_leave(DPROF_HOOK_CACHE_FREE, true, target >= 0, start);
+}
+
+static void probe_cache_free(void *data, unsigned long call_site,
+			     const void *ptr, const struct kmem_cache *s)
+{
+	int target;
+
+	/* Frees are seen while paused too (object_free()). */
+	if (!ptr)
+		return;
+	if (dprof_cost_count(DPROF_HOOK_CACHE_FREE)) {
+		cache_free_timed(call_site, ptr, s);
+		return;
+	}
+	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
+	if (unlikely(s == dprof_cache_cache))
+		dprof_target_cache_freed(ptr);
+	target = dprof_target_of_cache(s);
+	if (likely(target < 0))
+		return;
+	this_cpu_inc(dprof_stats.cost[DPROF_HOOK_CACHE_FREE].hits);
+	object_free(target, ptr, call_site, 0);
 }
 
 static void probe_kmalloc(void *data, unsigned long call_site,
