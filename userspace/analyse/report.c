@@ -25,18 +25,6 @@
 #include "report.h"
 #include "util.h"
 
-/* "track_one_in: N" in the module's status at the end; 1 if absent. */
-static unsigned int status_one_in(const char *status)
-{
-	const char *p = status ? strstr(status, "\ntrack_one_in: ") : NULL;
-	unsigned long v;
-
-	if (!p)
-		return 1;
-	v = strtoul(p + 15, NULL, 10);
-	return v ? (unsigned int)v : 1;
-}
-
 /* "samples: N, in targets X, other slab ... Y, not slab Z" */
 static void status_samples(const char *status, struct report *rep)
 {
@@ -155,7 +143,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 	memset(rep, 0, sizeof(*rep));
 	profile_build(r, map, &rep->profile);
 	p = &rep->profile;
-	rep->track_one_in = status_one_in(r->status);
+	rep->track_one_in = recording_track_one_in(r);
 	rep->all = r->status && strstr(r->status, "\ntarget=all: ");
 	status_samples(r->status, rep);
 	rep->weight = p->misses_measured ? p->misses : p->samples;

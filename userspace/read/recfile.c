@@ -700,6 +700,18 @@ int recording_load(struct recording *r, const char *path,
 	return 0;
 }
 
+unsigned int recording_track_one_in(const struct recording *r)
+{
+	const char *p = r->status ? strstr(r->status, "\ntrack_one_in: ") :
+		NULL;
+	unsigned long v;
+
+	if (!p)
+		return 1;
+	v = strtoul(p + strlen("\ntrack_one_in: "), NULL, 10);
+	return v ? (unsigned int)v : 1;
+}
+
 void recording_free(struct recording *r)
 {
 	for (size_t i = 0; i < r->nr_meta; i++) {

@@ -96,6 +96,12 @@ int recording_load(struct recording *r, const char *path,
 int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 		    struct rec_error *err);
 void recording_free(struct recording *r);
+/*
+ * 1 in how many objects the module tracked (track_one_in in its status at
+ * the end of the recording; 1 if absent).  Above 1, the ALLOC and FREE
+ * records are a sample of the objects, chosen by address hash.
+ */
+unsigned int recording_track_one_in(const struct recording *r);
 const char *recording_meta(const struct recording *r, const char *key);
 /* Accessing ip for a trap ip via the recording's ipmap; 0 if absent. */
 uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip);

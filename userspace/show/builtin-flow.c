@@ -262,6 +262,7 @@ int cmd_flow(int argc, char **argv)
 	ret = view_open(&o.a.view, &r, &out, "flow");
 	if (ret)
 		return ret;
+	view_sample_note(&r, "flow");
 	target = view_target(&r, "flow", &o.cache);
 	if (target < 0) {
 		view_close(out, &o.a.view);

@@ -330,6 +330,7 @@ int cmd_info(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "info");
 	if (ret)
 		return ret;
+	view_sample_note(&r, "info");
 	info_collect(&in, &r);
 	if (o.view.json)
 		info_json(out, &in, o.view.input);

@@ -184,6 +184,7 @@ int cmd_objects(int argc, char **argv)
 	ret = view_open(&o.view, &r, &out, "objects");
 	if (ret)
 		return ret;
+	view_sample_note(&r, "objects");
 	if (o.view.script) {
 		objects_script(out, &r);
 		recording_free(&r);

@@ -486,6 +486,7 @@ int cmd_paths(int argc, char **argv)
 	ret = view_open(&o.a.view, &r, &out, "paths");
 	if (ret)
 		goto out_map;
+	view_sample_note(&r, "paths");
 	if (o.a.target && view_target(&r, "paths", &o.a.target) < 0) {
 		view_close(out, &o.a.view);
 		recording_free(&r);

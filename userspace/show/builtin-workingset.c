@@ -483,6 +483,7 @@ int cmd_workingset(int argc, char **argv)
 	ret = view_open(&o.a.view, &r, &out, "workingset");
 	if (ret)
 		return ret;
+	view_sample_note(&r, "workingset");
 	if (!o.cache && !ws_geometry_from(&r, o.level, &geo)) {
 		errmsg("workingset: %s records no usable %s cache geometry; give one with --cache SIZE,WAYS,LINE",
 		       o.a.view.input, o.level ? "such" : "data");

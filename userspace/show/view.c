@@ -51,6 +51,16 @@ int view_open(const struct view_opts *o, struct recording *r, FILE **out,
 	return 0;
 }
 
+void view_sample_note(const struct recording *r, const char *cmd)
+{
+	unsigned int n = recording_track_one_in(r);
+
+	if (n > 1)
+		fprintf(stderr,
+			"dprof-view %s: objects are a sample: 1 in %u followed (track_one_in at the end of the recording, by address hash, alike in every cache): counts of objects and lives are of the sample, shares are not affected; load dprof.ko with track_one_in=1 to follow every object\n",
+			cmd, n);
+}
+
 int view_output(const struct view_opts *o, FILE **out, const char *cmd)
 {
 	*out = stdout;

@@ -28,6 +28,11 @@ int view_output(const struct view_opts *o, FILE **out, const char *cmd);
  */
 int view_input(struct view_opts *o, int nargs, char **args, const char *cmd);
 int view_close(FILE *out, const struct view_opts *o);
+/*
+ * On stderr, for the views whose counts come from ALLOC and FREE records:
+ * that they are of a sample of the objects when track_one_in was above 1.
+ */
+void view_sample_note(const struct recording *r, const char *cmd);
 
 /*
  * The index of the profiled cache @name in @r: its name, an alias
