@@ -265,7 +265,7 @@ static int status_show(struct seq_file *m, void *v)
 {
 	struct dprof_cpu_stats sum = {}, cpu_sum;
 	unsigned long capacity, live, max_probe;
-	unsigned int one_in, raises, aliases, overflow;
+	unsigned int one_in, raises, rate_raises, max_rate, aliases, overflow;
 	bool track_auto;
 	u64 swept;
 	u64 elapsed = ktime_get_mono_fast_ns() - dprof_load_time_ns();
@@ -327,10 +327,12 @@ static int status_show(struct seq_file *m, void *v)
 	dprof_liveset_stats(&capacity, &live, &max_probe);
 	seq_printf(m, "live objects: %lu of %lu slots (longest probe %lu)\n",
 		   live, capacity, max_probe);
-	dprof_track_stats(&one_in, &track_auto, &raises, &swept);
-	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times, %llu entries dropped by the raises\n",
+	dprof_track_stats(&one_in, &track_auto, &raises, &rate_raises,
+			  &max_rate, &swept);
+	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times (%u for the allocation rate, at most %u tracked per second per CPU), %llu entries dropped by the raises\n",
 		   one_in, track_auto ? "adaptive" : "fixed",
-		   one_in > 1 ? SCALED_NOTE : "", raises, swept);
+		   one_in > 1 ? SCALED_NOTE : "", raises, rate_raises,
+		   max_rate, swept);
 	dprof_scan_show(m);
 	seq_puts(m, "records per CPU:\n");
 	seq_printf(m, "  %-5s %10s %10s %10s %10s %10s %10s\n", "cpu",

@@ -172,7 +172,9 @@ enum dprof_liveset_result {
  * 0: auto, starting from @expected objects and halving when full.
  */
 int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
-		       unsigned long expected);
+		       unsigned long expected, unsigned int max_rate);
+void dprof_liveset_start(void);
+void dprof_liveset_stop(void);
 void dprof_liveset_exit(void);
 /*
  * Tracking 1 object in 2^shift: inline, because every target hook asks
@@ -203,7 +205,8 @@ void dprof_liveset_adapt(void);
 void dprof_liveset_lock(void);
 void dprof_liveset_unlock(void);
 void dprof_track_stats(unsigned int *one_in, bool *is_auto,
-		       unsigned int *nr_raises, u64 *nr_swept);
+		       unsigned int *nr_raises, unsigned int *nr_rate_raises,
+		       unsigned int *max_rate, u64 *nr_swept);
 enum dprof_liveset_result dprof_liveset_insert(unsigned long base);
 enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base);
 bool dprof_liveset_commit(unsigned long base);
@@ -299,7 +302,7 @@ enum dprof_side { DPROF_SIDE_ALLOC, DPROF_SIDE_FREE, DPROF_NR_SIDES };
 
 struct dprof_cpu_stats {
 	u64 allocs;		/* ALLOC records produced */
-	u64 not_tracked;	/* allocs track_one_in left out (target=all) */
+	u64 allocs_scaled;	/* allocs, each times track_one_in then */
 	u64 frees;		/* FREE records produced */
 	u64 frees_not_live;	/* frees of objects not in the live set */
 	u64 untracked;		/* allocs the live set had no room for */

@@ -20,8 +20,12 @@
  * track_one_in enter the set.  The rule depends on the address alone, so
  * the free hook knows without a lookup whether an object may be in the
  * set, the load-time scan applies the same rule, and every cache is
- * sampled at the same rate (shares need no correction).  When the set
- * fills (auto mode), the rate halves: the new rule is published, every
+ * sampled at the same rate (shares need no correction).  In auto mode
+ * (the default) the rate halves when the set fills, and when the tracked
+ * allocations of a tenth of a second pass track_max_rate per online CPU
+ * (as many halvings as bring them under it), so that a cache allocated at
+ * a high rate costs what the budget allows and a quiet one stays exact:
+ * the new rule is published, every
  * hook still using the old one is waited for (they run with preemption
  * off), and a sweep drops the entries the new rule rejects; until the
  * sweep ends, frees test the old rule.
@@ -43,6 +47,8 @@
 #include <linux/sched.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
+#include <linux/cpumask.h>
 #include "dprof.h"
 #include "watch.h"
 
@@ -87,15 +93,22 @@ unsigned int dprof_track_shift;		/* 1 in 2^shift objects tracked */
 unsigned int dprof_sweep_shift;		/* rule of the oldest entries */
 static bool track_auto;
 static unsigned int raises;		/* times the rate was halved */
+static unsigned int rate_raises;	/* of them, for the allocation rate */
 static u64 swept;			/* entries the sweeps dropped */
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
+/* Auto mode's budget: tracked allocations per second per online CPU. */
+static unsigned int track_max_rate;
+static u64 rate_last_allocs;
+static void rate_check(struct work_struct *work);
+static DECLARE_DELAYED_WORK(rate_work, rate_check);
+#define RATE_PERIOD_MS	100
 
 #define TRACK_MAX_SHIFT	20
 /* The scan's objects are older than the module: 2^30 jiffies (12 days at HZ=1000) before now. */
 #define BORN_BEFORE_LOAD	BIT(30)
 
 int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
-		       unsigned long expected)
+		       unsigned long expected, unsigned int max_rate)
 {
 	/* Twice the expected maximum keeps the load factor at or below 1/2. */
 	unsigned long nr = roundup_pow_of_two((unsigned long)max_objects * 2);
@@ -115,7 +128,9 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 		per_cpu(live_count, cpu) = 0;
 	max_probe_seen = 0;
 	raises = 0;
+	rate_raises = 0;
 	swept = 0;
+	track_max_rate = max_rate;
 	track_auto = !one_in;
 	dprof_track_shift = one_in ? ilog2(one_in) : 0;
 	/* Auto: start where @expected objects fill three quarters. */
@@ -138,22 +153,18 @@ void dprof_liveset_unlock(void)
 }
 
 /*
- * Auto mode, process context: once the set holds more than 3/8 of its
- * slots (3/4 of max_objects), track half as many objects.
+ * Track 2^@by times fewer objects (process context): false when the
+ * load-time scan, which holds track_lock for its whole walk, is running
+ * (try next time).
  */
-void dprof_liveset_adapt(void)
+static bool track_raise(unsigned int by)
 {
 	unsigned long nr = 1UL << slot_bits, i, v;
 	unsigned int shift;
 
-	if (!slots || !track_auto ||
-	    live_total() * 8 <= (long)nr * 3 ||
-	    dprof_track_shift >= TRACK_MAX_SHIFT)
-		return;
-	/* The load-time scan holds it for its whole walk: try next time. */
 	if (!mutex_trylock(&track_lock))
-		return;
-	shift = dprof_track_shift + 1;
+		return false;
+	shift = min(dprof_track_shift + by, (unsigned int)TRACK_MAX_SHIFT);
 	WRITE_ONCE(dprof_track_shift, shift);
 	/* Hooks run with preemption off: after this none uses the old rule. */
 	synchronize_rcu();
@@ -175,14 +186,79 @@ void dprof_liveset_adapt(void)
 	WRITE_ONCE(dprof_sweep_shift, shift);
 	raises++;
 	mutex_unlock(&track_lock);
+	return true;
+}
+
+/*
+ * Auto mode, process context: once the set holds more than 3/8 of its
+ * slots (3/4 of max_objects), track half as many objects.
+ */
+void dprof_liveset_adapt(void)
+{
+	if (!slots || !track_auto ||
+	    live_total() * 8 <= (long)(1UL << slot_bits) * 3 ||
+	    dprof_track_shift >= TRACK_MAX_SHIFT)
+		return;
+	track_raise(1);
+}
+
+static u64 tracked_allocs(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(&dprof_stats, cpu)->allocs);
+	return sum;
+}
+
+/*
+ * Auto mode, every RATE_PERIOD_MS: tracked allocations over the budget
+ * halve the rate as many times as it takes to bring them under it.  A
+ * burst is tracked in full for one period at most.
+ */
+static void rate_check(struct work_struct *work)
+{
+	u64 now = tracked_allocs(), n = now - rate_last_allocs;
+	u64 budget = max_t(u64, 1, (u64)track_max_rate * num_online_cpus() *
+			   RATE_PERIOD_MS / MSEC_PER_SEC);
+	unsigned int by = 0;
+
+	rate_last_allocs = now;
+	while (n > budget << by && dprof_track_shift + by < TRACK_MAX_SHIFT)
+		by++;
+	if (by && track_raise(by)) {
+		rate_raises++;
+		/* The sweep took time: count from its end. */
+		rate_last_allocs = tracked_allocs();
+	}
+	dprof_liveset_adapt();
+	schedule_delayed_work(&rate_work, msecs_to_jiffies(RATE_PERIOD_MS));
+}
+
+/* Once the hooks are in; stopped before anything a sweep ends. */
+void dprof_liveset_start(void)
+{
+	if (!track_auto || !track_max_rate)
+		return;
+	rate_last_allocs = tracked_allocs();
+	schedule_delayed_work(&rate_work, msecs_to_jiffies(RATE_PERIOD_MS));
+}
+
+void dprof_liveset_stop(void)
+{
+	cancel_delayed_work_sync(&rate_work);
 }
 
 void dprof_track_stats(unsigned int *one_in, bool *is_auto,
-		       unsigned int *nr_raises, u64 *nr_swept)
+		       unsigned int *nr_raises, unsigned int *nr_rate_raises,
+		       unsigned int *max_rate, u64 *nr_swept)
 {
 	*one_in = 1U << READ_ONCE(dprof_track_shift);
 	*is_auto = track_auto;
 	*nr_raises = READ_ONCE(raises);
+	*nr_rate_raises = READ_ONCE(rate_raises);
+	*max_rate = track_max_rate;
 	*nr_swept = READ_ONCE(swept);
 }
 

@@ -35,7 +35,12 @@ MODULE_PARM_DESC(max_objects,
 static unsigned int track_one_in;
 module_param(track_one_in, uint, 0444);
 MODULE_PARM_DESC(track_one_in,
-		 "Track 1 object in N (a power of two, by address hash; 1: all); 0 (default): 1 for named caches, adaptive for target=all (from the slab size at load, halved whenever max_objects fills)");
+		 "Track 1 object in N (a power of two, by address hash; 1: all, the exact address set); 0 (default): adaptive, from 1 (named caches) or the slab size at load (target=all), halved whenever max_objects fills or the tracked allocations pass track_max_rate");
+
+static unsigned int track_max_rate = 2048;
+module_param(track_max_rate, uint, 0444);
+MODULE_PARM_DESC(track_max_rate,
+		 "With track_one_in=0: tracked allocations per second per online CPU at most (64..1000000, default 2048); above it, track_one_in doubles");
 
 static bool scan = true;
 module_param(scan, bool, 0444);
@@ -312,6 +317,11 @@ static int check_params(void)
 		       track_one_in);
 		return -EINVAL;
 	}
+	if (track_max_rate < 64 || track_max_rate > 1000000) {
+		pr_err("track_max_rate=%u: must be between 64 and 1000000\n",
+		       track_max_rate);
+		return -EINVAL;
+	}
 	if (max_objects && (max_objects < 256 || max_objects > 16777216)) {
 		pr_err("max_objects=%u: must be between 256 and 16777216\n",
 		       max_objects);
@@ -344,7 +354,7 @@ static int __init dprof_setup(void)
 {
 	struct dprof_history_config hc;
 	struct dprof_sample_config sc;
-	unsigned int objects, one_in;
+	unsigned int objects;
 	int ret;
 
 	ret = check_params();
@@ -389,8 +399,9 @@ static int __init dprof_setup(void)
 		goto err_target;
 	objects = max_objects ? max_objects :
 		  dprof_target_all ? 1048576 : 65536;
-	one_in = track_one_in ? track_one_in : dprof_target_all ? 0 : 1;
-	ret = dprof_liveset_init(objects, one_in, slab_objects_estimate());
+	ret = dprof_liveset_init(objects, track_one_in,
+				 dprof_target_all ? slab_objects_estimate() : 0,
+				 track_max_rate);
 	if (ret)
 		goto err_target;
 	ret = dprof_ring_init((unsigned long)ring_kb << 10);
@@ -408,6 +419,7 @@ static int __init dprof_setup(void)
 	/* With the hooks in, no free can slip past the scan or the rescan. */
 	dprof_scan_start();
 	dprof_target_start();
+	dprof_liveset_start();
 	/*
 	 * Last in, first out: no debug register is armed while the hooks'
 	 * tracepoints and kprobes are patched into the kernel text (a QEMU
@@ -433,8 +445,10 @@ static int __init dprof_setup(void)
 	return 0;
 
 err_history:
+	dprof_liveset_stop();
 	dprof_history_exit();
 err_slab:
+	dprof_liveset_stop();
 	dprof_target_stop();
 	dprof_scan_exit();
 	dprof_slab_exit();
@@ -489,6 +503,8 @@ static int __init dprof_init(void)
 static void __exit dprof_exit(void)
 {
 	dprof_debugfs_exit();
+	/* A rate sweep ends windows: done before the history state goes. */
+	dprof_liveset_stop();
 	dprof_history_exit();
 	/* Both write to the live set and the rings: stop them first. */
 	dprof_target_stop();

@@ -246,8 +246,8 @@ static void window_base(struct type_sum *types, unsigned int nr,
 		const struct dprof_cpu_stats *st = per_cpu_ptr(&dprof_stats,
 							       cpu);
 
-		b->scale.allocs += READ_ONCE(st->allocs) +
-				   READ_ONCE(st->not_tracked);
+		/* All target allocations, estimated from the tracked. */
+		b->scale.allocs += READ_ONCE(st->allocs_scaled);
 	}
 	b->scale.elapsed_ms = div_u64(ktime_get_mono_fast_ns() - dprof_sampling.start_ns,
 				      NSEC_PER_MSEC);

@@ -7,7 +7,8 @@
  *
  * A racing free can make the folio stop being a slab; the cache pointer read
  * from it is then only compared with target pointers, never dereferenced,
- * and the live-set lookup rejects objects that are not live.
+ * and the live-set lookup rejects objects that are not live (the tracked
+ * ones: see dprof_resolve_slab()).
  */
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -74,7 +75,13 @@ int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 	/* Bytes past object_size are SLUB metadata (free pointer, padding). */
 	if (addr - base >= t->object_size)
 		return -ENOENT;
-	if (!dprof_liveset_contains(base))
+	/*
+	 * The live set tells a live object from a free one only for the
+	 * objects it tracks.  Under sampled tracking (track_one_in > 1) an
+	 * untracked object is taken as live: its type and offset are right,
+	 * and dropping its samples would keep 1 in track_one_in of them.
+	 */
+	if (dprof_track_maybe(base) && !dprof_liveset_contains(base))
 		return -ENOENT;
 	out->target = target;
 	out->base = base;

@@ -18,9 +18,12 @@
  *   kmem_cache_free of the "kmem_cache" cache) ends it for good, so that
  *   a destroyed cache's pointer, if reused, is never mistaken for the
  *   target (target.c, "lives of target caches").
- * - target=all: objects are tracked 1 in track_one_in by address hash
- *   (liveset.c); an allocation from a cache that is no target yet asks
- *   adopt.c to look for new caches.
+ * - Objects may be tracked 1 in track_one_in by address hash (liveset.c,
+ *   adaptive with target=all): the probes test the rule before looking
+ *   the cache up, so an untracked object costs what a non-target's does
+ *   (dprof_alloc_wanted()); an allocation from a cache that is no target
+ *   yet asks adopt.c to look for new caches (tracked addresses only, so
+ *   a new cache is found at its first tracked allocation).
  *
  * All handlers run with preemption disabled, may nest with interrupts and
  * NMIs, never sleep, allocate, print or lock.
@@ -80,11 +83,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	if (this_cpu_read(dprof_self_alloc))
 		return;
 	if (!dprof_track_wanted(base)) {
-		/*
-		 * Not tracked (target=all), but counted (the young windows'
-		 * scale, sample.c) and a history may start with it.
-		 */
-		this_cpu_inc(dprof_stats.not_tracked);
+		/* Not tracked, but a history may start with it. */
 		dprof_history_pick(target, base, call_site);
 		return;
 	}
@@ -108,6 +107,9 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	}
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_LIVESET);
 	this_cpu_inc(dprof_stats.allocs);
+	/* Each tracked one stands for 2^shift (the young windows' scale). */
+	this_cpu_add(dprof_stats.allocs_scaled,
+		     1UL << READ_ONCE(dprof_track_shift));
 	trace_dprof_alloc(target, flags, base, call_site);
 	now = ktime_get_mono_fast_ns();
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RECORD);
@@ -179,7 +181,8 @@ static noinline void cache_alloc_timed(unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s)
 {
 	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_ALLOC);
-	int target = dprof_target_of_cache(s);
+	int target = dprof_alloc_wanted((unsigned long)ptr) ?
+		     dprof_target_of_cache(s) : -1;
 
 	if (target >= 0)
 		object_alloc(target, ptr, call_site, 0, 0);
@@ -200,6 +203,8 @@ static void probe_cache_alloc(void *data, unsigned long call_site,
 		cache_alloc_timed(call_site, ptr, s);
 		return;
 	}
+	if (likely(!dprof_alloc_wanted((unsigned long)ptr)))
+		return;
 	target = dprof_target_of_cache(s);
 	if (likely(target < 0)) {
 		if (unlikely(dprof_target_all))
@@ -215,7 +220,8 @@ static noinline void cache_free_timed(unsigned long call_site,
 				      const struct kmem_cache *s)
 {
 	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_FREE);
-	int target = dprof_target_of_cache(s);
+	int target = dprof_free_wanted((unsigned long)ptr) ?
+		     dprof_target_of_cache(s) : -1;
 
 	if (target >= 0)
 		object_free(target, ptr, call_site, 0);
@@ -240,6 +246,8 @@ static void probe_cache_free(void *data, unsigned long call_site,
 	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
 	if (unlikely(s == dprof_cache_cache))
 		dprof_target_cache_freed(ptr);
+	if (likely(!dprof_free_wanted((unsigned long)ptr)))
+		return;
 	target = dprof_target_of_cache(s);
 	if (likely(target < 0))
 		return;
@@ -260,6 +268,10 @@ static void probe_kmalloc(void *data, unsigned long call_site,
 	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KMALLOC, &start);
+	if (!dprof_alloc_wanted((unsigned long)ptr)) {
+		dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, false, start);
+		return;
+	}
 	/* The slab's address with the cache: the grid check needs it too. */
 	s = dprof_cache_of_object(ptr, &slab_base);
 	target = s ? dprof_target_of_cache(s) : -1;
@@ -281,7 +293,9 @@ static void probe_kfree(void *data, unsigned long call_site, const void *ptr)
 	if (ZERO_OR_NULL_PTR(ptr))
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KFREE, &start);
-	target = target_of_object(ptr);
+	/* Untracked and unwatched: no page lookup for the cache. */
+	target = dprof_free_wanted((unsigned long)ptr) ?
+		 target_of_object(ptr) : -1;
 	if (target >= 0)
 		object_free(target, ptr, call_site, DPROF_OBJ_KMALLOC);
 	dprof_cost_leave(DPROF_HOOK_KFREE, timed, target >= 0, start);

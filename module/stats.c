@@ -112,7 +112,7 @@ void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu)
 	int h;
 
 	sum->allocs += READ_ONCE(s->allocs);
-	sum->not_tracked += READ_ONCE(s->not_tracked);
+	sum->allocs_scaled += READ_ONCE(s->allocs_scaled);
 	sum->frees += READ_ONCE(s->frees);
 	sum->frees_not_live += READ_ONCE(s->frees_not_live);
 	sum->untracked += READ_ONCE(s->untracked);

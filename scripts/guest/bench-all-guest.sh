@@ -29,7 +29,7 @@ rounds=${1:-5}
 secs=${2:-2}
 churn_n=${3:-200000}
 [ $# -gt 3 ] && shift 3 || set --
-configs=${*:-none skbuff-hooks skbuff-1in16 peer-kmem skbuff-windows skbuff-histories skbuff-default all-hooks all-default}
+configs=${*:-none skbuff-exact skbuff-hooks skbuff-1in16 peer-kmem skbuff-windows skbuff-histories skbuff-default all-hooks all-default}
 WL=/sys/kernel/debug/dprof_workload
 
 # Guest ns per allocate+free, timed by dprof_workload around its loop
@@ -142,6 +142,7 @@ for i in $(seq "$rounds"); do
 		none | peer-kmem) measure $c ;;
 		skbuff-hooks) measure $c target=skbuff history=0 sampler=off ;;
 		skbuff-1in16) measure $c target=skbuff history=0 sampler=off track_one_in=16 ;;
+		skbuff-exact) measure $c target=skbuff history=0 sampler=off track_one_in=1 ;;
 		skbuff-windows) measure $c target=skbuff history=0 ;;
 		skbuff-histories) measure $c target=skbuff sampler=off ;;
 		skbuff-default) measure $c target=skbuff ;;
