@@ -8,8 +8,9 @@ trap cleanup_modules EXIT
 out=$TMP/counts.dprof
 
 load_mod dprof_workload
-# The address set only: no object access histories in the counts.
-load_mod dprof target=dprof_workload history=0
+# The exact address set (track_one_in=1, not the default's sample) and
+# no object access histories in the counts.
+load_mod dprof target=dprof_workload history=0 track_one_in=1
 dprof-view record -o "$out" -- sh -c "
 	echo 'alloc 300 0' >$WL_DIR/ctl &&     # held: 300 from cpu0
 	echo 'bulk 200 1' >$WL_DIR/ctl &&      # + 200 from cpu1, bulk
@@ -50,7 +51,7 @@ unload_mod dprof
 # but the alloc hook has already entered and recorded every one of them.
 # None is older than the module; counting them again counted each twice
 # (seen first on the debug kernel as one SLAB_LIVE record in test-drops).
-load_mod dprof target=dprof_workload history=0 test_scan_delay_ms=2000
+load_mod dprof target=dprof_workload history=0 track_one_in=1 test_scan_delay_ms=2000
 if scan_off_by_quarantine; then
 	echo "note: the scan's overlap with the workload not checked: $(grep '^scan:' $DPROF_DIR/status)"
 	unload_mod dprof

@@ -8,7 +8,7 @@ out=$TMP/drops.dprof
 
 load_mod dprof_workload
 # sampler=off: no sample window writes its record into the count below
-load_mod dprof target=dprof_workload ring_kb=64 history=0 sampler=off
+load_mod dprof target=dprof_workload ring_kb=64 history=0 sampler=off track_one_in=1
 wl "churn 20000 0"          # 40000 records of 32 bytes: far over 64 KiB
 dropped=$(cat "$DPROF_DIR/dropped")
 [ "$dropped" -gt 0 ] || fail "a 64 KiB ring took 40000 records without drops"

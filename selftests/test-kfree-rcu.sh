@@ -26,7 +26,7 @@ load_mod dprof_caches
 # which starts at load, and in 2 of 7 runs on 6.12 left 21-25 frees "not
 # live" while allocations and frees matched and the live set ended empty
 # (not diagnosed; the scan is not what this test is about).
-load_mod dprof target=dprof_rcu sampler=off history=0 scan=0
+load_mod dprof target=dprof_rcu sampler=off history=0 scan=0 track_one_in=1
 echo "rcu $N" >"$CACHES_DIR/ctl" || fail "the kfree_rcu workload failed"
 loop_until '[ "$(counts | cut -d" " -f2)" -ge $N ]' ||
 	sleep 10

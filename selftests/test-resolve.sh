@@ -12,7 +12,7 @@ trap cleanup_modules EXIT
 
 load_mod dprof_workload
 echo "resolve 0" >"$WL_DIR/ctl" 2>/dev/null && fail "resolve without dprof should fail"
-load_mod dprof target=dprof_workload
+load_mod dprof target=dprof_workload track_one_in=1
 wl "alloc 40 0"
 for cpu in 0 1; do
 	wl "resolve $cpu"
@@ -48,7 +48,7 @@ fi
 pad=$(cat $slab/align)
 [ "$pad" -ge 8 ] || pad=8
 wl "alloc 100 0"
-load_mod dprof target=dprof_workload
+load_mod dprof target=dprof_workload track_one_in=1
 grep -q "^  kmem_cache.red_left_pad .*(calibrated)" "$DPROF_DIR/status" ||
 	fail "red_left_pad not calibrated: $(grep red_left_pad $DPROF_DIR/status)"
 grep -q "\] dprof_workload object_size=320 stride=[0-9]* red_zone=$pad\( \|$\)" \

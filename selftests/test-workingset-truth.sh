@@ -20,7 +20,10 @@ stride=$((4096 / 64))	# sets between two page-aligned lines
 
 load_mod dprof_sharing
 record_hold() {	# OUT WHAT N
-	load_mod dprof target=dprof_$2 sampler=off \
+	# The exact address set: 64 objects followed 1 in N (the default
+	# raises N for the workload's allocation rate) leave the occupancy
+	# model too few addresses to place in sets.
+	load_mod dprof target=dprof_$2 sampler=off track_one_in=1 \
 		history_offsets=0,64,128,192 history_timeout_ms=4000
 	skip_if_quarantine
 	# Rounds until 6 histories are complete (at least 4 rounds, at most

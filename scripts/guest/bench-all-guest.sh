@@ -146,6 +146,7 @@ for i in $(seq "$rounds"); do
 		skbuff-windows) measure $c target=skbuff history=0 ;;
 		skbuff-histories) measure $c target=skbuff sampler=off ;;
 		skbuff-default) measure $c target=skbuff ;;
+		all-bare) measure $c target=all sampler=off history=0 ;;
 		all-hooks) measure $c target=all sampler=off ;;
 		all-default) measure $c target=all ;;
 		*) echo "bench: unknown configuration $c" >&2 ;;

@@ -17,7 +17,8 @@
 # on CPU 0 are the sets memcached processed (its own cmd_set counter);
 # those freed on CPU 1 are the kernel's receive-buffer drops.  Each count
 # must agree with its independent counter within 1 % (other traffic in an
-# idle guest: none expected).
+# idle guest: none expected).  Counting every skbuff needs the exact
+# address set (track_one_in=1): the default follows a sample of them.
 . ./functions.sh
 trap 'pkill -x memcached; cleanup_modules' EXIT
 command -v memcached >/dev/null || skip "not in the Debian guest (scripts/vm.sh -r debian)"
@@ -33,7 +34,7 @@ loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||
 	fail "memcached did not come up"
 sets_before=$(memcstat --servers=127.0.0.1:11211 | awk '$1 == "cmd_set:" { print $2 }')
 drops_before=$(udp_field RcvbufErrors)
-load_mod dprof target=skbuff
+load_mod dprof target=skbuff track_one_in=1
 dprof-view record --no-progress -o "$TMP/mc.dprof" -- \
 	taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 >/dev/null ||
 	fail "record around memcslap failed"

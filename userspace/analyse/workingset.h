@@ -69,6 +69,11 @@ struct workingset {
 	double total_lines, total_lo, total_hi;
 	bool conflict, capacity;
 	bool capacity_undecided;	/* the interval straddles the cache */
+	/*
+	 * Lives followed 1 in this many (the recording's track_one_in): each
+	 * stands for as many; its sampling error is not in the intervals.
+	 */
+	unsigned int track_one_in;
 };
 
 /*

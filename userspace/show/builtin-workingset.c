@@ -134,6 +134,9 @@ static void text(FILE *out, const struct workingset *ws,
 		snprintf(lvl, sizeof(lvl), "(--cache)");
 	fprintf(out, "working set (occupancy model) over %.2f s; cache %s: %s, %u-way, %u B lines, %u sets\n",
 		ws->duration_ns / 1e9, lvl, sz, g->ways, g->line, g->sets);
+	if (ws->track_one_in > 1)
+		fprintf(out, "objects followed 1 in %u (track_one_in): each stands for %u, an estimate whose sampling error the intervals leave out; few objects of a type make it unreliable: record with track_one_in=1 for the exact set\n",
+			ws->track_one_in, ws->track_one_in);
 	fprintf(out, "\n%-24s %9s %10s %11s %11s %7s %13s %6s  %s\n", "type",
 		"objects", "lines/obj", "95%", "bytes", "cache%", "95%",
 		"n", "touched lines from");
@@ -368,6 +371,7 @@ static void json(FILE *out, const struct workingset *ws,
 	json_uint(&j, "sets", ws->geo.sets);
 	json_object_end(&j);
 	json_double(&j, "duration_s", ws->duration_ns / 1e9);
+	json_uint(&j, "track_one_in", ws->track_one_in);
 	json_array_begin(&j, "types");
 	for (size_t t = 0; t < ws->nr_types; t++) {
 		json_object_begin(&j, NULL);

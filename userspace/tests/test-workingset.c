@@ -84,6 +84,34 @@ static void test_workingset_conflict(void)
 	fixture_free(&f);
 }
 
+/*
+ * The same objects recorded 1 in 4 (status "track_one_in: 4" at the end):
+ * each followed life stands for 4, so objects and lines are four times
+ * the followed ones, and the view says so.
+ */
+static void test_workingset_sampled(void)
+{
+	static const char status[] = "dprof 1\ntrack_one_in: 4 (adaptive; by address hash)\n";
+	const uint64_t base = 0xffff888001000000ull;
+	struct workingset ws;
+	struct fixture f;
+
+	fixture_begin(&f, 1);
+	history(&f, 1, 0, 8);
+	for (int i = 0; i < 16; i++)
+		fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 1000, base + i * 32768ull);
+	for (int i = 0; i < 16; i++)
+		fixture_event(&f, DPROF_REC_FREE, 0, 0, 2000, base + i * 32768ull);
+	fixture_end_with(&f, DPROF_SEC_STATUS, status, sizeof(status) - 1);
+	run(&f, &ws);
+	CHECK_EQ_U64(ws.track_one_in, 4);
+	CHECK_EQ_U64((uint64_t)(ws.types[0].objects + 0.5), 64);
+	CHECK_EQ_U64((uint64_t)(ws.hot[0].lines + 0.5), 64);
+	CHECK_EQ_U64((uint64_t)(ws.types[0].lines_per_object + 0.5), 1);
+	workingset_free(&ws);
+	fixture_free(&f);
+}
+
 static void test_workingset_capacity(void)
 {
 	const uint64_t base = 0xffff888002000000ull;
@@ -214,6 +242,7 @@ static void test_workingset_geometry_limits(void)
 const struct unit_test workingset_tests[] = {
 	{ "workingset_geometry_limits", test_workingset_geometry_limits },
 	{ "workingset_conflict", test_workingset_conflict },
+	{ "workingset_sampled", test_workingset_sampled },
 	{ "workingset_capacity", test_workingset_capacity },
 	{ "workingset_capacity_undecided", test_workingset_capacity_undecided },
 	{ "sim_rate_half", test_sim_rate_half },
