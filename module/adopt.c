@@ -96,6 +96,7 @@ static int target_fill(struct dprof_target *t, struct kmem_cache *s)
 				     sizeof(size)))
 		return -EFAULT;
 	t->cache = s;
+	dprof_track_init_target(t);
 	t->stride = size[0];
 	t->object_size = size[1];
 	t->left_pad = 0;

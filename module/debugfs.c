@@ -261,6 +261,29 @@ static unsigned int late_targets(void)
 	return n;
 }
 
+/*
+ * The caches followed more sparsely than the base rule, raised for their
+ * allocation rate: "NAME=N" each (dprof-view reads this line).
+ */
+static void show_track_per_cache(struct seq_file *m, unsigned int one_in)
+{
+	unsigned int nr = READ_ONCE(dprof_nr_targets), t, shown = 0;
+	const struct dprof_target *tg;
+
+	for (t = 0; t < nr; t++) {
+		tg = &dprof_targets[t];
+		if (tg->flags & DPROF_TARGET_VAR ||
+		    (1U << READ_ONCE(tg->track_shift)) <= one_in)
+			continue;
+		seq_printf(m, "%s %s=%u", shown ? "" :
+			   "track_one_in per cache (the others at the above):",
+			   tg->name, 1U << READ_ONCE(tg->track_shift));
+		shown++;
+	}
+	if (shown)
+		seq_putc(m, '\n');
+}
+
 static int status_show(struct seq_file *m, void *v)
 {
 	struct dprof_cpu_stats sum = {}, cpu_sum;
@@ -333,6 +356,7 @@ static int status_show(struct seq_file *m, void *v)
 		   one_in, track_auto ? "adaptive" : "fixed",
 		   one_in > 1 ? SCALED_NOTE : "", raises, rate_raises,
 		   max_rate, swept);
+	show_track_per_cache(m, one_in);
 	dprof_scan_show(m);
 	seq_puts(m, "records per CPU:\n");
 	seq_printf(m, "  %-5s %10s %10s %10s %10s %10s %10s\n", "cpu",

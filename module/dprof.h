@@ -53,7 +53,15 @@ struct dprof_target {
 	u64 older;			/* objects the scan found live */
 	unsigned long var_addr;		/* DPROF_TARGET_VAR: the variable */
 	bool gone;			/* dead for good (target.c life_lock) */
+	/*
+	 * Objects followed 1 in 2^track_shift by address hash (liveset.c);
+	 * frees test sweep_shift, the oldest rule still in the set.
+	 */
+	unsigned int track_shift;
+	unsigned int sweep_shift;
 	char name[DPROF_NAME_LEN];
+	/* Tracked allocations, counted racily (a rate, not a total). */
+	unsigned int tracked;
 };
 
 extern struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
@@ -177,11 +185,11 @@ void dprof_liveset_start(void);
 void dprof_liveset_stop(void);
 void dprof_liveset_exit(void);
 /*
- * Tracking 1 object in 2^shift: inline, because every target hook asks
- * (a call into liveset.c cost more than the rule).
+ * Tracking 1 object in 2^shift, per target: inline, because every target
+ * hook asks (a call into liveset.c cost more than the rule).  New targets
+ * start at dprof_track_base (track_one_in, or auto's starting point).
  */
-extern unsigned int dprof_track_shift;	/* the rule of new entries */
-extern unsigned int dprof_sweep_shift;	/* the rule of the oldest entries */
+extern unsigned int dprof_track_base;
 
 static inline bool dprof_track_rule(unsigned long base, unsigned int shift)
 {
@@ -189,16 +197,18 @@ static inline bool dprof_track_rule(unsigned long base, unsigned int shift)
 	return !shift || !((base * 0xff51afd7ed558ccdUL) >> (64 - shift));
 }
 
-/* Whether @base enters the set under the current rule (alloc hooks). */
-static inline bool dprof_track_wanted(unsigned long base)
+/* Whether @base of @target enters the set now (alloc hooks). */
+static inline bool dprof_track_wanted(int target, unsigned long base)
 {
-	return dprof_track_rule(base, READ_ONCE(dprof_track_shift));
+	return dprof_track_rule(base,
+				READ_ONCE(dprof_targets[target].track_shift));
 }
 
-/* Whether @base may be in the set (free hooks: the oldest rule). */
-static inline bool dprof_track_maybe(unsigned long base)
+/* Whether @base of @target may be in the set (free hooks: the oldest rule). */
+static inline bool dprof_track_maybe(int target, unsigned long base)
 {
-	return dprof_track_rule(base, READ_ONCE(dprof_sweep_shift));
+	return dprof_track_rule(base,
+				READ_ONCE(dprof_targets[target].sweep_shift));
 }
 
 void dprof_liveset_adapt(void);
@@ -207,6 +217,8 @@ void dprof_liveset_unlock(void);
 void dprof_track_stats(unsigned int *one_in, bool *is_auto,
 		       unsigned int *nr_raises, unsigned int *nr_rate_raises,
 		       unsigned int *max_rate, u64 *nr_swept);
+/* A target about to be published starts at the current base rule. */
+void dprof_track_init_target(struct dprof_target *t);
 enum dprof_liveset_result dprof_liveset_insert(unsigned long base);
 enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base);
 bool dprof_liveset_commit(unsigned long base);

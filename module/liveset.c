@@ -89,8 +89,7 @@ static long live_total(void)
 }
 
 static unsigned int max_probe_seen;
-unsigned int dprof_track_shift;		/* 1 in 2^shift objects tracked */
-unsigned int dprof_sweep_shift;		/* rule of the oldest entries */
+unsigned int dprof_track_base;		/* new targets' shift */
 static bool track_auto;
 static unsigned int raises;		/* times the rate was halved */
 static unsigned int rate_raises;	/* of them, for the allocation rate */
@@ -98,7 +97,11 @@ static u64 swept;			/* entries the sweeps dropped */
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
 /* Auto mode's budget: tracked allocations per second per online CPU. */
 static unsigned int track_max_rate;
-static u64 rate_last_allocs;
+static unsigned int rate_last[DPROF_MAX_TARGETS];	/* tracked, last period */
+static unsigned int rate_count[DPROF_MAX_TARGETS];	/* in this period */
+static u8 rate_by[DPROF_MAX_TARGETS];			/* raises decided */
+/* A period's raises at most: each halves the busiest target's count. */
+#define RATE_MAX_RAISES	64
 static void rate_check(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rate_work, rate_check);
 #define RATE_PERIOD_MS	100
@@ -112,6 +115,7 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 {
 	/* Twice the expected maximum keeps the load factor at or below 1/2. */
 	unsigned long nr = roundup_pow_of_two((unsigned long)max_objects * 2);
+	unsigned int i;
 	int cpu;
 
 	slots = vzalloc(array_size(nr, sizeof(*slots)));
@@ -132,12 +136,14 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	swept = 0;
 	track_max_rate = max_rate;
 	track_auto = !one_in;
-	dprof_track_shift = one_in ? ilog2(one_in) : 0;
+	dprof_track_base = one_in ? ilog2(one_in) : 0;
 	/* Auto: start where @expected objects fill three quarters. */
-	while (track_auto && dprof_track_shift < TRACK_MAX_SHIFT &&
-	       (expected >> dprof_track_shift) > (unsigned long)max_objects * 3 / 4)
-		dprof_track_shift++;
-	dprof_sweep_shift = dprof_track_shift;
+	while (track_auto && dprof_track_base < TRACK_MAX_SHIFT &&
+	       (expected >> dprof_track_base) > (unsigned long)max_objects * 3 / 4)
+		dprof_track_base++;
+	/* The targets named at load came before the rule. */
+	for (i = 0; i < dprof_nr_targets; i++)
+		dprof_track_init_target(&dprof_targets[i]);
 	return 0;
 }
 
@@ -152,27 +158,55 @@ void dprof_liveset_unlock(void)
 	mutex_unlock(&track_lock);
 }
 
+void dprof_track_init_target(struct dprof_target *t)
+{
+	unsigned int shift = READ_ONCE(dprof_track_base);
+
+	t->track_shift = shift;
+	t->sweep_shift = shift;
+}
+
+/* The target of a live set entry, or -1 (a racing free emptied its page). */
+static int entry_target(unsigned long base)
+{
+	return dprof_target_of_cache(dprof_cache_of((const void *)base, NULL));
+}
+
 /*
- * Track 2^@by times fewer objects (process context): false when the
- * load-time scan, which holds track_lock for its whole walk, is running
- * (try next time).
+ * Track 2^@by[t] times fewer objects of each target t, or of all targets
+ * and those adopted later, by one halving, when @by is NULL (process
+ * context).  False when the load-time scan, which holds track_lock for
+ * its whole walk, is running: try next time.
  */
-static bool track_raise(unsigned int by)
+static bool track_raise(const u8 *by)
 {
 	unsigned long nr = 1UL << slot_bits, i, v;
-	unsigned int shift;
+	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
+	struct dprof_target *tg;
+	int target;
 
 	if (!mutex_trylock(&track_lock))
 		return false;
-	shift = min(dprof_track_shift + by, (unsigned int)TRACK_MAX_SHIFT);
-	WRITE_ONCE(dprof_track_shift, shift);
+	if (!by)
+		WRITE_ONCE(dprof_track_base,
+			   min(dprof_track_base + 1, (unsigned int)TRACK_MAX_SHIFT));
+	for (t = 0; t < nr_targets; t++) {
+		tg = &dprof_targets[t];
+		WRITE_ONCE(tg->track_shift,
+			   min(tg->track_shift + (by ? by[t] : 1),
+			       (unsigned int)TRACK_MAX_SHIFT));
+	}
 	/* Hooks run with preemption off: after this none uses the old rule. */
 	synchronize_rcu();
 	for (i = 0; i < nr; i++) {
 		if (!(i & 0xffff))
 			cond_resched();
 		v = READ_ONCE(slots[i]);
-		if (v <= SLOT_TOMB || dprof_track_rule(v & ~SLOT_PENDING, shift))
+		if (v <= SLOT_TOMB)
+			continue;
+		target = entry_target(v & ~SLOT_PENDING);
+		if (target < 0 ||
+		    dprof_track_wanted(target, v & ~SLOT_PENDING))
 			continue;
 		/* Freed meanwhile; no commit races: the scan holds track_lock. */
 		if (cmpxchg(&slots[i], v, SLOT_TOMB) != v)
@@ -183,7 +217,10 @@ static bool track_raise(unsigned int by)
 		if (!(v & SLOT_PENDING))
 			dprof_window_free(v);
 	}
-	WRITE_ONCE(dprof_sweep_shift, shift);
+	for (t = 0; t < nr_targets; t++) {
+		tg = &dprof_targets[t];
+		WRITE_ONCE(tg->sweep_shift, tg->track_shift);
+	}
 	raises++;
 	mutex_unlock(&track_lock);
 	return true;
@@ -191,46 +228,68 @@ static bool track_raise(unsigned int by)
 
 /*
  * Auto mode, process context: once the set holds more than 3/8 of its
- * slots (3/4 of max_objects), track half as many objects.
+ * slots (3/4 of max_objects), track half as many objects of every cache.
  */
 void dprof_liveset_adapt(void)
 {
 	if (!slots || !track_auto ||
 	    live_total() * 8 <= (long)(1UL << slot_bits) * 3 ||
-	    dprof_track_shift >= TRACK_MAX_SHIFT)
+	    dprof_track_base >= TRACK_MAX_SHIFT)
 		return;
-	track_raise(1);
+	track_raise(NULL);
 }
 
-static u64 tracked_allocs(void)
+/* Each target's tracked allocations since the last call, and their sum. */
+static u64 rate_take(unsigned int nr_targets)
 {
+	unsigned int t, cur;
 	u64 sum = 0;
-	int cpu;
 
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(&dprof_stats, cpu)->allocs);
+	for (t = 0; t < nr_targets; t++) {
+		cur = data_race(READ_ONCE(dprof_targets[t].tracked));
+		rate_count[t] = cur - rate_last[t];
+		rate_last[t] = cur;
+		sum += rate_count[t];
+	}
 	return sum;
 }
 
 /*
- * Auto mode, every RATE_PERIOD_MS: tracked allocations over the budget
- * halve the rate as many times as it takes to bring them under it.  A
- * burst is tracked in full for one period at most.
+ * Auto mode, every RATE_PERIOD_MS: while the tracked allocations of the
+ * period pass the budget (track_max_rate per online CPU), the busiest
+ * cache is followed at half its rate.  So the budget goes to the caches
+ * allocated slowly, followed in full (a server's few sockets), and the
+ * busy ones are sampled (its skbuffs).  A burst is tracked in full for
+ * one period at most.
  */
 static void rate_check(struct work_struct *work)
 {
-	u64 now = tracked_allocs(), n = now - rate_last_allocs;
+	unsigned int nr_targets = READ_ONCE(dprof_nr_targets), t, k;
 	u64 budget = max_t(u64, 1, (u64)track_max_rate * num_online_cpus() *
 			   RATE_PERIOD_MS / MSEC_PER_SEC);
-	unsigned int by = 0;
+	u64 sum = rate_take(nr_targets);
+	bool any = false;
+	int best;
 
-	rate_last_allocs = now;
-	while (n > budget << by && dprof_track_shift + by < TRACK_MAX_SHIFT)
-		by++;
-	if (by && track_raise(by)) {
+	memset(rate_by, 0, nr_targets);
+	for (k = 0; k < RATE_MAX_RAISES && sum > budget; k++) {
+		best = -1;
+		for (t = 0; t < nr_targets; t++)
+			if (dprof_targets[t].track_shift + rate_by[t] <
+			    TRACK_MAX_SHIFT &&
+			    (best < 0 || rate_count[t] > rate_count[best]))
+				best = t;
+		if (best < 0 || !rate_count[best])
+			break;
+		rate_by[best]++;
+		sum -= rate_count[best] - rate_count[best] / 2;
+		rate_count[best] /= 2;
+		any = true;
+	}
+	if (any && track_raise(rate_by)) {
 		rate_raises++;
 		/* The sweep took time: count from its end. */
-		rate_last_allocs = tracked_allocs();
+		rate_take(nr_targets);
 	}
 	dprof_liveset_adapt();
 	schedule_delayed_work(&rate_work, msecs_to_jiffies(RATE_PERIOD_MS));
@@ -241,7 +300,7 @@ void dprof_liveset_start(void)
 {
 	if (!track_auto || !track_max_rate)
 		return;
-	rate_last_allocs = tracked_allocs();
+	rate_take(READ_ONCE(dprof_nr_targets));
 	schedule_delayed_work(&rate_work, msecs_to_jiffies(RATE_PERIOD_MS));
 }
 
@@ -254,7 +313,7 @@ void dprof_track_stats(unsigned int *one_in, bool *is_auto,
 		       unsigned int *nr_raises, unsigned int *nr_rate_raises,
 		       unsigned int *max_rate, u64 *nr_swept)
 {
-	*one_in = 1U << READ_ONCE(dprof_track_shift);
+	*one_in = 1U << READ_ONCE(dprof_track_base);
 	*is_auto = track_auto;
 	*nr_raises = READ_ONCE(raises);
 	*nr_rate_raises = READ_ONCE(rate_raises);

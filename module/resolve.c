@@ -81,7 +81,7 @@ int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 	 * untracked object is taken as live: its type and offset are right,
 	 * and dropping its samples would keep 1 in track_one_in of them.
 	 */
-	if (dprof_track_maybe(base) && !dprof_liveset_contains(base))
+	if (dprof_track_maybe(target, base) && !dprof_liveset_contains(base))
 		return -ENOENT;
 	out->target = target;
 	out->base = base;

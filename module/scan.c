@@ -130,7 +130,7 @@ static void batch_finish(void)
 		for (i = 0; i < objects; i++) {
 			unsigned long obj = slab_object(p, i);
 
-			if (!dprof_track_wanted(obj))
+			if (!dprof_track_wanted(p->target, obj))
 				continue;
 			/*
 			 * A rollback may also drop an entry a hook made for a
@@ -199,7 +199,7 @@ static void scan_slab(struct folio *folio)
 	for (i = 0; i < objects; i++) {
 		unsigned long obj = slab_object(p, i);
 
-		if (dprof_track_wanted(obj) &&
+		if (dprof_track_wanted(target, obj) &&
 		    dprof_liveset_insert_pending(obj) == DPROF_LIVE_DUPLICATE)
 			p->hooked++;
 	}

@@ -18,12 +18,12 @@
  *   kmem_cache_free of the "kmem_cache" cache) ends it for good, so that
  *   a destroyed cache's pointer, if reused, is never mistaken for the
  *   target (target.c, "lives of target caches").
- * - Objects may be tracked 1 in track_one_in by address hash (liveset.c,
- *   adaptive with target=all): the probes test the rule before looking
- *   the cache up, so an untracked object costs what a non-target's does
- *   (dprof_alloc_wanted()); an allocation from a cache that is no target
- *   yet asks adopt.c to look for new caches (tracked addresses only, so
- *   a new cache is found at its first tracked allocation).
+ * - Objects are tracked 1 in 2^track_shift of their cache by address hash
+ *   (liveset.c: per cache, raised for the allocation rate in auto mode):
+ *   the probes test the rule inline after the cache lookup, so an
+ *   untracked object costs a few instructions more than a non-target's
+ *   and no call (dprof_alloc_wanted()); an allocation from a cache that
+ *   is no target yet asks adopt.c to look for new caches.
  *
  * All handlers run with preemption disabled, may nest with interrupts and
  * NMIs, never sleep, allocate, print or lock.
@@ -76,13 +76,13 @@ static __always_inline void emit_object(u8 kind, int target, u8 flags,
 static void object_alloc(int target, const void *ptr, unsigned long call_site,
 			 u8 flags, unsigned long slab_base)
 {
-	const struct dprof_target *t = &dprof_targets[target];
+	struct dprof_target *t = &dprof_targets[target];
 	unsigned long base = (unsigned long)ptr;
 	u64 part = dprof_part_start(), now;
 
 	if (this_cpu_read(dprof_self_alloc))
 		return;
-	if (!dprof_track_wanted(base)) {
+	if (!dprof_track_wanted(target, base)) {
 		/* Not tracked, but a history may start with it. */
 		dprof_history_pick(target, base, call_site);
 		return;
@@ -109,7 +109,9 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	this_cpu_inc(dprof_stats.allocs);
 	/* Each tracked one stands for 2^shift (the young windows' scale). */
 	this_cpu_add(dprof_stats.allocs_scaled,
-		     1UL << READ_ONCE(dprof_track_shift));
+		     1UL << READ_ONCE(t->track_shift));
+	/* The rate the budget looks at (liveset.c): a lost count is no harm. */
+	data_race(t->tracked++);
 	trace_dprof_alloc(target, flags, base, call_site);
 	now = ktime_get_mono_fast_ns();
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RECORD);
@@ -140,7 +142,7 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	dprof_history_free(target, (unsigned long)ptr, call_site);
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_HISTORY);
 	/* Sampled tracking: this object never entered the set. */
-	if (!dprof_track_maybe((unsigned long)ptr))
+	if (!dprof_track_maybe(target, (unsigned long)ptr))
 		return;
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_FILTER);
 	if (!dprof_liveset_remove((unsigned long)ptr)) {
@@ -181,14 +183,14 @@ static noinline void cache_alloc_timed(unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s)
 {
 	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_ALLOC);
-	int target = dprof_alloc_wanted((unsigned long)ptr) ?
-		     dprof_target_of_cache(s) : -1;
+	int target = dprof_target_of_cache(s);
+	bool hit = target >= 0 && dprof_alloc_wanted(target, (unsigned long)ptr);
 
-	if (target >= 0)
+	if (hit)
 		object_alloc(target, ptr, call_site, 0, 0);
-	else if (dprof_target_all)
+	else if (target < 0 && dprof_target_all)
 		dprof_target_unknown_alloc();
-	dprof_cost_leave(DPROF_HOOK_CACHE_ALLOC, true, target >= 0, start);
+	dprof_cost_leave(DPROF_HOOK_CACHE_ALLOC, true, hit, start);
 }
 
 static void probe_cache_alloc(void *data, unsigned long call_site,
@@ -203,14 +205,14 @@ static void probe_cache_alloc(void *data, unsigned long call_site,
 		cache_alloc_timed(call_site, ptr, s);
 		return;
 	}
-	if (likely(!dprof_alloc_wanted((unsigned long)ptr)))
-		return;
 	target = dprof_target_of_cache(s);
 	if (likely(target < 0)) {
 		if (unlikely(dprof_target_all))
 			dprof_target_unknown_alloc();
 		return;
 	}
+	if (likely(!dprof_alloc_wanted(target, (unsigned long)ptr)))
+		return;
 	this_cpu_inc(dprof_stats.cost[DPROF_HOOK_CACHE_ALLOC].hits);
 	object_alloc(target, ptr, call_site, 0, 0);
 }
@@ -220,15 +222,15 @@ static noinline void cache_free_timed(unsigned long call_site,
 				      const struct kmem_cache *s)
 {
 	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_FREE);
-	int target = dprof_free_wanted((unsigned long)ptr) ?
-		     dprof_target_of_cache(s) : -1;
+	int target = dprof_target_of_cache(s);
+	bool hit = target >= 0 && dprof_free_wanted(target, (unsigned long)ptr);
 
-	if (target >= 0)
+	if (hit)
 		object_free(target, ptr, call_site, 0);
 	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
 	if (unlikely(s == dprof_cache_cache))
 		dprof_target_cache_freed(ptr);
-	dprof_cost_leave(DPROF_HOOK_CACHE_FREE, true, target >= 0, start);
+	dprof_cost_leave(DPROF_HOOK_CACHE_FREE, true, hit, start);
 }
 
 static void probe_cache_free(void *data, unsigned long call_site,
@@ -246,10 +248,9 @@ static void probe_cache_free(void *data, unsigned long call_site,
 	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
 	if (unlikely(s == dprof_cache_cache))
 		dprof_target_cache_freed(ptr);
-	if (likely(!dprof_free_wanted((unsigned long)ptr)))
-		return;
 	target = dprof_target_of_cache(s);
-	if (likely(target < 0))
+	if (likely(target < 0) ||
+	    likely(!dprof_free_wanted(target, (unsigned long)ptr)))
 		return;
 	this_cpu_inc(dprof_stats.cost[DPROF_HOOK_CACHE_FREE].hits);
 	object_free(target, ptr, call_site, 0);
@@ -262,43 +263,39 @@ static void probe_kmalloc(void *data, unsigned long call_site,
 	unsigned long slab_base;
 	struct kmem_cache *s;
 	u64 start = 0;
-	bool timed;
+	bool timed, hit;
 	int target;
 
 	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KMALLOC, &start);
-	if (!dprof_alloc_wanted((unsigned long)ptr)) {
-		dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, false, start);
-		return;
-	}
 	/* The slab's address with the cache: the grid check needs it too. */
 	s = dprof_cache_of_object(ptr, &slab_base);
 	target = s ? dprof_target_of_cache(s) : -1;
-	if (target >= 0)
+	hit = target >= 0 && dprof_alloc_wanted(target, (unsigned long)ptr);
+	if (hit)
 		object_alloc(target, ptr, call_site, DPROF_OBJ_KMALLOC,
 			     slab_base);
-	else if (dprof_target_all)
+	else if (target < 0 && dprof_target_all)
 		dprof_target_unknown_alloc();
-	dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, target >= 0, start);
+	dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, hit, start);
 }
 
 static void probe_kfree(void *data, unsigned long call_site, const void *ptr)
 {
 	u64 start = 0;
-	bool timed;
+	bool timed, hit;
 	int target;
 
 	/* Frees are seen while paused too (object_free()). */
 	if (ZERO_OR_NULL_PTR(ptr))
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KFREE, &start);
-	/* Untracked and unwatched: no page lookup for the cache. */
-	target = dprof_free_wanted((unsigned long)ptr) ?
-		 target_of_object(ptr) : -1;
-	if (target >= 0)
+	target = target_of_object(ptr);
+	hit = target >= 0 && dprof_free_wanted(target, (unsigned long)ptr);
+	if (hit)
 		object_free(target, ptr, call_site, DPROF_OBJ_KMALLOC);
-	dprof_cost_leave(DPROF_HOOK_KFREE, timed, target >= 0, start);
+	dprof_cost_leave(DPROF_HOOK_KFREE, timed, hit, start);
 }
 
 /* kmem_cache_alloc_bulk(s, flags, size, p): objects are known on return. */

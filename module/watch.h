@@ -169,25 +169,23 @@ static inline void dprof_history_free(int target, unsigned long base,
 }
 
 /*
- * Whether a hook must look at the object at @base at all, decided before
- * the target lookup: with sampled tracking (track_one_in > 1) most
- * objects are neither in the live set nor the watched one, and while the
- * pick gate is closed nothing else in the hooks concerns them.  So an
- * untracked object costs a target's hook what a non-target's costs (a
- * hash and two loads), and the target lookup is paid only by the objects
- * dprof follows.  With track_one_in=1 every object passes.
+ * Whether a hook must do anything for the object at @base of @target:
+ * with sampled tracking most objects are neither in the live set nor the
+ * watched one, and while the pick gate is closed nothing else in the
+ * hooks concerns them.  So an untracked object costs a target's probe a
+ * hash and two loads more than a non-target's, and no call.
  */
-static inline bool dprof_alloc_wanted(unsigned long base)
+static inline bool dprof_alloc_wanted(int target, unsigned long base)
 {
-	return dprof_track_wanted(base) ||
+	return dprof_track_wanted(target, base) ||
 	       unlikely(READ_ONCE(dprof_pick) != DPROF_PICK_CLOSED) ||
 	       unlikely(base == READ_ONCE(dprof_watch.addr));
 }
 
 /* The same for a free: the oldest rule (a sweep may be under way). */
-static inline bool dprof_free_wanted(unsigned long base)
+static inline bool dprof_free_wanted(int target, unsigned long base)
 {
-	return dprof_track_maybe(base) ||
+	return dprof_track_maybe(target, base) ||
 	       unlikely(base == READ_ONCE(dprof_watch.addr));
 }
 

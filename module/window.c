@@ -160,7 +160,8 @@ static bool census_take(void)
 	for (t = 0; t < nr; t++)
 		if (c->seen[t])
 			dprof_plan_count_census(t, ((u64)c->seen[t] <<
-					READ_ONCE(dprof_track_shift)) * weight);
+					READ_ONCE(dprof_targets[t].track_shift)) *
+					weight);
 	dprof_plan_count_census_done(weight);
 	c->at_ns = now;
 	return true;

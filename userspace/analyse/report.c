@@ -143,7 +143,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 	memset(rep, 0, sizeof(*rep));
 	profile_build(r, map, &rep->profile);
 	p = &rep->profile;
-	rep->track_one_in = recording_track_one_in(r);
+	rep->track_one_in = recording_track_one_in_max(r);
 	rep->all = r->status && strstr(r->status, "\ntarget=all: ");
 	status_samples(r->status, rep);
 	rep->weight = p->misses_measured ? p->misses : p->samples;
@@ -203,7 +203,8 @@ void report_build(const struct recording *r, const struct type_map *map,
 		uint64_t in = t->older_tracked + t->allocs;
 
 		t->live_end = in > t->frees ? in - t->frees : 0;
-		t->ws_bytes = t->live_end * rep->track_one_in *
+		t->ws_bytes = t->live_end *
+			      recording_track_one_in(r, t->t->target) *
 			      t->t->object_size;
 		if (t->t->data)		/* a variable: its own bytes */
 			t->ws_bytes = t->t->object_size;

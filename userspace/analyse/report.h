@@ -43,7 +43,7 @@ struct report_type {
 
 struct report {
 	struct profile profile;
-	unsigned int track_one_in;	/* 1 unless sampled tracking */
+	unsigned int track_one_in;	/* the sparsest cache's; 1: all exact */
 	bool all;			/* recorded with target=all */
 	uint64_t weight;		/* samples or misses, all types */
 	/* watch sampler: shares are the module's window estimates */

@@ -170,7 +170,7 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 	ws->set_hi = xcalloc(geo->sets, sizeof(*ws->set_hi));
 	by_type = xcalloc((size_t)geo->sets * (nt ? nt : 1), sizeof(*by_type));
 	probs = xcalloc(nt ? nt : 1, sizeof(*probs));
-	ws->track_one_in = recording_track_one_in(r);
+	ws->track_one_in = recording_track_one_in_max(r);
 	ws->duration_ns = objs->last_ns > objs->first_ns ?
 			  (double)(objs->last_ns - objs->first_ns) : 0;
 	for (size_t t = 0; t < nt; t++) {
@@ -192,7 +192,7 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 		size = r->targets[t].object_size;
 		/* A followed life stands for track_one_in of them. */
 		weight = (double)(o->end_ns - o->alloc_ns) / ws->duration_ns *
-			 ws->track_one_in;
+			 recording_track_one_in(r, t);
 		ws->types[t].objects += weight;
 		/* Slots in address order: close a line when the next begins. */
 		for (uint32_t off = 0; off <= size; off += SLOT) {

@@ -70,8 +70,9 @@ struct workingset {
 	bool conflict, capacity;
 	bool capacity_undecided;	/* the interval straddles the cache */
 	/*
-	 * Lives followed 1 in this many (the recording's track_one_in): each
-	 * stands for as many; its sampling error is not in the intervals.
+	 * Lives followed up to 1 in this many (the recording's track_one_in,
+	 * per cache): each stands for as many of its cache; the sampling
+	 * error is not in the intervals.
 	 */
 	unsigned int track_one_in;
 };

@@ -700,16 +700,45 @@ int recording_load(struct recording *r, const char *path,
 	return 0;
 }
 
-unsigned int recording_track_one_in(const struct recording *r)
+#define TRACK_BASE	"\ntrack_one_in: "
+#define TRACK_PER_CACHE	"\ntrack_one_in per cache"
+
+unsigned int recording_track_one_in(const struct recording *r, size_t t)
 {
-	const char *p = r->status ? strstr(r->status, "\ntrack_one_in: ") :
-		NULL;
+	const char *p = r->status ? strstr(r->status, TRACK_BASE) : NULL;
+	const char *name = t < r->nr_targets ? r->targets[t].name : NULL;
+	size_t len = name ? strnlen(name, sizeof(r->targets[t].name)) : 0;
 	unsigned long v;
 
 	if (!p)
 		return 1;
-	v = strtoul(p + strlen("\ntrack_one_in: "), NULL, 10);
+	v = strtoul(p + strlen(TRACK_BASE), NULL, 10);
+	p = strstr(r->status, TRACK_PER_CACHE);
+	p = p ? strchr(p + 1, ':') : NULL;
+	/* " NAME=N" tokens to the end of the line. */
+	while (len && p && *p && *p != '\n') {
+		const char *tok = p + 1, *eq;
+
+		p = tok + strcspn(tok, " \n");
+		eq = memchr(tok, '=', (size_t)(p - tok));
+		if (eq && (size_t)(eq - tok) == len && !memcmp(tok, name, len)) {
+			v = strtoul(eq + 1, NULL, 10);
+			break;
+		}
+	}
 	return v ? (unsigned int)v : 1;
+}
+
+unsigned int recording_track_one_in_max(const struct recording *r)
+{
+	unsigned int max = recording_track_one_in(r, SIZE_MAX), n;
+
+	for (size_t t = 0; t < r->nr_targets; t++) {
+		n = recording_track_one_in(r, t);
+		if (n > max)
+			max = n;
+	}
+	return max;
 }
 
 void recording_free(struct recording *r)

@@ -97,11 +97,15 @@ int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 		    struct rec_error *err);
 void recording_free(struct recording *r);
 /*
- * 1 in how many objects the module tracked (track_one_in in its status at
- * the end of the recording; 1 if absent).  Above 1, the ALLOC and FREE
- * records are a sample of the objects, chosen by address hash.
+ * 1 in how many objects of target @t the module followed at the end of
+ * the recording (its status: "track_one_in: N", the base, and the caches
+ * raised above it for their allocation rate, "track_one_in per cache:
+ * ... NAME=N"; 1 if absent).  Above 1, that cache's ALLOC and FREE
+ * records are a sample of its objects, chosen by address hash.
  */
-unsigned int recording_track_one_in(const struct recording *r);
+unsigned int recording_track_one_in(const struct recording *r, size_t t);
+/* The largest of them over the targets. */
+unsigned int recording_track_one_in_max(const struct recording *r);
 const char *recording_meta(const struct recording *r, const char *key);
 /* Accessing ip for a trap ip via the recording's ipmap; 0 if absent. */
 uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip);

@@ -120,7 +120,7 @@ static void report_text(FILE *out, const struct report_opts *o,
 		fprintf(out, "# sampler %s: misses are not measured here; shares are of accesses (estimate misses with classify/workingset)\n",
 			p->sampler);
 	if (rep->track_one_in > 1)
-		fprintf(out, "# objects tracked 1 in %u by address hash: object counts and ws are scaled estimates\n",
+		fprintf(out, "# objects tracked by address hash, up to 1 in %u per cache (status, track_one_in): object counts and ws are scaled estimates\n",
 			rep->track_one_in);
 	if (rep->module_samples)
 		fprintf(out, "# outside profiled live objects: %llu of %llu samples in other slab objects (caches beyond the limit, objects whose liveness was not established), %llu not in slab memory%s\n",

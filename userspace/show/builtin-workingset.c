@@ -135,8 +135,8 @@ static void text(FILE *out, const struct workingset *ws,
 	fprintf(out, "working set (occupancy model) over %.2f s; cache %s: %s, %u-way, %u B lines, %u sets\n",
 		ws->duration_ns / 1e9, lvl, sz, g->ways, g->line, g->sets);
 	if (ws->track_one_in > 1)
-		fprintf(out, "objects followed 1 in %u (track_one_in): each stands for %u, an estimate whose sampling error the intervals leave out; few objects of a type make it unreliable: record with track_one_in=1 for the exact set\n",
-			ws->track_one_in, ws->track_one_in);
+		fprintf(out, "objects followed up to 1 in %u per cache (track_one_in, status): each stands for as many of its cache, an estimate whose sampling error the intervals leave out; few objects of a type make it unreliable: record with track_one_in=1 for the exact set\n",
+			ws->track_one_in);
 	fprintf(out, "\n%-24s %9s %10s %11s %11s %7s %13s %6s  %s\n", "type",
 		"objects", "lines/obj", "95%", "bytes", "cache%", "95%",
 		"n", "touched lines from");

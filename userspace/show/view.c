@@ -53,12 +53,25 @@ int view_open(const struct view_opts *o, struct recording *r, FILE **out,
 
 void view_sample_note(const struct recording *r, const char *cmd)
 {
-	unsigned int n = recording_track_one_in(r);
+	size_t sampled = 0;
+	unsigned int n;
 
-	if (n > 1)
-		fprintf(stderr,
-			"dprof-view %s: objects are a sample: 1 in %u followed (track_one_in at the end of the recording, by address hash, alike in every cache): counts of objects and lives are of the sample, shares are not affected; load dprof.ko with track_one_in=1 to follow every object\n",
-			cmd, n);
+	for (size_t t = 0; t < r->nr_targets; t++) {
+		n = recording_track_one_in(r, t);
+		if (n <= 1)
+			continue;
+		if (!sampled)
+			fprintf(stderr, "dprof-view %s: objects are a sample (track_one_in at the end of the recording, by address hash): counts of objects and lives are of the sample, shares are not affected; load dprof.ko with track_one_in=1 to follow every object:",
+				cmd);
+		if (sampled++ < 8)
+			fprintf(stderr, " %.*s 1 in %u",
+				(int)sizeof(r->targets[t].name),
+				r->targets[t].name, n);
+	}
+	if (sampled > 8)
+		fprintf(stderr, " and %zu more caches", sampled - 8);
+	if (sampled)
+		fputc('\n', stderr);
 }
 
 int view_output(const struct view_opts *o, FILE **out, const char *cmd)

@@ -85,13 +85,13 @@ static void test_workingset_conflict(void)
 }
 
 /*
- * The same objects recorded 1 in 4 (status "track_one_in: 4" at the end):
- * each followed life stands for 4, so objects and lines are four times
- * the followed ones, and the view says so.
+ * The same objects recorded 1 in 4, by the base rule ("track_one_in: 4")
+ * or raised for the cache alone ("track_one_in per cache: ... cache0=4",
+ * as the module's status prints them at the end): each followed life
+ * stands for 4, so objects and lines are four times the followed ones.
  */
-static void test_workingset_sampled(void)
+static void sampled_run(const char *status, unsigned int one_in)
 {
-	static const char status[] = "dprof 1\ntrack_one_in: 4 (adaptive; by address hash)\n";
 	const uint64_t base = 0xffff888001000000ull;
 	struct workingset ws;
 	struct fixture f;
@@ -102,14 +102,25 @@ static void test_workingset_sampled(void)
 		fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 1000, base + i * 32768ull);
 	for (int i = 0; i < 16; i++)
 		fixture_event(&f, DPROF_REC_FREE, 0, 0, 2000, base + i * 32768ull);
-	fixture_end_with(&f, DPROF_SEC_STATUS, status, sizeof(status) - 1);
+	fixture_end_with(&f, DPROF_SEC_STATUS, status, strlen(status));
 	run(&f, &ws);
-	CHECK_EQ_U64(ws.track_one_in, 4);
-	CHECK_EQ_U64((uint64_t)(ws.types[0].objects + 0.5), 64);
-	CHECK_EQ_U64((uint64_t)(ws.hot[0].lines + 0.5), 64);
+	CHECK_EQ_U64(ws.track_one_in, one_in);
+	CHECK_EQ_U64((uint64_t)(ws.types[0].objects + 0.5), 16 * one_in);
+	CHECK_EQ_U64((uint64_t)(ws.hot[0].lines + 0.5), 16 * one_in);
 	CHECK_EQ_U64((uint64_t)(ws.types[0].lines_per_object + 0.5), 1);
 	workingset_free(&ws);
 	fixture_free(&f);
+}
+
+static void test_workingset_sampled(void)
+{
+	sampled_run("dprof 1\ntrack_one_in: 4 (adaptive; by address hash)\n", 4);
+	sampled_run("dprof 1\ntrack_one_in: 1 (adaptive; by address hash)\n"
+		    "track_one_in per cache (the others at the above): cache00=64 cache0=4 cache01=8\n"
+		    "scan: done\n", 4);
+	/* Another cache raised: this one stays exact. */
+	sampled_run("dprof 1\ntrack_one_in: 1 (adaptive)\n"
+		    "track_one_in per cache (the others at the above): cache1=8\n", 1);
 }
 
 static void test_workingset_capacity(void)
