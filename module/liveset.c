@@ -246,6 +246,7 @@ static u64 rate_take(unsigned int nr_targets)
 	u64 sum = 0;
 
 	for (t = 0; t < nr_targets; t++) {
+		/* The hooks' racy increments: a rate, not a total. */
 		cur = data_race(READ_ONCE(dprof_targets[t].tracked));
 		rate_count[t] = cur - rate_last[t];
 		rate_last[t] = cur;
