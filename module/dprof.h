@@ -190,6 +190,14 @@ void dprof_liveset_exit(void);
  * start at dprof_track_base (track_one_in, or auto's starting point).
  */
 extern unsigned int dprof_track_base;
+/*
+ * The sparsest rule every target's objects pass, the least sweep_shift
+ * (and the base with target=all, whose new caches start there): an
+ * address that fails it is tracked in no cache (a
+ * rule of shift s passes only addresses that pass every smaller shift),
+ * so the probes drop it before looking its cache up.  Only rises.
+ */
+extern unsigned int dprof_track_floor;
 
 static inline bool dprof_track_rule(unsigned long base, unsigned int shift)
 {

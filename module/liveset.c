@@ -15,20 +15,20 @@
  * rhashtable and xarray are not usable here: their writers take locks and
  * allocate.
  *
- * Tracking can be sampled (target=all: every allocation of the kernel
- * passes the hooks): only objects whose address hashes to 0 modulo
- * track_one_in enter the set.  The rule depends on the address alone, so
- * the free hook knows without a lookup whether an object may be in the
- * set, the load-time scan applies the same rule, and every cache is
- * sampled at the same rate (shares need no correction).  In auto mode
- * (the default) the rate halves when the set fills, and when the tracked
- * allocations of a tenth of a second pass track_max_rate per online CPU
- * (as many halvings as bring them under it), so that a cache allocated at
- * a high rate costs what the budget allows and a quiet one stays exact:
- * the new rule is published, every
- * hook still using the old one is waited for (they run with preemption
- * off), and a sweep drops the entries the new rule rejects; until the
- * sweep ends, frees test the old rule.
+ * Tracking is sampled per cache: only objects whose address hash has
+ * its top track_shift bits zero enter the set.  The rule depends on the
+ * address and the cache alone, so the free hook knows without a lookup
+ * in the set whether an object may be in it, the load-time scan applies
+ * the same rule, and a cache's objects are sampled alike whatever their
+ * age (its shares need no correction; its counts scale by 2^shift).  In
+ * auto mode (the default) every cache's rate halves when the set fills,
+ * and every RATE_PERIOD_MS, while the tracked allocations of the period
+ * pass track_max_rate per online CPU, the busiest cache's halves: the
+ * budget goes to the slow caches, followed in full, and the busy ones
+ * are sampled.  A raise publishes the new rules, waits for every hook
+ * still using the old ones (they run with preemption off), and sweeps
+ * the entries the new rules reject; until the sweep ends, frees test the
+ * old rules (sweep_shift).
  *
  * Each slot has a birth time beside it (jiffies, 32 bits), so that the
  * sample windows drawn from the set can leave out objects younger than a
@@ -90,6 +90,7 @@ static long live_total(void)
 
 static unsigned int max_probe_seen;
 unsigned int dprof_track_base;		/* new targets' shift */
+unsigned int dprof_track_floor;		/* min(base, every sweep_shift) */
 static bool track_auto;
 static unsigned int raises;		/* times the rate was halved */
 static unsigned int rate_raises;	/* of them, for the allocation rate */
@@ -104,7 +105,7 @@ static u8 rate_by[DPROF_MAX_TARGETS];			/* raises decided */
 #define RATE_MAX_RAISES	64
 static void rate_check(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rate_work, rate_check);
-#define RATE_PERIOD_MS	100
+#define RATE_PERIOD_MS	20
 
 #define TRACK_MAX_SHIFT	20
 /* The scan's objects are older than the module: 2^30 jiffies (12 days at HZ=1000) before now. */
@@ -144,6 +145,7 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	/* The targets named at load came before the rule. */
 	for (i = 0; i < dprof_nr_targets; i++)
 		dprof_track_init_target(&dprof_targets[i]);
+	dprof_track_floor = dprof_track_base;
 	return 0;
 }
 
@@ -181,7 +183,7 @@ static int entry_target(unsigned long base)
 static bool track_raise(const u8 *by)
 {
 	unsigned long nr = 1UL << slot_bits, i, v;
-	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
+	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets), floor;
 	struct dprof_target *tg;
 	int target;
 
@@ -217,10 +219,22 @@ static bool track_raise(const u8 *by)
 		if (!(v & SLOT_PENDING))
 			dprof_window_free(v);
 	}
+	/* Only target=all adopts caches after load, at the base. */
+	floor = dprof_target_all ? READ_ONCE(dprof_track_base) :
+		TRACK_MAX_SHIFT;
 	for (t = 0; t < nr_targets; t++) {
 		tg = &dprof_targets[t];
 		WRITE_ONCE(tg->sweep_shift, tg->track_shift);
+		/* Variables are never in the set: no rule to keep. */
+		if (!(tg->flags & DPROF_TARGET_VAR))
+			floor = min(floor, tg->sweep_shift);
 	}
+	/*
+	 * Targets adopted meanwhile start at the base, which the floor is
+	 * then never above; the floor only rises, so no hook holds a higher
+	 * one.
+	 */
+	WRITE_ONCE(dprof_track_floor, max(floor, dprof_track_floor));
 	raises++;
 	mutex_unlock(&track_lock);
 	return true;
@@ -269,8 +283,19 @@ static void rate_check(struct work_struct *work)
 	u64 budget = max_t(u64, 1, (u64)track_max_rate * num_online_cpus() *
 			   RATE_PERIOD_MS / MSEC_PER_SEC);
 	u64 sum = rate_take(nr_targets);
+	unsigned int floor = READ_ONCE(dprof_track_floor);
 	bool any = false;
 	int best;
+
+	/*
+	 * A target adopted while a raise lifted the floor may start below
+	 * it: its objects entered only past the floor, so lift it too.
+	 */
+	for (t = 0; t < nr_targets; t++)
+		if (READ_ONCE(dprof_targets[t].track_shift) < floor) {
+			WRITE_ONCE(dprof_targets[t].track_shift, floor);
+			WRITE_ONCE(dprof_targets[t].sweep_shift, floor);
+		}
 
 	memset(rate_by, 0, nr_targets);
 	for (k = 0; k < RATE_MAX_RAISES && sum > budget; k++) {
@@ -293,7 +318,13 @@ static void rate_check(struct work_struct *work)
 		rate_take(nr_targets);
 	}
 	dprof_liveset_adapt();
-	schedule_delayed_work(&rate_work, msecs_to_jiffies(RATE_PERIOD_MS));
+	/*
+	 * Unbound: on a CPU-bound CPU's own queue (an allocation loop in a
+	 * kernel thread that never yields) the check waited for the loop to
+	 * end, and tracked all of it.
+	 */
+	queue_delayed_work(system_unbound_wq, &rate_work,
+			   msecs_to_jiffies(RATE_PERIOD_MS));
 }
 
 /* Once the hooks are in; stopped before anything a sweep ends. */
@@ -302,7 +333,8 @@ void dprof_liveset_start(void)
 	if (!track_auto || !track_max_rate)
 		return;
 	rate_take(READ_ONCE(dprof_nr_targets));
-	schedule_delayed_work(&rate_work, msecs_to_jiffies(RATE_PERIOD_MS));
+	queue_delayed_work(system_unbound_wq, &rate_work,
+			   msecs_to_jiffies(RATE_PERIOD_MS));
 }
 
 void dprof_liveset_stop(void)

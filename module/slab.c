@@ -22,8 +22,11 @@
  *   (liveset.c: per cache, raised for the allocation rate in auto mode):
  *   the probes test the rule inline after the cache lookup, so an
  *   untracked object costs a few instructions more than a non-target's
- *   and no call (dprof_alloc_wanted()); an allocation from a cache that
- *   is no target yet asks adopt.c to look for new caches.
+ *   and no call (dprof_alloc_wanted()); while every target is sampled,
+ *   the sparsest rule they all share drops most objects before the
+ *   lookup (dprof_alloc_maybe()).  An allocation from a cache that is no
+ *   target yet asks adopt.c to look for new caches (among those that
+ *   pass that rule).
  *
  * All handlers run with preemption disabled, may nest with interrupts and
  * NMIs, never sleep, allocate, print or lock.
@@ -148,6 +151,12 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	if (!dprof_liveset_remove((unsigned long)ptr)) {
 		if (paused)
 			return;	/* allocated while paused: never recorded */
+		/*
+		 * Passed only the older rule of a sweep under way: never
+		 * tracked, or swept out (its free is not recorded).
+		 */
+		if (!dprof_track_wanted(target, (unsigned long)ptr))
+			return;
 		flags |= DPROF_OBJ_NOT_LIVE;
 		this_cpu_inc(dprof_stats.frees_not_live);
 	} else {
@@ -183,12 +192,13 @@ static noinline void cache_alloc_timed(unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s)
 {
 	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_ALLOC);
-	int target = dprof_target_of_cache(s);
+	int target = dprof_alloc_maybe((unsigned long)ptr) ?
+		     dprof_target_of_cache(s) : -2;
 	bool hit = target >= 0 && dprof_alloc_wanted(target, (unsigned long)ptr);
 
 	if (hit)
 		object_alloc(target, ptr, call_site, 0, 0);
-	else if (target < 0 && dprof_target_all)
+	else if (target == -1 && dprof_target_all)
 		dprof_target_unknown_alloc();
 	dprof_cost_leave(DPROF_HOOK_CACHE_ALLOC, true, hit, start);
 }
@@ -205,6 +215,8 @@ static void probe_cache_alloc(void *data, unsigned long call_site,
 		cache_alloc_timed(call_site, ptr, s);
 		return;
 	}
+	if (likely(!dprof_alloc_maybe((unsigned long)ptr)))
+		return;
 	target = dprof_target_of_cache(s);
 	if (likely(target < 0)) {
 		if (unlikely(dprof_target_all))
@@ -222,7 +234,8 @@ static noinline void cache_free_timed(unsigned long call_site,
 				      const struct kmem_cache *s)
 {
 	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_FREE);
-	int target = dprof_target_of_cache(s);
+	int target = dprof_free_maybe((unsigned long)ptr) ?
+		     dprof_target_of_cache(s) : -1;
 	bool hit = target >= 0 && dprof_free_wanted(target, (unsigned long)ptr);
 
 	if (hit)
@@ -248,6 +261,8 @@ static void probe_cache_free(void *data, unsigned long call_site,
 	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
 	if (unlikely(s == dprof_cache_cache))
 		dprof_target_cache_freed(ptr);
+	if (likely(!dprof_free_maybe((unsigned long)ptr)))
+		return;
 	target = dprof_target_of_cache(s);
 	if (likely(target < 0) ||
 	    likely(!dprof_free_wanted(target, (unsigned long)ptr)))
@@ -269,6 +284,10 @@ static void probe_kmalloc(void *data, unsigned long call_site,
 	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KMALLOC, &start);
+	if (!dprof_alloc_maybe((unsigned long)ptr)) {
+		dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, false, start);
+		return;
+	}
 	/* The slab's address with the cache: the grid check needs it too. */
 	s = dprof_cache_of_object(ptr, &slab_base);
 	target = s ? dprof_target_of_cache(s) : -1;
@@ -291,7 +310,9 @@ static void probe_kfree(void *data, unsigned long call_site, const void *ptr)
 	if (ZERO_OR_NULL_PTR(ptr))
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KFREE, &start);
-	target = target_of_object(ptr);
+	/* No target could want it: no page lookup for its cache. */
+	target = dprof_free_maybe((unsigned long)ptr) ?
+		 target_of_object(ptr) : -1;
 	hit = target >= 0 && dprof_free_wanted(target, (unsigned long)ptr);
 	if (hit)
 		object_free(target, ptr, call_site, DPROF_OBJ_KMALLOC);

@@ -190,6 +190,24 @@ static inline bool dprof_free_wanted(int target, unsigned long base)
 }
 
 /*
+ * Before the cache lookup: false when no target could want the object
+ * at @base (see dprof_track_floor), so that, while every target is
+ * sampled, most calls cost neither the lookup nor, for kfree, the page.
+ */
+static inline bool dprof_alloc_maybe(unsigned long base)
+{
+	return dprof_track_rule(base, READ_ONCE(dprof_track_floor)) ||
+	       unlikely(READ_ONCE(dprof_pick) != DPROF_PICK_CLOSED) ||
+	       unlikely(base == READ_ONCE(dprof_watch.addr));
+}
+
+static inline bool dprof_free_maybe(unsigned long base)
+{
+	return dprof_track_rule(base, READ_ONCE(dprof_track_floor)) ||
+	       unlikely(base == READ_ONCE(dprof_watch.addr));
+}
+
+/*
  * After the object left the live set: the full barrier of its removal
  * orders that before this load (see window.c).
  */
