@@ -6,7 +6,9 @@
 #  - dprof_alloc, dprof_free: the workload's "churn 500 0" allocates and
 #    frees 500 objects of its cache on CPU 0 (each freed right after its
 #    allocation), so 500 of each, every free at an address allocated
-#    (addresses are printed hashed, the same object the same);
+#    (addresses are printed hashed, the same object the same), with the
+#    exact address set (track_one_in=1): the default would follow a
+#    loop this fast 1 in N;
 #  - dprof_lost: 5000 churns into a 64 KiB ring drop records, and every
 #    record that found no room is one event: as many as dprof's "dropped";
 #  - dprof_sample: 300 injected samples at offset 8 of a live object, a
@@ -52,7 +54,7 @@ field() {
 }
 
 load_mod dprof_workload
-load_mod dprof target=dprof_workload history=0 sampler=off
+load_mod dprof target=dprof_workload history=0 sampler=off track_one_in=1
 for e in dprof_alloc dprof_free dprof_lost dprof_sample dprof_window dprof_hist_elem; do
 	[ -d $T/events/dprof/$e ] || fail "no trace event dprof:$e"
 done
@@ -77,7 +79,7 @@ expect_eq "frees at addresses never allocated" "$unmatched" 0
 events dprof_alloc | head -n 2
 unload_mod dprof
 
-load_mod dprof target=dprof_workload history=0 sampler=off ring_kb=64
+load_mod dprof target=dprof_workload history=0 sampler=off ring_kb=64 track_one_in=1
 trace_on dprof_lost
 wl "churn 5000 0"
 echo 0 >$T/tracing_on
