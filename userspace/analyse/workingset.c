@@ -158,7 +158,7 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 		      const struct ws_geometry *geo)
 {
 	struct slot_touch **probs;
-	double *by_type;
+	double *by_type, *one_in;
 	size_t nt = r->nr_targets;
 
 	memset(ws, 0, sizeof(*ws));
@@ -170,6 +170,10 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 	ws->set_hi = xcalloc(geo->sets, sizeof(*ws->set_hi));
 	by_type = xcalloc((size_t)geo->sets * (nt ? nt : 1), sizeof(*by_type));
 	probs = xcalloc(nt ? nt : 1, sizeof(*probs));
+	/* Read from the status text once per cache, not once per life. */
+	one_in = xcalloc(nt ? nt : 1, sizeof(*one_in));
+	for (size_t t = 0; t < nt; t++)
+		one_in[t] = recording_track_one_in(r, t);
 	ws->track_one_in = recording_track_one_in_max(r);
 	ws->duration_ns = objs->last_ns > objs->first_ns ?
 			  (double)(objs->last_ns - objs->first_ns) : 0;
@@ -192,7 +196,7 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 		size = r->targets[t].object_size;
 		/* A followed life stands for track_one_in of them. */
 		weight = (double)(o->end_ns - o->alloc_ns) / ws->duration_ns *
-			 recording_track_one_in(r, t);
+			 one_in[t];
 		ws->types[t].objects += weight;
 		/* Slots in address order: close a line when the next begins. */
 		for (uint32_t off = 0; off <= size; off += SLOT) {
@@ -246,6 +250,7 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 		free(probs[t]);
 	}
 	free(probs);
+	free(one_in);
 	for (unsigned int s = 0; s < geo->sets; s++)
 		if (ws->set_lines[s] > ws->max_set_lines)
 			ws->max_set_lines = ws->set_lines[s];
