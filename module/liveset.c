@@ -289,13 +289,19 @@ static void rate_check(struct work_struct *work)
 
 	/*
 	 * A target adopted while a raise lifted the floor may start below
-	 * it: its objects entered only past the floor, so lift it too.
+	 * it: its objects entered only past the floor (the probes test it
+	 * first), so lift its rules to the floor, which its counts' scale
+	 * and status then say.  Under track_lock, so that no raise of
+	 * adopt.c's rescan (the set filling) runs meanwhile.
 	 */
-	for (t = 0; t < nr_targets; t++)
-		if (READ_ONCE(dprof_targets[t].track_shift) < floor) {
-			WRITE_ONCE(dprof_targets[t].track_shift, floor);
-			WRITE_ONCE(dprof_targets[t].sweep_shift, floor);
-		}
+	if (mutex_trylock(&track_lock)) {
+		for (t = 0; t < nr_targets; t++)
+			if (dprof_targets[t].track_shift < floor) {
+				WRITE_ONCE(dprof_targets[t].track_shift, floor);
+				WRITE_ONCE(dprof_targets[t].sweep_shift, floor);
+			}
+		mutex_unlock(&track_lock);
+	}
 
 	memset(rate_by, 0, nr_targets);
 	for (k = 0; k < RATE_MAX_RAISES && sum > budget; k++) {
