@@ -9,19 +9,24 @@
 # the figures are exact and repeat; the timer interrupts that fall in the
 # loop are in both runs and cancel out to within a few instructions.
 #
-#   scripts/bench-insns.sh [-k KERNEL] [-n N] [PARAMS...]
+#   scripts/bench-insns.sh [-k KERNEL] [-n N] [-w churn|udp] [PARAMS...]
 # PARAMS are dprof.ko's (default: target=dprof_workload history=0
 # sampler=off, a target's hooks alone).  make bench-insns runs it.
+# -w udp counts N UDP packets over loopback instead (udp_flood -m: the
+# sender on CPU 0 and the receiver on CPU 1 both counted, per packet
+# sent; the receiver's last 200 ms wait for a straggler is in both runs).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 kernel=6.1
 n=100000
-while getopts k:n: o; do
+workload=churn
+while getopts k:n:w: o; do
 	case $o in
 	k) kernel=$OPTARG ;;
 	n) n=$OPTARG ;;
-	*) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	w) workload=$OPTARG ;;
+	*) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -47,7 +52,7 @@ run() {
 	DPROF_APPEND=tsc=reliable \
 		DPROF_PLUGIN="$build/insncount.so,out=$tmp/$name.blocks" \
 		"$top/scripts/vm.sh" -k "$kernel" -t 900 \
-		"$top/scripts/guest/insns-guest.sh" "$n" "$@" >"$tmp/$name.log" 2>&1 || {
+		"$top/scripts/guest/insns-guest.sh" "$workload" "$n" "$@" >"$tmp/$name.log" 2>&1 || {
 		echo "bench-insns: the guest run '$name' failed:" >&2
 		tail -n 5 "$tmp/$name.log" >&2
 		exit 1
@@ -57,7 +62,11 @@ run() {
 
 run none
 run dprof "$@"
-echo "instructions per allocate+free of dprof_workload's cache on CPU 0 ($n of them, insncount plugin, kernel $kver)"
+if [ "$workload" = udp ]; then
+	echo "instructions per UDP packet over loopback, CPUs 0 and 1 ($n sent, insncount plugin, kernel $kver)"
+else
+	echo "instructions per allocate+free of dprof_workload's cache on CPU 0 ($n of them, insncount plugin, kernel $kver)"
+fi
 echo "dprof.ko $*"
 # Each block's instructions go to the function holding its first
 # address: symbols sorted by address, blocks too, one merge.
@@ -82,4 +91,4 @@ awk '
 		}
 		printf "%10.1f %10.1f %10.1f  %s\n", tn, td, td - tn, "(all)"
 	}' "$tmp/per-fn" | sort -k3,3nr | awk 'BEGIN { printf "%10s %10s %10s  %s\n", "without", "with", "dprof", "function" } { print }'
-grep -iE "lost|dropped|records" "$tmp/dprof.log" || true
+grep -iE "lost|dropped|records|^track_one_in|^live objects" "$tmp/dprof.log" || true

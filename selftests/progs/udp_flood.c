@@ -4,8 +4,11 @@
  * different CPUs, so that each datagram's skbuff is allocated on the
  * sender's CPU and freed on the receiver's.
  *   udp_flood [-s SENDER_CPU] [-r RECEIVER_CPU] [-n PACKETS] [-d SECONDS]
- *             [-l BYTES]
+ *             [-l BYTES] [-m]
  * Prints one line: packets sent and received, seconds, packets/s.
+ * -m: the sender and the receiver execute the insncount plugin's markers
+ * around their loops (referee/insncount.c), so that make bench-insns
+ * counts what a packet costs on both CPUs (scripts/bench-insns.sh -w udp).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -30,6 +33,15 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* The insncount plugin's long nops: counting on and off for this vCPU. */
+static void marker(int on)
+{
+	if (on)
+		__asm__ volatile(".byte 0x0f, 0x1f, 0x80\n\t.long 0x44505231");
+	else
+		__asm__ volatile(".byte 0x0f, 0x1f, 0x80\n\t.long 0x44505230");
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -47,17 +59,19 @@ int main(int argc, char **argv)
 	socklen_t alen = sizeof(addr);
 	struct timeval tv = { .tv_sec = 0, .tv_usec = 200000 };
 	char buf[65536];
+	int markers = 0;
 	pid_t child;
 
-	while ((opt = getopt(argc, argv, "s:r:n:d:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:n:d:l:m")) != -1) {
 		switch (opt) {
 		case 's': sender_cpu = atoi(optarg); break;
 		case 'r': receiver_cpu = atoi(optarg); break;
 		case 'n': packets = atol(optarg); break;
 		case 'd': seconds = atof(optarg); break;
 		case 'l': len = atoi(optarg); break;
+		case 'm': markers = 1; break;
 		default:
-			fprintf(stderr, "usage: udp_flood [-s CPU] [-r CPU] [-n PACKETS] [-d SECONDS] [-l BYTES]\n");
+			fprintf(stderr, "usage: udp_flood [-s CPU] [-r CPU] [-n PACKETS] [-d SECONDS] [-l BYTES] [-m]\n");
 			return 2;
 		}
 	}
@@ -83,6 +97,8 @@ int main(int argc, char **argv)
 		close(pipefd[0]);
 		if (pin(receiver_cpu))
 			perror("udp_flood: pin receiver");
+		if (markers)
+			marker(1);
 		for (;;) {
 			ssize_t n = recv(rx, buf, sizeof(buf), 0);
 
@@ -92,6 +108,8 @@ int main(int argc, char **argv)
 				break;	/* timeout: sender finished */
 			received++;
 		}
+		if (markers)
+			marker(0);
 		if (write(pipefd[1], &received, sizeof(received)) < 0)
 			return 1;
 		return 0;
@@ -106,6 +124,8 @@ int main(int argc, char **argv)
 	}
 	memset(buf, 'x', len);
 	start = now();
+	if (markers)
+		marker(1);
 	while (seconds > 0 ? now() - start < seconds : sent < packets) {
 		if (send(tx, buf, len, 0) == len)
 			sent++;
@@ -113,6 +133,8 @@ int main(int argc, char **argv)
 			 errno != ECONNREFUSED)
 			break;
 	}
+	if (markers)
+		marker(0);
 	elapsed = now() - start;
 	if (read(pipefd[0], &received, sizeof(received)) != sizeof(received))
 		received = -1;
