@@ -70,7 +70,6 @@ static void canonical_name(const char *in, char *out, size_t len)
 }
 
 static DEFINE_PER_CPU(u64, unknown_allocs);	/* target=all: new caches */
-static u64 rescan_seen;			/* unknown_allocs at the last rescan */
 static unsigned int caches_over_limit;	/* target=all: beyond the limit */
 static unsigned int caches_too_large;	/* target=all: objects > 64 KiB */
 static unsigned int rescans;
@@ -435,16 +434,24 @@ static int add_any_cache(struct kmem_cache *s, const char *name, void *arg)
 		caches_too_large++;	/* offsets would wrap: shown in status */
 	if (ret)
 		return 0;	/* going away, or not a cache after all */
-	if (dprof_target_publish(s, walk->since) == -EAGAIN)
+	/* Its first allocations reach the lookup if it starts low. */
+	dprof_track_low_sync(t);
+	ret = dprof_target_publish(s, walk->since);
+	if (ret)
+		dprof_track_low_drop(t);
+	if (ret == -EAGAIN)
 		walk->raced++;
 	return 0;
 }
 
 /*
- * Caches created after load: the hooks count allocations from caches
- * that are not targets yet; when that count moved, walk the list again.
- * Once a second at most: a new cache's first objects before it are not
- * profiled (and their frees are not matched).
+ * Caches created after load: walk the list again once a second (some
+ * 100 instructions a cache), so a new cache's first objects before the
+ * walk are not profiled (and their frees are not matched).  The hooks
+ * count the allocations they meet from caches that are not targets yet,
+ * shown in status; in auto mode only those past the gate reach the
+ * lookup (1 in 32), so the walk cannot wait for that count to move, as
+ * it did before the gate: a cache of a few objects went unseen.
  */
 static u64 unknown_sum(void)
 {
@@ -463,23 +470,18 @@ static unsigned long rescan_delay(void)
 
 static void rescan_fn(struct work_struct *work)
 {
-	u64 unknown = unknown_sum();
 	struct walk_all walk = { .late = true };
 
-	if (unknown != rescan_seen) {
-		dprof_target_lock();
-		caches_over_limit = 0;
-		caches_too_large = 0;
-		walk.since = dprof_target_life_seq();
-		dprof_walk_caches(add_any_cache, &walk);
-		rescans++;
-		/* A cache that raced with a destroy: look again next time. */
-		if (walk.raced)
-			rescans_retried++;
-		else
-			rescan_seen = unknown;
-		dprof_target_unlock();
-	}
+	dprof_target_lock();
+	caches_over_limit = 0;
+	caches_too_large = 0;
+	walk.since = dprof_target_life_seq();
+	dprof_walk_caches(add_any_cache, &walk);
+	rescans++;
+	/* A cache that raced with a destroy: looked at again next time. */
+	if (walk.raced)
+		rescans_retried++;
+	dprof_target_unlock();
 	dprof_liveset_adapt();
 	schedule_delayed_work(&rescan_work, rescan_delay());
 }

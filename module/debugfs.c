@@ -289,7 +289,8 @@ static int status_show(struct seq_file *m, void *v)
 	struct dprof_cpu_stats sum = {}, cpu_sum;
 	unsigned long capacity, live, max_probe;
 	unsigned int one_in, raises, rate_raises, max_rate, aliases, overflow;
-	bool track_auto;
+	unsigned int sweeps;
+	bool track_auto, owed;
 	u64 swept;
 	u64 elapsed = ktime_get_mono_fast_ns() - dprof_load_time_ns();
 	char label[16];
@@ -351,11 +352,12 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "live objects: %lu of %lu slots (longest probe %lu)\n",
 		   live, capacity, max_probe);
 	dprof_track_stats(&one_in, &track_auto, &raises, &rate_raises,
-			  &max_rate, &swept);
-	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times (%u for the allocation rate, at most %u tracked per second per CPU), %llu entries dropped by the raises\n",
+			  &max_rate, &swept, &sweeps, &owed);
+	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times (%u for the allocation rate, at most %u tracked per second per CPU), %llu entries dropped by %u sweeps of the set%s\n",
 		   one_in, track_auto ? "adaptive" : "fixed",
 		   one_in > 1 ? SCALED_NOTE : "", raises, rate_raises,
-		   max_rate, swept);
+		   max_rate, swept, sweeps,
+		   owed ? " (one owed: at most one a second for the rate)" : "");
 	show_track_per_cache(m, one_in);
 	dprof_scan_show(m);
 	seq_puts(m, "records per CPU:\n");

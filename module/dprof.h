@@ -11,6 +11,7 @@
 #include <linux/percpu.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/jump_label.h>
 #include <linux/hash.h>
 #include <linux/timex.h>
@@ -59,6 +60,7 @@ struct dprof_target {
 	 */
 	unsigned int track_shift;
 	unsigned int sweep_shift;
+	bool low;			/* in the low set (liveset.c low_lock) */
 	char name[DPROF_NAME_LEN];
 	/* Tracked allocations, counted racily (a rate, not a total). */
 	unsigned int tracked;
@@ -199,6 +201,48 @@ extern unsigned int dprof_track_base;
  */
 extern unsigned int dprof_track_floor;
 
+/*
+ * The gate (auto mode): the probes test an address against the rule of
+ * shift dprof_track_gate, at least DPROF_TRACK_GATE, before they look its
+ * cache up.  Caches followed more closely than that (the slow ones, at
+ * 1 in 1 to 1 in 16) are the low set: a bitmap hashed by cache pointer,
+ * tested on the calls the gate stops, so their objects still reach the
+ * lookup and every other cache's calls mostly do not.  Without it a
+ * single slow cache followed in full held the floor at 1 and put every
+ * allocation and free of the kernel through the lookup (target=all).
+ */
+#define DPROF_TRACK_GATE	5
+/*
+ * 2^16 bits (8 KiB): with some 250 slow caches low under target=all, a
+ * busy cache shares a bit with one of them 0.4% of the time (6% with
+ * 2^12: on one boot the skbuffs' hooks took 88 instructions a call
+ * instead of 46, as if every call had taken the lookup).
+ */
+#define DPROF_LOW_BITS		16
+extern unsigned int dprof_track_gate;
+extern unsigned int dprof_low_nr;
+extern unsigned long dprof_low_caches[];
+
+static inline bool dprof_track_low_any(void)
+{
+	return READ_ONCE(dprof_low_nr);
+}
+
+/* Whether @s may be a low cache: its calls need the lookup. */
+static inline bool dprof_track_low(const struct kmem_cache *s)
+{
+	return dprof_track_low_any() &&
+	       test_bit(hash_ptr((void *)s, DPROF_LOW_BITS), dprof_low_caches);
+}
+
+/*
+ * Process context: @t enters or leaves the low set as its sweep_shift
+ * says (before it is published, after each sweep, when it is buried);
+ * dprof_track_low_drop(): @t was not published after all.
+ */
+void dprof_track_low_sync(struct dprof_target *t);
+void dprof_track_low_drop(struct dprof_target *t);
+
 static inline bool dprof_track_rule(unsigned long base, unsigned int shift)
 {
 	/* Top bits of a product with an odd constant (not the slot hash's). */
@@ -224,17 +268,23 @@ void dprof_liveset_lock(void);
 void dprof_liveset_unlock(void);
 void dprof_track_stats(unsigned int *one_in, bool *is_auto,
 		       unsigned int *nr_raises, unsigned int *nr_rate_raises,
-		       unsigned int *max_rate, u64 *nr_swept);
+		       unsigned int *max_rate, u64 *nr_swept,
+		       unsigned int *nr_sweeps, bool *owed);
 /* A target about to be published starts at the current base rule. */
 void dprof_track_init_target(struct dprof_target *t);
-enum dprof_liveset_result dprof_liveset_insert(unsigned long base);
-enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base);
+enum dprof_liveset_result dprof_liveset_insert(unsigned long base, int target);
+enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base,
+						       int target);
 bool dprof_liveset_commit(unsigned long base);
 bool dprof_liveset_remove(unsigned long base);
 bool dprof_liveset_contains(unsigned long base);
 unsigned long dprof_liveset_age(unsigned long base);
+/*
+ * @fn gets each live entry's target as its slot says (racy: an insert
+ * under way may show the slot's previous one; resolve before use).
+ */
 void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
-				       void *arg), void *arg);
+				       int target, void *arg), void *arg);
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 			 unsigned long *max_probe);
 
@@ -244,9 +294,27 @@ void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 		       bool *slab);
 struct kmem_cache *dprof_cache_of(const void *addr, unsigned long *slab_base);
-/* dprof_cache_of() for a pointer from the allocator API: no validity check. */
-struct kmem_cache *dprof_cache_of_object(const void *addr,
-					 unsigned long *slab_base);
+/*
+ * dprof_cache_of() for a pointer the allocator API handed over (a
+ * kmalloc() result, kfree()'s argument, a bulk array entry): a valid
+ * object in the direct map, which kfree() itself passes to
+ * virt_to_folio() unchecked.  virt_addr_valid() (a pfn_valid() walk) was
+ * more than half of the non-target kfree hook's instructions (160 of
+ * them under -icount; 66 without).  Inline: under target=all the kmalloc
+ * and kfree hooks ask it of every call the gate stops (the low set).
+ */
+static inline struct kmem_cache *dprof_cache_of_object(const void *addr,
+						       unsigned long *slab_base)
+{
+	struct folio *folio = virt_to_folio(addr);
+
+	if (!folio_test_slab(folio))
+		return NULL;
+	if (slab_base)
+		*slab_base = (unsigned long)folio_address(folio);
+	return READ_ONCE(*(struct kmem_cache **)((char *)folio +
+						 dprof_layout.slab_cache));
+}
 
 /* ---- ring.c: per-CPU output rings -------------------------------------- */
 int dprof_ring_init(unsigned long bytes_per_cpu);

@@ -70,6 +70,15 @@ static inline bool slot_live(unsigned long v)
 
 static unsigned long *slots;
 static u32 *born;			/* jiffies of each slot's insert */
+/*
+ * Each slot's target, written after the claim as born is: the sweeps and
+ * the census read it instead of finding the cache from the page and the
+ * index (some 150 instructions an entry, 40,000 entries a census under
+ * target=all).  A reader racing an insert may see the slot's previous
+ * target: the census's picks are resolved again before use, and a sweep
+ * looks the cache up before it drops an entry.
+ */
+static u16 *owner;
 static unsigned int slot_bits;
 /*
  * Entries in the set, per CPU (an entry may leave on another CPU than it
@@ -88,13 +97,68 @@ static long live_total(void)
 	return sum;
 }
 
+/*
+ * The first slot from @i on that holds an entry (live or pending: a value
+ * above SLOT_TOMB), or @nr.  The sweeps and the census walk every slot,
+ * most of them empty or tombstones (2 M under target=all): eight at a
+ * time, one OR and one compare for the eight, cut a walk from some 10 M
+ * instructions to 3 M.
+ */
+static unsigned long next_entry(unsigned long i, unsigned long nr)
+{
+	const unsigned long *p;
+
+	for (;;) {
+		/* One at a time up to a multiple of 8, or to the end. */
+		for (; i < nr && ((i & 7) || i + 8 > nr); i++)
+			if (READ_ONCE(slots[i]) > SLOT_TOMB)
+				return i;
+		if (i >= nr)
+			return nr;
+		/* Then eight at a time while all eight are empty. */
+		for (p = &slots[i]; i + 8 <= nr; i += 8, p += 8) {
+			if (unlikely(!(i & 0xffff)))
+				cond_resched();
+			if ((READ_ONCE(p[0]) | READ_ONCE(p[1]) |
+			     READ_ONCE(p[2]) | READ_ONCE(p[3]) |
+			     READ_ONCE(p[4]) | READ_ONCE(p[5]) |
+			     READ_ONCE(p[6]) | READ_ONCE(p[7])) > SLOT_TOMB)
+				break;
+		}
+		/* An entry among these eight (or one a free just removed). */
+		for (; i < nr; i++) {
+			if (READ_ONCE(slots[i]) > SLOT_TOMB)
+				return i;
+			if (!((i + 1) & 7))
+				break;
+		}
+		i++;
+	}
+}
+
 static unsigned int max_probe_seen;
 unsigned int dprof_track_base;		/* new targets' shift */
 unsigned int dprof_track_floor;		/* min(base, every sweep_shift) */
+unsigned int dprof_track_gate;		/* max(floor, gate_min) */
+static unsigned int gate_min;		/* DPROF_TRACK_GATE in auto mode */
+/*
+ * The low set (dprof.h): targets whose sweep_shift is below the gate,
+ * hashed by cache pointer into a bitmap the probes test; a bit two
+ * caches share stays set while either is low.  Written in process
+ * context only, under low_lock.
+ */
+unsigned long dprof_low_caches[BITS_TO_LONGS(1U << DPROF_LOW_BITS)];
+unsigned int dprof_low_nr;
+static DEFINE_MUTEX(low_lock);
 static bool track_auto;
 static unsigned int raises;		/* times the rate was halved */
 static unsigned int rate_raises;	/* of them, for the allocation rate */
 static u64 swept;			/* entries the sweeps dropped */
+static unsigned int sweeps;		/* walks of the set for raises */
+static bool sweep_owed;			/* rules raised since the last */
+static unsigned long last_sweep;	/* jiffies at its end */
+/* A raise for the rate sweeps at most this often (track_raise()). */
+#define SWEEP_MIN_MS	1000
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
 /* Auto mode's budget: tracked allocations per second per online CPU. */
 static unsigned int track_max_rate;
@@ -121,11 +185,14 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 
 	slots = vzalloc(array_size(nr, sizeof(*slots)));
 	born = vzalloc(array_size(nr, sizeof(*born)));
-	if (!slots || !born) {
+	owner = vzalloc(array_size(nr, sizeof(*owner)));
+	if (!slots || !born || !owner) {
 		vfree(slots);
 		vfree(born);
+		vfree(owner);
 		slots = NULL;
 		born = NULL;
+		owner = NULL;
 		return -ENOMEM;
 	}
 	slot_bits = ilog2(nr);
@@ -135,6 +202,10 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	raises = 0;
 	rate_raises = 0;
 	swept = 0;
+	sweeps = 0;
+	sweep_owed = false;
+	/* The first raise sweeps at once. */
+	last_sweep = jiffies - msecs_to_jiffies(SWEEP_MIN_MS);
 	track_max_rate = max_rate;
 	track_auto = !one_in;
 	dprof_track_base = one_in ? ilog2(one_in) : 0;
@@ -142,11 +213,90 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	while (track_auto && dprof_track_base < TRACK_MAX_SHIFT &&
 	       (expected >> dprof_track_base) > (unsigned long)max_objects * 3 / 4)
 		dprof_track_base++;
-	/* The targets named at load came before the rule. */
-	for (i = 0; i < dprof_nr_targets; i++)
-		dprof_track_init_target(&dprof_targets[i]);
+	/*
+	 * A fixed rule follows every cache alike: the floor is the rule and
+	 * nothing is low.  Auto mode follows slow caches more closely than
+	 * the gate lets through.
+	 */
+	gate_min = track_auto ? DPROF_TRACK_GATE : 0;
 	dprof_track_floor = dprof_track_base;
+	dprof_track_gate = max(dprof_track_floor, gate_min);
+	/* The targets named (or walked) at load came before the rule. */
+	for (i = 0; i < dprof_nr_targets; i++) {
+		dprof_track_init_target(&dprof_targets[i]);
+		dprof_track_low_sync(&dprof_targets[i]);
+	}
 	return 0;
+}
+
+/* Whether a low target other than @t shares bit @b (low_lock held). */
+static bool low_bit_shared(const struct dprof_target *t, unsigned int b)
+{
+	unsigned int i, nr_targets = READ_ONCE(dprof_nr_targets);
+
+	for (i = 0; i < nr_targets; i++)
+		if (&dprof_targets[i] != t && dprof_targets[i].low &&
+		    hash_ptr(dprof_targets[i].cache, DPROF_LOW_BITS) == b)
+			return true;
+	return false;
+}
+
+/* @t in the low set or out of it (low_lock held). */
+static void low_set(struct dprof_target *t, bool want)
+{
+	unsigned int b;
+
+	if (want == t->low)
+		return;
+	b = hash_ptr(t->cache, DPROF_LOW_BITS);
+	t->low = want;
+	if (want) {
+		set_bit(b, dprof_low_caches);
+		WRITE_ONCE(dprof_low_nr, dprof_low_nr + 1);
+	} else {
+		/* A rare walk of the targets (a cache leaving the set). */
+		if (!low_bit_shared(t, b))
+			clear_bit(b, dprof_low_caches);
+		WRITE_ONCE(dprof_low_nr, dprof_low_nr - 1);
+	}
+}
+
+static bool low_wanted(const struct dprof_target *t)
+{
+	return t->cache && !(t->flags & DPROF_TARGET_VAR) &&
+	       !READ_ONCE(t->gone) &&
+	       READ_ONCE(t->sweep_shift) < READ_ONCE(dprof_track_gate);
+}
+
+/*
+ * Entering the set happens before the target is published (its objects
+ * then reach the lookup from their first allocation), leaving it only
+ * once its sweep_shift passes the gate (its entries then all pass the
+ * gate's rule, so their frees still reach the lookup).
+ */
+void dprof_track_low_sync(struct dprof_target *t)
+{
+	mutex_lock(&low_lock);
+	low_set(t, low_wanted(t));
+	mutex_unlock(&low_lock);
+}
+
+void dprof_track_low_drop(struct dprof_target *t)
+{
+	mutex_lock(&low_lock);
+	low_set(t, false);
+	mutex_unlock(&low_lock);
+}
+
+/* Every target, after its rules changed (process context). */
+static void low_sync_all(void)
+{
+	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
+
+	mutex_lock(&low_lock);
+	for (t = 0; t < nr_targets; t++)
+		low_set(&dprof_targets[t], low_wanted(&dprof_targets[t]));
+	mutex_unlock(&low_lock);
 }
 
 /* Scan inserts and sweeps exclude each other (process context). */
@@ -175,36 +325,27 @@ static int entry_target(unsigned long base)
 }
 
 /*
- * Track 2^@by[t] times fewer objects of each target t, or of all targets
- * and those adopted later, by one halving, when @by is NULL (process
- * context).  False when the load-time scan, which holds track_lock for
- * its whole walk, is running: try next time.
+ * Drops the entries the rules no longer want (track_lock held): every
+ * target's sweep_shift then catches up with its track_shift, and the
+ * floor with them.
  */
-static bool track_raise(const u8 *by)
+static void track_sweep(void)
 {
 	unsigned long nr = 1UL << slot_bits, i, v;
 	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets), floor;
 	struct dprof_target *tg;
 	int target;
 
-	if (!mutex_trylock(&track_lock))
-		return false;
-	if (!by)
-		WRITE_ONCE(dprof_track_base,
-			   min(dprof_track_base + 1, (unsigned int)TRACK_MAX_SHIFT));
-	for (t = 0; t < nr_targets; t++) {
-		tg = &dprof_targets[t];
-		WRITE_ONCE(tg->track_shift,
-			   min(tg->track_shift + (by ? by[t] : 1),
-			       (unsigned int)TRACK_MAX_SHIFT));
-	}
-	/* Hooks run with preemption off: after this none uses the old rule. */
+	/* Hooks run with preemption off: after this none uses an old rule. */
 	synchronize_rcu();
-	for (i = 0; i < nr; i++) {
-		if (!(i & 0xffff))
-			cond_resched();
+	for (i = next_entry(0, nr); i < nr; i = next_entry(i + 1, nr)) {
 		v = READ_ONCE(slots[i]);
 		if (v <= SLOT_TOMB)
+			continue;
+		/* Kept on its slot's word; dropped only on its cache's. */
+		target = READ_ONCE(owner[i]);
+		if (target < nr_targets &&
+		    dprof_track_wanted(target, v & ~SLOT_PENDING))
 			continue;
 		target = entry_target(v & ~SLOT_PENDING);
 		if (target < 0 ||
@@ -235,9 +376,80 @@ static bool track_raise(const u8 *by)
 	 * one.
 	 */
 	WRITE_ONCE(dprof_track_floor, max(floor, dprof_track_floor));
+	/* The gate rises only with the floor: nothing is below it then. */
+	WRITE_ONCE(dprof_track_gate, max(dprof_track_floor, gate_min));
+	low_sync_all();
+	sweeps++;
+	sweep_owed = false;
+	last_sweep = jiffies;
+}
+
+/*
+ * Track 2^@by[t] times fewer objects of each target t, or of all targets
+ * and those adopted later, by one halving, when @by is NULL (process
+ * context).  False when the load-time scan, which holds track_lock for
+ * its whole walk, is running: try next time.
+ *
+ * The new rules apply to allocations at once; the sweep that drops the
+ * entries they reject walks every slot (2 M under target=all), so a raise
+ * for the allocation rate sweeps at most once per SWEEP_MIN_MS and owes
+ * the sweep otherwise (rate_check() pays it later), unless the raised
+ * caches are busy enough that it pays at once (sweep_pays()): a flood's
+ * raises sweep at once, the small raises that follow a noisy rate wait.
+ * Until the sweep, frees test the older rules.  A raise because the set
+ * is full (@sweep) needs the slots now.
+ */
+static bool track_raise(const u8 *by, bool sweep)
+{
+	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
+	struct dprof_target *tg;
+
+	if (!mutex_trylock(&track_lock))
+		return false;
+	if (!by)
+		WRITE_ONCE(dprof_track_base,
+			   min(dprof_track_base + 1, (unsigned int)TRACK_MAX_SHIFT));
+	for (t = 0; t < nr_targets; t++) {
+		tg = &dprof_targets[t];
+		WRITE_ONCE(tg->track_shift,
+			   min(tg->track_shift + (by ? by[t] : 1),
+			       (unsigned int)TRACK_MAX_SHIFT));
+	}
 	raises++;
+	if (sweep || time_after_eq(jiffies, last_sweep +
+				   msecs_to_jiffies(SWEEP_MIN_MS)))
+		track_sweep();
+	else
+		sweep_owed = true;
 	mutex_unlock(&track_lock);
 	return true;
+}
+
+/*
+ * Whether a raise of caches that tracked @raised allocations in the last
+ * period should sweep at once: until the sweep, each of their frees the
+ * older rule passes costs a lookup in the set (some 100 instructions,
+ * make bench-insns), and at their rate a burst's frees would cost more
+ * than the sweep (some 2 instructions a slot, 80 an entry) well before
+ * SWEEP_MIN_MS.  A noisy rate's small raises wait.
+ */
+static bool sweep_pays(u64 raised)
+{
+	u64 lookups = raised * SWEEP_MIN_MS / RATE_PERIOD_MS;
+
+	return lookups * 100 >= (2UL << slot_bits) + 80UL * max(live_total(), 0L);
+}
+
+/* rate_check(): the sweep a raise owes, once SWEEP_MIN_MS have passed. */
+static void track_sweep_owed(void)
+{
+	if (!READ_ONCE(sweep_owed) ||
+	    time_before(jiffies, last_sweep + msecs_to_jiffies(SWEEP_MIN_MS)) ||
+	    !mutex_trylock(&track_lock))
+		return;
+	if (sweep_owed)
+		track_sweep();
+	mutex_unlock(&track_lock);
 }
 
 /*
@@ -250,7 +462,7 @@ void dprof_liveset_adapt(void)
 	    live_total() * 8 <= (long)(1UL << slot_bits) * 3 ||
 	    dprof_track_base >= TRACK_MAX_SHIFT)
 		return;
-	track_raise(NULL);
+	track_raise(NULL, true);
 }
 
 /* Each target's tracked allocations since the last call, and their sum. */
@@ -282,7 +494,7 @@ static void rate_check(struct work_struct *work)
 	unsigned int nr_targets = READ_ONCE(dprof_nr_targets), t, k;
 	u64 budget = max_t(u64, 1, (u64)track_max_rate * num_online_cpus() *
 			   RATE_PERIOD_MS / MSEC_PER_SEC);
-	u64 sum = rate_take(nr_targets);
+	u64 sum = rate_take(nr_targets), raised;
 	unsigned int floor = READ_ONCE(dprof_track_floor);
 	bool any = false;
 	int best;
@@ -295,15 +507,23 @@ static void rate_check(struct work_struct *work)
 	 * adopt.c's rescan (the set filling) runs meanwhile.
 	 */
 	if (mutex_trylock(&track_lock)) {
-		for (t = 0; t < nr_targets; t++)
-			if (dprof_targets[t].track_shift < floor) {
-				WRITE_ONCE(dprof_targets[t].track_shift, floor);
-				WRITE_ONCE(dprof_targets[t].sweep_shift, floor);
+		for (t = 0; t < nr_targets; t++) {
+			struct dprof_target *tg = &dprof_targets[t];
+
+			if (tg->track_shift < floor) {
+				WRITE_ONCE(tg->track_shift, floor);
+				WRITE_ONCE(tg->sweep_shift, floor);
+				dprof_track_low_sync(tg);
+			} else if (READ_ONCE(tg->low) && READ_ONCE(tg->gone)) {
+				/* Buried: its bit need not cost lookups. */
+				dprof_track_low_sync(tg);
 			}
+		}
 		mutex_unlock(&track_lock);
 	}
 
 	memset(rate_by, 0, nr_targets);
+	raised = 0;
 	for (k = 0; k < RATE_MAX_RAISES && sum > budget; k++) {
 		best = -1;
 		for (t = 0; t < nr_targets; t++)
@@ -313,15 +533,19 @@ static void rate_check(struct work_struct *work)
 				best = t;
 		if (best < 0 || !rate_count[best])
 			break;
+		if (!rate_by[best])
+			raised += rate_count[best];
 		rate_by[best]++;
 		sum -= rate_count[best] - rate_count[best] / 2;
 		rate_count[best] /= 2;
 		any = true;
 	}
-	if (any && track_raise(rate_by)) {
+	if (any && track_raise(rate_by, sweep_pays(raised))) {
 		rate_raises++;
-		/* The sweep took time: count from its end. */
+		/* A sweep took time: count from its end. */
 		rate_take(nr_targets);
+	} else {
+		track_sweep_owed();
 	}
 	dprof_liveset_adapt();
 	/*
@@ -350,7 +574,8 @@ void dprof_liveset_stop(void)
 
 void dprof_track_stats(unsigned int *one_in, bool *is_auto,
 		       unsigned int *nr_raises, unsigned int *nr_rate_raises,
-		       unsigned int *max_rate, u64 *nr_swept)
+		       unsigned int *max_rate, u64 *nr_swept,
+		       unsigned int *nr_sweeps, bool *owed)
 {
 	*one_in = 1U << READ_ONCE(dprof_track_base);
 	*is_auto = track_auto;
@@ -358,14 +583,18 @@ void dprof_track_stats(unsigned int *one_in, bool *is_auto,
 	*nr_rate_raises = READ_ONCE(rate_raises);
 	*max_rate = track_max_rate;
 	*nr_swept = READ_ONCE(swept);
+	*nr_sweeps = READ_ONCE(sweeps);
+	*owed = READ_ONCE(sweep_owed);
 }
 
 void dprof_liveset_exit(void)
 {
 	vfree(slots);
 	vfree(born);
+	vfree(owner);
 	slots = NULL;
 	born = NULL;
+	owner = NULL;
 }
 
 static inline unsigned long slot_index(unsigned long base, unsigned int i)
@@ -380,7 +609,7 @@ static void note_probe(unsigned int i)
 }
 
 static enum dprof_liveset_result insert(unsigned long base, unsigned long val,
-					u32 when)
+					u32 when, int target)
 {
 	unsigned long *free_slot, seen;
 	unsigned int i;
@@ -411,21 +640,23 @@ retry:
 	if (cmpxchg(free_slot, seen, val) != seen)
 		goto retry;	/* another object took the slot */
 	WRITE_ONCE(born[free_slot - slots], when);
+	WRITE_ONCE(owner[free_slot - slots], target);
 	note_probe(i);
 	this_cpu_inc(live_count);
 	return DPROF_LIVE_INSERTED;
 }
 
-enum dprof_liveset_result dprof_liveset_insert(unsigned long base)
+enum dprof_liveset_result dprof_liveset_insert(unsigned long base, int target)
 {
-	return insert(base, base, (u32)jiffies);
+	return insert(base, base, (u32)jiffies, target);
 }
 
 /* The scan: enter @base as pending (invisible until committed). */
-enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base)
+enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base,
+						       int target)
 {
 	return insert(base, base | SLOT_PENDING,
-		      (u32)jiffies - BORN_BEFORE_LOAD);
+		      (u32)jiffies - BORN_BEFORE_LOAD, target);
 }
 
 /* The slot holding @base, live or pending, with its value in @v; or NULL. */
@@ -498,17 +729,16 @@ unsigned long dprof_liveset_age(unsigned long base)
  * context; entries inserted or removed meanwhile may be seen or not).
  */
 void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
-				       void *arg), void *arg)
+				       int target, void *arg), void *arg)
 {
 	unsigned long nr = slots ? 1UL << slot_bits : 0, i, v;
 	u32 now = jiffies;
 
-	for (i = 0; i < nr; i++) {
-		if (!(i & 0xffff))
-			cond_resched();
+	for (i = next_entry(0, nr); i < nr; i = next_entry(i + 1, nr)) {
 		v = READ_ONCE(slots[i]);
 		if (slot_live(v))
-			fn(v, (u32)(now - READ_ONCE(born[i])), arg);
+			fn(v, (u32)(now - READ_ONCE(born[i])),
+			   READ_ONCE(owner[i]), arg);
 	}
 }
 

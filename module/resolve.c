@@ -26,27 +26,6 @@ struct kmem_cache *dprof_cache_of(const void *addr, unsigned long *slab_base)
 }
 
 /*
- * The same for a pointer the allocator API handed over (a kmalloc()
- * result, kfree()'s argument, a bulk array entry): a valid object in the
- * direct map, which kfree() itself passes to virt_to_folio() unchecked.
- * virt_addr_valid() (a pfn_valid() walk) was more than half of the
- * non-target kfree hook's instructions (160 of them under -icount; 66
- * without).
- */
-struct kmem_cache *dprof_cache_of_object(const void *addr,
-					 unsigned long *slab_base)
-{
-	struct folio *folio = virt_to_folio(addr);
-
-	if (!folio_test_slab(folio))
-		return NULL;
-	if (slab_base)
-		*slab_base = (unsigned long)folio_address(folio);
-	return READ_ONCE(*(struct kmem_cache **)((char *)folio +
-						 dprof_layout.slab_cache));
-}
-
-/*
  * dprof_resolve(), and in *@slab whether @addr is in a slab at all: the
  * sample path then need not look the folio up a second time.
  */

@@ -200,7 +200,8 @@ static void scan_slab(struct folio *folio)
 		unsigned long obj = slab_object(p, i);
 
 		if (dprof_track_wanted(target, obj) &&
-		    dprof_liveset_insert_pending(obj) == DPROF_LIVE_DUPLICATE)
+		    dprof_liveset_insert_pending(obj, target) ==
+		    DPROF_LIVE_DUPLICATE)
 			p->hooked++;
 	}
 	if (batch_len == BATCH_SLABS)

@@ -97,7 +97,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 		this_cpu_inc(dprof_stats.off_grid);
 	}
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_FILTER);
-	switch (dprof_liveset_insert(base)) {
+	switch (dprof_liveset_insert(base, target)) {
 	case DPROF_LIVE_INSERTED:
 		break;
 	case DPROF_LIVE_FULL:
@@ -192,8 +192,8 @@ static noinline void cache_alloc_timed(unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s)
 {
 	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_ALLOC);
-	int target = dprof_alloc_maybe((unsigned long)ptr) ?
-		     dprof_target_of_cache(s) : -2;
+	int target = dprof_alloc_maybe((unsigned long)ptr) ||
+		     dprof_track_low(s) ? dprof_target_of_cache(s) : -2;
 	bool hit = target >= 0 && dprof_alloc_wanted(target, (unsigned long)ptr);
 
 	if (hit)
@@ -215,7 +215,8 @@ static void probe_cache_alloc(void *data, unsigned long call_site,
 		cache_alloc_timed(call_site, ptr, s);
 		return;
 	}
-	if (likely(!dprof_alloc_maybe((unsigned long)ptr)))
+	if (likely(!dprof_alloc_maybe((unsigned long)ptr)) &&
+	    likely(!dprof_track_low(s)))
 		return;
 	target = dprof_target_of_cache(s);
 	if (likely(target < 0)) {
@@ -234,8 +235,8 @@ static noinline void cache_free_timed(unsigned long call_site,
 				      const struct kmem_cache *s)
 {
 	u64 start = dprof_cost_start(DPROF_HOOK_CACHE_FREE);
-	int target = dprof_free_maybe((unsigned long)ptr) ?
-		     dprof_target_of_cache(s) : -1;
+	int target = dprof_free_maybe((unsigned long)ptr) ||
+		     dprof_track_low(s) ? dprof_target_of_cache(s) : -1;
 	bool hit = target >= 0 && dprof_free_wanted(target, (unsigned long)ptr);
 
 	if (hit)
@@ -261,7 +262,8 @@ static void probe_cache_free(void *data, unsigned long call_site,
 	/* A struct kmem_cache: that cache is gone, whatever its destroy said. */
 	if (unlikely(s == dprof_cache_cache))
 		dprof_target_cache_freed(ptr);
-	if (likely(!dprof_free_maybe((unsigned long)ptr)))
+	if (likely(!dprof_free_maybe((unsigned long)ptr)) &&
+	    likely(!dprof_track_low(s)))
 		return;
 	target = dprof_target_of_cache(s);
 	if (likely(target < 0) ||
@@ -278,41 +280,48 @@ static void probe_kmalloc(void *data, unsigned long call_site,
 	unsigned long slab_base;
 	struct kmem_cache *s;
 	u64 start = 0;
-	bool timed, hit;
+	bool timed, hit, maybe;
 	int target;
 
 	if (!READ_ONCE(dprof_enabled) || ZERO_OR_NULL_PTR(ptr))
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KMALLOC, &start);
-	if (!dprof_alloc_maybe((unsigned long)ptr)) {
+	maybe = dprof_alloc_maybe((unsigned long)ptr);
+	if (!maybe && !dprof_track_low_any()) {
 		dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, false, start);
 		return;
 	}
 	/* The slab's address with the cache: the grid check needs it too. */
 	s = dprof_cache_of_object(ptr, &slab_base);
-	target = s ? dprof_target_of_cache(s) : -1;
+	target = s && (maybe || dprof_track_low(s)) ?
+		 dprof_target_of_cache(s) : -2;
 	hit = target >= 0 && dprof_alloc_wanted(target, (unsigned long)ptr);
 	if (hit)
 		object_alloc(target, ptr, call_site, DPROF_OBJ_KMALLOC,
 			     slab_base);
-	else if (target < 0 && dprof_target_all)
+	else if (target == -1 && dprof_target_all)
 		dprof_target_unknown_alloc();
 	dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, hit, start);
 }
 
 static void probe_kfree(void *data, unsigned long call_site, const void *ptr)
 {
+	struct kmem_cache *s;
 	u64 start = 0;
-	bool timed, hit;
-	int target;
+	bool timed, hit, maybe;
+	int target = -1;
 
 	/* Frees are seen while paused too (object_free()). */
 	if (ZERO_OR_NULL_PTR(ptr))
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KFREE, &start);
 	/* No target could want it: no page lookup for its cache. */
-	target = dprof_free_maybe((unsigned long)ptr) ?
-		 target_of_object(ptr) : -1;
+	maybe = dprof_free_maybe((unsigned long)ptr);
+	if (maybe || dprof_track_low_any()) {
+		s = dprof_cache_of_object(ptr, NULL);
+		target = s && (maybe || dprof_track_low(s)) ?
+			 dprof_target_of_cache(s) : -1;
+	}
 	hit = target >= 0 && dprof_free_wanted(target, (unsigned long)ptr);
 	if (hit)
 		object_free(target, ptr, call_site, DPROF_OBJ_KMALLOC);

@@ -190,20 +190,21 @@ static inline bool dprof_free_wanted(int target, unsigned long base)
 }
 
 /*
- * Before the cache lookup: false when no target could want the object
- * at @base (see dprof_track_floor), so that, while every target is
- * sampled, most calls cost neither the lookup nor, for kfree, the page.
+ * Before the cache lookup: false when no target outside the low set
+ * could want the object at @base (see dprof_track_gate), so that most
+ * calls cost neither the lookup nor, for kfree, the page; the caller
+ * then asks dprof_track_low() of the cache, when it has it.
  */
 static inline bool dprof_alloc_maybe(unsigned long base)
 {
-	return dprof_track_rule(base, READ_ONCE(dprof_track_floor)) ||
+	return dprof_track_rule(base, READ_ONCE(dprof_track_gate)) ||
 	       unlikely(READ_ONCE(dprof_pick) != DPROF_PICK_CLOSED) ||
 	       unlikely(base == READ_ONCE(dprof_watch.addr));
 }
 
 static inline bool dprof_free_maybe(unsigned long base)
 {
-	return dprof_track_rule(base, READ_ONCE(dprof_track_floor)) ||
+	return dprof_track_rule(base, READ_ONCE(dprof_track_gate)) ||
 	       unlikely(base == READ_ONCE(dprof_watch.addr));
 }
 

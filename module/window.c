@@ -27,6 +27,7 @@
  */
 #include <linux/cpu.h>
 #include <linux/random.h>
+#include <linux/prandom.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "watch.h"
@@ -38,7 +39,11 @@
  * CENSUS_MS (every CENSUS_RETRY_MS while turns find nothing), counts each
  * type's objects older than a window and keeps a uniform reservoir of
  * CENSUS_KEEP of them; a turn takes the next type in
- * rotation and one of its kept objects.  A type's share then rests on its
+ * rotation and one of its kept objects (one found dead or reused is
+ * dropped and another drawn; a type with none left passes its turn on).
+ * The census reads each entry's target from its slot and draws with a
+ * seeded prandom state: some 20 instructions an entry, and a walk of the
+ * slots at 2 a slot.  A type's share then rests on its
  * own samples per window times its old objects (profile.c): a type with a
  * handful of objects in use (a server's sockets) is reached as often as
  * one with a hundred thousand idle ones, which uniform draws from the
@@ -49,16 +54,18 @@
  */
 #define CENSUS_MS	2000
 /* Sooner when a turn found no kept object alive: at most this often. */
-#define CENSUS_RETRY_MS	100
-#define CENSUS_KEEP	4
+#define CENSUS_RETRY_MS	250
+#define CENSUS_KEEP	8
 
 struct census {
 	unsigned long (*keep)[CENSUS_KEEP];	/* per target */
-	u32 *seen;		/* old objects per target in the last census */
+	u32 *seen;		/* old objects per target; then those kept */
 	unsigned long min_age;	/* jiffies: a window's length */
 	u64 at_ns;		/* when the last census ended */
 	bool stale;		/* a turn found no kept object alive */
 	unsigned int cursor;	/* the rotation */
+	/* The reservoir's draws: get_random_u32() was 100 an entry. */
+	struct rnd_state rnd;
 };
 
 static struct census census;
@@ -69,20 +76,30 @@ static void window_missed(struct hist_plan *p)
 	p->window_skip = p->window_backoff;
 }
 
-static void census_visit(unsigned long base, unsigned long age, void *arg)
+static void census_visit(unsigned long base, unsigned long age, int target,
+			 void *arg)
 {
 	struct census *c = arg;
-	struct dprof_resolved o;
 	u32 n;
 
-	if (age < c->min_age || dprof_resolve(base, &o) || o.base != base ||
-	    (READ_ONCE(dprof_targets[o.target].flags) & DPROF_TARGET_DEAD))
+	/*
+	 * The slot's target, not a resolution from the page (150
+	 * instructions an entry): a wrong one, from an insert under way, is
+	 * caught when the pick is resolved (window_draw()).  An entry an
+	 * older rule let in (a sweep is owed, liveset.c) is not on its
+	 * cache's current scale: the count would be inflated.
+	 */
+	if (age < c->min_age || target >= READ_ONCE(dprof_nr_targets) ||
+	    (READ_ONCE(dprof_targets[target].flags) &
+	     (DPROF_TARGET_DEAD | DPROF_TARGET_VAR)) ||
+	    !dprof_track_wanted(target, base))
 		return;
-	n = ++c->seen[o.target];
+	n = ++c->seen[target];
 	if (n <= CENSUS_KEEP)
-		c->keep[o.target][n - 1] = base;
-	else if (get_random_u32_below(n) < CENSUS_KEEP)
-		c->keep[o.target][get_random_u32_below(CENSUS_KEEP)] = base;
+		c->keep[target][n - 1] = base;
+	else if (reciprocal_scale(prandom_u32_state(&c->rnd), n) < CENSUS_KEEP)
+		c->keep[target][reciprocal_scale(prandom_u32_state(&c->rnd),
+						 CENSUS_KEEP)] = base;
 }
 
 /*
@@ -141,6 +158,7 @@ static bool census_take(void)
 			dprof_window_exit();
 			return false;
 		}
+		prandom_seed_state(&c->rnd, get_random_u64());
 	} else if (watch_now_ns() - c->at_ns <
 		   (c->stale ? CENSUS_RETRY_MS : CENSUS_MS) * NSEC_PER_MSEC) {
 		return true;
@@ -163,6 +181,9 @@ static bool census_take(void)
 					READ_ONCE(dprof_targets[t].track_shift)) *
 					weight);
 	dprof_plan_count_census_done(weight);
+	/* From here on seen[] counts the kept objects a draw may take. */
+	for (t = 0; t < nr; t++)
+		c->seen[t] = min_t(u32, c->seen[t], CENSUS_KEEP);
 	c->at_ns = now;
 	return true;
 }
@@ -181,7 +202,8 @@ void dprof_window_exit(void)
 static bool window_draw(struct dprof_resolved *r)
 {
 	struct census *c = &census;
-	unsigned int i, nr = READ_ONCE(dprof_nr_targets);
+	unsigned int i, j, nr = READ_ONCE(dprof_nr_targets);
+	bool sitting = false;
 
 	if (!census_take() || !nr)
 		return false;
@@ -195,22 +217,30 @@ static bool window_draw(struct dprof_resolved *r)
 		if (dprof_plan_built(t) && p->window_skip) {
 			p->window_skip--;
 			dprof_watch_stats.windows_skipped++;
+			sitting = true;
 			continue;
 		}
 		c->cursor = t + 1;
-		base = c->keep[t][get_random_u32_below(min_t(u32, c->seen[t],
-							     CENSUS_KEEP))];
-		/* Still live, still old, still this type (not a reuse). */
-		if (dprof_liveset_age(base) < c->min_age ||
-		    dprof_resolve(base, r) || r->base != base ||
-		    r->target != t) {
+		/* seen[] counts the kept objects not found dead yet. */
+		while (c->seen[t]) {
+			j = get_random_u32_below(c->seen[t]);
+			base = c->keep[t][j];
+			/* Still live, still old, still this type (not a reuse). */
+			if (dprof_liveset_age(base) >= c->min_age &&
+			    !dprof_resolve(base, r) && r->base == base &&
+			    r->target == t)
+				return true;
 			dprof_watch_stats.windows_young_drawn++;
-			c->stale = true;
-			return false;
+			c->keep[t][j] = c->keep[t][--c->seen[t]];
 		}
-		return true;
 	}
-	c->stale = true;
+	/*
+	 * Every kept object dead, or none: a census soon.  Types sitting out
+	 * are not news a census could change: no census every 100 ms for
+	 * them.
+	 */
+	if (!sitting)
+		c->stale = true;
 	return false;
 }
 
