@@ -284,6 +284,10 @@ static void show_track_per_cache(struct seq_file *m, unsigned int one_in)
 		seq_putc(m, '\n');
 }
 
+/* A raise waiting for its sweep (liveset.c, track_raise()). */
+#define SWEEP_OWED_NOTE \
+	" (one owed: run once the raised caches' lookups would cost more, or within 10 s)"
+
 static int status_show(struct seq_file *m, void *v)
 {
 	struct dprof_cpu_stats sum = {}, cpu_sum;
@@ -357,8 +361,14 @@ static int status_show(struct seq_file *m, void *v)
 		   one_in, track_auto ? "adaptive" : "fixed",
 		   one_in > 1 ? SCALED_NOTE : "", raises, rate_raises,
 		   max_rate, swept, sweeps,
-		   owed ? " (one owed: at most one a second for the rate)" : "");
+		   owed ? SWEEP_OWED_NOTE : "");
 	show_track_per_cache(m, one_in);
+	if (READ_ONCE(dprof_track_gate))
+		seq_printf(m, "track gate: the hooks test 1 in %u before looking a cache up; %u caches followed more closely (the low set, %u of %u bits) take the lookup on every call\n",
+			   1U << READ_ONCE(dprof_track_gate),
+			   READ_ONCE(dprof_low_nr),
+			   bitmap_weight(dprof_low_caches, 1U << DPROF_LOW_BITS),
+			   1U << DPROF_LOW_BITS);
 	dprof_scan_show(m);
 	seq_puts(m, "records per CPU:\n");
 	seq_printf(m, "  %-5s %10s %10s %10s %10s %10s %10s\n", "cpu",

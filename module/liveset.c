@@ -157,8 +157,11 @@ static u64 swept;			/* entries the sweeps dropped */
 static unsigned int sweeps;		/* walks of the set for raises */
 static bool sweep_owed;			/* rules raised since the last */
 static unsigned long last_sweep;	/* jiffies at its end */
+/* Lookups a period the rules raised since the last sweep still cost. */
+static u64 owed_lookups;
 /* A raise for the rate sweeps at most this often (track_raise()). */
-#define SWEEP_MIN_MS	1000
+/* An owed sweep is paid after this at the latest. */
+#define SWEEP_MAX_MS	10000
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
 /* Auto mode's budget: tracked allocations per second per online CPU. */
 static unsigned int track_max_rate;
@@ -204,8 +207,8 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	swept = 0;
 	sweeps = 0;
 	sweep_owed = false;
-	/* The first raise sweeps at once. */
-	last_sweep = jiffies - msecs_to_jiffies(SWEEP_MIN_MS);
+	owed_lookups = 0;
+	last_sweep = jiffies;
 	track_max_rate = max_rate;
 	track_auto = !one_in;
 	dprof_track_base = one_in ? ilog2(one_in) : 0;
@@ -381,25 +384,39 @@ static void track_sweep(void)
 	low_sync_all();
 	sweeps++;
 	sweep_owed = false;
+	owed_lookups = 0;
 	last_sweep = jiffies;
 }
 
 /*
- * Track 2^@by[t] times fewer objects of each target t, or of all targets
- * and those adopted later, by one halving, when @by is NULL (process
- * context).  False when the load-time scan, which holds track_lock for
- * its whole walk, is running: try next time.
+ * Whether a sweep pays for itself within a second: until it runs, the
+ * raised caches cost @lookups lookups in the set a period (some 100
+ * instructions each, make bench-insns: their frees that only the older
+ * rules pass, and every call of a cache still in the low set), against
+ * a walk of every slot (some 2 instructions a slot, 20 an entry).
+ */
+static bool sweep_pays(u64 lookups)
+{
+	return lookups * (MSEC_PER_SEC / RATE_PERIOD_MS) * 100 >=
+	       (2UL << slot_bits) + 20UL * max(live_total(), 0L);
+}
+
+/*
+ * Track 2^@by[t] times fewer objects of each target t, whose rules cost
+ * @lookups a period until the sweep; or of all targets and those adopted
+ * later, by one halving, when @by is NULL (process context).  False when
+ * the load-time scan, which holds track_lock for its whole walk, is
+ * running: try next time.
  *
  * The new rules apply to allocations at once; the sweep that drops the
- * entries they reject walks every slot (2 M under target=all), so a raise
- * for the allocation rate sweeps at most once per SWEEP_MIN_MS and owes
- * the sweep otherwise (rate_check() pays it later), unless the raised
- * caches are busy enough that it pays at once (sweep_pays()): a flood's
- * raises sweep at once, the small raises that follow a noisy rate wait.
- * Until the sweep, frees test the older rules.  A raise because the set
- * is full (@sweep) needs the slots now.
+ * entries they reject walks every slot (2 M under target=all).  It runs
+ * at once when it pays (sweep_pays(): a flood's raises) or the set is
+ * full (@by NULL: the slots are needed now); the small raises that
+ * follow a noisy rate owe it, and rate_check() pays it once their
+ * lookups add up, or after SWEEP_MAX_MS.  Until the sweep, frees test the
+ * older rules.
  */
-static bool track_raise(const u8 *by, bool sweep)
+static bool track_raise(const u8 *by, u64 lookups)
 {
 	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
 	struct dprof_target *tg;
@@ -416,35 +433,20 @@ static bool track_raise(const u8 *by, bool sweep)
 			       (unsigned int)TRACK_MAX_SHIFT));
 	}
 	raises++;
-	if (sweep || time_after_eq(jiffies, last_sweep +
-				   msecs_to_jiffies(SWEEP_MIN_MS)))
+	owed_lookups += lookups;
+	if (!by || sweep_pays(owed_lookups))
 		track_sweep();
 	else
-		sweep_owed = true;
+		WRITE_ONCE(sweep_owed, true);
 	mutex_unlock(&track_lock);
 	return true;
 }
 
-/*
- * Whether a raise of caches that tracked @raised allocations in the last
- * period should sweep at once: until the sweep, each of their frees the
- * older rule passes costs a lookup in the set (some 100 instructions,
- * make bench-insns), and at their rate a burst's frees would cost more
- * than the sweep (some 2 instructions a slot, 80 an entry) well before
- * SWEEP_MIN_MS.  A noisy rate's small raises wait.
- */
-static bool sweep_pays(u64 raised)
-{
-	u64 lookups = raised * SWEEP_MIN_MS / RATE_PERIOD_MS;
-
-	return lookups * 100 >= (2UL << slot_bits) + 80UL * max(live_total(), 0L);
-}
-
-/* rate_check(): the sweep a raise owes, once SWEEP_MIN_MS have passed. */
+/* rate_check(): the sweep the raises owe, once it pays or is due. */
 static void track_sweep_owed(void)
 {
 	if (!READ_ONCE(sweep_owed) ||
-	    time_before(jiffies, last_sweep + msecs_to_jiffies(SWEEP_MIN_MS)) ||
+	    time_before(jiffies, last_sweep + msecs_to_jiffies(SWEEP_MAX_MS)) ||
 	    !mutex_trylock(&track_lock))
 		return;
 	if (sweep_owed)
@@ -462,7 +464,7 @@ void dprof_liveset_adapt(void)
 	    live_total() * 8 <= (long)(1UL << slot_bits) * 3 ||
 	    dprof_track_base >= TRACK_MAX_SHIFT)
 		return;
-	track_raise(NULL, true);
+	track_raise(NULL, 0);
 }
 
 /* Each target's tracked allocations since the last call, and their sum. */
@@ -533,14 +535,21 @@ static void rate_check(struct work_struct *work)
 				best = t;
 		if (best < 0 || !rate_count[best])
 			break;
+		/*
+		 * The lookups it costs until the sweep: its frees the older
+		 * rule passes, or every call while it is in the low set.
+		 */
 		if (!rate_by[best])
-			raised += rate_count[best];
+			raised += READ_ONCE(dprof_targets[best].low) ?
+				  (u64)rate_count[best] <<
+				  dprof_targets[best].sweep_shift :
+				  rate_count[best];
 		rate_by[best]++;
 		sum -= rate_count[best] - rate_count[best] / 2;
 		rate_count[best] /= 2;
 		any = true;
 	}
-	if (any && track_raise(rate_by, sweep_pays(raised))) {
+	if (any && track_raise(rate_by, raised)) {
 		rate_raises++;
 		/* A sweep took time: count from its end. */
 		rate_take(nr_targets);

@@ -52,7 +52,7 @@
  * many rotations as before (up to 64); one access brings it back.  That
  * decides only how many windows each type gets, not which of its objects.
  */
-#define CENSUS_MS	2000
+#define CENSUS_MS	4000
 /* Sooner when a turn found no kept object alive: at most this often. */
 #define CENSUS_RETRY_MS	250
 #define CENSUS_KEEP	8
@@ -66,6 +66,8 @@ struct census {
 	unsigned int cursor;	/* the rotation */
 	/* The reservoir's draws: get_random_u32() was 100 an entry. */
 	struct rnd_state rnd;
+	unsigned int taken;	/* censuses since load */
+	unsigned int retaken;	/* of them, early: every kept object dead */
 };
 
 static struct census census;
@@ -163,6 +165,8 @@ static bool census_take(void)
 		   (c->stale ? CENSUS_RETRY_MS : CENSUS_MS) * NSEC_PER_MSEC) {
 		return true;
 	}
+	c->taken++;
+	c->retaken += c->stale;
 	c->stale = false;
 	memset(c->seen, 0, DPROF_MAX_TARGETS * sizeof(*c->seen));
 	c->min_age = msecs_to_jiffies(dprof_watch_cfg.window_ms);
@@ -458,7 +462,8 @@ void dprof_window_show(struct seq_file *m)
 		   dprof_watch_cfg.window_ms,
 		   dprof_watch_cfg.enabled ?
 		   ", taking turns with histories" : "");
-	seq_printf(m, "  young (picked at allocation): %llu windows, %llu gates no allocation took in history_wait_ms; old (by type from a census of the live set every %u ms): %llu kept objects freed or young again when their turn came\n",
+	seq_printf(m, "  young (picked at allocation): %llu windows, %llu gates no allocation took in history_wait_ms; old (by type from a census of the live set every %u ms): %llu kept objects freed or young again when their turn came; %u censuses, %u of them early (every kept object dead, after %u ms)\n",
 		   c->windows_young, c->windows_unclaimed, CENSUS_MS,
-		   c->windows_young_drawn);
+		   c->windows_young_drawn, census.taken, census.retaken,
+		   CENSUS_RETRY_MS);
 }

@@ -91,4 +91,4 @@ awk '
 		}
 		printf "%10.1f %10.1f %10.1f  %s\n", tn, td, td - tn, "(all)"
 	}' "$tmp/per-fn" | sort -k3,3nr | awk 'BEGIN { printf "%10s %10s %10s  %s\n", "without", "with", "dprof", "function" } { print }'
-grep -iE "lost|dropped|records|^track_one_in|^live objects" "$tmp/dprof.log" || true
+grep -iE "lost|dropped|records|^track_one_in|^live objects|^sample windows|^  young" "$tmp/dprof.log" || true

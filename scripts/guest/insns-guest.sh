@@ -42,5 +42,6 @@ else
 fi
 grep -E "\[dprof" /proc/kallsyms >/host/insns-modsyms
 [ $# -gt 0 ] && grep -E "^(live objects|track_one_in)" /sys/kernel/debug/dprof/status
+[ $# -gt 0 ] && grep -E "^(sample windows|  young)" /sys/kernel/debug/dprof/histories
 [ $# -gt 0 ] && sed -n '/^handler costs/,/^$/p' /sys/kernel/debug/dprof/status
 exit 0
