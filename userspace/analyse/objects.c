@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "objects.h"
@@ -30,6 +31,61 @@ static int u64_cmp(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* A matched free: its address, and whether another CPU made it. */
+struct obj_pair {
+	uint64_t addr;
+	uint16_t target;
+	bool remote;
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const struct obj_pair *x = a, *y = b;
+
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Each target's bounce interval over distinct addresses (a ratio
+ * estimator with the addresses as clusters): with m_a the matched frees
+ * of address a and r_a the remote ones, b = sum r / sum m and
+ * var(b) = n / (n - 1) * sum (r_a - b m_a)^2 / (sum m)^2 over the n
+ * addresses.  @pairs sorted by target, then address.
+ */
+static void bounce_intervals(struct obj_summary *out, const struct obj_pair *pairs,
+			     size_t nr)
+{
+	size_t i = 0;
+
+	for (size_t t = 0; t < out->nr_targets; t++)
+		out->targets[t].bounce_err = -1;
+	while (i < nr) {
+		struct obj_target_stats *s = &out->targets[pairs[i].target];
+		size_t first = i, n = 0;
+		double b, sum = 0;
+
+		/* This target's pairs: the estimate is its remote/matched. */
+		b = s->matched ? (double)s->remote_frees / s->matched : 0;
+		while (i < nr && pairs[i].target == pairs[first].target) {
+			uint64_t m = 0, r = 0, addr = pairs[i].addr;
+
+			for (; i < nr && pairs[i].target == pairs[first].target &&
+			       pairs[i].addr == addr; i++) {
+				m++;
+				r += pairs[i].remote;
+			}
+			sum += ((double)r - b * m) * ((double)r - b * m);
+			n++;
+		}
+		s->bounce_addrs = n;
+		if (n >= 2 && s->matched)
+			s->bounce_err = 1.96 * sqrt((double)n / (n - 1) * sum) /
+					(double)s->matched;
+	}
 }
 
 /* addr -> allocation, open addressing with backward-shift deletion. */
@@ -147,9 +203,10 @@ int objects_summarize(const struct recording *r, struct obj_summary *out)
 {
 	struct live_map live = { 0 };
 	uint64_t **lifetimes;
-	size_t *nr_lifetimes, n;
+	size_t *nr_lifetimes, n, nr_pairs = 0;
 	int max_cpu;
 	struct obj_event *ev = collect(r, &n, &max_cpu);
+	struct obj_pair *pairs;
 
 	memset(out, 0, sizeof(*out));
 	out->nr_cpus = max_cpu + 1;
@@ -168,6 +225,7 @@ int objects_summarize(const struct recording *r, struct obj_summary *out)
 		lifetimes[t] = xmalloc((r->kind_count[DPROF_REC_FREE] + 1) *
 				       sizeof(uint64_t));
 	}
+	pairs = xmalloc((r->kind_count[DPROF_REC_FREE] + 1) * sizeof(*pairs));
 	live_grow(&live);
 	if (n)
 		qsort(ev, n, sizeof(*ev), event_cmp);
@@ -212,6 +270,10 @@ int objects_summarize(const struct recording *r, struct obj_summary *out)
 			t->remote_frees++;
 			t->cpu[ev[i].cpu].remote_frees++;
 		}
+		pairs[nr_pairs++] = (struct obj_pair){
+			.addr = ev[i].addr, .target = ev[i].target,
+			.remote = slot->cpu != ev[i].cpu,
+		};
 		lifetimes[ev[i].target][nr_lifetimes[ev[i].target]++] =
 			ev[i].time_ns - slot->time_ns;
 		out->lives[slot->life].end_ns = ev[i].time_ns;
@@ -221,6 +283,10 @@ int objects_summarize(const struct recording *r, struct obj_summary *out)
 	for (size_t i = 0; i <= live.mask; i++)
 		if (live.slots[i].addr)
 			out->targets[live.slots[i].target].live_at_end++;
+	if (nr_pairs)
+		qsort(pairs, nr_pairs, sizeof(*pairs), pair_cmp);
+	bounce_intervals(out, pairs, nr_pairs);
+	free(pairs);
 	for (size_t t = 0; t < r->nr_targets; t++) {
 		struct obj_target_stats *s = &out->targets[t];
 		size_t k = nr_lifetimes[t];

@@ -26,6 +26,15 @@ struct obj_target_stats {
 	uint64_t bulk_allocs, bulk_frees;
 	uint64_t matched;		/* frees whose allocation was recorded */
 	uint64_t remote_frees;		/* matched, on another CPU */
+	/*
+	 * The bounce (remote_frees / matched) over its independent units, the
+	 * distinct addresses: the lives of one address are not independent
+	 * (a loop that reuses one object; an address-hash sample follows
+	 * the same addresses again).  The 95% half-width of the ratio with
+	 * the addresses as clusters; <0 with fewer than 2 addresses.
+	 */
+	uint64_t bounce_addrs;
+	double bounce_err;
 	uint64_t unmatched_frees;	/* allocated before recording, or lost */
 	uint64_t live_at_end;		/* allocated, not freed when it ended */
 	uint64_t untracked;		/* module's live set was full */

@@ -557,6 +557,10 @@ void profile_build(const struct recording *r, const struct type_map *map,
 				p->types[i].matched_frees = objs.targets[ti].matched;
 				p->types[i].remote_frees =
 					objs.targets[ti].remote_frees;
+				p->types[i].bounce_addrs =
+					objs.targets[ti].bounce_addrs;
+				p->types[i].bounce_err =
+					objs.targets[ti].bounce_err;
 			}
 		}
 		objects_free(&objs);

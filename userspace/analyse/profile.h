@@ -62,6 +62,9 @@ struct profile_type {
 	uint64_t samples, loads, stores, misses, latency_sum;
 	uint64_t lat_misses;	/* misses with a latency: the average's */
 	uint64_t matched_frees, remote_frees;	/* bounce: freed elsewhere */
+	/* Its 95% half-width over bounce_addrs addresses; <0 unknown. */
+	uint64_t bounce_addrs;
+	double bounce_err;
 	struct profile_field *fields;		/* by offset */
 	size_t nr_fields;
 };

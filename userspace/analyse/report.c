@@ -162,6 +162,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 		t->t = pt;
 		t->share_err = -1;
 		t->share_upper = -1;
+		t->bounce_err = -1;
 		rep->data_types += pt->data;
 		if (pt->variable && !p->misses_measured) {
 			t->no_share = true;
@@ -187,6 +188,10 @@ void report_build(const struct recording *r, const struct type_map *map,
 		}
 		t->bounce = pt->matched_frees ?
 			    (double)pt->remote_frees / pt->matched_frees : -1;
+		if (pt->matched_frees) {
+			t->bounce_err = pt->bounce_err;
+			t->bounce_addrs = pt->bounce_addrs;
+		}
 	}
 	/* The module weighed the types by windows: the rest have no share. */
 	for (size_t i = 0; i < rep->nr_types && rep->window_shares; i++) {

@@ -39,6 +39,8 @@ struct report_type {
 	uint64_t live_end;	/* tracked objects live at the end */
 	uint64_t ws_bytes;	/* live_end * track_one_in * object size */
 	double bounce;		/* freed on another CPU; <0 unknown */
+	double bounce_err;	/* its 95% half-width; <0 unknown */
+	uint64_t bounce_addrs;	/* the independent units behind it */
 };
 
 struct report {

@@ -105,11 +105,20 @@ static void bounce_text(const struct profile_type *t, char *buf, size_t len)
 {
 	if (!t->matched_frees)
 		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, "%s (%llu of %llu freed on another CPU)",
+	else if (t->bounce_err >= 0)
+		snprintf(buf, len, "%s (%llu of %llu freed on another CPU, %.0f%% ±%.0f over %llu addresses)",
 			 t->remote_frees ? "yes" : "no",
 			 (unsigned long long)t->remote_frees,
-			 (unsigned long long)t->matched_frees);
+			 (unsigned long long)t->matched_frees,
+			 100.0 * t->remote_frees / t->matched_frees,
+			 100 * t->bounce_err,
+			 (unsigned long long)t->bounce_addrs);
+	else
+		snprintf(buf, len, "%s (%llu of %llu freed on another CPU, %llu address)",
+			 t->remote_frees ? "yes" : "no",
+			 (unsigned long long)t->remote_frees,
+			 (unsigned long long)t->matched_frees,
+			 (unsigned long long)t->bounce_addrs);
 }
 
 static void header_text(FILE *out, const struct profile *p,

@@ -68,7 +68,10 @@ static const struct command_opts report_cmd = {
 	"            times the object size, scaled by track_one_in\n"
 	"  older     objects live before dprof.ko was loaded (its load-time scan)\n"
 	"  bounce    share of the recorded frees made on another CPU than the\n"
-	"            allocating one\n"
+	"            allocating one, ± its 95% interval over n, the distinct\n"
+	"            addresses (the lives of one address are not independent:\n"
+	"            a loop reusing an object, a sample following the same\n"
+	"            addresses); no ± with fewer than 2\n"
 	"  struct    the type's struct (-: unknown, (by-site): kmalloc, named per\n"
 	"            allocation site by profile -t)\n"
 	"Then narrow down: dprof-view profile -t CACHE, classify CACHE, flow CACHE.\n",
@@ -128,11 +131,11 @@ static void report_text(FILE *out, const struct report_opts *o,
 			(unsigned long long)rep->module_samples,
 			(unsigned long long)rep->not_slab,
 			rep->data_types ? " (ranked below by symbol: var, var[module], var(percpu), [stack], [user], [unnamed])" : "");
-	fprintf(out, "%4s  %-26s %-24s %8s %8s %10s %16s %7s\n", "rank", "type",
+	fprintf(out, "%4s  %-26s %-24s %8s %8s %10s %16s %16s\n", "rank", "type",
 		"struct", "ws", "older", "samples", "share", "bounce");
 	for (size_t i = 0; i < rep->nr_types; i++) {
 		const struct report_type *t = &rep->types[i];
-		char ws[32], share[48], bounce[16];
+		char ws[32], share[48], bounce[48];
 
 		if (!shown(o, rep, i))
 			continue;
@@ -149,12 +152,17 @@ static void report_text(FILE *out, const struct report_opts *o,
 				 100 * t->share, 100 * t->share_err);
 		else	/* shares of samples that are not independent draws */
 			snprintf(share, sizeof(share), "%5.1f%% ±?", 100 * t->share);
-		if (t->bounce >= 0)
-			snprintf(bounce, sizeof(bounce), "%.0f%%",
-				 100 * t->bounce);
+		if (t->bounce >= 0 && t->bounce_err >= 0)
+			snprintf(bounce, sizeof(bounce), "%.0f%% ±%.0f n=%llu",
+				 100 * t->bounce, 100 * t->bounce_err,
+				 (unsigned long long)t->bounce_addrs);
+		else if (t->bounce >= 0)
+			snprintf(bounce, sizeof(bounce), "%.0f%% n=%llu",
+				 100 * t->bounce,
+				 (unsigned long long)t->bounce_addrs);
 		else
 			snprintf(bounce, sizeof(bounce), "?");
-		fprintf(out, "%4zu  %-26s %-24s %8s %8llu %10llu %16s %7s\n",
+		fprintf(out, "%4zu  %-26s %-24s %8s %8llu %10llu %16s %16s\n",
 			i + 1, t->t->cache, struct_text(t->t),
 			ws, (unsigned long long)t->older,
 			(unsigned long long)t->t->samples, share, bounce);
@@ -219,6 +227,11 @@ static void report_json(FILE *out, const struct report_opts *o,
 			json_double(&j, "bounce", t->bounce);
 		else
 			json_null(&j, "bounce");
+		if (t->bounce_err >= 0)
+			json_double(&j, "bounce_err95", t->bounce_err);
+		else
+			json_null(&j, "bounce_err95");
+		json_uint(&j, "bounce_addresses", t->bounce_addrs);
 		json_object_end(&j);
 	}
 	json_array_end(&j);

@@ -95,7 +95,53 @@ static void test_many_objects(void)
 	fixture_free(&f);
 }
 
+/*
+ * The bounce's interval counts addresses, not lives.  40 lives on 4
+ * addresses, 10 each: one address's lives are all freed on the other CPU
+ * (a producer/consumer object reused in a loop), the other three's on
+ * their own.  b = 10/40; by hand, r_a - b m_a is 7.5 once and -2.5 three
+ * times, var = 4/3 * (56.25 + 3 * 6.25) / 40^2 = 1/16, so the half-width
+ * is 1.96 * 0.25 = 0.49, where 40 independent lives would give
+ * 1.96 * sqrt(0.25 * 0.75 / 40) = 0.13.  One address alone has none.
+ */
+static void test_bounce_over_addresses(void)
+{
+	static const uint64_t addr[4] = { 0xa000, 0xb000, 0xc000, 0xd000 };
+	struct fixture f;
+	struct recording r;
+	struct obj_summary s;
+	uint64_t when = 100;
+
+	fixture_begin(&f, 2);
+	for (int k = 0; k < 10; k++) {
+		for (int a = 0; a < 4; a++) {
+			fixture_event(&f, DPROF_REC_ALLOC, 0, 0, when, addr[a]);
+			fixture_event(&f, DPROF_REC_FREE, a == 0 ? 1 : 0, 0,
+				      when + 10, addr[a]);
+			when += 100;
+		}
+	}
+	/* Target 1: one address, three lives, one of them remote. */
+	for (int k = 0; k < 3; k++) {
+		fixture_event(&f, DPROF_REC_ALLOC, 0, 1, when, 0xe000);
+		fixture_event(&f, DPROF_REC_FREE, k == 0, 1, when + 10, 0xe000);
+		when += 100;
+	}
+	summarize(&f, &r, &s);
+	CHECK_EQ_U64(s.targets[0].matched, 40);
+	CHECK_EQ_U64(s.targets[0].remote_frees, 10);
+	CHECK_EQ_U64(s.targets[0].bounce_addrs, 4);
+	CHECK(s.targets[0].bounce_err > 0.489 && s.targets[0].bounce_err < 0.491);
+	CHECK_EQ_U64(s.targets[1].matched, 3);
+	CHECK_EQ_U64(s.targets[1].bounce_addrs, 1);
+	CHECK(s.targets[1].bounce_err < 0);
+	objects_free(&s);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test objects_tests[] = {
+	{ "objects: bounce interval over distinct addresses", test_bounce_over_addresses },
 	{ "objects: pairs, remote frees, lifetimes", test_pairs_remote_and_lifetimes },
 	{ "objects: reuse at the same instant", test_reuse_at_same_time },
 	{ "objects: many objects", test_many_objects },
