@@ -170,7 +170,7 @@ awk -v wsfile=$out/workingset-top.txt '
 			split(l, f, " ")
 			if (f[3] ~ /^[0-9.]+$/ && f[5] ~ /^[0-9]/) ws[f[1]] = f[5] " " f[6]
 		}
-		printf "%-22s %-36s %12s %16s %7s\n", "type", "description", "working set", "share (95%)", "bounce"
+		printf "%-22s %-36s %12s %16s %16s\n", "type", "description", "working set", "share (95%)", "bounce (95%)"
 	}
 	$1 ~ /^[0-9]+$/ && NF >= 8 {
 		t = $2
@@ -185,9 +185,19 @@ awk -v wsfile=$out/workingset-top.txt '
 				else if ($(i + 1) ~ /^±/)	# "±?": no interval
 					share = share " " $(i + 1)
 			}
+		# The bounce: "P% ±E n=ADDRESSES", "P% n=1" or "?" (the share
+		# has a decimal point, the bounce none).
+		b = "?"
+		for (i = NF; i > 4; i--)
+			if ($i ~ /^[0-9]+%$/) {
+				b = $i
+				for (k = i + 1; k <= NF; k++)
+					b = b " " $k
+				break
+			}
 		w = (t in ws) ? ws[t] : "-"
 		if (++shown <= 8)
-			printf "%-22s %-36s %12s %16s %7s\n", t, desc, w, share, $NF
+			printf "%-22s %-36s %12s %16s %16s\n", t, desc, w, share, b
 	}' $out/report-all.txt | tee $out/table-6.1.txt
 
 pkill -x memcached

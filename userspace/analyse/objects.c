@@ -50,10 +50,27 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 /*
+ * How far the 95% Wilson interval of a share @p over @n units reaches
+ * from @p on its longer side: the floor of the bounce's half-width.  When
+ * every address agrees (all local, all remote) the clusters' variance is
+ * 0, and "0% ±0" over 2 addresses would claim what they cannot show.
+ */
+static double wilson_reach(double p, size_t n)
+{
+	const double z = 1.96, z2 = z * z;
+	double centre = (p + z2 / (2.0 * n)) / (1 + z2 / n);
+	double half = z * sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) /
+		      (1 + z2 / n);
+
+	return fmax(centre + half - p, p - (centre - half));
+}
+
+/*
  * Each target's bounce interval over distinct addresses (a ratio
  * estimator with the addresses as clusters): with m_a the matched frees
  * of address a and r_a the remote ones, b = sum r / sum m and
  * var(b) = n / (n - 1) * sum (r_a - b m_a)^2 / (sum m)^2 over the n
+ * addresses, its half-width at least wilson_reach() over the n
  * addresses.  @pairs sorted by target, then address.
  */
 static void bounce_intervals(struct obj_summary *out, const struct obj_pair *pairs,
@@ -83,8 +100,9 @@ static void bounce_intervals(struct obj_summary *out, const struct obj_pair *pai
 		}
 		s->bounce_addrs = n;
 		if (n >= 2 && s->matched)
-			s->bounce_err = 1.96 * sqrt((double)n / (n - 1) * sum) /
-					(double)s->matched;
+			s->bounce_err = fmax(1.96 * sqrt((double)n / (n - 1) * sum) /
+					     (double)s->matched,
+					     wilson_reach(b, n));
 	}
 }
 

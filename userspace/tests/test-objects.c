@@ -102,7 +102,8 @@ static void test_many_objects(void)
  * their own.  b = 10/40; by hand, r_a - b m_a is 7.5 once and -2.5 three
  * times, var = 4/3 * (56.25 + 3 * 6.25) / 40^2 = 1/16, so the half-width
  * is 1.96 * 0.25 = 0.49, where 40 independent lives would give
- * 1.96 * sqrt(0.25 * 0.75 / 40) = 0.13.  One address alone has none.
+ * 1.96 * sqrt(0.25 * 0.75 / 40) = 0.13 (the Wilson floor over 4
+ * addresses reaches 0.45: below).  One address alone has none.
  */
 static void test_bounce_over_addresses(void)
 {
@@ -112,7 +113,7 @@ static void test_bounce_over_addresses(void)
 	struct obj_summary s;
 	uint64_t when = 100;
 
-	fixture_begin(&f, 2);
+	fixture_begin(&f, 3);
 	for (int k = 0; k < 10; k++) {
 		for (int a = 0; a < 4; a++) {
 			fixture_event(&f, DPROF_REC_ALLOC, 0, 0, when, addr[a]);
@@ -127,6 +128,16 @@ static void test_bounce_over_addresses(void)
 		fixture_event(&f, DPROF_REC_FREE, k == 0, 1, when + 10, 0xe000);
 		when += 100;
 	}
+	/*
+	 * Target 2: three addresses, every life local.  The clusters agree
+	 * (variance 0); the Wilson interval of 0 of 3 reaches
+	 * 1.96^2 / (3 + 1.96^2) = 0.561.
+	 */
+	for (int k = 0; k < 3; k++) {
+		fixture_event(&f, DPROF_REC_ALLOC, 0, 2, when, 0xf000 + 0x100 * k);
+		fixture_event(&f, DPROF_REC_FREE, 0, 2, when + 10, 0xf000 + 0x100 * k);
+		when += 100;
+	}
 	summarize(&f, &r, &s);
 	CHECK_EQ_U64(s.targets[0].matched, 40);
 	CHECK_EQ_U64(s.targets[0].remote_frees, 10);
@@ -135,6 +146,8 @@ static void test_bounce_over_addresses(void)
 	CHECK_EQ_U64(s.targets[1].matched, 3);
 	CHECK_EQ_U64(s.targets[1].bounce_addrs, 1);
 	CHECK(s.targets[1].bounce_err < 0);
+	CHECK_EQ_U64(s.targets[2].bounce_addrs, 3);
+	CHECK(s.targets[2].bounce_err > 0.560 && s.targets[2].bounce_err < 0.562);
 	objects_free(&s);
 	recording_free(&r);
 	fixture_free(&f);
