@@ -34,7 +34,9 @@ done
 [ -n "$canon" ] || fail "no cache of /proc/slabinfo is $dir"
 echo "dprof_alias is merged into $canon"
 
-load_mod dprof target="$canon" history=0
+# track_one_in=1: the 1000 allocations below are counted one by one; the
+# default rule raises a cache whose burst passes track_max_rate.
+load_mod dprof target="$canon" history=0 track_one_in=1
 unload_mod dprof_sharing	# destroys the alias: one reference less
 grep "^  \[0\]" "$DPROF_DIR/status"
 grep -q "^  \[0\] .*DESTROYED" "$DPROF_DIR/status" &&
