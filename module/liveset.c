@@ -25,10 +25,10 @@
  * and every RATE_PERIOD_MS, while the tracked allocations of the period
  * pass track_max_rate per online CPU, the busiest cache's halves: the
  * budget goes to the slow caches, followed in full, and the busy ones
- * are sampled.  A raise publishes the new rules, waits for every hook
- * still using the old ones (they run with preemption off), and sweeps
- * the entries the new rules reject; until the sweep ends, frees test the
- * old rules (sweep_shift).
+ * are sampled.  A raise publishes the new rules; a sweep, at once when
+ * it pays or later (track_raise()), waits for every hook still using the
+ * old ones (they run with preemption off) and drops the entries the new
+ * rules reject; until it ends, frees test the old rules (sweep_shift).
  *
  * Each slot has a birth time beside it (jiffies, 32 bits), so that the
  * sample windows drawn from the set can leave out objects younger than a
@@ -159,7 +159,6 @@ static bool sweep_owed;			/* rules raised since the last */
 static unsigned long last_sweep;	/* jiffies at its end */
 /* Lookups a period the rules raised since the last sweep still cost. */
 static u64 owed_lookups;
-/* A raise for the rate sweeps at most this often (track_raise()). */
 /* An owed sweep is paid after this at the latest. */
 #define SWEEP_MAX_MS	10000
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
