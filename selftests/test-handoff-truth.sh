@@ -51,6 +51,23 @@ dprof-view info "$out" | grep "^until:"
 dprof-view info "$out" | grep -q "^until: *covered=$want, met (ended by goal)" ||
 	fail "the recording does not say that the goal ended it"
 grep "rounds complete" $DPROF_DIR/histories
+# The other goal: every label of the type decided.  Each life here is
+# like the others (lockstep), so the intervals close within a few
+# histories; the recording must end by the goal, with no label undecided.
+dprof-view record --until decided=dprof_sharing -d 120 -o "$TMP/decided.dprof" \
+	-- sh "$TMP/handoff-run.sh" 2>"$TMP/decided.err" ||
+	fail "record --until decided failed: $(cat "$TMP/decided.err")"
+cat "$TMP/decided.err"
+grep -q "goal decided=dprof_sharing met" "$TMP/decided.err" ||
+	fail "record did not say that goal decided was met"
+dprof-view info "$TMP/decided.dprof" | grep -A1 "^until:"
+dprof-view info "$TMP/decided.dprof" |
+	grep -q "^until: *decided=dprof_sharing, met (ended by goal)" ||
+	fail "the recording does not say that goal decided ended it"
+labels=$(dprof-view classify --script -t dprof_sharing "$TMP/decided.dprof" |
+	awk '$1 == "field" || $1 == "line" { n++; u += $4 == "undecided" }
+		END { print u + 0, n + 0 }')
+expect_eq "labels undecided, of all, at the goal" "$labels" "0 6"
 unload_mod dprof
 dprof-view classify -t dprof_sharing "$out"
 dprof-view classify --script -t dprof_sharing "$out" >"$TMP/classes" ||

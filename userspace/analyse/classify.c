@@ -644,6 +644,20 @@ void classify_cover(struct classify *c, const struct dprof_plan_item *items,
 		qsort(c->l, c->nl, sizeof(*c->l), by_line);
 }
 
+void classify_count_labels(const struct classify *c, int target,
+			   size_t *decided, size_t *undecided)
+{
+	*decided = *undecided = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (target < 0 || c->f[i].target == target)
+			++*(c->f[i].label == CLASSIFY_UNDECIDED ? undecided :
+			    decided);
+	for (size_t i = 0; i < c->nl; i++)
+		if (target < 0 || c->l[i].target == target)
+			++*(c->l[i].label == CLASSIFY_UNDECIDED ? undecided :
+			    decided);
+}
+
 void classify_free(struct classify *c)
 {
 	free(c->f);

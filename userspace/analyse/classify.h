@@ -195,6 +195,12 @@ void classify_build(struct classify *c, const struct history_set *hs);
  */
 void classify_cover(struct classify *c, const struct dprof_plan_item *items,
 		    size_t n);
+/*
+ * The labels, fields' and lines' together, of target @target (-1: every
+ * target) that are decided and undecided: record --until decided.
+ */
+void classify_count_labels(const struct classify *c, int target,
+			   size_t *decided, size_t *undecided);
 void classify_free(struct classify *c);
 const char *classify_label_name(enum classify_label l);
 

@@ -684,7 +684,7 @@ int cmd_classify(int argc, char **argv)
 			fprintf(out, "%llu histories watched objects not aligned to a 64-byte line: their lines hold other fields than an aligned object's\n",
 				(unsigned long long)c.unaligned);
 		if (r.nr_plans)
-			fprintf(out, "coverage: %zu offsets planned, %zu without a complete history (rows with n 0: record longer, or with --until covered=N)\n",
+			fprintf(out, "coverage: %zu offsets planned, %zu without a complete history (rows with n 0: record longer, or with --until covered=N or --until decided)\n",
 				c.planned, c.unwatched);
 		else
 			fprintf(out, "coverage: the recording has no history plans (an older dprof-view recorded it): offsets no history watched are not listed\n");

@@ -199,6 +199,8 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 		fprintf(out, "until:      %s, %s (ended by %s)\n", v,
 			!strcmp(META("until_met"), "1") ? "met" : "not met",
 			META("ended_by"));
+	if ((v = recording_meta(r, "until_labels")))
+		fprintf(out, "            labels at the end: %s\n", v);
 	if (r->nr_plans)
 		fprintf(out, "plans:      %zu groups of offsets\n", r->nr_plans);
 	fprintf(out, "targets:\n");

@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include "accessip.h"
 #include "builtin.h"
+#include "classify.h"
+#include "histories.h"
 #include "ksyms.h"
 #include "recfile.h"
 #include "sysinfo.h"
@@ -39,17 +41,30 @@ struct record_opts {
 	enum progress_mode progress;	/* auto: when stderr is a terminal */
 	char **command;		/* run this, record until it exits */
 	unsigned long until_covered;	/* --until covered=N; 0: no goal */
+	bool until_decided;		/* --until decided[=TYPE] */
+	const char *decided_type;	/* TYPE, or NULL: every target */
 };
 
 /* With a goal and no -d, recording stops after this many seconds. */
 #define UNTIL_DEFAULT_CAP 600.0
 #define PLAN_CHECK_INTERVAL 0.5	/* seconds between reads of "plans" */
+/*
+ * --until decided classifies the recording so far: at first after this
+ * many seconds, then never spending more than a fifth of the time on it.
+ */
+#define DECIDE_CHECK_INTERVAL 1.0
+#define DECIDE_CHECK_SHARE 5.0
 
-/* How far the coverage goal is (--until covered=N). */
+/* How far the goal is (--until covered=N, or decided). */
 struct goal_state {
 	double last_check;
 	size_t groups, groups_met;	/* plan items, and those with N */
 	uint32_t fewest;		/* complete histories of the poorest */
+	/* decided: the labels of the type(s), fields' and lines' */
+	size_t decided, undecided;
+	double check_every;		/* seconds; grows with a check's cost */
+	int decided_target;		/* target index, -1: all */
+	bool snapshot_failed;		/* said once */
 	bool met;
 	const char *ended_by;	/* "goal", "workload", "time cap", "signal" */
 };
@@ -113,12 +128,16 @@ static const struct opt record_own[] = {
 	  "a second (elapsed, records, drops, histories);\n"
 	  "default: when stderr is a terminal" },
 	{ OPT_NO_PROGRESS, "no-progress", NULL, 0, "no progress line" },
-	{ OPT_UNTIL, "until", "covered=N", 0,
-	  "stop once every group of offsets of every history\n"
-	  "plan has N complete histories (the module's\n"
-	  "\"plans\"), or at -d (default 600 s), or when\n"
-	  "COMMAND exits, whichever comes first; the goal met\n"
-	  "sends COMMAND SIGTERM.  The end says which it was" },
+	{ OPT_UNTIL, "until", "GOAL", 0,
+	  "covered=N: stop once every group of offsets of\n"
+	  "every history plan has N complete histories (the\n"
+	  "module's \"plans\"); decided[=TYPE]: once every\n"
+	  "field and line label classify gives TYPE (default:\n"
+	  "every type with a plan) is decided, none undecided\n"
+	  "(a share on the threshold never decides: set -d).\n"
+	  "Or at -d (default 600 s), or when COMMAND exits,\n"
+	  "whichever comes first; the goal met sends COMMAND\n"
+	  "SIGTERM.  The end says which it was" },
 	OPT_END,
 };
 
@@ -165,10 +184,23 @@ static int record_option(void *ctx, int key, const char *arg)
 	case OPT_UNTIL: {
 		char *end;
 
+		if (o->until_covered || o->until_decided) {
+			errmsg("record: --until %s: one goal at a time", arg);
+			return EXIT_USAGE;
+		}
+		if (!strcmp(arg, "decided") || !strncmp(arg, "decided=", 8)) {
+			o->until_decided = true;
+			o->decided_type = arg[7] ? arg + 8 : NULL;
+			if (o->decided_type && !*o->decided_type) {
+				errmsg("record: --until decided=: name the type (or say decided for every type)");
+				return EXIT_USAGE;
+			}
+			return 0;
+		}
 		if (strncmp(arg, "covered=", 8) || !isdigit((unsigned char)arg[8]) ||
 		    (o->until_covered = strtoul(arg + 8, &end, 10), *end) ||
 		    !o->until_covered || o->until_covered > 1000000) {
-			errmsg("record: --until %s: expected covered=N, N from 1 to 1000000 complete histories per group of offsets",
+			errmsg("record: --until %s: expected covered=N (N from 1 to 1000000 complete histories per group of offsets), decided or decided=TYPE",
 			       arg);
 			return EXIT_USAGE;
 		}
@@ -183,7 +215,8 @@ static const struct command_opts record_cmd = {
 	.cmd = "record",
 	.synopsis =
 	"usage: dprof-view record [-o FILE] [-d DURATION] [-l LABEL] [--work N|@FILE]\n"
-	"                         [--load L] [--until covered=N] [-- COMMAND [ARGS...]]\n"
+	"                         [--load L] [--until covered=N|decided[=TYPE]]\n"
+	"                         [-- COMMAND [ARGS...]]\n"
 	"\n"
 	"Drain dprof.ko's rings into a recording until DURATION passes, COMMAND\n"
 	"exits, the --until goal is met, or SIGINT/SIGTERM arrives.  The file also\n"
@@ -209,7 +242,7 @@ static int parse_record_opts(int argc, char **argv, struct record_opts *o)
 	if (first < argc)
 		o->command = &argv[first];
 	/* A goal that is never met (a type without histories) ends anyway. */
-	if (o->until_covered && o->duration <= 0)
+	if ((o->until_covered || o->until_decided) && o->duration <= 0)
 		o->duration = UNTIL_DEFAULT_CAP;
 	return 0;
 }
@@ -351,6 +384,22 @@ static int write_header_sections(struct record_state *st)
 	st->nr_targets = nr_targets;
 	for (int i = 0; i < nr_targets; i++)
 		st->target_flags[i] = targets[i].flags;
+	st->goal.decided_target = -1;
+	if (st->opts.decided_type) {
+		struct recording loaded = {
+			.path = "dprof.ko", .targets = targets,
+			.nr_targets = (size_t)nr_targets,
+		};
+		const char *name = st->opts.decided_type;
+
+		/* Target indexes are never reused: the snapshots keep it. */
+		st->goal.decided_target = view_target(&loaded,
+						      "record --until decided",
+						      &name);
+		if (st->goal.decided_target < 0)
+			return EXIT_USAGE;
+		st->opts.decided_type = name;
+	}
 
 	uname(&uts);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -445,7 +494,8 @@ static int u64_cmp(const void *a, const void *b)
  * accessing instruction, and to the kind of access it makes, while this
  * machine's kernel text is at hand.
  */
-static void write_ipmap(struct record_state *st)
+static void write_ipmap(struct record_state *st, struct rec_writer *w,
+			bool quiet)
 {
 	struct dprof_file_access_kind *kinds;
 	struct dprof_file_ipmap *map;
@@ -460,19 +510,22 @@ static void write_ipmap(struct record_state *st)
 	for (size_t i = 0; i < st->nr_trap_ips; i++)
 		if (!n || st->trap_ips[i] != st->trap_ips[n - 1])
 			st->trap_ips[n++] = st->trap_ips[i];
+	st->nr_trap_ips = n;	/* a snapshot's map is made again later */
 	map = xcalloc(n, sizeof(*map));
 	kinds = xcalloc(n, sizeof(*kinds));
 	ksyms_load(&syms, st->kallsyms);
 	sys_path(kcore, sizeof(kcore), "DPROF_PROCFS", "/proc", "kcore");
 	mapped = access_ip_map(kcore, &syms, st->trap_ips, n, map, kinds);
-	if (mapped < 0)
+	if (quiet)
+		;	/* the end's map says it */
+	else if (mapped < 0)
 		fprintf(stderr, "%s: record: warning: cannot read kernel text from %s (%s); history ips will be those after each access\n",
 			prog_name, kcore, strerror(errno));
 	else if ((size_t)mapped < n)
 		fprintf(stderr, "%s: record: warning: %zu of %zu history ips could not be decoded; those stay the ip after the access\n",
 			prog_name, n - (size_t)mapped, n);
-	rec_write_section(&st->out, DPROF_SEC_IPMAP, map, n * sizeof(*map));
-	rec_write_section(&st->out, DPROF_SEC_ACCESS_KINDS, kinds,
+	rec_write_section(w, DPROF_SEC_IPMAP, map, n * sizeof(*map));
+	rec_write_section(w, DPROF_SEC_ACCESS_KINDS, kinds,
 			  n * sizeof(*kinds));
 	ksyms_free(&syms);
 	free(kinds);
@@ -554,6 +607,70 @@ static void check_goal(struct record_state *st)
 	free(buf);
 }
 
+static void write_plans(struct record_state *st, struct rec_writer *w);
+
+/*
+ * --until decided: the labels classify would give now.  The file as
+ * written so far is read back, and what an analysis needs of the end (the
+ * targets and plans now, the ip map, an end section) is appended in
+ * memory; then the recording is classified as the view does it.
+ */
+static void check_decided(struct record_state *st)
+{
+	static struct dprof_file_target targets[DPROF_MAX_TARGETS];
+	struct goal_state *g = &st->goal;
+	struct dprof_file_end end = { .records = st->records };
+	struct rec_writer mem = { .offset = 0 };
+	struct recording r;
+	struct history_set hs;
+	struct classify c;
+	struct rec_error err;
+	char *file, *buf = NULL;
+	size_t file_len = 0, size = 0;
+	int nr_targets;
+
+	fflush(st->out.file);
+	file = read_whole_file(st->opts.output, &file_len);
+	mem.file = file ? open_memstream(&buf, &size) : NULL;
+	if (!mem.file) {
+		if (!g->snapshot_failed)
+			fprintf(stderr, "%s: record: warning: cannot read back %s to classify it (%s); --until decided can only end by time, signal or workload\n",
+				prog_name, st->opts.output, strerror(errno));
+		g->snapshot_failed = true;
+		free(file);
+		return;
+	}
+	if (fwrite(file, file_len, 1, mem.file) != 1)
+		mem.failed = true;
+	free(file);
+	nr_targets = read_targets(st, targets);
+	if (nr_targets > 0)
+		rec_write_section(&mem, DPROF_SEC_TARGETS, targets,
+				  (size_t)nr_targets * sizeof(targets[0]));
+	write_plans(st, &mem);
+	write_ipmap(st, &mem, true);
+	rec_write_section(&mem, DPROF_SEC_END, &end, sizeof(end));
+	if (fclose(mem.file) || mem.failed ||
+	    recording_parse(&r, (const uint8_t *)buf, size, &err)) {
+		if (!g->snapshot_failed)
+			fprintf(stderr, "%s: record: warning: the recording so far does not read back (%s); --until decided can only end by time, signal or workload\n",
+				prog_name, mem.failed ? "out of memory" : err.msg);
+		g->snapshot_failed = true;
+		free(buf);
+		return;
+	}
+	histories_build(&hs, &r);
+	classify_build(&c, &hs);
+	classify_cover(&c, r.plans, r.nr_plans);
+	classify_count_labels(&c, g->decided_target, &g->decided,
+			      &g->undecided);
+	g->met = g->decided && !g->undecided;
+	classify_free(&c);
+	histories_free(&hs);
+	recording_free(&r);
+	free(buf);
+}
+
 static bool should_stop(struct record_state *st, double start)
 {
 	struct goal_state *g = &st->goal;
@@ -573,16 +690,24 @@ static bool should_stop(struct record_state *st, double start)
 		g->ended_by = "workload";
 		return true;
 	}
-	if (st->opts.until_covered && now - g->last_check >= PLAN_CHECK_INTERVAL) {
+	if (st->opts.until_decided && now - g->last_check >= g->check_every) {
+		check_decided(st);
+		g->last_check = now_seconds();
+		/* Checks grow with the recording: keep them to a fifth. */
+		g->check_every = DECIDE_CHECK_SHARE * (g->last_check - now);
+		if (g->check_every < DECIDE_CHECK_INTERVAL)
+			g->check_every = DECIDE_CHECK_INTERVAL;
+	} else if (st->opts.until_covered &&
+		   now - g->last_check >= PLAN_CHECK_INTERVAL) {
 		g->last_check = now;
 		check_goal(st);
-		if (g->met) {
-			g->ended_by = "goal";
-			/* The workload has done what was asked of it. */
-			if (st->child > 0)
-				kill(st->child, SIGTERM);
-			return true;
-		}
+	}
+	if ((st->opts.until_covered || st->opts.until_decided) && g->met) {
+		g->ended_by = "goal";
+		/* The workload has done what was asked of it. */
+		if (st->child > 0)
+			kill(st->child, SIGTERM);
+		return true;
 	}
 	return false;
 }
@@ -592,7 +717,21 @@ static void report_goal(struct record_state *st, double elapsed)
 {
 	struct goal_state *g = &st->goal;
 	unsigned long n = st->opts.until_covered;
+	const char *type = st->opts.decided_type;
 
+	if (st->opts.until_decided && g->met)
+		fprintf(stderr, "[ dprof-view record: goal decided%s%s met in %.1f s: all %zu field and line labels of %s are decided%s ]\n",
+			type ? "=" : "", type ?: "", elapsed, g->decided,
+			type ?: "the types with a plan",
+			g->ended_by && strcmp(g->ended_by, "goal") ?
+			" (at the end)" : "");
+	else if (st->opts.until_decided)
+		fprintf(stderr, "%s: record: warning: the %s ended the recording before goal decided%s%s: %zu of %zu field and line labels decided%s\n",
+			prog_name, g->ended_by ? g->ended_by : "end",
+			type ? "=" : "", type ?: "", g->decided,
+			g->decided + g->undecided,
+			g->decided + g->undecided ? "; classify says what would decide the others" :
+			" (no history plan: history=0, or no object of the type was watched yet)");
 	if (!n)
 		return;
 	if (g->met)
@@ -627,6 +766,9 @@ static void show_progress(struct record_state *st, double start, bool last)
 		fprintf(stderr, ", groups with %lu: %zu/%zu",
 			st->opts.until_covered, st->goal.groups_met,
 			st->goal.groups);
+	if (st->opts.until_decided)
+		fprintf(stderr, ", labels decided: %zu/%zu", st->goal.decided,
+			st->goal.decided + st->goal.undecided);
 	fprintf(stderr, " ]%s", last ? "\n" : "");
 	fflush(stderr);
 }
@@ -723,11 +865,17 @@ static void write_samples(struct record_state *st)
 	if (len)
 		rec_write_section(&st->out, DPROF_SEC_PERCPU, buf, len);
 	free(buf);
-	/* The plans, so that views show the slots no history watched. */
-	buf = read_table(st, DPROF_FILE_PLANS, sizeof(struct dprof_plan_item),
-			 &len);
+}
+
+/* The plans, so that views show the slots no history watched. */
+static void write_plans(struct record_state *st, struct rec_writer *w)
+{
+	size_t len;
+	uint8_t *buf = read_table(st, DPROF_FILE_PLANS,
+				  sizeof(struct dprof_plan_item), &len);
+
 	if (len)
-		rec_write_section(&st->out, DPROF_SEC_PLANS, buf, len);
+		rec_write_section(w, DPROF_SEC_PLANS, buf, len);
 	free(buf);
 }
 
@@ -737,7 +885,7 @@ static void write_samples(struct record_state *st)
  */
 static int write_work_meta(struct record_state *st)
 {
-	char meta[256], *text = NULL;
+	char meta[512], *text = NULL;
 	const char *work = st->opts.work;
 	int len = 0;
 
@@ -758,6 +906,14 @@ static int write_work_meta(struct record_state *st)
 				"until=covered=%lu\nuntil_met=%d\nended_by=%s\n",
 				st->opts.until_covered, st->goal.met,
 				st->goal.ended_by ? st->goal.ended_by : "end");
+	else if (st->opts.until_decided)
+		len += snprintf(meta + len, sizeof(meta) - len,
+				"until=decided%s%s\nuntil_met=%d\nended_by=%s\nuntil_labels=%zu of %zu decided\n",
+				st->opts.decided_type ? "=" : "",
+				st->opts.decided_type ?: "", st->goal.met,
+				st->goal.ended_by ? st->goal.ended_by : "end",
+				st->goal.decided,
+				st->goal.decided + st->goal.undecided);
 	if (st->opts.load)
 		len += snprintf(meta + len, sizeof(meta) - len, "load=%s\n",
 				st->opts.load);
@@ -794,6 +950,9 @@ static int finish(struct record_state *st, double elapsed)
 	char *profile = debugfs_file(st, DPROF_FILE_PROFILE);
 	int work_failed;
 
+	/* The state the recording ends in, before its tail is written. */
+	if (st->opts.until_decided && !st->goal.met)
+		check_decided(st);
 	if (status)
 		rec_write_section(&st->out, DPROF_SEC_STATUS, status,
 				  strlen(status));
@@ -816,7 +975,8 @@ static int finish(struct record_state *st, double elapsed)
 		rec_write_section(&st->out, DPROF_SEC_TARGETS, targets,
 				  (size_t)nr_targets * sizeof(targets[0]));
 	write_samples(st);
-	write_ipmap(st);
+	write_plans(st, &st->out);
+	write_ipmap(st, &st->out, false);
 	if (st->opts.until_covered)
 		check_goal(st);	/* the state the recording ends in */
 	work_failed = write_work_meta(st);
