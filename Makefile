@@ -37,7 +37,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view referee referee-test check-referee \
-	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached vm-run vm-shell debian-rootfs deps deb lint install clean help
+	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached case-apache vm-run vm-shell debian-rootfs deps deb lint install clean help
 
 all: module view
 
@@ -50,6 +50,7 @@ help:
 	@echo "make vm-run SCRIPT=f [KERNEL=6.12] [ROOT=debian]   run a script in the guest"
 	@echo "make vm-shell [KERNEL=6.12] [ROOT=debian]          interactive guest shell"
 	@echo "make case-memcached the thesis' memcached case in the Debian guest (tables, flow, overhead)"
+	@echo "make case-apache    the thesis' Apache case: concurrency sweep, accept queue, diff peak/drop-off"
 	@echo "make debian-rootfs  the Debian guest's image (memcached, Apache), cached in build/debian"
 	@echo "make bench      dprof's costs in instructions (one guest under -icount), then the analyses'"
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
@@ -175,6 +176,9 @@ vm-test:
 # The thesis' memcached case in the Debian guest (Table 6.1, flow, overhead).
 case-memcached: deps
 	$(TOP)/scripts/case-memcached.sh -k $(KERNEL)
+
+case-apache: deps
+	$(TOP)/scripts/case-apache.sh -k $(KERNEL)
 
 # The handlers' and parts' instructions alone (a few minutes).
 bench-parts: deps

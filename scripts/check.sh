@@ -15,7 +15,7 @@
 #     pprof and by speedscope in headless Chromium (check-exports.sh)
 #  6. the Debian packages: built, lintian, installed, DKMS's module for
 #     6.1 and 6.12 loaded in a guest of each (check-deb.sh)
-#  7. real Debian applications (memcached) in the Debian guest, whose
+#  7. real Debian applications (memcached, Apache) in the Debian guest, whose
 #     userland is built from Debian's packages (scripts/debian-rootfs.sh)
 #  8. the referee (a QEMU plugin, referee/): its cache model on sequences
 #     whose classes follow from the definitions, then its classes on
@@ -55,11 +55,12 @@ for k in 6.1 6.12; do
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh test-alias-race.sh
 done
 # The Debian guest: its image built on first use (about 20 s), then the
-# real servers' cases, about 60 s a kernel.
+# real servers' cases, about 100 s a kernel.
 for k in 6.1 6.12; do
-	step "Debian guest (memcached) on $k" \
+	step "Debian guest (memcached, Apache) on $k" \
 		scripts/vm.sh -k $k -r debian -t 600 selftests/run.sh \
-		debian/test-memcached-skbuff.sh debian/test-memcached-all.sh
+		debian/test-memcached-skbuff.sh debian/test-memcached-all.sh \
+		debian/test-apache.sh
 done
 for k in 6.1 6.12; do
 	step "guest selftest under -icount on $k" env DPROF_ICOUNT=1 \
