@@ -377,7 +377,8 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	else
 		seq_printf(m, "histories: off (history=0); registers %s, watch %u\n",
 			   state_names[word_state(word)], word_id(word));
-	if (cfg->enabled && DPROF_FREE_QUARANTINE)
+	/* Objects chosen at allocation do not wait for a freed one. */
+	if (cfg->enabled && DPROF_FREE_QUARANTINE && !dprof_watch_parked)
 		seq_printf(m, "  %s\n", QUARANTINE_NOTE);
 	if (cfg->windows)
 		dprof_window_show(m);

@@ -291,18 +291,54 @@ static void show_track_per_cache(struct seq_file *m, unsigned int one_in)
 #define SWEEP_OWED_NOTE \
 	" (one owed: run once the raised caches' lookups would cost more, or within 10 s)"
 
+/*
+ * The records per CPU and the hooks' costs.  The two sums are on the heap:
+ * on the stack, with KASAN's red zones around them, status_show()'s frame
+ * grew past the 2 KB the debug kernel allows.
+ */
+static int show_records(struct seq_file *m)
+{
+	struct dprof_cpu_stats *sum, *cpu_sum;
+	char label[16];
+	int cpu;
+
+	sum = kcalloc(2, sizeof(*sum), GFP_KERNEL);
+	if (!sum)
+		return -ENOMEM;
+	cpu_sum = sum + 1;
+	seq_puts(m, "records per CPU:\n");
+	seq_printf(m, "  %-5s %10s %10s %10s %10s %10s %10s\n", "cpu",
+		   "allocs", "frees", "not_live", "untracked", "off_grid",
+		   "ring_lost");
+	for_each_possible_cpu(cpu) {
+		memset(cpu_sum, 0, sizeof(*cpu_sum));
+		dprof_stats_sum(cpu_sum, cpu);
+		dprof_stats_sum(sum, cpu);
+		if (!cpu_online(cpu) && !cpu_sum->allocs && !cpu_sum->frees)
+			continue;
+		snprintf(label, sizeof(label), "%d", cpu);
+		show_cpu_row(m, label, cpu_sum);
+	}
+	show_cpu_row(m, "all", sum);
+	seq_printf(m, "duplicate allocs (missed frees): %llu\n", sum->duplicates);
+	seq_printf(m, "bulk probe misses: alloc %lu free %lu\n",
+		   dprof_slab_bulk_missed(), dprof_slab_free_bulk_missed());
+	seq_printf(m, "dropped: %llu\n", lost_total());
+	show_costs(m, sum);
+	kfree(sum);
+	return 0;
+}
+
 static int status_show(struct seq_file *m, void *v)
 {
-	struct dprof_cpu_stats sum = {}, cpu_sum;
 	unsigned long capacity, live, max_probe;
 	unsigned int one_in, raises, rate_raises, max_rate, aliases, overflow;
 	unsigned int sweeps;
 	bool track_auto, owed;
 	u64 swept;
 	u64 elapsed = ktime_get_mono_fast_ns() - dprof_load_time_ns();
-	char label[16];
 	unsigned int i;
-	int cpu;
+	int ret;
 
 	seq_printf(m, "dprof %s abi %d\n", DPROF_VERSION, DPROF_ABI_VERSION);
 	seq_printf(m, "enabled: %d\n", READ_ONCE(dprof_enabled));
@@ -373,25 +409,9 @@ static int status_show(struct seq_file *m, void *v)
 			   bitmap_weight(dprof_low_caches, 1U << DPROF_LOW_BITS),
 			   1U << DPROF_LOW_BITS);
 	dprof_scan_show(m);
-	seq_puts(m, "records per CPU:\n");
-	seq_printf(m, "  %-5s %10s %10s %10s %10s %10s %10s\n", "cpu",
-		   "allocs", "frees", "not_live", "untracked", "off_grid",
-		   "ring_lost");
-	for_each_possible_cpu(cpu) {
-		memset(&cpu_sum, 0, sizeof(cpu_sum));
-		dprof_stats_sum(&cpu_sum, cpu);
-		dprof_stats_sum(&sum, cpu);
-		if (!cpu_online(cpu) && !cpu_sum.allocs && !cpu_sum.frees)
-			continue;
-		snprintf(label, sizeof(label), "%d", cpu);
-		show_cpu_row(m, label, &cpu_sum);
-	}
-	show_cpu_row(m, "all", &sum);
-	seq_printf(m, "duplicate allocs (missed frees): %llu\n", sum.duplicates);
-	seq_printf(m, "bulk probe misses: alloc %lu free %lu\n",
-		   dprof_slab_bulk_missed(), dprof_slab_free_bulk_missed());
-	seq_printf(m, "dropped: %llu\n", lost_total());
-	show_costs(m, &sum);
+	ret = show_records(m);
+	if (ret)
+		return ret;
 	dprof_history_show(m, true);
 	dprof_sample_show(m, true);
 	return 0;

@@ -6,8 +6,11 @@
 # queue's length at the drop-off (the thesis' fix), and dprof's overhead
 # at the peak; then, multi-threaded (windows and histories see more of
 # the load per minute), the profile at the drop-off and the diff between
-# two recordings at the peak and two at the drop-off.  Tables and
-# recordings land in build/case-apache/.  Some 15 minutes at the defaults.
+# two recordings at the peak and two at the drop-off.  The -icount boot
+# also measures the thesis' evaluation: history collection time and cost
+# per type (Table 6.7) and the cost against the window rate (Figure 6-2).
+# Tables, plots (SVG) and recordings land in build/case-apache/.  Some
+# 15 minutes at the defaults.
 #
 #   scripts/case-apache.sh [-k KERNEL] [-n REQUESTS] [-r ROUNDS] [-l LEVELS] [-T TARGETS]
 #   -n  requests per ab run (default 4000)
@@ -46,8 +49,32 @@ DPROF_ICOUNT=1 "$top/scripts/vm.sh" -k "$kernel" -r debian -t 3600 \
 	"$guest" profile "$n" "$peak" "$drop" "$targets"
 rm -rf "$out"
 cp -r "$share/case-apache" "$out"
+# Plots a person would rather look at than read: the sweep (the thesis'
+# peak and drop-off) and the overhead against the window rate (its
+# Figure 6-2).
+awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $1, $2 }' "$out/sweep.txt" >"$out/sweep.dat"
+awk 'NR > 1 && $1 ~ /^[0-9]+$/ { sub(/%/, "", $4); print $2, -$4, $1 }' \
+	"$out/window-rate.txt" >"$out/window-rate.dat"
+gnuplot <<EOF
+set terminal svg size 640,400 dynamic noenhanced
+set output "$out/sweep.svg"
+set title "Apache in the guest: requests per second of guest time (-icount) against ab's clients"
+set logscale x 2
+set xlabel "ab concurrency (clients)"
+set ylabel "requests/s (median)"
+set yrange [0:*]
+plot "$out/sweep.dat" using 1:2 with linespoints title "apache2, mpm_event"
+set output "$out/window-rate.svg"
+set title "dprof's cost against the rate of sample windows (target=all history=0)"
+unset logscale x
+set xlabel "sample windows per second of guest time"
+set ylabel "throughput lost (%)"
+set yrange [*:*]
+plot "$out/window-rate.dat" using 1:2:3 with labels offset 0,1 notitle, \
+	"" using 1:2 with linespoints title "sample_window_ms as labelled"
+EOF
 echo
-for f in sweep fix overhead; do
+for f in sweep fix overhead collection window-rate; do
 	echo "== $f (under -icount)"
 	cat "$out/$f.txt"
 done

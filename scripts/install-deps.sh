@@ -14,7 +14,7 @@ set -eu
 
 pkgs="build-essential make gcc libc6-dev libbpf-dev libelf-dev zlib1g-dev
 libcapstone-dev libdw-dev libjson-c-dev zstd binutils perl clang libclang-rt-14-dev
-pkg-config busybox-static cpio kmod xz-utils gzip graphviz
+pkg-config busybox-static cpio kmod xz-utils gzip graphviz gnuplot-nox
 dwarves linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64
 linux-headers-6.12-amd64
 golang-go golang-github-google-pprof-dev chromium python3
@@ -26,6 +26,7 @@ mmdebstrap e2fsprogs libglib2.0-dev"
 # scripts/check-deb.sh: the packaging tools, DKMS and lintian.
 # scripts/debian-rootfs.sh: mmdebstrap and mkfs.ext4 for the Debian guest.
 # scripts/referee.sh: glib for the QEMU plugin of the referee.
+# make case-apache: gnuplot for its plots (SVG).
 # --debug: also what building the debug kernel of make check-debug needs.
 if [ "${1:-}" = --debug ]; then
 	pkgs="$pkgs linux-source-6.1 flex bison bc libssl-dev"

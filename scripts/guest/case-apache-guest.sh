@@ -146,6 +146,62 @@ overhead)
 	done | tee -a $out/overhead.txt
 	awk 'NR == 1 { base = $3 } { printf "%-40s %+.1f%%\n", $1, 100 * ($3 - base) / base }' \
 		$work/rows | tee -a $out/overhead.txt
+	base=$(awk 'NR == 1 { print $3 }' $work/rows)
+	# The thesis' Table 6.7: per type, how long a history set takes
+	# (one round of the plan: every group of offsets watched once) and
+	# what collecting costs.
+	say "history collection per type at the peak (the thesis' Table 6.7): target=TYPE sampler=off, $rounds_n rounds of ab; a set is one round of the plan (every group of offsets watched once), in guest seconds"
+	printf "%-22s %6s %6s %10s %8s %10s %10s %9s\n" type bytes groups histories rounds "s per set" "req/s med" overhead |
+		tee $out/collection.txt
+	for t in $(echo "$targets" | tr , ' '); do
+		modload /lib/modules/dprof/dprof.ko target="$t" sampler=off ||
+			{ echo "case-apache: dprof.ko target=$t sampler=off would not load" >&2; exit 1; }
+		t0=$(/bin/date +%s%N)
+		: >$work/rows
+		rounds "$t" "$peak" "$rounds_n" >/dev/null
+		t1=$(/bin/date +%s%N)
+		h=$(grep -F "] $t:" /sys/kernel/debug/dprof/histories | head -n 1)
+		rmmod dprof
+		size=$(awk -v t="$t" '$1 == t { print $4 }' /proc/slabinfo)
+		echo "$h" | awk -v t="$t" -v size="${size:-?}" -v ns=$((t1 - t0)) \
+			-v rps="$(awk '{ print $3 }' $work/rows)" -v base="$base" '{
+			g = 0; c = 0; r = 0
+			for (i = 1; i <= NF; i++) {
+				if ($(i + 1) == "groups" && !g) g = $i
+				if ($i == "histories" && $(i - 1) == "complete") c = $(i + 1)
+				if ($i == "complete" && $(i - 1) == "rounds") { r = $(i + 1); sub(/,$/, "", r) }
+			}
+			per = r > 0 ? sprintf("%.2f", ns / 1e9 / r) : c > 0 && g > 0 ? sprintf("~%.1f", ns / 1e9 * g / c) : "-"
+			printf "%-22s %6s %6s %10s %8s %10s %10.0f %+8.1f%%\n", t, size, g, c, r, per, rps, 100 * (rps - base) / base
+		}' | tee -a $out/collection.txt
+	done
+	echo "s per set: guest time of the runs over the rounds completed; ~: projected from the histories per group when no round completed" |
+		tee -a $out/collection.txt
+	# The thesis' Figure 6-2 for the watch sampler: the overhead against
+	# the rate of sample windows, set by their length (history=0: the
+	# windows alone).
+	say "overhead against the window rate (the thesis' Figure 6-2): target=all history=0, sample_window_ms 5, 20 (default), 80"
+	printf "%-18s %12s %10s %9s\n" sample_window_ms "windows/s" "req/s med" overhead | tee $out/window-rate.txt
+	for ms in 5 20 80; do
+		modload /lib/modules/dprof/dprof.ko target=all history=0 sample_window_ms=$ms ||
+			{ echo "case-apache: dprof.ko target=all history=0 would not load" >&2; exit 1; }
+		i=0
+		while ! grep -q "^scan: done\|^scan: off" /sys/kernel/debug/dprof/status &&
+			[ $i -lt 600 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		w0=$(awk '/^sample windows:/ { print $3 + $5; exit }' /sys/kernel/debug/dprof/histories)
+		t0=$(/bin/date +%s%N)
+		: >$work/rows
+		rounds "$ms" "$peak" "$rounds_n" >/dev/null
+		t1=$(/bin/date +%s%N)
+		w1=$(awk '/^sample windows:/ { print $3 + $5; exit }' /sys/kernel/debug/dprof/histories)
+		rmmod dprof
+		awk -v ms=$ms -v w=$((w1 - w0)) -v ns=$((t1 - t0)) -v base="$base" '{
+			printf "%-18s %12.1f %10.0f %+8.1f%%\n", ms, w * 1e9 / ns, $3, 100 * ($3 - base) / base }' \
+			$work/rows | tee -a $out/window-rate.txt
+	done
 	;;
 profile)
 	peak=${3:?profile needs the peak level}
