@@ -8,7 +8,8 @@
 # the load per minute), the profile at the drop-off and the diff between
 # two recordings at the peak and two at the drop-off.  The -icount boot
 # also measures the thesis' evaluation: history collection time and cost
-# per type (Table 6.7) and the cost against the window rate (Figure 6-2).
+# per type (Table 6.7) and the cost against the window rate (Figure 6-2);
+# the profile boot, unique paths against histories collected (Figure 6-3).
 # Tables, plots (SVG) and recordings land in build/case-apache/.  Some
 # 15 minutes at the defaults.
 #
@@ -55,6 +56,10 @@ cp -r "$share/case-apache" "$out"
 awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $1, $2 }' "$out/sweep.txt" >"$out/sweep.dat"
 awk 'NR > 1 && $1 ~ /^[0-9]+$/ { sub(/%/, "", $4); print $2, -$4, $1 }' \
 	"$out/window-rate.txt" >"$out/window-rate.dat"
+# One block per type (gnuplot's index), for the paths' growth.
+awk 'NR > 1 { if ($1 != last && NR > 2) printf "\n\n"; last = $1; print $2, $3 }' \
+	"$out/paths-growth.txt" >"$out/paths-growth.dat"
+types=$(awk 'NR > 1 && $1 != last { last = $1; printf "%s ", $1 }' "$out/paths-growth.txt")
 gnuplot <<EOF
 set terminal svg size 640,400 dynamic noenhanced
 set output "$out/sweep.svg"
@@ -72,12 +77,22 @@ set ylabel "throughput lost (%)"
 set yrange [*:*]
 plot "$out/window-rate.dat" using 1:2:3 with labels offset 0,1 notitle, \
 	"" using 1:2 with linespoints title "sample_window_ms as labelled"
+set output "$out/paths-growth.svg"
+set title "Unique paths against complete histories collected, per type (histories alone, at the peak)"
+set xlabel "complete histories"
+set ylabel "unique paths"
+set yrange [0:*]
+set key left top
+types = "$types"
+plot for [i = 0:words(types) - 1] "$out/paths-growth.dat" index i using 1:2 with linespoints title word(types, i + 1)
 EOF
 echo
 for f in sweep fix overhead collection window-rate; do
 	echo "== $f (under -icount)"
 	cat "$out/$f.txt"
 done
+echo "== unique paths against histories (multi-threaded TCG; plot in paths-growth.svg)"
+cat "$out/paths-growth.txt"
 echo "== dprof-view diff -m lifetime, peak ($peak clients) against drop-off ($drop clients)"
 cat "$out/diff-lifetime.txt"
 echo "reports, diffs, working sets and recordings in $out"

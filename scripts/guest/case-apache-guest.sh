@@ -245,6 +245,22 @@ profile)
 	dprof-view report $out/dropoff-1.dprof | tee $out/report-dropoff.txt
 	dprof-view workingset --no-sim $out/dropoff-1.dprof | tee $out/workingset-dropoff.txt
 	dprof-view workingset --no-sim $out/peak-1.dprof | tee $out/workingset-peak.txt
+	# The thesis' Figure 6-3: how many unique paths the histories found
+	# as more were collected (paths flatten when collecting more would
+	# find few new ones).  Histories alone (sampler=off), twice the
+	# requests, at the peak.
+	say "unique paths against histories collected (the thesis' Figure 6-3): target=$targets sampler=off, ab -n $((2 * n)) at the peak"
+	modload /lib/modules/dprof/dprof.ko target="$targets" sampler=off
+	dprof-view record --no-progress -o $work/paths.dprof -- \
+		taskset -c 1 ab -q -n $((2 * n)) -c "$peak" http://127.0.0.1/ >/dev/null ||
+		{ echo "case-apache: record failed" >&2; exit 1; }
+	rmmod dprof
+	printf "%-22s %10s %8s\n" type histories paths | tee $out/paths-growth.txt
+	for t in $(echo "$targets" | tr , ' '); do
+		dprof-view paths -n 0 -t "$t" $work/paths.dprof 2>/dev/null |
+			awk -v t="$t" '$1 == "coverage:" && $3 == "paths" {
+				for (i = 5; i < NF; i++) { split($i, hp, ":"); printf "%-22s %10d %8d\n", t, hp[1], hp[2] } }'
+	done | tee -a $out/paths-growth.txt
 	;;
 *)
 	echo "case-apache-guest.sh: unknown mode '$mode'" >&2

@@ -424,6 +424,18 @@ static void emit(struct ctx *c)
 			json_uint(&j, "unique_paths", pt->nr_paths);
 			json_uint(&j, "new_paths_in_last_20_percent",
 				  paths_new_in_tail(pt, 0.2));
+			/* The growth, as the text's "unique paths after". */
+			json_array_begin(&j, "unique_paths_after");
+			for (int k = 1; k <= 10 && pt->histories; k++) {
+				size_t i = (pt->histories * k + 9) / 10;
+
+				json_object_begin(&j, NULL);
+				json_uint(&j, "histories",
+					  pt->growth[i - 1].histories);
+				json_uint(&j, "paths", pt->growth[i - 1].paths);
+				json_object_end(&j);
+			}
+			json_array_end(&j);
 			view_coverage_json(&j, &c->cover, t);
 			json_array_begin(&j, c->o->combined ? "combined" :
 							      "paths");
