@@ -37,7 +37,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view referee referee-test check-referee \
-	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached case-apache vm-run vm-shell debian-rootfs deps deb lint install clean help
+	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached case-apache check-layers vm-run vm-shell debian-rootfs deps deb lint install clean help
 
 all: module view
 
@@ -58,6 +58,7 @@ help:
 	@echo "make bench-insns each function's instructions per allocate+free (QEMU plugin)"
 	@echo "make bench-view dprof-view's analyses on a synthetic recording (also in bench)"
 	@echo "make lint       checkpatch --strict on module/"
+	@echo "make check-layers the module's include and use graphs: cycles, or its layers"
 	@echo "make referee    the referee, a QEMU plugin (build/referee.so); make check-referee proves it"
 	@echo "make deb        dprof-dkms and dprof-view .deb packages in build/deb/"
 	@echo "make install    install dprof-view and the module (DESTDIR, PREFIX)"
@@ -176,6 +177,9 @@ vm-test:
 # The thesis' memcached case in the Debian guest (Table 6.1, flow, overhead).
 case-memcached: deps
 	$(TOP)/scripts/case-memcached.sh -k $(KERNEL)
+
+check-layers: module
+	python3 $(TOP)/scripts/check-layers.py
 
 case-apache: deps
 	$(TOP)/scripts/case-apache.sh -k $(KERNEL)

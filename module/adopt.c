@@ -19,7 +19,6 @@
 #include "dprof.h"
 
 bool dprof_have_kmalloc_target;
-bool dprof_target_all;
 
 /* Names used by the DProf thesis and by habit (shared with dprof-view). */
 static const struct {

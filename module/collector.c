@@ -272,14 +272,18 @@ int dprof_history_init(const struct dprof_history_config *config)
 		if (ret)
 			goto err_plans;
 	}
+	/* Before the first window: what a sweep of the set drops ends it. */
+	dprof_window_init();
 	thread = kthread_run(collector, NULL, "dprof-history");
 	if (IS_ERR(thread)) {
 		ret = PTR_ERR(thread);
 		thread = NULL;
-		goto err_plans;
+		goto err_window;
 	}
 	return 0;
 
+err_window:
+	dprof_window_exit();
 err_plans:
 	dprof_plans_free();
 	dprof_watch_teardown();

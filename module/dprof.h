@@ -242,6 +242,8 @@ static inline bool dprof_track_low(const struct kmem_cache *s)
  */
 void dprof_track_low_sync(struct dprof_target *t);
 void dprof_track_low_drop(struct dprof_target *t);
+/* Every target, after the rules changed (process context; lowset.c). */
+void dprof_track_low_sync_all(void);
 
 static inline bool dprof_track_rule(unsigned long base, unsigned int shift)
 {
@@ -285,6 +287,13 @@ unsigned long dprof_liveset_age(unsigned long base);
  */
 void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
 				       int target, void *arg), void *arg);
+/*
+ * Who is told of each entry a sweep of the set drops (an object that left
+ * the set without a free: a window on it must end).  The set is the bottom
+ * layer and the windows above it, so they register the callback (off the
+ * hot path: sweeps run in a work); NULL tells no one.
+ */
+void dprof_liveset_on_sweep_drop(void (*fn)(unsigned long base));
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 			 unsigned long *max_probe);
 
@@ -293,7 +302,6 @@ void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 /* dprof_resolve(), telling in *@slab whether @addr is in a slab at all. */
 int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 		       bool *slab);
-struct kmem_cache *dprof_cache_of(const void *addr, unsigned long *slab_base);
 /*
  * dprof_cache_of() for a pointer the allocator API handed over (a
  * kmalloc() result, kfree()'s argument, a bulk array entry): a valid
@@ -314,6 +322,20 @@ static inline struct kmem_cache *dprof_cache_of_object(const void *addr,
 		*slab_base = (unsigned long)folio_address(folio);
 	return READ_ONCE(*(struct kmem_cache **)((char *)folio +
 						 dprof_layout.slab_cache));
+}
+
+/*
+ * The slab cache owning @addr and the start of its slab, or NULL when @addr
+ * is not slab memory.  The returned pointer is for comparison only.
+ * Inline, on the layout alone: the resolver (NMI, #DB), the live set and
+ * the calibration all ask it, none of them above the others.
+ */
+static inline struct kmem_cache *dprof_cache_of(const void *addr,
+						unsigned long *slab_base)
+{
+	if (!virt_addr_valid(addr))
+		return NULL;
+	return dprof_cache_of_object(addr, slab_base);
 }
 
 /* ---- ring.c: per-CPU output rings -------------------------------------- */

@@ -50,7 +50,6 @@
 #include <linux/workqueue.h>
 #include <linux/cpumask.h>
 #include "dprof.h"
-#include "watch.h"
 
 #define SLOT_EMPTY	0UL
 #define SLOT_TOMB	1UL	/* object addresses are never 1 */
@@ -139,17 +138,7 @@ static unsigned long next_entry(unsigned long i, unsigned long nr)
 static unsigned int max_probe_seen;
 unsigned int dprof_track_base;		/* new targets' shift */
 unsigned int dprof_track_floor;		/* min(base, every sweep_shift) */
-unsigned int dprof_track_gate;		/* max(floor, gate_min) */
 static unsigned int gate_min;		/* DPROF_TRACK_GATE in auto mode */
-/*
- * The low set (dprof.h): targets whose sweep_shift is below the gate,
- * hashed by cache pointer into a bitmap the probes test; a bit two
- * caches share stays set while either is low.  Written in process
- * context only, under low_lock.
- */
-unsigned long dprof_low_caches[BITS_TO_LONGS(1U << DPROF_LOW_BITS)];
-unsigned int dprof_low_nr;
-static DEFINE_MUTEX(low_lock);
 static bool track_auto;
 static unsigned int raises;		/* times the rate was halved */
 static unsigned int rate_raises;	/* of them, for the allocation rate */
@@ -231,76 +220,6 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	return 0;
 }
 
-/* Whether a low target other than @t shares bit @b (low_lock held). */
-static bool low_bit_shared(const struct dprof_target *t, unsigned int b)
-{
-	unsigned int i, nr_targets = READ_ONCE(dprof_nr_targets);
-
-	for (i = 0; i < nr_targets; i++)
-		if (&dprof_targets[i] != t && dprof_targets[i].low &&
-		    hash_ptr(dprof_targets[i].cache, DPROF_LOW_BITS) == b)
-			return true;
-	return false;
-}
-
-/* @t in the low set or out of it (low_lock held). */
-static void low_set(struct dprof_target *t, bool want)
-{
-	unsigned int b;
-
-	if (want == t->low)
-		return;
-	b = hash_ptr(t->cache, DPROF_LOW_BITS);
-	t->low = want;
-	if (want) {
-		set_bit(b, dprof_low_caches);
-		WRITE_ONCE(dprof_low_nr, dprof_low_nr + 1);
-	} else {
-		/* A rare walk of the targets (a cache leaving the set). */
-		if (!low_bit_shared(t, b))
-			clear_bit(b, dprof_low_caches);
-		WRITE_ONCE(dprof_low_nr, dprof_low_nr - 1);
-	}
-}
-
-static bool low_wanted(const struct dprof_target *t)
-{
-	return t->cache && !(t->flags & DPROF_TARGET_VAR) &&
-	       !READ_ONCE(t->gone) &&
-	       READ_ONCE(t->sweep_shift) < READ_ONCE(dprof_track_gate);
-}
-
-/*
- * Entering the set happens before the target is published (its objects
- * then reach the lookup from their first allocation), leaving it only
- * once its sweep_shift passes the gate (its entries then all pass the
- * gate's rule, so their frees still reach the lookup).
- */
-void dprof_track_low_sync(struct dprof_target *t)
-{
-	mutex_lock(&low_lock);
-	low_set(t, low_wanted(t));
-	mutex_unlock(&low_lock);
-}
-
-void dprof_track_low_drop(struct dprof_target *t)
-{
-	mutex_lock(&low_lock);
-	low_set(t, false);
-	mutex_unlock(&low_lock);
-}
-
-/* Every target, after its rules changed (process context). */
-static void low_sync_all(void)
-{
-	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
-
-	mutex_lock(&low_lock);
-	for (t = 0; t < nr_targets; t++)
-		low_set(&dprof_targets[t], low_wanted(&dprof_targets[t]));
-	mutex_unlock(&low_lock);
-}
-
 /* Scan inserts and sweeps exclude each other (process context). */
 void dprof_liveset_lock(void)
 {
@@ -331,6 +250,16 @@ static int entry_target(unsigned long base)
  * target's sweep_shift then catches up with its track_shift, and the
  * floor with them.
  */
+/* dprof_liveset_on_sweep_drop()'s callback; track_lock orders it. */
+static void (*drop_fn)(unsigned long base);
+
+void dprof_liveset_on_sweep_drop(void (*fn)(unsigned long base))
+{
+	mutex_lock(&track_lock);
+	drop_fn = fn;
+	mutex_unlock(&track_lock);
+}
+
 static void track_sweep(void)
 {
 	unsigned long nr = 1UL << slot_bits, i, v;
@@ -359,8 +288,8 @@ static void track_sweep(void)
 		this_cpu_dec(live_count);
 		swept++;
 		/* It left the set: a window on it must end, as on a free. */
-		if (!(v & SLOT_PENDING))
-			dprof_window_free(v);
+		if (!(v & SLOT_PENDING) && drop_fn)
+			drop_fn(v);
 	}
 	/* Only target=all adopts caches after load, at the base. */
 	floor = dprof_target_all ? READ_ONCE(dprof_track_base) :
@@ -380,7 +309,7 @@ static void track_sweep(void)
 	WRITE_ONCE(dprof_track_floor, max(floor, dprof_track_floor));
 	/* The gate rises only with the floor: nothing is below it then. */
 	WRITE_ONCE(dprof_track_gate, max(dprof_track_floor, gate_min));
-	low_sync_all();
+	dprof_track_low_sync_all();
 	sweeps++;
 	sweep_owed = false;
 	owed_lookups = 0;

@@ -47,11 +47,6 @@ module_param(scan, bool, 0444);
 MODULE_PARM_DESC(scan,
 		 "Find the live objects allocated before load (a kthread walks memory once; progress in status) (default Y)");
 
-bool dprof_enabled = true;
-module_param_named(enable, dprof_enabled, bool, 0644);
-MODULE_PARM_DESC(enable,
-		 "Record allocations and frees (runtime: /sys/module/dprof/parameters/enable, default Y)");
-
 static bool history = true;
 module_param(history, bool, 0444);
 MODULE_PARM_DESC(history,

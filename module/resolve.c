@@ -15,17 +15,6 @@
 #include "dprof.h"
 
 /*
- * The slab cache owning @addr and the start of its slab, or NULL when @addr
- * is not slab memory.  The returned pointer is for comparison only.
- */
-struct kmem_cache *dprof_cache_of(const void *addr, unsigned long *slab_base)
-{
-	if (!virt_addr_valid(addr))
-		return NULL;
-	return dprof_cache_of_object(addr, slab_base);
-}
-
-/*
  * dprof_resolve(), and in *@slab whether @addr is in a slab at all: the
  * sample path then need not look the folio up a second time.
  */

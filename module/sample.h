@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the sampler (sample.c) shares with its report (profile.c): the
- * per-CPU aggregation tables and counters, and the sampler's settings.
- * Written by sample.c only; profile.c reads them racily, as debugfs
+ * What the sampler (sample.c) shares with its report (profile.c) and its
+ * injection (inject.c): the per-CPU aggregation tables and counters, the
+ * sampler's settings, and the path a sample takes.  Written by sample.c
+ * and inject.c's samples only; profile.c reads them racily, as debugfs
  * readers always have.
  */
 #ifndef DPROF_SAMPLE_H
 #define DPROF_SAMPLE_H
 
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include "dprof.h"
+#include "decode.h"
 
 #define MAX_PROBE	32
 
@@ -49,5 +52,14 @@ struct sample_state {
 };
 
 extern struct sample_state dprof_sampling;
+
+/*
+ * One sample with a data address, resolved and added to this CPU's table
+ * (NMI, or preemption off): true when it fell in a target.
+ */
+bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a);
+/* The ibs and pebs counters' overflow handler (NMI). */
+void dprof_sample_perf_hit(struct perf_event *ev, struct perf_sample_data *data,
+			   struct pt_regs *regs);
 
 #endif

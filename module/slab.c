@@ -34,6 +34,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
+#include <linux/moduleparam.h>
 #include <linux/tracepoint.h>
 #include <linux/timex.h>
 #include <linux/mm.h>
@@ -44,6 +45,12 @@
 #include "watch.h"
 #include "dprof_trace.h"
 #include "compat.h"
+
+/* The runtime switch every hook checks; the parameter lives with them. */
+bool dprof_enabled = true;
+module_param_named(enable, dprof_enabled, bool, 0644);
+MODULE_PARM_DESC(enable,
+		 "Record allocations and frees (runtime: /sys/module/dprof/parameters/enable, default Y)");
 
 /*
  * The ALLOC or FREE record at @now, written in place in this CPU's ring

@@ -17,6 +17,8 @@
 
 struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
 unsigned int dprof_nr_targets;
+/* target=all (adopt.c sets it at load): the hooks and the views read it. */
+bool dprof_target_all;
 
 /* The cache index (dprof.h), written only under target_lock. */
 struct dprof_cache_slot dprof_cache_index[1 << DPROF_INDEX_BITS];

@@ -271,6 +271,7 @@ void dprof_watch_show(struct seq_file *m);
 
 /* ---- window.c ----------------------------------------------------------- */
 bool dprof_window_arm(void);
+void dprof_window_init(void);
 void dprof_window_exit(void);
 /* A window on the next allocation of a type: its turn, and its claim. */
 bool dprof_window_pick_next(void);

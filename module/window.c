@@ -144,6 +144,13 @@ static void window_emit(const struct watch *w)
 	dprof_ring_write(&e, sizeof(e));
 }
 
+static void census_free(void)
+{
+	kvfree(census.seen);
+	kvfree(census.keep);
+	memset(&census, 0, sizeof(census));
+}
+
 /* The census, if the last is CENSUS_MS old: false without memory. */
 static bool census_take(void)
 {
@@ -157,7 +164,7 @@ static bool census_take(void)
 		c->keep = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->keep),
 				   GFP_KERNEL);
 		if (!c->seen || !c->keep) {
-			dprof_window_exit();
+			census_free();
 			return false;
 		}
 		prandom_seed_state(&c->rnd, get_random_u64());
@@ -192,11 +199,22 @@ static bool census_take(void)
 	return true;
 }
 
+/* A sweep of the live set dropped @base: for its window, as a free. */
+static void window_sweep_dropped(unsigned long base)
+{
+	dprof_window_free(base);
+}
+
+/* Before any window: the live set tells the windows what a sweep drops. */
+void dprof_window_init(void)
+{
+	dprof_liveset_on_sweep_drop(window_sweep_dropped);
+}
+
 void dprof_window_exit(void)
 {
-	kvfree(census.seen);
-	kvfree(census.keep);
-	memset(&census, 0, sizeof(census));
+	dprof_liveset_on_sweep_drop(NULL);
+	census_free();
 }
 
 /*

@@ -4,8 +4,9 @@
 #     reader and the analyses behind it for 30 s
 #  2. dprof.ko and the test modules build warning-free against Debian 6.1
 #     and 6.12 headers
-#  3. checkpatch --strict on the kernel code; field names from BTF against
-#     pahole for structs of both reference kernels
+#  3. checkpatch --strict on the kernel code; the module's include and use
+#     graphs without a cycle (scripts/check-layers.py); field names from
+#     BTF against pahole for structs of both reference kernels
 #  4. the selftests in a QEMU TCG guest, on 6.1 and on 6.12 (booted with
 #     slab_nomerge, for clean per-cache data), then on each again with slab
 #     merging for the test of a merged alias's destroy, and under -icount
@@ -43,6 +44,7 @@ step "unit tests" make -s unit-test
 step "fuzzing the recording reader (30 s)" make -s fuzz FUZZ_SECONDS=30
 step "module builds (6.1, 6.12)" make -s build-test
 step "checkpatch --strict" scripts/lint.sh
+step "module layers: no cycle, no file over 700 lines" python3 scripts/check-layers.py
 step "field names vs pahole (6.1, 6.12)" scripts/check-layout.sh
 # A suite takes 9-13 min of wall time under TCG, test-workingset-truth
 # alone 4-7.5 min (the guest's dprof-view reads millions of lives).
