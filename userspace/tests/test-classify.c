@@ -303,10 +303,50 @@ static void test_classify_cover(void)
 	classify_done(&c, &hs, &r, &f);
 }
 
+/*
+ * record --until decided counts the labels of a type: fields' and lines'
+ * together, undecided ones apart, other types left out.
+ */
+static void test_classify_count_labels(void)
+{
+	struct dprof_plan_item item = {
+		.target = 0, .nr_offsets = 1, .len = 8,
+		.offset = { 64, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
+			    DPROF_HIST_NO_OFFSET },
+	};
+	struct fixture f;
+	struct recording r;
+	struct history_set hs;
+	struct classify c;
+	size_t decided, undecided;
+
+	/* One history: no interval, so no label decides. */
+	classify_fixture(&c, &hs, &r, &f, 1, 0);
+	classify_count_labels(&c, -1, &decided, &undecided);
+	CHECK_EQ_U64(decided, 0);
+	CHECK_EQ_U64(undecided, 3);	/* offsets 0 and 8, line 0 */
+	classify_count_labels(&c, 1, &decided, &undecided);
+	CHECK_EQ_U64(decided + undecided, 0);	/* no such type */
+	classify_done(&c, &hs, &r, &f);
+
+	/* Five alike: the watched decide; a planned offset no history saw,
+	 * and its line, stay undecided. */
+	classify_fixture(&c, &hs, &r, &f, 5, 0);
+	classify_count_labels(&c, 0, &decided, &undecided);
+	CHECK_EQ_U64(decided, 3);
+	CHECK_EQ_U64(undecided, 0);
+	classify_cover(&c, &item, 1);
+	classify_count_labels(&c, 0, &decided, &undecided);
+	CHECK_EQ_U64(decided, 3);
+	CHECK_EQ_U64(undecided, 2);
+	classify_done(&c, &hs, &r, &f);
+}
+
 const struct unit_test classify_tests[] = {
 	{ "classify_known_history", test_classify_known_history },
 	{ "classify_intervals", test_classify_intervals },
 	{ "classify_lines", test_classify_lines },
 	{ "classify_cover", test_classify_cover },
+	{ "classify_count_labels", test_classify_count_labels },
 	{ NULL, NULL },
 };
