@@ -35,6 +35,7 @@
 
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/uaccess.h>
 #include <linux/string.h>
 #include "dprof.h"
@@ -46,6 +47,58 @@
 #define WALK_LIMIT	16384	/* caches visited at most when walking */
 
 struct dprof_layout dprof_layout;
+
+/*
+ * The offsets by hand, where calibration cannot find them (the message
+ * that it failed names the parameter): each -1 (calibrate) by default.
+ */
+static int slab_cache_offset = -1;
+module_param(slab_cache_offset, int, 0444);
+MODULE_PARM_DESC(slab_cache_offset,
+		 "Offset of slab_cache in struct slab; -1 (default) calibrates");
+
+static int cache_size_offset = -1;
+module_param(cache_size_offset, int, 0444);
+MODULE_PARM_DESC(cache_size_offset,
+		 "Offset of size (object stride) in struct kmem_cache; -1 (default) calibrates");
+
+static int cache_name_offset = -1;
+module_param(cache_name_offset, int, 0444);
+MODULE_PARM_DESC(cache_name_offset,
+		 "Offset of name in struct kmem_cache; -1 (default) calibrates");
+
+static int cache_list_offset = -1;
+module_param(cache_list_offset, int, 0444);
+MODULE_PARM_DESC(cache_list_offset,
+		 "Offset of list in struct kmem_cache; -1 (default) calibrates");
+
+static int slab_counters_offset = -1;
+module_param(slab_counters_offset, int, 0444);
+MODULE_PARM_DESC(slab_counters_offset,
+		 "Offset of counters (inuse, objects, frozen) in struct slab, for the scan; -1 (default) calibrates");
+
+static int red_left_pad_offset = -1;
+module_param(red_left_pad_offset, int, 0444);
+MODULE_PARM_DESC(red_left_pad_offset,
+		 "Offset of red_left_pad (slub_debug's left red zone) in struct kmem_cache; -1 (default) calibrates");
+
+/*
+ * An offset given by hand is read from NMI (slab.*) or at every lookup
+ * (kmem_cache.*): the words read there must lie within the bytes
+ * calibration would search, struct slab's first 64 (one struct page)
+ * and struct kmem_cache's first 512.
+ */
+static bool offset_ok(const char *name, int value, int align, int span,
+		      int below)
+{
+	int most = round_down(below - span, align);
+
+	if (value == -1 || (value >= 0 && value <= most && value % align == 0))
+		return true;
+	pr_err("%s=%d: must be -1 (calibrate) or a multiple of %d up to %d\n",
+	       name, value, align, most);
+	return false;
+}
 
 static const char *const field_param[] = {
 	"slab_cache_offset", "cache_size_offset",
@@ -490,10 +543,22 @@ static bool layout_complete(void)
  */
 #define CALIB_ATTEMPTS 5
 
-int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
-		      int cache_list, int slab_counters, int red_left_pad)
+int dprof_layout_init(void)
 {
+	int slab_cache = slab_cache_offset, cache_size = cache_size_offset;
+	int cache_name = cache_name_offset, cache_list = cache_list_offset;
+	int slab_counters = slab_counters_offset;
+	int red_left_pad = red_left_pad_offset;
 	int attempt, ret;
+
+	/* Words read at each: size and object_size, list's next and prev. */
+	if (!offset_ok("slab_cache_offset", slab_cache, 8, 8, 64) ||
+	    !offset_ok("cache_size_offset", cache_size, 4, 8, 512) ||
+	    !offset_ok("cache_name_offset", cache_name, 8, 8, 512) ||
+	    !offset_ok("cache_list_offset", cache_list, 8, 16, 512) ||
+	    !offset_ok("slab_counters_offset", slab_counters, 8, 8, 64) ||
+	    !offset_ok("red_left_pad_offset", red_left_pad, 4, 4, 512))
+		return -EINVAL;
 
 	for (attempt = 1; attempt <= CALIB_ATTEMPTS; attempt++) {
 		bool last = attempt == CALIB_ATTEMPTS;

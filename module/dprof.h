@@ -34,8 +34,8 @@ struct dprof_layout {
 
 extern struct dprof_layout dprof_layout;
 
-int dprof_layout_init(int slab_cache, int cache_size, int cache_name,
-		      int cache_list, int slab_counters, int red_left_pad);
+/* Calibrates, or takes the offsets given as parameters (calibrate.c). */
+int dprof_layout_init(void);
 void dprof_layout_exit(void);
 extern struct kmem_cache *dprof_cache_cache;	/* the "kmem_cache" cache */
 /* Walk every slab cache; stops when fn returns non-zero, which it returns. */

@@ -156,54 +156,6 @@ module_param(sample_records, bool, 0444);
 MODULE_PARM_DESC(sample_records,
 		 "Also write every access sample (32 bytes) to the rings, besides the per-CPU aggregation (default N)");
 
-static int slab_cache_offset = -1;
-module_param(slab_cache_offset, int, 0444);
-MODULE_PARM_DESC(slab_cache_offset,
-		 "Offset of slab_cache in struct slab; -1 (default) calibrates");
-
-static int cache_size_offset = -1;
-module_param(cache_size_offset, int, 0444);
-MODULE_PARM_DESC(cache_size_offset,
-		 "Offset of size (object stride) in struct kmem_cache; -1 (default) calibrates");
-
-static int cache_name_offset = -1;
-module_param(cache_name_offset, int, 0444);
-MODULE_PARM_DESC(cache_name_offset,
-		 "Offset of name in struct kmem_cache; -1 (default) calibrates");
-
-static int cache_list_offset = -1;
-module_param(cache_list_offset, int, 0444);
-MODULE_PARM_DESC(cache_list_offset,
-		 "Offset of list in struct kmem_cache; -1 (default) calibrates");
-
-static int slab_counters_offset = -1;
-module_param(slab_counters_offset, int, 0444);
-MODULE_PARM_DESC(slab_counters_offset,
-		 "Offset of counters (inuse, objects, frozen) in struct slab, for the scan; -1 (default) calibrates");
-
-static int red_left_pad_offset = -1;
-module_param(red_left_pad_offset, int, 0444);
-MODULE_PARM_DESC(red_left_pad_offset,
-		 "Offset of red_left_pad (slub_debug's left red zone) in struct kmem_cache; -1 (default) calibrates");
-
-/*
- * An offset given by hand is read from NMI (slab.*) or at every lookup
- * (kmem_cache.*): the words read there must lie within the bytes
- * calibration would search, struct slab's first 64 (one struct page)
- * and struct kmem_cache's first 512.
- */
-static bool offset_ok(const char *name, int value, int align, int span,
-		      int below)
-{
-	int most = round_down(below - span, align);
-
-	if (value == -1 || (value >= 0 && value <= most && value % align == 0))
-		return true;
-	pr_err("%s=%d: must be -1 (calibrate) or a multiple of %d up to %d\n",
-	       name, value, align, most);
-	return false;
-}
-
 static bool range_ok(const char *name, unsigned int value, unsigned int lo,
 		     unsigned int hi)
 {
@@ -322,15 +274,7 @@ static int check_params(void)
 		       max_objects);
 		return -EINVAL;
 	}
-	/* Words read at each: size and object_size, list's next and prev. */
-	if (!offset_ok("slab_cache_offset", slab_cache_offset, 8, 8, 64) ||
-	    !offset_ok("cache_size_offset", cache_size_offset, 4, 8, 512) ||
-	    !offset_ok("cache_name_offset", cache_name_offset, 8, 8, 512) ||
-	    !offset_ok("cache_list_offset", cache_list_offset, 8, 16, 512) ||
-	    !offset_ok("slab_counters_offset", slab_counters_offset, 8, 8, 64) ||
-	    !offset_ok("red_left_pad_offset", red_left_pad_offset,
-		       4, 4, 512) ||
-	    !range_ok("test_scan_delay_ms", test_scan_delay_ms, 0, 10000))
+	if (!range_ok("test_scan_delay_ms", test_scan_delay_ms, 0, 10000))
 		return -EINVAL;
 	return 0;
 }
@@ -360,9 +304,7 @@ static int __init dprof_setup(void)
 	if (ret)
 		return ret;
 	dprof_stats_init(cost_parts);
-	ret = dprof_layout_init(slab_cache_offset, cache_size_offset,
-				cache_name_offset, cache_list_offset,
-				slab_counters_offset, red_left_pad_offset);
+	ret = dprof_layout_init();
 	if (ret)
 		return ret;
 	/*
