@@ -780,6 +780,9 @@ static int record_loop(struct record_state *st, double *elapsed)
 
 	st->progress = st->opts.progress == PROGRESS_ON ||
 		       (st->opts.progress == PROGRESS_AUTO && isatty(STDERR_FILENO));
+	/* A goal's first check comes one interval in, not at once. */
+	st->goal.last_check = start;
+	st->goal.check_every = DECIDE_CHECK_INTERVAL;
 	while (!should_stop(st, start)) {
 		ssize_t n = drain_once(st);
 
