@@ -36,6 +36,13 @@ while getopts k:n:r:l:T: o; do
 	*) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
+# ab refuses more clients than requests.
+for c in $levels; do
+	[ "$c" -le "$n" ] || {
+		echo "case-apache: -l level $c is more clients than the $n requests per run (-n): ab refuses it; raise -n" >&2
+		exit 2
+	}
+done
 out=$top/build/case-apache
 share=$top/build/vmshare
 guest=$top/scripts/guest/case-apache-guest.sh

@@ -40,6 +40,15 @@ mkdir -p /run/lock "$APACHE_RUN_DIR" "$APACHE_LOG_DIR" "$APACHE_LOCK_DIR"
 ulimit -n 65536
 
 say() { echo "== $*"; }
+# die MESSAGE: fail the run.  Loops whose output goes through tee run in a
+# subshell, where exit ends only the subshell: the mark makes
+# failed_inside end the script after such a loop.
+die() {
+	echo "case-apache: $*" >&2
+	touch $work/failed
+	exit 1
+}
+failed_inside() { [ ! -e $work/failed ] || exit 1; }
 overflows() { nstat -az TcpExtListenOverflows | awk '$1 == "TcpExtListenOverflows" { print $2 }'; }
 apache_stop() {
 	apache2 -k stop 2>/dev/null
@@ -52,10 +61,22 @@ apache_start() {
 	rm -f /etc/apache2/conf-enabled/zz-backlog.conf
 	[ -z "${1:-}" ] || echo "ListenBacklog $1" >/etc/apache2/conf-enabled/zz-backlog.conf
 	taskset -c 0 apache2 -k start 2>/dev/null ||
-		{ echo "case-apache: apache2 would not start" >&2; exit 1; }
+		die "apache2 would not start"
 	i=0
 	until ab -q -n 1 -c 1 http://127.0.0.1/ >/dev/null 2>&1; do
-		[ $i -lt 200 ] || { echo "case-apache: apache2 does not answer" >&2; exit 1; }
+		[ $i -lt 200 ] || die "apache2 does not answer"
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+# dprof_load PARAMS...: load dprof.ko, then wait for its load-time scan
+# of older objects, as a user would (exits on a failed load).
+dprof_load() {
+	modload /lib/modules/dprof/dprof.ko "$@" ||
+		die "dprof.ko $* would not load"
+	i=0
+	while ! grep -q "^scan: done\|^scan: off" /sys/kernel/debug/dprof/status &&
+		[ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -64,7 +85,7 @@ apache_start() {
 ab_run() {
 	o0=$(overflows)
 	taskset -c 1 ab -q -n "$n" -c "$1" http://127.0.0.1/ >$work/ab.txt 2>&1 ||
-		{ echo "case-apache: ab -c $1 failed: $(tail -n 2 $work/ab.txt)" >&2; exit 1; }
+		die "ab -c $1 failed: $(tail -n 2 $work/ab.txt)"
 	awk -v o=$(($(overflows) - o0)) '$1 == "Requests" && $3 == "second:" { r = $4 }
 		$1 == "Failed" { f = $3 } END { print r, f, o }' $work/ab.txt
 }
@@ -100,6 +121,7 @@ sweep)
 	for c in $levels; do
 		rounds "" "$c" "$rounds_n"
 	done | tee -a $out/sweep.txt
+	failed_inside
 	# The peak: the best median; the drop-off: the first level after it
 	# under 80% of the peak.
 	set -- $(awk '{ c[NR] = $1; r[NR] = $2 } END {
@@ -121,6 +143,7 @@ sweep)
 		apache_start $b
 		rounds "$b" "$drop" "$rounds_n"
 	done | tee -a $out/fix.txt
+	failed_inside
 	;;
 overhead)
 	rounds_n=${3:-3}
@@ -131,19 +154,11 @@ overhead)
 	header run | tee $out/overhead.txt
 	: >$work/rows
 	for cfg in none all "$targets"; do
-		if [ "$cfg" != none ]; then
-			modload /lib/modules/dprof/dprof.ko target="$cfg" ||
-				{ echo "case-apache: dprof.ko target=$cfg would not load" >&2; exit 1; }
-			i=0
-			while ! grep -q "^scan: done\|^scan: off" /sys/kernel/debug/dprof/status &&
-				[ $i -lt 600 ]; do
-				sleep 0.1
-				i=$((i + 1))
-			done
-		fi
+		[ "$cfg" = none ] || dprof_load target="$cfg"
 		rounds "$cfg" "$peak" "$rounds_n"
 		[ "$cfg" = none ] || rmmod dprof
 	done | tee -a $out/overhead.txt
+	failed_inside
 	awk 'NR == 1 { base = $3 } { printf "%-40s %+.1f%%\n", $1, 100 * ($3 - base) / base }' \
 		$work/rows | tee -a $out/overhead.txt
 	base=$(awk 'NR == 1 { print $3 }' $work/rows)
@@ -154,8 +169,7 @@ overhead)
 	printf "%-22s %6s %6s %10s %8s %10s %10s %9s\n" type bytes groups histories rounds "s per set" "req/s med" overhead |
 		tee $out/collection.txt
 	for t in $(echo "$targets" | tr , ' '); do
-		modload /lib/modules/dprof/dprof.ko target="$t" sampler=off ||
-			{ echo "case-apache: dprof.ko target=$t sampler=off would not load" >&2; exit 1; }
+		dprof_load target="$t" sampler=off
 		t0=$(/bin/date +%s%N)
 		: >$work/rows
 		rounds "$t" "$peak" "$rounds_n" >/dev/null
@@ -183,14 +197,7 @@ overhead)
 	say "overhead against the window rate (the thesis' Figure 6-2): target=all history=0, sample_window_ms 5, 20 (default), 80"
 	printf "%-18s %12s %10s %9s\n" sample_window_ms "windows/s" "req/s med" overhead | tee $out/window-rate.txt
 	for ms in 5 20 80; do
-		modload /lib/modules/dprof/dprof.ko target=all history=0 sample_window_ms=$ms ||
-			{ echo "case-apache: dprof.ko target=all history=0 would not load" >&2; exit 1; }
-		i=0
-		while ! grep -q "^scan: done\|^scan: off" /sys/kernel/debug/dprof/status &&
-			[ $i -lt 600 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
+		dprof_load target=all history=0 sample_window_ms=$ms
 		w0=$(awk '/^sample windows:/ { print $3 + $5; exit }' /sys/kernel/debug/dprof/histories)
 		t0=$(/bin/date +%s%N)
 		: >$work/rows
@@ -210,20 +217,14 @@ profile)
 	rm -f $out/*.dprof $out/report-*.txt $out/diff-*.txt
 	apache_start
 	say "whole kernel at the drop-off ($drop clients): target=all at its defaults"
-	modload /lib/modules/dprof/dprof.ko target=all
-	i=0
-	while ! grep -q "^scan: done\|^scan: off" /sys/kernel/debug/dprof/status &&
-		[ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	dprof_load target=all
 	dprof-view record --no-progress -o $work/all.dprof --load "$drop" -- \
 		taskset -c 1 ab -q -n "$n" -c "$drop" http://127.0.0.1/ >/dev/null ||
-		{ echo "case-apache: record failed" >&2; exit 1; }
+		die "record failed"
 	rmmod dprof
 	dprof-view report -n 12 $work/all.dprof | tee $out/report-all.txt
 	say "target=$targets: two recordings at the peak ($peak clients), two at the drop-off ($drop)"
-	modload /lib/modules/dprof/dprof.ko target="$targets"
+	dprof_load target="$targets"
 	for side in peak:$peak dropoff:$drop; do
 		name=${side%%:*} c=${side#*:}
 		for i in 1 2; do
@@ -231,7 +232,7 @@ profile)
 			dprof-view record --no-progress -o $out/$name-$i.dprof \
 				-l "$name, $c clients" --load "$c" --work "$n" -- \
 				taskset -c 1 ab -q -n "$n" -c "$c" http://127.0.0.1/ >/dev/null ||
-				{ echo "case-apache: record failed" >&2; exit 1; }
+				die "record failed"
 			echo "$name-$i: $c clients, $(($(overflows) - o0)) accept-queue overflows"
 		done
 	done
@@ -250,10 +251,10 @@ profile)
 	# find few new ones).  Histories alone (sampler=off), twice the
 	# requests, at the peak.
 	say "unique paths against histories collected (the thesis' Figure 6-3): target=$targets sampler=off, ab -n $((2 * n)) at the peak"
-	modload /lib/modules/dprof/dprof.ko target="$targets" sampler=off
+	dprof_load target="$targets" sampler=off
 	dprof-view record --no-progress -o $work/paths.dprof -- \
 		taskset -c 1 ab -q -n $((2 * n)) -c "$peak" http://127.0.0.1/ >/dev/null ||
-		{ echo "case-apache: record failed" >&2; exit 1; }
+		die "record failed"
 	rmmod dprof
 	printf "%-22s %10s %8s\n" type histories paths | tee $out/paths-growth.txt
 	for t in $(echo "$targets" | tr , ' '); do
@@ -261,6 +262,7 @@ profile)
 			awk -v t="$t" '$1 == "coverage:" && $3 == "paths" {
 				for (i = 5; i < NF; i++) { split($i, hp, ":"); printf "%-22s %10d %8d\n", t, hp[1], hp[2] } }'
 	done | tee -a $out/paths-growth.txt
+	failed_inside
 	;;
 *)
 	echo "case-apache-guest.sh: unknown mode '$mode'" >&2
