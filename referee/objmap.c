@@ -18,6 +18,15 @@ struct obj {
 	uint64_t base;
 	uint32_t size, cache;
 	uint32_t next_free;
+	bool live;
+	uint64_t since;		/* the life's start in the window */
+	uint64_t lines;		/* touched in it, bit i: base's line + i */
+};
+
+/* A cache's occupancy sums (objmap.h). */
+struct occupancy {
+	double obj_ns, line_ns;
+	bool seen;
 };
 
 struct ref {
@@ -36,6 +45,9 @@ struct objmap {
 	struct ref *refs;
 	uint32_t nr_refs, cap_refs, free_ref;
 	uint64_t live, replaced;
+	struct occupancy *occ;	/* by cache */
+	uint32_t nr_occ;
+	bool window;		/* occupancy window open */
 };
 
 struct objmap *objmap_new(void)
@@ -58,6 +70,7 @@ void objmap_free(struct objmap *m)
 	if (!m)
 		return;
 	table_free(&m->lines);
+	free(m->occ);
 	free(m->objs);
 	free(m->refs);
 	free(m);
@@ -112,10 +125,24 @@ static uint32_t new_ref(struct objmap *m)
 	return m->nr_refs++;
 }
 
-static void unlink_obj(struct objmap *m, uint32_t o)
+/* Credits @o's cache with its life in the window up to @now. */
+static void close_life(struct objmap *m, struct obj *o, uint64_t now)
+{
+	struct occupancy *c = &m->occ[o->cache];
+	double dt = now > o->since ? (double)(now - o->since) : 0;
+
+	c->seen = true;
+	c->obj_ns += dt;
+	c->line_ns += dt * __builtin_popcountll(o->lines);
+}
+
+static void unlink_obj(struct objmap *m, uint32_t o, uint64_t now)
 {
 	uint64_t line, first = m->objs[o].base / LINE;
 	uint64_t last = (m->objs[o].base + m->objs[o].size - 1) / LINE;
+
+	if (m->window)
+		close_life(m, &m->objs[o], now);
 
 	for (line = first; line <= last; line++) {
 		struct line_slot *s = table_find(&m->lines, line);
@@ -135,6 +162,7 @@ static void unlink_obj(struct objmap *m, uint32_t o)
 		}
 	}
 	m->objs[o].next_free = m->free_obj;
+	m->objs[o].live = false;
 	m->free_obj = o;
 	m->live--;
 }
@@ -152,14 +180,35 @@ static uint32_t find_obj(const struct objmap *m, uint64_t addr)
 	return NIL;
 }
 
+/* Room for @cache's occupancy sums. */
+static bool occ_room(struct objmap *m, uint32_t cache)
+{
+	uint32_t n = m->nr_occ ? m->nr_occ : 64;
+	struct occupancy *c;
+
+	if (cache < m->nr_occ)
+		return true;
+	while (n <= cache)
+		n *= 2;
+	c = realloc(m->occ, n * sizeof(*c));
+	if (!c)
+		return false;
+	memset(c + m->nr_occ, 0, (n - m->nr_occ) * sizeof(*c));
+	m->occ = c;
+	m->nr_occ = n;
+	return true;
+}
+
 bool objmap_insert(struct objmap *m, uint64_t base, uint32_t size,
-		   uint32_t cache)
+		   uint32_t cache, uint64_t now)
 {
 	uint64_t line, first, last;
 	uint32_t o;
 
 	if (!size)
 		size = 1;
+	if (!occ_room(m, cache))
+		return false;
 	first = base / LINE;
 	last = (base + size - 1) / LINE;
 	/* Whatever still overlaps was freed unseen. */
@@ -170,7 +219,7 @@ again:
 			const struct obj *x = &m->objs[m->refs[r].obj];
 
 			if (x->base < base + size && base < x->base + x->size) {
-				unlink_obj(m, m->refs[r].obj);
+				unlink_obj(m, m->refs[r].obj, now);
 				m->replaced++;
 				goto again;
 			}
@@ -182,6 +231,9 @@ again:
 	m->objs[o].base = base;
 	m->objs[o].size = size;
 	m->objs[o].cache = cache;
+	m->objs[o].live = true;
+	m->objs[o].since = now;
+	m->objs[o].lines = 0;
 	for (line = first; line <= last; line++) {
 		struct line_slot *s = table_get(&m->lines, line);
 		uint32_t r = new_ref(m);
@@ -196,13 +248,13 @@ again:
 	return true;
 }
 
-bool objmap_remove(struct objmap *m, uint64_t base)
+bool objmap_remove(struct objmap *m, uint64_t base, uint64_t now)
 {
 	uint32_t o = find_obj(m, base);
 
 	if (o == NIL || m->objs[o].base != base)
 		return false;
-	unlink_obj(m, o);
+	unlink_obj(m, o, now);
 	return true;
 }
 
@@ -215,6 +267,52 @@ bool objmap_find(const struct objmap *m, uint64_t addr, uint32_t *cache,
 		return false;
 	*cache = m->objs[o].cache;
 	*base = m->objs[o].base;
+	return true;
+}
+
+bool objmap_touch(struct objmap *m, uint64_t addr, uint32_t *cache,
+		  uint64_t *base)
+{
+	uint32_t o = find_obj(m, addr);
+	struct obj *x;
+	uint64_t bit;
+
+	if (o == NIL)
+		return false;
+	x = &m->objs[o];
+	bit = addr / LINE - x->base / LINE;
+	x->lines |= 1ULL << (bit < 63 ? bit : 63);
+	*cache = x->cache;
+	*base = x->base;
+	return true;
+}
+
+void objmap_window(struct objmap *m, bool open, uint64_t now)
+{
+	uint32_t i;
+
+	if (open == m->window)
+		return;
+	for (i = 0; i < m->nr_objs; i++) {
+		struct obj *x = &m->objs[i];
+
+		if (!x->live)
+			continue;
+		if (!open)
+			close_life(m, x, now);
+		x->since = now;
+		x->lines = 0;
+	}
+	m->window = open;
+}
+
+bool objmap_occupancy(const struct objmap *m, uint32_t cache,
+		      double *obj_ns, double *line_ns)
+{
+	if (cache >= m->nr_occ || !m->occ[cache].seen)
+		return false;
+	*obj_ns = m->occ[cache].obj_ns;
+	*line_ns = m->occ[cache].line_ns;
 	return true;
 }
 

@@ -51,6 +51,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MAX_CACHES	4096
 #define MAX_EXCLUDE	8
 #define PENDING_DEPTH	16
+#define MAX_WINDOWS	16
 
 enum hook {
 	HOOK_NONE,
@@ -162,9 +163,24 @@ static struct {
 	uint64_t accesses, split;
 	struct timespec start;
 	double active_s;
+	uint64_t loaded_ns;		/* when QEMU loaded the plugin */
+	double window_at[MAX_WINDOWS][2];	/* windows, s after loading */
+	unsigned int nr_windows;
 } o;
 
 /* ---- guest state -------------------------------------------------------- */
+
+/*
+ * The host's monotonic clock, in ns: without -icount the guest's clock
+ * is the host's, so times here are on the recording's time base.
+ */
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static uint64_t reg(struct qemu_plugin_register *r)
 {
@@ -263,7 +279,7 @@ static void note_alloc(uint64_t obj)
 		o.allocs_untyped++;	/* large kmalloc: pages, no slab */
 		return;
 	}
-	objmap_insert(o.objs, obj, o.caches[id].object_size, id);
+	objmap_insert(o.objs, obj, o.caches[id].object_size, id, now_ns());
 }
 
 static void note_free(uint64_t obj)
@@ -271,7 +287,7 @@ static void note_free(uint64_t obj)
 	if (!obj)
 		return;
 	o.frees++;
-	if (!objmap_remove(o.objs, obj))
+	if (!objmap_remove(o.objs, obj, now_ns()))
 		o.frees_unknown++;
 }
 
@@ -315,6 +331,16 @@ static void entry_locked(unsigned int cpu, void *udata)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		o.active = !o.active;
 		o.triggers++;
+		if (o.nr_windows < MAX_WINDOWS) {
+			double t = ((uint64_t)now.tv_sec * 1000000000u +
+				    (uint64_t)now.tv_nsec - o.loaded_ns) / 1e9;
+
+			o.window_at[o.nr_windows][!o.active] = t;
+			o.nr_windows += !o.active;
+		}
+		objmap_window(o.objs, o.active,
+			      (uint64_t)now.tv_sec * 1000000000u +
+			      (uint64_t)now.tv_nsec);
 		if (o.active)
 			o.start = now;
 		else
@@ -397,7 +423,7 @@ static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
 	uint64_t base;
 	uint32_t id;
 
-	if (!objmap_find(o.objs, vaddr, &id, &base) &&
+	if (!objmap_touch(o.objs, vaddr, &id, &base) &&
 	    !global_of(vaddr, &id, &base)) {
 		o.untyped_kinds[kind]++;
 		o.untyped_results[out.result]++;
@@ -635,6 +661,28 @@ static void type_of(unsigned int id, const char **name, const char **kind,
 	*size = id + 1 < o.nr_syms ? o.sym_addr[id + 1] - o.sym_addr[id] : 0;
 }
 
+/*
+ * Per slab cache, its objects live and the lines they touched, on
+ * average over the windows measured (objmap.h): dprof's workingset's
+ * quantities.
+ */
+static void write_occupancy(FILE *f)
+{
+	double obj_ns, line_ns, window_ns = o.active_s * 1e9;
+	bool first = true;
+	unsigned int i;
+
+	for (i = 0; window_ns > 0 && i < o.nr_caches; i++) {
+		if (!objmap_occupancy(o.objs, i, &obj_ns, &line_ns))
+			continue;
+		fprintf(f, "%s\n    {\"cache\": \"%s\", \"object_size\": %u, \"live_objects\": %.3f, \"touched_lines\": %.3f}",
+			first ? "" : ",", o.caches[i].name,
+			o.caches[i].object_size, obj_ns / window_ns,
+			line_ns / window_ns);
+		first = false;
+	}
+}
+
 static void write_json(FILE *f)
 {
 	const char *name, *kind;
@@ -647,6 +695,11 @@ static void write_json(FILE *f)
 	fprintf(f, "  \"measured\": {\"triggers\": %u, \"seconds\": %.3f, \"accesses\": %" PRIu64 ", \"split_accesses\": %" PRIu64 ", \"lines\": %" PRIu64 "},\n",
 		o.triggers, o.active_s, o.accesses, o.split,
 		o.model ? coh_lines(o.model) : 0);
+	fprintf(f, "  \"windows\": [");
+	for (i = 0; i < o.nr_windows; i++)
+		fprintf(f, "%s[%.3f, %.3f]", i ? ", " : "",
+			o.window_at[i][0], o.window_at[i][1]);
+	fprintf(f, "],\n");
 	fprintf(f, "  \"objects\": {\"allocs\": %" PRIu64 ", \"allocs_not_slab\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"frees_unknown\": %" PRIu64 ", \"replaced\": %" PRIu64 ", \"live\": %" PRIu64 ", \"bulk_lost\": %" PRIu64 "},\n",
 		o.allocs, o.allocs_untyped, o.frees, o.frees_unknown,
 		objmap_replaced(o.objs), objmap_live(o.objs), o.bulk_lost);
@@ -687,6 +740,8 @@ static void write_json(FILE *f)
 			(k >> 4) & 15, k & 15, ps->count);
 		first = false;
 	}
+	fprintf(f, "\n  ],\n  \"occupancy\": [");
+	write_occupancy(f);
 	fprintf(f, "\n  ]\n}\n");
 }
 
@@ -796,6 +851,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	char err[128];
 	int i;
 
+	o.loaded_ns = now_ns();
 	o.geom = (struct coh_geometry){ 0, 32, 8, 1024, 16, 8192, 16 };
 	o.out_path = "referee.json";
 	o.kc_name = o.kc_objsize = o.slab_cache = UINT32_MAX;

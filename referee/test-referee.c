@@ -132,8 +132,8 @@ static void objects(void)
 
 	/* Eight 8-byte objects on one line, then a 232-byte one over five. */
 	for (i = 0; i < 8; i++)
-		objmap_insert(m, 0x1000 + 8 * i, 8, i);
-	objmap_insert(m, 0x2010, 232, 9);
+		objmap_insert(m, 0x1000 + 8 * i, 8, i, 0);
+	objmap_insert(m, 0x2010, 232, 9, 0);
 	if (!objmap_find(m, 0x1013, &cache, &base) || cache != 2 || base != 0x1010) {
 		printf("not ok: objmap: 0x1013 is in the third 8-byte object\n");
 		failures++;
@@ -143,17 +143,81 @@ static void objects(void)
 		printf("not ok: objmap: the 232-byte object ends at 0x20f7\n");
 		failures++;
 	}
-	if (!objmap_remove(m, 0x1010) || objmap_find(m, 0x1013, &cache, &base) ||
-	    objmap_remove(m, 0x1011) || objmap_live(m) != 8) {
+	if (!objmap_remove(m, 0x1010, 0) || objmap_find(m, 0x1013, &cache, &base) ||
+	    objmap_remove(m, 0x1011, 0) || objmap_live(m) != 8) {
 		printf("not ok: objmap: removal by base only\n");
 		failures++;
 	}
 	/* A 64-byte object over seven small ones still recorded: replaced. */
-	objmap_insert(m, 0x1000, 64, 7);
+	objmap_insert(m, 0x1000, 64, 7, 0);
 	if (objmap_replaced(m) != 7 || objmap_live(m) != 2 ||
 	    !objmap_find(m, 0x1038, &cache, &base) || cache != 7) {
 		printf("not ok: objmap: an object over unfreed ones replaces them (%llu replaced)\n",
 		       (unsigned long long)objmap_replaced(m));
+		failures++;
+	}
+	objmap_free(m);
+}
+
+static void check_occupancy(struct objmap *m, uint32_t cache, double objs,
+			    double lines, const char *what)
+{
+	double o = -1, l = -1;
+
+	if (!objmap_occupancy(m, cache, &o, &l) || o != objs || l != lines) {
+		printf("not ok: occupancy: %s: %g object-ns and %g line-ns, expected %g and %g\n",
+		       what, o, l, objs, lines);
+		failures++;
+	}
+}
+
+/*
+ * Occupancy (objmap.h), by hand: a life is credited with its time in the
+ * window, and that time by the lines touched in it, whenever touched.
+ */
+static void occupancy(void)
+{
+	struct objmap *m = objmap_new();
+	uint64_t base;
+	uint32_t cache;
+	double o, l;
+
+	/* Cache 1: allocated at 0, before the window (opened at 100). */
+	objmap_insert(m, 0x10020, 200, 1, 0);	/* lines 0x400..0x403 */
+	objmap_touch(m, 0x10030, &cache, &base);	/* outside: forgotten */
+	objmap_window(m, true, 100);
+	/* Lines 0 and 3 of the life, the second at its very end. */
+	objmap_touch(m, 0x10020, &cache, &base);
+	objmap_touch(m, 0x1003f, &cache, &base);	/* line 0 again */
+	if (!objmap_touch(m, 0x100e7, &cache, &base) || cache != 1 ||
+	    base != 0x10020) {
+		printf("not ok: occupancy: touch finds its object\n");
+		failures++;
+	}
+	objmap_remove(m, 0x10020, 400);	/* 300 ns, 2 lines */
+	check_occupancy(m, 1, 300, 600, "a life from before the window");
+	/* Cache 2: one untouched life, one replaced, one open at close. */
+	objmap_insert(m, 0x20000, 64, 2, 150);
+	objmap_remove(m, 0x20000, 250);	/* 100 ns, no line */
+	objmap_insert(m, 0x20040, 64, 2, 200);
+	objmap_touch(m, 0x20050, &cache, &base);
+	objmap_insert(m, 0x20040, 64, 2, 300);	/* replaces: 100 ns, 1 line */
+	objmap_touch(m, 0x20040, &cache, &base);
+	objmap_touch(m, 0x20048, &cache, &base);
+	objmap_window(m, false, 1000);	/* the last: 700 ns, 1 line */
+	check_occupancy(m, 2, 900, 800, "ended by free, replacement, close");
+	/* Closed: nothing more is credited; reopened: from the opening. */
+	objmap_remove(m, 0x20040, 1100);
+	objmap_insert(m, 0x30000, 5000, 3, 1200);	/* 79 lines */
+	objmap_window(m, true, 2000);
+	objmap_touch(m, 0x30000 + 4999, &cache, &base);	/* past the 64th */
+	objmap_touch(m, 0x30000 + 64 * 70, &cache, &base);
+	objmap_touch(m, 0x30000 + 64 * 10, &cache, &base);
+	objmap_window(m, false, 2010);
+	check_occupancy(m, 2, 900, 800, "after the window closed");
+	check_occupancy(m, 3, 10, 20, "lines past the 64th count as one");
+	if (objmap_occupancy(m, 4, &o, &l)) {
+		printf("not ok: occupancy: a cache never seen has none\n");
 		failures++;
 	}
 	objmap_free(m);
@@ -167,10 +231,11 @@ int main(void)
 	capacity_and_conflict();
 	bad_geometry();
 	objects();
+	occupancy();
 	if (failures) {
 		printf("referee: %d failures\n", failures);
 		return 1;
 	}
-	printf("ok: referee cache model: every class and MESI transition as defined; object map\n");
+	printf("ok: referee cache model: every class and MESI transition as defined; object map; occupancy\n");
 	return 0;
 }

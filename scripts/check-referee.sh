@@ -61,7 +61,15 @@ kver=$("$top/scripts/kernel.sh" "$kernel")
 share=$(mktemp -d)
 udp=$(mktemp -d)
 judged=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] && cp "$share/referee.json" "$judged/udp.dprof" "$judged/referee.json" "$KEEP/" 2>/dev/null; rm -rf "$share" "$udp" "$judged"' EXIT
+# KEEP=DIR keeps the tables and recordings, each under its run's name.
+keep() {
+	[ -n "${KEEP:-}" ] || return 0
+	cp "$share/referee.json" "$KEEP/sharing-referee.json"
+	cp "$udp/referee.json" "$KEEP/udp-referee.json"
+	cp "$judged/referee.json" "$KEEP/judged-referee.json"
+	cp "$judged/udp.dprof" "$KEEP/judged-udp.dprof"
+}
+trap 'keep 2>/dev/null; rm -rf "$share" "$udp" "$judged"' EXIT
 "$top/scripts/referee.sh" build
 plugin=$("$top/scripts/referee.sh" plugin "$kver" "$share/referee.json")
 # The same run without the plugin, for its cost.

@@ -160,9 +160,63 @@ static void judge_label(struct judge *j, struct judge_field *f,
 	j->contradicted += f->verdict != JUDGE_AGREE;
 }
 
+/* The referee's line, in bytes (referee/coherence.h's COH_LINE). */
+#define REFEREE_LINE 64
+
+/*
+ * dprof's working set of each type against the referee's occupancy:
+ * judged where dprof has it from histories (with an interval) and the
+ * referee saw the cache's objects in its window.  The two average over
+ * different spans: dprof's from its first alloc/free event to its last,
+ * the referee's from sync to sync around the workload (a little longer:
+ * the workload's start and end).  The referee's line-time is divided by
+ * dprof's span: exact for objects that live inside both (what a
+ * workload allocates), an overstatement by the spans' ratio for objects
+ * touched all along.
+ */
+static void judge_workingset(struct judge *j, const struct recording *r,
+			     const struct oracle *o,
+			     const struct workingset *wset)
+{
+	double scale = 1;
+
+	if (wset && wset->duration_ns > 0 && o->seconds > 0)
+		scale = o->seconds / (wset->duration_ns / 1e9);
+	j->ws_span_scale = scale;
+	for (size_t i = 0; i < o->nocc; i++) {
+		struct judge_type *jt = type_of(j, o->occ[i].cache);
+
+		jt->have_oracle_ws = true;
+		jt->oracle_ws_bytes = o->occ[i].touched_lines * REFEREE_LINE *
+				      scale;
+		jt->oracle_objects = o->occ[i].live_objects * scale;
+	}
+	for (size_t t = 0; wset && t < wset->nr_types && t < r->nr_targets;
+	     t++) {
+		const struct ws_type *w = &wset->types[t];
+		struct judge_type *jt = type_of(j, r->targets[t].name);
+
+		if (!w->from_histories)
+			continue;
+		jt->have_ws = true;
+		jt->ws_bytes = w->bytes;
+		jt->ws_lo = w->bytes_lo;
+		jt->ws_hi = w->bytes_hi;
+		jt->ws_objects = w->objects;
+		jt->ws_histories = w->histories;
+		if (!jt->have_oracle_ws)
+			continue;
+		jt->ws_held = jt->ws_lo <= jt->oracle_ws_bytes &&
+			      jt->oracle_ws_bytes <= jt->ws_hi;
+		j->ws_types++;
+		j->ws_held += jt->ws_held;
+	}
+}
+
 void judge_build(struct judge *j, const struct recording *r,
 		 const struct oracle *o, const struct winshare *ws,
-		 const struct classify *c, uint64_t min_samples)
+		 const struct classify *c, const struct workingset *wset,
+		 uint64_t min_samples)
 {
 	memset(j, 0, sizeof(*j));
 	j->min_samples = min_samples;
@@ -237,6 +291,7 @@ void judge_build(struct judge *j, const struct recording *r,
 					  (double)all;
 		judge_label(j, f, cf);
 	}
+	judge_workingset(j, r, o, wset);
 	rank_types(j);
 }
 

@@ -10,7 +10,11 @@
  *    interval holds it;
  *  - labels: classify's decided sharing labels against the referee's
  *    majority class among the field's sharing misses (a hand-off is a
- *    true-sharing miss in the referee's classes, as in the thesis).
+ *    true-sharing miss in the referee's classes, as in the thesis);
+ *  - working set: dprof's bytes a type keeps in use on average
+ *    (workingset.h, with its 95% interval) against the referee's lines
+ *    touched by the type's live objects (referee/objmap.h), both over
+ *    dprof's span, and the objects live on average.
  * The watch sampler samples accesses, not misses, so shares are of
  * accesses on both sides.  Plain analysis.
  */
@@ -24,6 +28,7 @@
 #include "oracle.h"
 #include "recfile.h"
 #include "winshare.h"
+#include "workingset.h"
 
 struct judge_type {
 	int target;		/* recording index, -1: the referee's only */
@@ -31,6 +36,13 @@ struct judge_type {
 	uint64_t dprof_samples;	/* sampled accesses (windows) */
 	uint64_t oracle_accesses;
 	size_t dprof_rank, oracle_rank;	/* 1 first; 0 none */
+	/* Working set (bytes), when both have it. */
+	bool have_ws;		/* dprof's, from histories */
+	double ws_bytes, ws_lo, ws_hi, ws_objects;
+	uint64_t ws_histories;
+	bool have_oracle_ws;
+	double oracle_ws_bytes, oracle_objects;
+	bool ws_held;		/* [ws_lo, ws_hi] holds the referee's */
 };
 
 enum judge_verdict {
@@ -67,11 +79,16 @@ struct judge {
 	uint64_t min_samples;	/* fields counted in the calibration */
 	size_t calibrated, held;	/* fields with min_samples; held */
 	size_t labels, contradicted;	/* decided sharing labels judged */
+	size_t ws_types, ws_held;	/* working sets judged; held */
+	/* The referee's span over dprof's (judge.c): its averages' factor. */
+	double ws_span_scale;
 };
 
+/* @wset may be NULL (no working set judged). */
 void judge_build(struct judge *j, const struct recording *r,
 		 const struct oracle *o, const struct winshare *ws,
-		 const struct classify *c, uint64_t min_samples);
+		 const struct classify *c, const struct workingset *wset,
+		 uint64_t min_samples);
 void judge_free(struct judge *j);
 
 #endif

@@ -42,6 +42,51 @@ static int field_of(struct oracle_field *f, struct json_object *obj)
 	return 0;
 }
 
+static double double_of(struct json_object *obj, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return 0;
+	return json_object_get_double(v);
+}
+
+static int occupancy_of(struct oracle_occupancy *c, struct json_object *obj)
+{
+	struct json_object *cache;
+
+	if (!json_object_is_type(obj, json_type_object) ||
+	    !json_object_object_get_ex(obj, "cache", &cache) ||
+	    !json_object_is_type(cache, json_type_string))
+		return -1;
+	c->cache = xstrdup(json_object_get_string(cache));
+	c->object_size = (uint32_t)u64_of(obj, "object_size");
+	c->live_objects = double_of(obj, "live_objects");
+	c->touched_lines = double_of(obj, "touched_lines");
+	return 0;
+}
+
+/* The occupancy array, when the table has one; -1 when malformed. */
+static int load_occupancy(struct oracle *o, struct json_object *root)
+{
+	struct json_object *occ;
+	size_t n;
+
+	if (!json_object_object_get_ex(root, "occupancy", &occ))
+		return 0;
+	if (!json_object_is_type(occ, json_type_array))
+		return -1;
+	n = json_object_array_length(occ);
+	o->occ = xcalloc(n + 1, sizeof(*o->occ));
+	for (size_t i = 0; i < n; i++) {
+		if (occupancy_of(&o->occ[o->nocc],
+				 json_object_array_get_idx(occ, i)))
+			return -1;
+		o->nocc++;
+	}
+	return 0;
+}
+
 int oracle_load(struct oracle *o, const char *path)
 {
 	struct json_object *root, *fields, *measured, *v;
@@ -83,6 +128,13 @@ int oracle_load(struct oracle *o, const char *path)
 		}
 		o->n++;
 	}
+	if (load_occupancy(o, root)) {
+		fprintf(stderr, "%s: referee: %s: \"occupancy\" is malformed\n",
+			prog_name, path);
+		json_object_put(root);
+		oracle_free(o);
+		return -1;
+	}
 	json_object_put(root);
 	return 0;
 }
@@ -92,5 +144,8 @@ void oracle_free(struct oracle *o)
 	for (size_t i = 0; i < o->n; i++)
 		free(o->f[i].cache);
 	free(o->f);
+	for (size_t i = 0; i < o->nocc; i++)
+		free(o->occ[i].cache);
+	free(o->occ);
 	memset(o, 0, sizeof(*o));
 }

@@ -19,9 +19,22 @@ struct oracle_field {
 	uint64_t compulsory, true_sharing, false_sharing, conflict, capacity;
 };
 
+/*
+ * A slab cache's occupancy (referee/objmap.h): its objects live and the
+ * cache lines they touched, averaged over the measured time.  Tables of
+ * referees older than this have none.
+ */
+struct oracle_occupancy {
+	char *cache;
+	uint32_t object_size;
+	double live_objects, touched_lines;
+};
+
 struct oracle {
 	struct oracle_field *f;
 	size_t n;
+	struct oracle_occupancy *occ;
+	size_t nocc;
 	double seconds;		/* measured */
 	uint64_t accesses;
 };

@@ -2,7 +2,8 @@
 /*
  * dprof-view referee: a recording judged by the referee's table of the
  * same run (analyse/judge.h): type ranks, field shares against dprof's
- * intervals, labels against the referee's sharing misses.
+ * intervals, labels against the referee's sharing misses, working sets
+ * against the lines the referee saw touched.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,12 +13,14 @@
 #include "columns.h"
 #include "histories.h"
 #include "judge.h"
+#include "objects.h"
 #include "json.h"
 #include "oracle.h"
 #include "options.h"
 #include "util.h"
 #include "view.h"
 #include "winshare.h"
+#include "workingset.h"
 
 enum { OPT_MIN_SAMPLES = OPT_LONG };
 
@@ -62,8 +65,14 @@ static const struct command_opts referee_cmd = {
 	"classify's decided sharing labels against the referee's majority class\n"
 	"among the field's sharing misses (a hand-off miss is true sharing to the\n"
 	"referee, as in the thesis); a label where the referee saw no sharing\n"
-	"miss counts against it.  The referee leaves dprof.ko's own accesses out\n"
-	"when its text is excluded (scripts/check-referee.sh does).\n",
+	"miss counts against it.  Working set: workingset's bytes a type keeps in\n"
+	"use on average (lines its lives touch, from histories, 95% interval)\n"
+	"against the referee's lines touched by the type's live objects, its\n"
+	"line-time divided by dprof's span (first to last alloc/free event); the\n"
+	"objects dprof counts are the lives it recorded, the referee's every live\n"
+	"one, idle ones from before the recording too.  The referee leaves\n"
+	"dprof.ko's own accesses out when its text is excluded\n"
+	"(scripts/check-referee.sh does).\n",
 	.sets = OPTS_JSON | OPTS_TARGET | OPTS_NO_INPUT,
 	.own = referee_own,
 	.handle = referee_option,
@@ -90,6 +99,51 @@ static const struct column field_cols[NR_REFEREE_COLS] = {
 	[RC_OFALSE] = { "ref_false", "referee_false_sharing", 0, COL_UINT, 9 },
 	[RC_VERDICT] = { "verdict", "verdict", 0, COL_STR, -10, 2 },
 };
+
+enum {
+	WC_CACHE, WC_HIST, WC_BYTES, WC_LO, WC_HI, WC_ORACLE, WC_HELD,
+	WC_OBJECTS, WC_OOBJECTS, NR_WS_COLS
+};
+
+static const struct column ws_cols[NR_WS_COLS] = {
+	[WC_CACHE] = { "type", "cache", 0, COL_STR, -26 },
+	[WC_HIST] = { "histories", "histories", 0, COL_UINT, 9 },
+	[WC_BYTES] = { "dprof_B", "dprof_bytes", 0, COL_DOUBLE, 9 },
+	[WC_LO] = { "lo95", "dprof_bytes_lo95", 0, COL_DOUBLE, 9 },
+	[WC_HI] = { "hi95", "dprof_bytes_hi95", 0, COL_DOUBLE, 9 },
+	[WC_ORACLE] = { "referee_B", "referee_bytes", 0, COL_DOUBLE, 10 },
+	[WC_HELD] = { "held", "held", 0, COL_STR, -5, 2 },
+	[WC_OBJECTS] = { "dprof_objs", "dprof_objects", 0, COL_DOUBLE, 10, 0,
+			 0, 1 },
+	[WC_OOBJECTS] = { "referee_objs", "referee_objects", 0, COL_DOUBLE, 12,
+			  0, 0, 1 },
+};
+
+/* A type's working set by both, where dprof has one from histories. */
+static void ws_rows(const struct table *tab, const struct judge *jd)
+{
+	for (size_t i = 0; i < jd->nt; i++) {
+		const struct judge_type *t = &jd->t[i];
+		struct cell c[NR_WS_COLS];
+
+		if (!t->have_ws)
+			continue;
+		memset(c, 0, sizeof(c));
+		c[WC_CACHE].s = t->cache;
+		c[WC_HIST].u = t->ws_histories;
+		c[WC_BYTES].d = t->ws_bytes;
+		c[WC_LO].d = t->ws_lo;
+		c[WC_HI].d = t->ws_hi;
+		c[WC_ORACLE].d = t->oracle_ws_bytes;
+		c[WC_ORACLE].null = !t->have_oracle_ws;
+		c[WC_HELD].s = !t->have_oracle_ws ? "-" :
+			       t->ws_held ? "yes" : "no";
+		c[WC_OBJECTS].d = t->ws_objects;
+		c[WC_OOBJECTS].d = t->oracle_objects;
+		c[WC_OOBJECTS].null = !t->have_oracle_ws;
+		table_row(tab, c);
+	}
+}
 
 static const char *verdict_name(const struct judge_field *f)
 {
@@ -150,6 +204,11 @@ static void report(FILE *out, const struct recording *r,
 		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
 		.j = &j, .indent = "  ",
 	};
+	struct table wtab = {
+		.cols = ws_cols, .nr_cols = NR_WS_COLS,
+		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
+		.j = &j, .indent = "  ",
+	};
 	int cur = -1;
 
 	if (as_json) {
@@ -166,6 +225,12 @@ static void report(FILE *out, const struct recording *r,
 		json_uint(&j, "fields_held", jd->held);
 		json_uint(&j, "labels", jd->labels);
 		json_uint(&j, "labels_contradicted", jd->contradicted);
+		json_uint(&j, "workingsets", jd->ws_types);
+		json_uint(&j, "workingsets_held", jd->ws_held);
+		json_double(&j, "referee_span_over_dprof", jd->ws_span_scale);
+		json_array_begin(&j, "workingset");
+		ws_rows(&wtab, jd);
+		json_array_end(&j);
 		json_array_begin(&j, "types");
 		for (size_t i = 0; i < jd->nt; i++) {
 			const struct judge_type *t = &jd->t[i];
@@ -206,6 +271,15 @@ static void report(FILE *out, const struct recording *r,
 			(unsigned long long)jd->min_samples);
 		fprintf(out, "labels: %zu of %zu decided sharing labels contradict the referee's majority class\n",
 			jd->contradicted, jd->labels);
+		if (jd->ws_types || o->nocc) {
+			fprintf(out, "working set: dprof's 95%% interval holds the referee's bytes for %zu of %zu types (bytes in use and objects live on average over dprof's span; the referee measured %.3gx as long)\n",
+				jd->ws_held, jd->ws_types,
+				jd->ws_span_scale);
+			table_header(&wtab);
+			ws_rows(&wtab, jd);
+		} else {
+			fprintf(out, "working set: not judged (the referee's table has no occupancy: a plugin older than it)\n");
+		}
 	}
 	for (size_t i = 0; i < jd->nf; i++) {
 		const struct judge_field *f = &jd->f[i];
@@ -236,6 +310,10 @@ int cmd_referee(int argc, char **argv)
 	struct winshare ws;
 	struct oracle orc;
 	struct judge jd;
+	struct obj_summary objs;
+	struct workingset wset;
+	struct ws_geometry geo;
+	bool have_wset = false;
 	FILE *out;
 	int first, ret;
 
@@ -266,10 +344,20 @@ int cmd_referee(int argc, char **argv)
 	histories_build(&hs, &r);
 	classify_build(&c, &hs);
 	winshare_build(&ws, &r);
-	judge_build(&jd, &r, &orc, &ws, &c, (uint64_t)o.min_samples);
+	/* The referee's line is 64 bytes; so is every x86 data cache's. */
+	if (ws_geometry_from(&r, 0, &geo) && geo.line == 64 &&
+	    !objects_summarize(&r, &objs)) {
+		workingset_build(&wset, &r, &hs, &objs, &geo);
+		objects_free(&objs);
+		have_wset = true;
+	}
+	judge_build(&jd, &r, &orc, &ws, &c, have_wset ? &wset : NULL,
+		    (uint64_t)o.min_samples);
 	report(out, &r, &jd, &orc, o.a.target, o.a.view.json);
 	ret = view_close(out, &o.a.view);
 	judge_free(&jd);
+	if (have_wset)
+		workingset_free(&wset);
 	winshare_free(&ws);
 	classify_free(&c);
 	histories_free(&hs);

@@ -7,9 +7,14 @@
  * referee's busiest type is one dprof did not profile ("other"), so
  * cache0 is its second and dprof's first: one of dprof's top one in the
  * referee's top five.  A malformed table is refused.
+ *
+ * Working sets: dprof's interval [lo, hi] against the referee's touched
+ * lines times 64: held inside, not held outside, not judged where dprof
+ * has no histories or the referee no occupancy.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "harness.h"
 #include "fixture.h"
@@ -69,7 +74,7 @@ static void test_judge(void)
 			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 12, \"stores\": 34},"
 			   "{\"cache\": \"other\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 1000}]}");
 	CHECK(path && oracle_load(&o, path) == 0);
-	judge_build(&j, &r, &o, &ws, NULL, 10);
+	judge_build(&j, &r, &o, &ws, NULL, NULL, 10);
 	CHECK_EQ_U64(j.calibrated, 2);
 	CHECK_EQ_U64(j.held, 2);
 	CHECK_EQ_U64(j.top5, 1);
@@ -90,7 +95,67 @@ static void test_judge(void)
 	fixture_free(&f);
 }
 
+static void test_judge_workingset(void)
+{
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	struct ws_type types[2] = {
+		{ .bytes = 1000, .bytes_lo = 900, .bytes_hi = 1100,
+		  .objects = 4, .histories = 30, .from_histories = true },
+		{ .bytes = 640, .bytes_lo = 600, .bytes_hi = 700,
+		  .objects = 2, .histories = 12, .from_histories = true },
+	};
+	struct workingset wset = { .types = types, .nr_types = 2 };
+	const char *path;
+
+	fixture_begin(&f, 2);
+	window(&f, 0, 10);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r);
+	/* cache0: 15 lines = 960 B, inside; cache1: 12 lines = 768 B, above. */
+	path = write_table("{\"referee\": 1, \"fields\": [],"
+			   " \"occupancy\": ["
+			   "{\"cache\": \"cache0\", \"live_objects\": 3.5, \"touched_lines\": 15},"
+			   "{\"cache\": \"cache1\", \"live_objects\": 2, \"touched_lines\": 12},"
+			   "{\"cache\": \"idle\", \"live_objects\": 9, \"touched_lines\": 0}]}");
+	CHECK(path && oracle_load(&o, path) == 0);
+	CHECK_EQ_U64(o.nocc, 3);
+	judge_build(&j, &r, &o, &ws, NULL, &wset, 10);
+	CHECK_EQ_U64(j.ws_types, 2);
+	CHECK_EQ_U64(j.ws_held, 1);
+	for (size_t i = 0; i < j.nt; i++) {
+		if (!strcmp(j.t[i].cache, "cache0"))
+			CHECK(j.t[i].ws_held && j.t[i].oracle_ws_bytes == 960 &&
+			      j.t[i].oracle_objects == 3.5);
+		if (!strcmp(j.t[i].cache, "cache1"))
+			CHECK(!j.t[i].ws_held && j.t[i].oracle_ws_bytes == 768);
+		if (!strcmp(j.t[i].cache, "idle"))
+			CHECK(!j.t[i].have_ws && j.t[i].have_oracle_ws);
+	}
+	judge_free(&j);
+	/* No histories behind dprof's: not judged. */
+	types[1].from_histories = false;
+	judge_build(&j, &r, &o, &ws, NULL, &wset, 10);
+	CHECK_EQ_U64(j.ws_types, 1);
+	judge_free(&j);
+	oracle_free(&o);
+	unlink(path);
+	path = write_table("{\"referee\": 1, \"fields\": [], \"occupancy\": {}}");
+	CHECK(path && oracle_load(&o, path) == -1);
+	unlink(path);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test judge_tests[] = {
 	{ "judge: shares against a referee table, ranks", test_judge },
+	{ "judge: working sets against the referee's occupancy",
+	  test_judge_workingset },
 	{ NULL, NULL },
 };

@@ -1,0 +1,29 @@
+#!/bin/sh
+# In the Debian guest, under the referee (scripts/check-referee.sh): a
+# real server judged (issue "A referee on real workloads", item 5).
+# Debian's memcached pinned to CPU 0 takes UDP sets from Debian's
+# memcslap on CPU 1, as debian/test-memcached-all.sh runs them, with
+# dprof.ko target=all at its defaults recording, the whole-kernel mode a
+# user starts with.  The referee measures between the two sync(1) calls
+# around memcslap (memcached is up before).
+# Writes the recording, memcslap's output and memcached's count of sets
+# to /host.
+cd /selftests && . ./functions.sh
+trap 'pkill -x memcached; cleanup_modules' EXIT
+command -v memcached >/dev/null || skip "not in the Debian guest (scripts/vm.sh -r debian)"
+N=${N:-20000}
+load_mod dprof target=all
+taskset -c 0 memcached -u nobody -U 11211 -p 11211 -l 127.0.0.1 -t 1 &
+loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||
+	fail "memcached did not come up"
+# The referee's window (sync to sync) is the load, inside the
+# recording (see guest-udp-dprof.sh).
+dprof-view record --no-progress -o /host/memcached.dprof -- \
+	sh -c "sync && taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && sync" \
+	>/host/memcached.log 2>&1 ||
+	fail "record around memcslap failed: $(cat /host/memcached.log)"
+memcstat --servers=127.0.0.1:11211 |
+	awk '$1 == "cmd_set:" { print "sets_done " $2 }' >>/host/memcached.log
+echo "sets_sent $N" >>/host/memcached.log
+unload_mod dprof
+exit 0
