@@ -37,7 +37,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view referee referee-test check-referee \
-	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached case-apache check-layers vm-run vm-shell debian-rootfs deps deb lint install clean help
+	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached case-apache case-referee check-layers vm-run vm-shell debian-rootfs deps deb lint install clean help
 
 all: module view
 
@@ -51,6 +51,7 @@ help:
 	@echo "make vm-shell [KERNEL=6.12] [ROOT=debian]          interactive guest shell"
 	@echo "make case-memcached the thesis' memcached case in the Debian guest (tables, flow, overhead)"
 	@echo "make case-apache    the thesis' Apache case: concurrency sweep, accept queue, diff peak/drop-off"
+	@echo "make case-referee   memcached judged by the referee (dprof against every access of the run)"
 	@echo "make debian-rootfs  the Debian guest's image (memcached, Apache), cached in build/debian"
 	@echo "make bench      dprof's costs in instructions (one guest under -icount), then the analyses'"
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
@@ -183,6 +184,9 @@ check-layers: module
 
 case-apache: deps
 	$(TOP)/scripts/case-apache.sh -k $(KERNEL)
+
+case-referee: deps
+	$(TOP)/scripts/case-referee.sh -k $(KERNEL)
 
 # The handlers' and parts' instructions alone (a few minutes).
 bench-parts: deps

@@ -590,6 +590,13 @@ struct dprof_window_sums {
 	 * any gate.
 	 */
 	u64 draws;
+	/*
+	 * A window watches one item of the plan, the items in turn: its
+	 * samples are the object's over cover_num / cover_den (the plan's
+	 * items times its members, over the offsets its items hold; the
+	 * items' count in history_mode=set).  0 / 0 before a plan.
+	 */
+	u64 cover_num, cover_den;
 };
 
 /*

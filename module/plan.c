@@ -5,6 +5,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/gcd.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -112,6 +113,7 @@ static void plan_add_item(struct hist_plan *p, const u16 *members,
 	for (i = 0; i < DPROF_HIST_MAX_OFFSETS; i++)
 		p->items[p->nr_items][i] = i < n ? members[idx[i]] :
 					   DPROF_HIST_NO_OFFSET;
+	p->item_slots += n;
 	p->nr_items++;
 }
 
@@ -213,6 +215,7 @@ static int plan_build(struct hist_plan *p, const struct dprof_target *t)
 	if (!p->items || !p->done || !p->exposure_ns)
 		return -ENOMEM;
 	p->nr_items = 0;
+	p->item_slots = 0;
 	if (plan_spec.pairs && g > 1 && n > 1) {
 		covered = bitmap_zalloc((size_t)n * n, GFP_KERNEL);
 		if (!covered)
@@ -373,6 +376,15 @@ void dprof_plan_window_sums(unsigned int target,
 		sums[k].windows = READ_ONCE(plans[target].win[k].windows);
 		sums[k].samples = READ_ONCE(plans[target].win[k].samples);
 		sums[k].samples_sq = READ_ONCE(plans[target].win[k].samples_sq);
+		sums[k].cover_num = (u64)plans[target].nr_items *
+				    plans[target].nr_members;
+		sums[k].cover_den = plans[target].item_slots;
+		if (sums[k].cover_den) {
+			u64 g = gcd(sums[k].cover_num, sums[k].cover_den);
+
+			sums[k].cover_num /= g;
+			sums[k].cover_den /= g;
+		}
 	}
 }
 

@@ -23,6 +23,7 @@ struct hist_plan {
 	u32 *done;		/* complete histories per item */
 	u64 *exposure_ns;	/* time sample windows watched each item */
 	unsigned int nr_items;
+	unsigned int item_slots;	/* offsets over all items */
 	unsigned int cursor;
 	unsigned int wcursor;
 	u64 windows;		/* windows opened on this type, both kinds */

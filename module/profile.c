@@ -129,9 +129,14 @@ static u64 mul_div(u64 a, u64 b, u64 c)
  *	p_t = A_t / sum_u A_u,	A_t = A_t,old + A_t,young
  * the type's estimated samples per second at ages of a window and more
  * and at younger ages, from the two kinds of window (dprof.h).  Each is
- *	A_t,k = r_t,k c_t,k K_k
+ *	A_t,k = r_t,k G_t c_t,k K_k
  * r_t,k = s / w its samples per window (s samples in w windows of that
- * kind on t), c_t,k its draws, and K_k the kind's scale (struct
+ * kind on t), G_t the objects' accesses per access to the watched item
+ * (a window watches one item of the type's plan, the items in turn: in
+ * history_mode=set G is the items' count, 8 for a 232-byte sk_buff, 262
+ * for a task_struct; without it a type of large objects weighed as
+ * little as the few bytes of it a window watches), c_t,k its draws,
+ * and K_k the kind's scale (struct
  * dprof_window_scale): old, c is the type's old objects summed over the
  * censuses and K one per census per window length (window.c stratifies
  * the old windows by type); young, c is the type's allocations drawn by
@@ -165,6 +170,13 @@ static void kind_scale(const struct dprof_window_scale *sc,
 	}
 }
 
+/* @a, the watched item's, as the whole object's: times G_t. */
+static u64 cover(u64 a, const struct dprof_window_sums *w)
+{
+	return w->cover_num && w->cover_den ?
+	       mul_div(a, w->cover_num, w->cover_den) : a;
+}
+
 /*
  * A_t,k in 1/2^WEIGHT_SHIFT samples per second, and R_t,k; where no
  * window of the kind saw an access, 0 and its 95% upper bound in @bound
@@ -181,9 +193,10 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 	kind_scale(sc, k, &num, &den);
 	if (!w->windows || !w->draws || !num || !den)
 		return 0;
+
 	if (!w->samples) {
-		*bound = mul_div(mul_div(3ULL << WEIGHT_SHIFT, w->draws,
-					 w->windows), num, den);
+		*bound = cover(mul_div(mul_div(3ULL << WEIGHT_SHIFT, w->draws,
+					       w->windows), num, den), w);
 		return 0;
 	}
 	/* q / s^2 <= max y / s: (q / s) / s, q / s in fixed point first */
@@ -193,8 +206,8 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 		rel += div64_u64(SHARE_ONE, w->draws);
 	sub = div64_u64(SHARE_ONE, w->windows);
 	*relvar = min_t(u64, rel > sub ? rel - sub : 0, RELVAR_MAX);
-	return mul_div(mul_div(w->samples << WEIGHT_SHIFT, w->draws,
-			       w->windows), num, den);
+	return cover(mul_div(mul_div(w->samples << WEIGHT_SHIFT, w->draws,
+				     w->windows), num, den), w);
 }
 
 static void window_weight(struct type_sum *t,

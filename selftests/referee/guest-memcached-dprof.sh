@@ -1,5 +1,5 @@
 #!/bin/sh
-# In the Debian guest, under the referee (scripts/check-referee.sh): a
+# In the Debian guest, under the referee (scripts/case-referee.sh): a
 # real server judged (issue "A referee on real workloads", item 5).
 # Debian's memcached pinned to CPU 0 takes UDP sets from Debian's
 # memcslap on CPU 1, as debian/test-memcached-all.sh runs them, with
@@ -7,11 +7,12 @@
 # user starts with.  The referee measures between the two sync(1) calls
 # around memcslap (memcached is up before).
 # Writes the recording, memcslap's output and memcached's count of sets
-# to /host.
+# to /host.  Its argument: the sets to send (default 8,000: 2 minutes
+# under the plugin).
 cd /selftests && . ./functions.sh
 trap 'pkill -x memcached; cleanup_modules' EXIT
 command -v memcached >/dev/null || skip "not in the Debian guest (scripts/vm.sh -r debian)"
-N=${N:-20000}
+N=${1:-8000}
 load_mod dprof target=all
 taskset -c 0 memcached -u nobody -U 11211 -p 11211 -l 127.0.0.1 -t 1 &
 loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||

@@ -37,8 +37,8 @@ static int by_dprof(const void *a, const void *b)
 	const struct judge_type *x = *(struct judge_type *const *)a;
 	const struct judge_type *y = *(struct judge_type *const *)b;
 
-	return x->dprof_samples < y->dprof_samples ? 1 :
-	       x->dprof_samples > y->dprof_samples ? -1 : 0;
+	return x->dprof_weight < y->dprof_weight ? 1 :
+	       x->dprof_weight > y->dprof_weight ? -1 : 0;
 }
 
 static int by_oracle(const void *a, const void *b)
@@ -72,7 +72,7 @@ static void rank_types(struct judge *j)
 	for (size_t i = 0; i < j->nt; i++)
 		v[i] = &j->t[i];
 	qsort(v, j->nt, sizeof(*v), by_dprof);
-	for (k = 0; k < j->nt && v[k]->dprof_samples; k++)
+	for (k = 0; k < j->nt && v[k]->dprof_weight > 0; k++)
 		v[k]->dprof_rank = k + 1;
 	qsort(v, j->nt, sizeof(*v), by_oracle);
 	for (k = 0; k < j->nt && v[k]->oracle_accesses; k++)
@@ -213,18 +213,46 @@ static void judge_workingset(struct judge *j, const struct recording *r,
 	}
 }
 
+/*
+ * What dprof ranks types by: report's estimated shares where the module
+ * weighed the types by their windows (the watch sampler), else the
+ * samples (IBS/PEBS samples are drawn at random already).
+ */
+static void dprof_weights(struct judge *j, const struct recording *r,
+			  const struct report *rep)
+{
+	for (size_t i = 0; i < j->nt; i++) {
+		j->t[i].dprof_share = NAN;
+		j->t[i].dprof_weight = (double)j->t[i].dprof_samples;
+	}
+	for (size_t i = 0; rep && rep->window_shares && i < rep->nr_types;
+	     i++) {
+		const struct report_type *t = &rep->types[i];
+		struct judge_type *jt;
+
+		if (t->t->data || t->t->target >= r->nr_targets)
+			continue;
+		jt = type_of(j, r->targets[t->t->target].name);
+		jt->dprof_share = t->window_share ? t->share : 0;
+		jt->dprof_share_half = t->window_share ? t->share_err : -1;
+		jt->dprof_weight = jt->dprof_share;
+	}
+}
+
 void judge_build(struct judge *j, const struct recording *r,
 		 const struct oracle *o, const struct winshare *ws,
-		 const struct classify *c, const struct workingset *wset,
-		 uint64_t min_samples)
+		 const struct classify *c, const struct report *rep,
+		 const struct workingset *wset, uint64_t min_samples)
 {
 	memset(j, 0, sizeof(*j));
 	j->min_samples = min_samples;
 	/* Every slab type the referee saw, with its accesses, in one pass. */
 	for (size_t i = 0; i < o->n; i++)
-		if (!o->f[i].global)
+		if (!o->f[i].global) {
 			type_of(j, o->f[i].cache)->oracle_accesses +=
 				accesses(&o->f[i]);
+			j->oracle_slab_accesses += accesses(&o->f[i]);
+		}
 	for (size_t t = 0; t < r->nr_targets; t++) {
 		struct judge_type *jt = type_of(j, r->targets[t].name);
 		const struct winshare_target *wt = t < ws->nr_targets ?
@@ -292,6 +320,7 @@ void judge_build(struct judge *j, const struct recording *r,
 		judge_label(j, f, cf);
 	}
 	judge_workingset(j, r, o, wset);
+	dprof_weights(j, r, rep);
 	rank_types(j);
 }
 

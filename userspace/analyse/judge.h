@@ -2,8 +2,9 @@
 /*
  * A recording judged by the referee's table of the same run (issue "A
  * referee on real workloads", item 3), like with like:
- *  - types: dprof's sampled accesses against the referee's accesses
- *    (loads, stores, atomics), ranks and the top five;
+ *  - types: dprof's estimated share of the accesses (report's, the
+ *    module's window estimate; else its sampled accesses) against the
+ *    referee's accesses (loads, stores, atomics), ranks and the top five;
  *  - fields: dprof's share of its type (samples per window, from the
  *    sample windows, winshare.h) against the referee's share of the
  *    type's accesses over the same bytes, and whether dprof's 95%
@@ -27,6 +28,7 @@
 #include "classify.h"
 #include "oracle.h"
 #include "recfile.h"
+#include "report.h"
 #include "winshare.h"
 #include "workingset.h"
 
@@ -34,6 +36,9 @@ struct judge_type {
 	int target;		/* recording index, -1: the referee's only */
 	const char *cache;
 	uint64_t dprof_samples;	/* sampled accesses (windows) */
+	/* report's estimated share (NAN: none), else the samples: ranked */
+	double dprof_share, dprof_share_half;
+	double dprof_weight;
 	uint64_t oracle_accesses;
 	size_t dprof_rank, oracle_rank;	/* 1 first; 0 none */
 	/* Working set (bytes), when both have it. */
@@ -74,6 +79,7 @@ struct judge {
 	size_t nf;
 	double spearman;	/* over the types both saw; NAN below 2 */
 	size_t both_types;	/* types both saw */
+	uint64_t oracle_slab_accesses;	/* the referee's, over slab types */
 	size_t top5_common;	/* of dprof's top 5, in the referee's top 5 */
 	size_t top5;		/* how many dprof's top 5 holds */
 	uint64_t min_samples;	/* fields counted in the calibration */
@@ -84,11 +90,14 @@ struct judge {
 	double ws_span_scale;
 };
 
-/* @wset may be NULL (no working set judged). */
+/*
+ * @rep, @wset may be NULL: types ranked by samples; no working set
+ * judged.
+ */
 void judge_build(struct judge *j, const struct recording *r,
 		 const struct oracle *o, const struct winshare *ws,
-		 const struct classify *c, const struct workingset *wset,
-		 uint64_t min_samples);
+		 const struct classify *c, const struct report *rep,
+		 const struct workingset *wset, uint64_t min_samples);
 void judge_free(struct judge *j);
 
 #endif

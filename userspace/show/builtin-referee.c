@@ -17,6 +17,7 @@
 #include "json.h"
 #include "oracle.h"
 #include "options.h"
+#include "report.h"
 #include "util.h"
 #include "view.h"
 #include "winshare.h"
@@ -55,7 +56,8 @@ static const struct command_opts referee_cmd = {
 	"\n"
 	"Judge a recording by the referee's table of the same run (a QEMU plugin\n"
 	"that saw every access and modelled every cache: referee/, scripts/\n"
-	"referee.sh), like with like.  Types: dprof's sampled accesses against\n"
+	"referee.sh), like with like.  Types: dprof's estimated share of the\n"
+	"accesses (report's; the samples where report has no estimate) against\n"
 	"the referee's accesses, ranked (Spearman's rho over the types both saw,\n"
 	"and how many of dprof's top five are in the referee's).  Fields: dprof's\n"
 	"share of its type (samples per window that watched it, from the sample\n"
@@ -241,6 +243,9 @@ static void report(FILE *out, const struct recording *r,
 			json_object_begin(&j, NULL);
 			json_string(&j, "cache", t->cache);
 			json_uint(&j, "dprof_samples", t->dprof_samples);
+			json_double(&j, "dprof_share", t->dprof_share);
+			json_double(&j, "dprof_share_half95",
+				    t->dprof_share_half);
 			json_uint(&j, "referee_accesses", t->oracle_accesses);
 			json_uint(&j, "dprof_rank", t->dprof_rank);
 			json_uint(&j, "referee_rank", t->oracle_rank);
@@ -253,17 +258,32 @@ static void report(FILE *out, const struct recording *r,
 			(unsigned long long)o->accesses, o->seconds);
 		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5\n",
 			jd->both_types, jd->spearman, jd->top5_common, jd->top5);
-		fprintf(out, "  %-26s %12s %5s %14s %5s\n", "type", "dprof_samples",
-			"rank", "referee_access", "rank");
+		fprintf(out, "  %-26s %8s %15s %5s %14s %7s %5s\n", "type",
+			"samples", "dprof_share", "rank", "referee_access",
+			"share", "rank");
 		for (size_t i = 0; i < jd->nt; i++) {
 			const struct judge_type *t = &jd->t[i];
+			char share[32] = "-";
 
-			if (!t->dprof_rank)
+			if (!t->dprof_rank && (!t->oracle_rank ||
+					       t->oracle_rank > 5))
 				continue;
-			fprintf(out, "  %-26s %12llu %5zu %14llu %5zu\n", t->cache,
-				(unsigned long long)t->dprof_samples,
+			if (t->dprof_share == t->dprof_share &&
+			    t->dprof_share_half >= 0)
+				snprintf(share, sizeof(share), "%.1f%% ±%.1f",
+					 100 * t->dprof_share,
+					 100 * t->dprof_share_half);
+			else if (t->dprof_share == t->dprof_share)
+				snprintf(share, sizeof(share), "%.1f%% ±?",
+					 100 * t->dprof_share);
+			fprintf(out, "  %-26s %8llu %15s %5zu %14llu %6.1f%% %5zu\n",
+				t->cache,
+				(unsigned long long)t->dprof_samples, share,
 				t->dprof_rank,
 				(unsigned long long)t->oracle_accesses,
+				jd->oracle_slab_accesses ?
+				100.0 * (double)t->oracle_accesses /
+				(double)jd->oracle_slab_accesses : 0,
 				t->oracle_rank);
 		}
 		fprintf(out, "intervals: dprof's 95%% interval holds the referee's share for %zu of %zu fields with %llu samples or more\n",
@@ -311,6 +331,7 @@ int cmd_referee(int argc, char **argv)
 	struct oracle orc;
 	struct judge jd;
 	struct obj_summary objs;
+	struct report rep;
 	struct workingset wset;
 	struct ws_geometry geo;
 	bool have_wset = false;
@@ -351,11 +372,13 @@ int cmd_referee(int argc, char **argv)
 		objects_free(&objs);
 		have_wset = true;
 	}
-	judge_build(&jd, &r, &orc, &ws, &c, have_wset ? &wset : NULL,
+	report_build(&r, &o.a.map, &rep);
+	judge_build(&jd, &r, &orc, &ws, &c, &rep, have_wset ? &wset : NULL,
 		    (uint64_t)o.min_samples);
 	report(out, &r, &jd, &orc, o.a.target, o.a.view.json);
 	ret = view_close(out, &o.a.view);
 	judge_free(&jd);
+	report_free(&rep);
 	if (have_wset)
 		workingset_free(&wset);
 	winshare_free(&ws);

@@ -74,7 +74,7 @@ static void test_judge(void)
 			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 12, \"stores\": 34},"
 			   "{\"cache\": \"other\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 1000}]}");
 	CHECK(path && oracle_load(&o, path) == 0);
-	judge_build(&j, &r, &o, &ws, NULL, NULL, 10);
+	judge_build(&j, &r, &o, &ws, NULL, NULL, NULL, 10);
 	CHECK_EQ_U64(j.calibrated, 2);
 	CHECK_EQ_U64(j.held, 2);
 	CHECK_EQ_U64(j.top5, 1);
@@ -125,7 +125,7 @@ static void test_judge_workingset(void)
 			   "{\"cache\": \"idle\", \"live_objects\": 9, \"touched_lines\": 0}]}");
 	CHECK(path && oracle_load(&o, path) == 0);
 	CHECK_EQ_U64(o.nocc, 3);
-	judge_build(&j, &r, &o, &ws, NULL, &wset, 10);
+	judge_build(&j, &r, &o, &ws, NULL, NULL, &wset, 10);
 	CHECK_EQ_U64(j.ws_types, 2);
 	CHECK_EQ_U64(j.ws_held, 1);
 	for (size_t i = 0; i < j.nt; i++) {
@@ -140,7 +140,7 @@ static void test_judge_workingset(void)
 	judge_free(&j);
 	/* No histories behind dprof's: not judged. */
 	types[1].from_histories = false;
-	judge_build(&j, &r, &o, &ws, NULL, &wset, 10);
+	judge_build(&j, &r, &o, &ws, NULL, NULL, &wset, 10);
 	CHECK_EQ_U64(j.ws_types, 1);
 	judge_free(&j);
 	oracle_free(&o);
