@@ -152,6 +152,10 @@ static struct {
 	unsigned int nr_syms, cap_syms;
 	/* learned as the guest runs */
 	GHashTable *return_sites;	/* address -> enum hook */
+	GHashTable *call_sites;		/* return address -> direct callee */
+	uint64_t *text_addr;		/* the kernel's functions, sorted */
+	unsigned int nr_text, cap_text;
+	unsigned int tail_wrappers;	/* allocators found by their jumps */
 	struct cache_info caches[MAX_CACHES];
 	unsigned int nr_caches;
 	GHashTable *cache_ids;		/* cache pointer -> id + 1 */
@@ -275,6 +279,8 @@ static int cache_of(uint64_t addr)
 
 static void note_alloc(uint64_t obj)
 {
+	uint64_t base;
+	uint32_t cache;
 	int id;
 
 	if (!obj)
@@ -283,6 +289,12 @@ static void note_alloc(uint64_t obj)
 	id = cache_of(obj);
 	if (id < 0) {
 		o.allocs_untyped++;	/* large kmalloc: pages, no slab */
+		return;
+	}
+	/* A wrapper's return after its allocator's: the same object. */
+	if (objmap_find(o.objs, obj, &cache, &base) && base == obj &&
+	    cache == (uint32_t)id) {
+		o.allocs--;
 		return;
 	}
 	objmap_insert(o.objs, obj, o.caches[id].object_size, id, now_ns());
@@ -604,6 +616,74 @@ static bool insn_string(const uint8_t *b, size_t n)
 
 static void translate_locked(struct qemu_plugin_tb *tb, size_t n);
 
+/* The start of the kernel function holding @pc; 0 if none. */
+static uint64_t function_of(uint64_t pc)
+{
+	unsigned int lo = 0, hi = o.nr_text;
+
+	if (!o.nr_text || pc < o.text_addr[0])
+		return 0;
+	while (hi - lo > 1) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (o.text_addr[mid] <= pc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return o.text_addr[lo];
+}
+
+/*
+ * A tail call (jmp rel32 or rel8) to an allocation function makes the
+ * function holding it one too: kvmalloc_node() ends in "jmp
+ * __kmalloc_node", so its callers' return sites hold the object (seq_file
+ * buffers, kmalloc-cg-4k, came out untyped without this; 26 such
+ * wrappers in 6.1: kmalloc_array, mempool_kmalloc, bitmap_alloc, ...).
+ * A wrapper is known once its jump is translated, which is the first
+ * time it runs, before it first returns: late_return_site() then finds
+ * the call sites translated earlier.
+ */
+static void note_tail_call(uint64_t pc, const uint8_t *b, size_t len)
+{
+	uint64_t target, fn;
+	gpointer h;
+
+	if (len == 5 && b[0] == 0xe9) {
+		int32_t rel;
+
+		memcpy(&rel, b + 1, 4);
+		target = pc + 5 + (int64_t)rel;
+	} else if (len == 2 && b[0] == 0xeb) {
+		target = pc + 2 + (int8_t)b[1];
+	} else {
+		return;
+	}
+	h = g_hash_table_lookup(o.alloc_fns, (gpointer)target);
+	if (GPOINTER_TO_INT(h) != HOOK_ALLOC)
+		return;
+	fn = function_of(pc);
+	if (!fn || fn == target ||
+	    g_hash_table_lookup(o.alloc_fns, (gpointer)fn))
+		return;
+	g_hash_table_insert(o.alloc_fns, (gpointer)fn, h);
+	o.tail_wrappers++;
+}
+
+/* A direct call's return site whose callee became an allocator later. */
+static gpointer late_return_site(uint64_t pc)
+{
+	gpointer target = g_hash_table_lookup(o.call_sites, (gpointer)pc);
+	gpointer h;
+
+	if (!target)
+		return NULL;
+	h = g_hash_table_lookup(o.alloc_fns, target);
+	if (h)
+		g_hash_table_insert(o.return_sites, (gpointer)pc, h);
+	return h;
+}
+
 static bool excluded(uint64_t pc)
 {
 	unsigned int i;
@@ -639,6 +719,8 @@ static void translate_locked(struct qemu_plugin_tb *tb, size_t n)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
 				QEMU_PLUGIN_CB_R_REGS, h);
 		h = g_hash_table_lookup(o.return_sites, (gpointer)pc);
+		if (!h)
+			h = late_return_site(pc);
 		if (h)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_return,
 				QEMU_PLUGIN_CB_R_REGS, h);
@@ -653,7 +735,12 @@ static void translate_locked(struct qemu_plugin_tb *tb, size_t n)
 			if (h)
 				g_hash_table_insert(o.return_sites,
 						    (gpointer)(pc + 5), h);
+			else
+				g_hash_table_insert(o.call_sites,
+						    (gpointer)(pc + 5),
+						    (gpointer)target);
 		}
+		note_tail_call(pc, bytes, len);
 		if (excluded(pc))
 			continue;
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
@@ -756,9 +843,9 @@ static void write_json(FILE *f)
 		fprintf(f, "%s[%.3f, %.3f]", i ? ", " : "",
 			o.window_at[i][0], o.window_at[i][1]);
 	fprintf(f, "],\n");
-	fprintf(f, "  \"objects\": {\"allocs\": %" PRIu64 ", \"allocs_not_slab\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"frees_unknown\": %" PRIu64 ", \"replaced\": %" PRIu64 ", \"live\": %" PRIu64 ", \"bulk_lost\": %" PRIu64 "},\n",
+	fprintf(f, "  \"objects\": {\"allocs\": %" PRIu64 ", \"allocs_not_slab\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"frees_unknown\": %" PRIu64 ", \"replaced\": %" PRIu64 ", \"live\": %" PRIu64 ", \"bulk_lost\": %" PRIu64 ", \"tail_call_allocators\": %u},\n",
 		o.allocs, o.allocs_untyped, o.frees, o.frees_unknown,
-		objmap_replaced(o.objs), objmap_live(o.objs), o.bulk_lost);
+		objmap_replaced(o.objs), objmap_live(o.objs), o.bulk_lost, o.tail_wrappers);
 	fprintf(f, "  \"untyped\": {\"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", ",
 		o.untyped_kinds[COH_LOAD], o.untyped_kinds[COH_STORE],
 		o.untyped_kinds[COH_ATOMIC]);
@@ -825,6 +912,13 @@ static bool parse_geometry(const char *v, unsigned int *kb, unsigned int *ways)
 	return sscanf(v, "%u:%u", kb, ways) == 2;
 }
 
+static int by_address(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* kallsyms is sorted by address already; insertion sort keeps it so. */
 static void sort_symbols(void)
 {
@@ -870,6 +964,15 @@ static int read_system_map(void)
 			o.sym_addr[o.nr_syms] = addr;
 			o.sym_name[o.nr_syms++] = g_strdup(name);
 		}
+		if ((type == 't' || type == 'T') &&
+		    addr >= 0xffffffff80000000ULL && !strchr(name, '[')) {
+			if (o.nr_text == o.cap_text) {
+				o.cap_text = o.cap_text ? o.cap_text * 2 : 16384;
+				o.text_addr = g_renew(uint64_t, o.text_addr,
+						      o.cap_text);
+			}
+			o.text_addr[o.nr_text++] = addr;
+		}
 		if (!strcmp(name, "page_offset_base"))
 			o.page_offset_base_sym = addr;
 		else if (!strcmp(name, "vmemmap_base"))
@@ -892,6 +995,7 @@ static int read_system_map(void)
 	}
 	fclose(f);
 	sort_symbols();
+	qsort(o.text_addr, o.nr_text, sizeof(*o.text_addr), by_address);
 	if (!o.page_offset_base_sym || !o.vmemmap_base_sym || found < 5) {
 		fprintf(stderr, "referee: %s lacks page_offset_base, vmemmap_base or the slab functions (found %u): not this kernel's System.map?\n",
 			o.map_path, found);
@@ -960,6 +1064,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	o.entry_hooks = g_hash_table_new(NULL, NULL);
 	o.alloc_fns = g_hash_table_new(NULL, NULL);
 	o.return_sites = g_hash_table_new(NULL, NULL);
+	o.call_sites = g_hash_table_new(NULL, NULL);
 	o.cache_ids = g_hash_table_new(NULL, NULL);
 	if (read_system_map())
 		return -1;
