@@ -127,5 +127,26 @@ cline 0 $((4 * i)) $((2 * i)) $((2 * i - 2)) 0 1 1
 cline 1 $((2 * i)) 0 0 $((2 * i - 2)) 1 1
 cline 2 $((1 + 2 * i)) $((2 * i - 1)) 0 0 1 1
 cline 3 $((1 + 2 * i)) $((2 * i)) 0 0 0 1
+
+# The layout proposal (dprof-view advise) from the same histories.  From
+# the source: written_by_a is written only by A (the allocating thread's
+# CPU) and written_by_b only by B, on one line: the false sharing above.
+# Any proposal must put them on two lines, leave no line with two CPUs'
+# writes, and its replay must show no false sharing where today's shows
+# it; keeping today's order fails.
+dprof-view advise $names "$out" dprof_sharing | tee "$TMP/advise.txt" ||
+	fail "advise failed"
+off() { awk -v m="$1" '$1 == m && $2 ~ /^[0-9]+$/ { print $3; exit }' "$TMP/advise.txt"; }
+a=$(off written_by_a) b=$(off written_by_b)
+[ -n "$a" ] && [ -n "$b" ] || fail "advise lists no offsets for written_by_a/b"
+[ $((a / 64)) -ne $((b / 64)) ] ||
+	fail "advise keeps written_by_a ($a) and written_by_b ($b) on one line"
+grep -q "^lines holding two sides' writes: 1 today, 0 proposed" "$TMP/advise.txt" ||
+	fail "advise leaves a line with two sides' writes: $(grep '^lines holding' "$TMP/advise.txt")"
+! grep -q "keep it" "$TMP/advise.txt" || fail "advise proposes today's order"
+set -- $(awk '$1 == "false" && $2 == "sharing" { print $3, $4 }' "$TMP/advise.txt")
+[ "${1:-0}" -gt 0 ] && [ "${2:-1}" -eq 0 ] ||
+	fail "replayed false sharing today $1, proposed $2: expected some, then none"
+echo "ok: advise puts written_by_a at $a and written_by_b at $b; false sharing $1 -> $2 by the replay"
 unload_mod dprof_sharing
 exit 0

@@ -17,6 +17,7 @@ int cmd_workingset(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 
 /* What every view reads and writes (options.h fills it). */
 struct view_opts {

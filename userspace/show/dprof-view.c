@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "differential profile of two sides (peak vs drop-off): ratio, weighted, saturation" },
 	{ "export", cmd_export, "the profile as pprof, the histories as a Perfetto/Chrome JSON trace" },
 	{ "layout", cmd_layout, "a struct's fields as dprof names them, from BTF" },
+	{ "advise", cmd_advise, "a field order for a type from its histories, and its what-if" },
 };
 
 static void usage(FILE *out)

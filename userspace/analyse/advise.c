@@ -1,0 +1,810 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A measured layout proposal and its what-if (see advise.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "advise.h"
+#include "util.h"
+
+static uint16_t moved(const struct advise *a, uint16_t off);
+
+const char *advise_role_name(enum advise_role r)
+{
+	static const char *const names[ADVISE_NR_ROLES] = {
+		[ADVISE_WRITE_A] = "written-by-allocator",
+		[ADVISE_READ] = "read-mostly",
+		[ADVISE_WRITE_B] = "written-by-others",
+		[ADVISE_WRITE_BOTH] = "written-by-both",
+		[ADVISE_COLD] = "cold",
+		[ADVISE_UNWATCHED] = "unwatched",
+	};
+
+	return r < ADVISE_NR_ROLES ? names[r] : "?";
+}
+
+/* The top-level member a leaf belongs to: its path up to '.' or '['. */
+static size_t top_len(const char *path)
+{
+	return strcspn(path, ".[");
+}
+
+static uint32_t lowbit(uint32_t x)
+{
+	return x & -x;
+}
+
+/* The natural alignment of @n bytes: a power of two up to 8. */
+static uint32_t natural(uint32_t n)
+{
+	uint32_t a = n ? lowbit(n) : 1;
+
+	return a > 8 ? 8 : a;
+}
+
+static void add_name(struct advise_unit *u, const char *path)
+{
+	size_t n = top_len(path), have = u->name ? strlen(u->name) : 0;
+	const char *p = u->name;
+
+	/* Already listed? */
+	while (p && *p) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && !strncmp(p, path, n))
+			return;
+		p += k;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	u->name = xrealloc(u->name, have + n + 3);
+	if (have) {
+		memcpy(u->name + have, ", ", 2);
+		have += 2;
+	}
+	memcpy(u->name + have, path, n);
+	u->name[have + n] = 0;
+}
+
+/* A top-level member's bytes, over its leaves. */
+struct span {
+	uint32_t lo, hi;	/* [lo, hi) */
+	size_t first;		/* its first leaf */
+	uint32_t align;
+	bool bitfield, marker;
+};
+
+static int by_lo(const void *x, const void *y)
+{
+	const struct span *p = x, *q = y;
+
+	if (p->lo != q->lo)
+		return p->lo < q->lo ? -1 : 1;
+	return p->first < q->first ? -1 : p->first > q->first;
+}
+
+/*
+ * Leaves -> units.  Each top-level member (a leaf's path up to '.' or
+ * '[') spans its leaves' bytes; spans that overlap (an anonymous union's
+ * members, a struct_group() and its named twin) or that continue a run
+ * of bitfields make one unit.  A zero-sized leaf (a marker such as
+ * sk_buff's __pkt_type_offset[0]) goes with the unit that starts where
+ * it is; one at the struct's end is the flexible array.
+ */
+static void build_units(struct advise *a, const struct layout *l)
+{
+	struct span *sp = xcalloc(l->nr_fields + 1, sizeof(*sp));
+	size_t ns = 0, cap = 0;
+	const char *pending = NULL;	/* a marker's name */
+	bool run = false;		/* the last unit is bitfields */
+
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct layout_field *f = &l->fields[i];
+		size_t n = top_len(f->path), k;
+		uint32_t al = natural(f->elem_size ? f->elem_size : f->size);
+
+		for (k = 0; k < ns; k++) {
+			const char *p = l->fields[sp[k].first].path;
+
+			if (n && top_len(p) == n && !strncmp(p, f->path, n))
+				break;
+		}
+		if (k == ns) {
+			sp[ns++] = (struct span){
+				.lo = f->offset, .hi = f->offset + f->size,
+				.first = i, .align = 1,
+				.bitfield = f->bit_size, .marker = !f->size,
+			};
+		}
+		if (f->offset < sp[k].lo)
+			sp[k].lo = f->offset;
+		if (f->offset + f->size > sp[k].hi)
+			sp[k].hi = f->offset + f->size;
+		sp[k].marker &= !f->size;
+		sp[k].bitfield |= f->bit_size;
+		if (!f->bit_size && f->size && al > sp[k].align)
+			sp[k].align = al;
+	}
+	qsort(sp, ns, sizeof(*sp), by_lo);
+	for (size_t k = 0; k < ns; k++) {
+		const struct layout_field *f = &l->fields[sp[k].first];
+		struct advise_unit *u = a->nu ? &a->u[a->nu - 1] : NULL;
+		uint32_t end = u ? u->old_off + u->size : 0;
+		bool flex = sp[k].marker && sp[k].lo >= l->size;
+		bool join;
+
+		if (sp[k].marker && !flex) {
+			if (u && sp[k].lo < end)
+				add_name(u, f->path);
+			else if (!pending)
+				pending = f->path;
+			continue;
+		}
+		join = u && !u->flex && !flex &&
+		       (sp[k].lo < end ||
+			(sp[k].bitfield && run && sp[k].lo <= end));
+		if (!join) {
+			if (a->nu == cap) {
+				cap = cap ? 2 * cap : 32;
+				a->u = xrealloc(a->u, cap * sizeof(*a->u));
+			}
+			u = &a->u[a->nu++];
+			memset(u, 0, sizeof(*u));
+			u->old_off = sp[k].lo;
+			u->align = 1;
+			u->flex = flex;
+			run = sp[k].bitfield;
+		}
+		if (pending) {
+			add_name(u, pending);
+			pending = NULL;
+		}
+		add_name(u, f->path);
+		if (sp[k].hi > u->old_off + u->size)
+			u->size = sp[k].hi - u->old_off;
+		if (sp[k].align > u->align)
+			u->align = sp[k].align;
+		if (flex)
+			u->align = natural(f->elem_size);
+	}
+	free(sp);
+	for (size_t i = 0; i < a->nu; i++) {
+		struct advise_unit *u = &a->u[i];
+		uint32_t next = i + 1 < a->nu ? a->u[i + 1].old_off : l->size;
+
+		if (u->flex)
+			continue;
+		if (u->align == 1 && u->size > 1)	/* bitfields */
+			u->align = natural(u->size);
+		/* The compiler placed it there: no stricter than that. */
+		if (u->old_off && lowbit(u->old_off) < u->align)
+			u->align = lowbit(u->old_off);
+		/* A nested struct's tail padding is its own. */
+		while (u->size % u->align && u->old_off + u->size < next)
+			u->size++;
+	}
+}
+
+/* Per watched offset: accesses and writes per side, over histories. */
+struct slot_sum {
+	uint16_t offset;
+	uint64_t histories;
+	uint64_t acc, wa, wb, ra, rb;
+};
+
+static struct slot_sum *slot_of(struct slot_sum **s, size_t *n,
+				uint16_t offset)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*s)[i].offset == offset)
+			return &(*s)[i];
+	*s = xrealloc(*s, (*n + 1) * sizeof(**s));
+	memset(&(*s)[*n], 0, sizeof(**s));
+	(*s)[*n].offset = offset;
+	return &(*s)[(*n)++];
+}
+
+static void measure(struct advise *a, const struct history_set *hs,
+		    int target)
+{
+	struct slot_sum *s = NULL;
+	size_t ns = 0;
+	uint32_t slot_len = 8;
+
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+
+		if (h->target != target || !classify_usable(h))
+			continue;
+		a->histories++;
+		if (h->len)
+			slot_len = h->len;
+		for (int w = 0; w < h->nr_offsets; w++) {
+			struct slot_sum *x = slot_of(&s, &ns, h->offset[w]);
+
+			x->histories++;
+			for (size_t k = 0; k < h->nr_elems; k++) {
+				const struct hist_elem *e = &h->elems[k];
+
+				if (e->offset != h->offset[w])
+					continue;
+				x->acc++;
+				if (e->write && e->cpu == h->alloc_cpu)
+					x->wa++;
+				else if (e->write)
+					x->wb++;
+				else if (e->cpu == h->alloc_cpu)
+					x->ra++;
+				else
+					x->rb++;
+			}
+		}
+	}
+	for (size_t i = 0; i < a->nu; i++) {
+		struct advise_unit *u = &a->u[i];
+		bool watched = false;
+
+		for (size_t k = 0; k < ns; k++) {
+			double hn = (double)s[k].histories;
+
+			/* A slot over several units counts for each. */
+			if (s[k].offset + slot_len <= u->old_off ||
+			    s[k].offset >= u->old_off + (u->size ? u->size : 1))
+				continue;
+			watched = true;
+			u->accesses += (double)s[k].acc / hn;
+			u->writes_a += (double)s[k].wa / hn;
+			u->writes_b += (double)s[k].wb / hn;
+			u->reads_a += (double)s[k].ra / hn;
+			u->reads_b += (double)s[k].rb / hn;
+			if (!u->histories || s[k].histories < u->histories)
+				u->histories = s[k].histories;
+		}
+		if (!watched)
+			u->role = ADVISE_UNWATCHED;
+		else if (u->accesses < 0.01)
+			u->role = ADVISE_COLD;
+		else if (u->writes_a >= ADVISE_WRITE_SHARE * u->accesses &&
+			 u->writes_b >= ADVISE_WRITE_SHARE * u->accesses)
+			u->role = ADVISE_WRITE_BOTH;
+		else if (u->writes_a >= ADVISE_WRITE_SHARE * u->accesses)
+			u->role = ADVISE_WRITE_A;
+		else if (u->writes_b >= ADVISE_WRITE_SHARE * u->accesses)
+			u->role = ADVISE_WRITE_B;
+		else
+			u->role = ADVISE_READ;
+	}
+	free(s);
+}
+
+/* Packing state: the units placed so far, and the pinned ranges. */
+struct packer {
+	struct advise *a;
+	uint32_t cursor;
+	size_t placed;
+};
+
+static uint32_t align_up(uint32_t x, uint32_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/* The first aligned offset from @from where @u fits between pins. */
+static uint32_t fit(const struct advise *a, const struct advise_unit *u,
+		    uint32_t from)
+{
+	uint32_t off = align_up(from, u->align);
+	bool moved = true;
+
+	while (moved) {
+		moved = false;
+		for (size_t i = 0; i < a->nu; i++) {
+			const struct advise_unit *p = &a->u[i];
+
+			if (!p->pinned || p == u)
+				continue;
+			if (off < p->old_off + p->size &&
+			    p->old_off < off + u->size) {
+				off = align_up(p->old_off + p->size, u->align);
+				moved = true;
+			}
+		}
+	}
+	return off;
+}
+
+static void place(struct packer *pk, size_t i)
+{
+	struct advise_unit *u = &pk->a->u[i];
+
+	u->new_off = fit(pk->a, u, pk->cursor);
+	pk->cursor = u->new_off + u->size;
+	pk->a->order[pk->placed++] = i;
+}
+
+/* Whether a unit is still to place as a filler (cold, movable). */
+static bool filler(const struct advise_unit *u, const bool *done)
+{
+	return !*done && !u->pinned && !u->flex && u->group < 0;
+}
+
+static const char *const group_names[ADVISE_NR_STRATEGIES][ADVISE_MAX_GROUPS] = {
+	[ADVISE_TODAY] = { "today" },
+	[ADVISE_BY_WRITER] = { "written-by-allocator", "read-mostly",
+			       "written-by-others", "written-by-both" },
+	[ADVISE_BY_TOUCH] = { "touched-by-allocator", "touched-by-both",
+			      "touched-by-others" },
+};
+
+const char *advise_group_name(enum advise_strategy st, int g)
+{
+	return g < 0 ? "cold" : group_names[st][g];
+}
+
+const char *advise_strategy_name(enum advise_strategy st)
+{
+	return st == ADVISE_TODAY ? "today" :
+	       st == ADVISE_BY_WRITER ? "by-writer" : "by-touch";
+}
+
+/*
+ * The groups of a strategy; -1 for a filler.  By writer: the roles.  By
+ * touch: who accesses the unit at all (a handed-off object's consumer
+ * reads what its producer wrote: the fields it touches together should
+ * cost it as few lines as possible).
+ */
+static int group_of(const struct advise_unit *u, enum advise_strategy st)
+{
+	bool a, b;
+
+	if (u->role >= ADVISE_COLD || st == ADVISE_TODAY)
+		return -1;
+	if (st == ADVISE_BY_WRITER)
+		return (int)u->role;
+	a = u->writes_a + u->reads_a >= ADVISE_WRITE_SHARE * u->accesses;
+	b = u->writes_b + u->reads_b >= ADVISE_WRITE_SHARE * u->accesses;
+	return a && b ? 1 : a ? 0 : 2;
+}
+
+static int by_heat(const void *x, const void *y, void *ctx)
+{
+	const struct advise *a = ctx;
+	const struct advise_unit *p = &a->u[*(const size_t *)x];
+	const struct advise_unit *q = &a->u[*(const size_t *)y];
+
+	if (p->accesses != q->accesses)
+		return p->accesses < q->accesses ? 1 : -1;
+	return p->old_off < q->old_off ? -1 : p->old_off > q->old_off;
+}
+
+/*
+ * Move off the line where group @was ended before group @next starts:
+ * cold units first (one may run into the next line, whose bytes it then
+ * shares with @next harmlessly), the smallest that reaches the line's
+ * end, else the largest; padding only when none is left.
+ */
+static void close_line(struct packer *pk, bool *done, int was, int next)
+{
+	struct advise *a = pk->a;
+	uint32_t end;
+
+	if (!(pk->cursor % a->line))
+		return;
+	end = (pk->cursor / a->line + 1) * a->line;
+	while (pk->cursor < end) {
+		size_t reach = a->nu, big = a->nu;
+
+		for (size_t i = 0; i < a->nu; i++) {
+			const struct advise_unit *u = &a->u[i];
+			uint32_t to;
+
+			if (!filler(u, &done[i]))
+				continue;
+			to = fit(a, u, pk->cursor) + u->size;
+			if (to >= end &&
+			    (reach == a->nu || u->size < a->u[reach].size))
+				reach = i;
+			if (big == a->nu || u->size > a->u[big].size)
+				big = i;
+		}
+		if (big == a->nu)
+			break;
+		done[reach < a->nu ? reach : big] = true;
+		place(pk, reach < a->nu ? reach : big);
+	}
+	if (pk->cursor < end) {
+		a->pads = xrealloc(a->pads, (a->npads + 1) * sizeof(*a->pads));
+		a->pads[a->npads++] = (struct advise_pad){
+			.off = pk->cursor, .size = end - pk->cursor,
+			.before = advise_group_name(a->strategy, was),
+			.after = advise_group_name(a->strategy, next),
+		};
+		pk->cursor = end;
+	}
+}
+
+/* Lines holding the writes of two sides (or of both with one), at @new. */
+static size_t mixed_lines(const struct advise *a, bool new)
+{
+	uint32_t size = new ? a->new_size : a->old_size;
+	size_t n = 0;
+
+	for (uint32_t line = 0; line * a->line < size; line++) {
+		unsigned int sides = 0;
+
+		for (size_t i = 0; i < a->nu; i++) {
+			const struct advise_unit *u = &a->u[i];
+			uint32_t off = new ? u->new_off : u->old_off;
+
+			if (!u->size || off >= (line + 1) * a->line ||
+			    off + u->size <= line * a->line)
+				continue;
+			if (u->role == ADVISE_WRITE_A)
+				sides |= 1;
+			else if (u->role == ADVISE_WRITE_B)
+				sides |= 2;
+			else if (u->role == ADVISE_WRITE_BOTH)
+				sides |= 4;
+		}
+		n += sides != 0 && (sides & (sides - 1));
+	}
+	return n;
+}
+
+/* Lay the units out by strategy @st: offsets, order, padding, size. */
+static void pack(struct advise *a, enum advise_strategy st)
+{
+	struct packer pk = { .a = a };
+	bool *done = xcalloc(a->nu + 1, sizeof(*done));
+	size_t *hotv = xcalloc(a->nu + 1, sizeof(*hotv)), nh;
+	uint32_t max_align = 1;
+	int ng = st == ADVISE_BY_WRITER ? 4 : 3;
+
+	a->strategy = st;
+	a->npads = 0;
+	if (st == ADVISE_TODAY) {
+		for (size_t i = 0; i < a->nu; i++) {
+			a->u[i].group = -1;
+			a->u[i].new_off = a->u[i].old_off;
+			a->order[i] = i;
+		}
+		a->new_size = a->old_size;
+		free(hotv);
+		free(done);
+		return;
+	}
+	for (size_t i = 0; i < a->nu; i++) {
+		a->u[i].group = group_of(&a->u[i], st);
+		if (a->u[i].align > max_align)
+			max_align = a->u[i].align;
+		if (a->u[i].pinned) {
+			a->u[i].new_off = a->u[i].old_off;
+			done[i] = true;
+		}
+	}
+	/* Pinned units hold their places; their order entries come last. */
+	for (int g = 0; g < ng; g++) {
+		int next = -1;
+
+		nh = 0;
+		for (size_t i = 0; i < a->nu; i++)
+			if (!done[i] && !a->u[i].flex && a->u[i].group == g)
+				hotv[nh++] = i;
+		if (!nh)
+			continue;
+		qsort_r(hotv, nh, sizeof(*hotv), by_heat, a);
+		for (size_t k = 0; k < nh; k++) {
+			done[hotv[k]] = true;
+			place(&pk, hotv[k]);
+		}
+		for (int q = g + 1; q < ng && next < 0; q++)
+			for (size_t i = 0; i < a->nu && next < 0; i++)
+				if (!done[i] && !a->u[i].flex &&
+				    a->u[i].group == q)
+					next = q;
+		if (next >= 0)
+			close_line(&pk, done, g, next);
+	}
+	for (size_t i = 0; i < a->nu; i++)
+		if (filler(&a->u[i], &done[i])) {
+			done[i] = true;
+			place(&pk, i);
+		}
+	for (size_t i = 0; i < a->nu; i++)
+		if (a->u[i].flex) {
+			a->u[i].new_off = align_up(pk.cursor, a->u[i].align);
+			pk.cursor = a->u[i].new_off;
+			a->order[pk.placed++] = i;
+		}
+	for (size_t i = 0; i < a->nu; i++)
+		if (a->u[i].pinned) {
+			a->order[pk.placed++] = i;
+			if (a->u[i].new_off + a->u[i].size > pk.cursor)
+				pk.cursor = a->u[i].new_off + a->u[i].size;
+		}
+	a->new_size = align_up(pk.cursor, max_align);
+	if (a->new_size < a->old_size && a->old_size % a->line == 0 &&
+	    a->new_size > a->old_size - a->line)
+		a->new_size = a->old_size;	/* same lines: keep the size */
+	free(hotv);
+	free(done);
+}
+
+static void replay(struct advise_totals *t, const struct advise *a,
+		   const struct history_set *hs, int target, bool moved_too);
+
+/* Estimated misses of a layout: what the strategies are judged by. */
+static uint64_t misses(const struct advise_totals *t)
+{
+	return t->true_sharing + t->false_sharing + t->transfers;
+}
+
+/* Whether layout @c is better than @b (advise.h: the order of tests). */
+static bool better(const struct advise_candidate *c,
+		   const struct advise_candidate *b)
+{
+	uint64_t mc = misses(&c->totals), mb = misses(&b->totals);
+
+	if (c->totals.false_sharing != b->totals.false_sharing)
+		return c->totals.false_sharing < b->totals.false_sharing;
+	if (mc != mb)
+		return mc < mb;
+	if (c->totals.lines_per_life != b->totals.lines_per_life)
+		return c->totals.lines_per_life < b->totals.lines_per_life;
+	if (c->size != b->size)
+		return c->size < b->size;
+	return c->mixed_lines < b->mixed_lines;
+}
+
+/* Every layout, replayed; the best is the proposal (today's on ties). */
+static void choose(struct advise *a, const struct history_set *hs,
+		   int target)
+{
+	enum advise_strategy best = ADVISE_TODAY;
+
+	for (enum advise_strategy st = 0; st < ADVISE_NR_STRATEGIES; st++) {
+		struct advise_candidate *c = &a->cand[st];
+
+		pack(a, st);
+		replay(&c->totals, a, hs, target, st != ADVISE_TODAY);
+		c->mixed_lines = mixed_lines(a, true);
+		c->size = a->new_size;
+		if (st != ADVISE_TODAY && better(c, &a->cand[best]))
+			best = st;
+	}
+	pack(a, best);
+}
+
+int advise_build(struct advise *a, const struct layout *l,
+		 const struct history_set *hs, int target, uint32_t line,
+		 const char *const *pins, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	a->line = line ? line : ADVISE_LINE;
+	a->old_size = l->size;
+	build_units(a, l);
+	for (size_t p = 0; pins && pins[p]; p++) {
+		bool found = false;
+
+		for (size_t i = 0; i < a->nu; i++) {
+			const char *n = a->u[i].name;
+			size_t k = strlen(pins[p]);
+
+			while (n && *n) {
+				if (!strncmp(n, pins[p], k) &&
+				    (n[k] == 0 || n[k] == ','))
+					found = a->u[i].pinned = true;
+				n += strcspn(n, ",");
+				while (*n == ',' || *n == ' ')
+					n++;
+			}
+		}
+		if (!found) {
+			snprintf(err, errlen, "--pin %s: no member of %s has that name (dprof-view layout lists them)",
+				 pins[p], l->name);
+			advise_free(a);
+			return -1;
+		}
+	}
+	measure(a, hs, target);
+	if (!a->histories) {
+		snprintf(err, errlen, "no complete history of %s: record with history=1 (the default) until some objects were freed, or with --until covered=N",
+			 l->name);
+		advise_free(a);
+		return -1;
+	}
+	a->order = xcalloc(a->nu + 1, sizeof(*a->order));
+	choose(a, hs, target);
+	a->same_order = a->new_size == a->old_size;
+	for (size_t i = 0; i < a->nu && a->same_order; i++)
+		a->same_order = a->u[i].new_off == a->u[i].old_off;
+	a->mixed_lines_before = mixed_lines(a, false);
+	a->mixed_lines_after = mixed_lines(a, true);
+	return 0;
+}
+
+void advise_free(struct advise *a)
+{
+	for (size_t i = 0; i < a->nu; i++)
+		free(a->u[i].name);
+	free(a->u);
+	free(a->order);
+	free(a->pads);
+	memset(a, 0, sizeof(*a));
+}
+
+const struct advise_unit *advise_unit_at(const struct advise *a, uint32_t off)
+{
+	for (size_t i = 0; i < a->nu; i++)
+		if (off >= a->u[i].old_off &&
+		    off < a->u[i].old_off + a->u[i].size)
+			return &a->u[i];
+	return NULL;
+}
+
+/* @off moved to the proposal; unchanged outside every unit. */
+static uint16_t moved(const struct advise *a, uint16_t off)
+{
+	const struct advise_unit *u = advise_unit_at(a, off);
+
+	return u ? (uint16_t)(u->new_off + (off - u->old_off)) : off;
+}
+
+static void totals(struct advise_totals *t, const struct classify *c,
+		   const struct history_set *hs, int target)
+{
+	struct slot_sum *sl = NULL;	/* acc: lives that touched it */
+	size_t ns = 0;
+
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < c->n; i++) {
+		const struct classify_field *f = &c->f[i];
+
+		if (f->target != target)
+			continue;
+		t->accesses += f->accesses;
+		t->true_sharing += f->true_sharing;
+		t->false_sharing += f->false_sharing;
+		t->transfers += f->transfers;
+	}
+	/*
+	 * Per watched slot, the share of the lives watching it that touched
+	 * it; a line is touched with the largest share of its slots (as
+	 * workingset counts lines): comparable between layouts, where
+	 * counting the lines each history saw is not (a set-mode history
+	 * watches four slots adjacent today, spread by a new layout).
+	 */
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+
+		if (h->target != target || !classify_usable(h))
+			continue;
+		for (int w = 0; w < h->nr_offsets; w++) {
+			size_t k;
+			bool hit = false;
+
+			for (k = 0; k < ns && sl[k].offset != h->offset[w]; k++)
+				;
+			if (k == ns) {
+				sl = xrealloc(sl, (ns + 1) * sizeof(*sl));
+				memset(&sl[ns], 0, sizeof(*sl));
+				sl[ns++].offset = h->offset[w];
+			}
+			for (size_t e = 0; e < h->nr_elems && !hit; e++)
+				hit = h->elems[e].offset == h->offset[w];
+			sl[k].histories++;
+			sl[k].acc += hit;
+		}
+	}
+	for (size_t k = 0; k < ns; k++) {
+		double p = (double)sl[k].acc / (double)sl[k].histories;
+		bool top = true;
+
+		/* Each line counted once, by its most touched slot. */
+		for (size_t j = 0; j < ns && top; j++) {
+			double q = (double)sl[j].acc / (double)sl[j].histories;
+
+			if (j != k && sl[j].offset / CLASSIFY_LINE ==
+			    sl[k].offset / CLASSIFY_LINE &&
+			    (q > p || (q == p && j < k)))
+				top = false;
+		}
+		if (top)
+			t->lines_per_life += p;
+	}
+	free(sl);
+}
+
+/*
+ * @target's histories classified at today's offsets, or (@moved_too) at
+ * the layout's: each element and watched offset moved with its unit.
+ */
+static void replay(struct advise_totals *t, const struct advise *a,
+		   const struct history_set *hs, int target, bool moved_too)
+{
+	struct history_set m = { 0 };
+	struct classify c;
+
+	m.h = xcalloc(hs->n + 1, sizeof(*m.h));
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+		struct history *x;
+
+		if (h->target != target)
+			continue;
+		x = &m.h[m.n++];
+		*x = *h;
+		x->elems = xcalloc(h->nr_elems + 1, sizeof(*x->elems));
+		x->cap = h->nr_elems;
+		for (size_t k = 0; k < h->nr_elems; k++) {
+			x->elems[k] = h->elems[k];
+			if (moved_too)
+				x->elems[k].offset = moved(a, h->elems[k].offset);
+		}
+		for (int k = 0; moved_too && k < h->nr_offsets; k++)
+			x->offset[k] = moved(a, h->offset[k]);
+	}
+	classify_build(&c, &m);
+	totals(t, &c, &m, target);
+	classify_free(&c);
+	for (size_t i = 0; i < m.n; i++)
+		free(m.h[i].elems);
+	free(m.h);
+}
+
+/* Whether some complete history watched both offsets. */
+static bool watched_together(const struct history_set *hs, int target,
+			     uint16_t x, uint16_t y)
+{
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+		bool bx = false, by = false;
+
+		if (h->target != target || !classify_usable(h))
+			continue;
+		for (int w = 0; w < h->nr_offsets; w++) {
+			bx |= h->offset[w] == x;
+			by |= h->offset[w] == y;
+		}
+		if (bx && by)
+			return true;
+	}
+	return false;
+}
+
+void advise_whatif(struct advise_whatif *w, const struct advise *a,
+		   const struct history_set *hs, int target)
+{
+	uint16_t *slots = NULL;
+	size_t ns = 0;
+
+	memset(w, 0, sizeof(*w));
+	replay(&w->before, a, hs, target, false);
+	replay(&w->after, a, hs, target, true);
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+
+		if (h->target != target || !classify_usable(h))
+			continue;
+		for (int k = 0; k < h->nr_offsets; k++) {
+			bool have = false;
+
+			for (size_t x = 0; x < ns && !have; x++)
+				have = slots[x] == h->offset[k];
+			if (!have) {
+				slots = xrealloc(slots, (ns + 1) * sizeof(*slots));
+				slots[ns++] = h->offset[k];
+			}
+		}
+	}
+	/* Slots brought onto one line that no history saw together. */
+	for (size_t x = 0; x < ns; x++)
+		for (size_t y = x + 1; y < ns; y++) {
+			if (moved(a, slots[x]) / a->line !=
+			    moved(a, slots[y]) / a->line)
+				continue;
+			w->line_pairs++;
+			w->unseen_pairs += !watched_together(hs, target,
+							     slots[x], slots[y]);
+		}
+	free(slots);
+}

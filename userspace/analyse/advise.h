@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A measured layout proposal for one type (issue "From diagnosis to
+ * fix"), and its what-if.  Plain analysis.
+ *
+ * Units: the struct's top-level members as they can move: leaves that
+ * share bytes (unions, bitfields in one storage unit, a struct_group())
+ * or a top-level name (a nested struct) move together; a zero-sized
+ * member at the end (a flexible array) stays last; pinned units keep
+ * their offset.  Alignment comes from the leaves' sizes, bounded by the
+ * unit's old offset (BTF keeps no alignment attributes: a member
+ * declared ____cacheline_aligned must be pinned, and the printout says
+ * so).
+ *
+ * Roles, from the complete histories of the type (the watched slots'
+ * accesses per life, the mean over the histories that watched each
+ * slot; a slot over several units counts for each, since a history
+ * does not tell which of its bytes an access touched): a unit is written by the allocating CPU's side (A), by other
+ * CPUs (B), by both, or read-mostly (writes under ADVISE_WRITE_SHARE of
+ * its accesses by every side), or cold (no access seen) or unwatched (no
+ * history watched it).  The side of a write is relative to the life:
+ * the CPU that allocated the object, or another.
+ *
+ * Layouts, one per strategy: by writer, groups in the order written-by-A,
+ * read-mostly, written-by-B, written-by-both (false sharing and readers
+ * away from writers); by touch, touched-by-A, touched-by-both,
+ * touched-by-B (a handed-off object's consumer reads what its producer
+ * wrote: its fields together cost the fewest lines).  In either, each
+ * hot unit first, each group
+ * starting on a line that holds no other group's unit (ADVISE_LINE
+ * bytes, or --line): a group's last line is filled with cold or
+ * unwatched units, the last of which may run into the next line, before
+ * any padding; then the cold and unwatched units in their old order; the
+ * flexible array last.  Padding is added only to keep two groups off one
+ * line, and each pad says which groups it separates.  The proposal is
+ * the layout whose replay (the what-if, below) has the least false
+ * sharing, then the fewest estimated misses (true and false sharing,
+ * transfers), then the fewest lines a life touches, bytes, lines
+ * holding two sides' writes; today's order is one of the layouts and wins
+ * ties: a layout is proposed only when it is better by these.
+ *
+ * What-if: the histories replayed with their offsets moved to the
+ * proposal's through the same classification (classify.h): true and
+ * false sharing, transfers, and lines touched per life, before and
+ * after; the line pairs the proposal brings together that no history
+ * watched together are counted, where the what-if extrapolates.
+ */
+#ifndef DPROF_ADVISE_H
+#define DPROF_ADVISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "classify.h"
+#include "histories.h"
+#include "layout.h"
+
+#define ADVISE_LINE 64
+/* A side writes a unit when its writes are this share of its accesses. */
+#define ADVISE_WRITE_SHARE 0.05
+
+enum advise_role {
+	ADVISE_WRITE_A,		/* written by the allocating CPU */
+	ADVISE_READ,		/* read-mostly, hot */
+	ADVISE_WRITE_B,		/* written by other CPUs */
+	ADVISE_WRITE_BOTH,	/* written by both: true sharing */
+	ADVISE_COLD,		/* watched, no access */
+	ADVISE_UNWATCHED,	/* no history watched it */
+	ADVISE_NR_ROLES
+};
+
+struct advise_unit {
+	char *name;		/* top-level member names, ", " between */
+	uint32_t old_off, size, align;
+	uint32_t new_off;
+	bool pinned, flex;
+	/* per life: accesses, and writes and reads by each side */
+	double accesses, writes_a, writes_b, reads_a, reads_b;
+	uint64_t histories;	/* fewest behind one of its watched slots */
+	enum advise_role role;
+	int group;		/* in the strategy's layout; -1: a filler */
+};
+
+enum advise_strategy {
+	ADVISE_TODAY,		/* the struct as it is */
+	ADVISE_BY_WRITER,
+	ADVISE_BY_TOUCH,
+	ADVISE_NR_STRATEGIES
+};
+#define ADVISE_MAX_GROUPS 4
+
+struct advise_pad {
+	uint32_t off, size;
+	const char *before, *after;	/* the groups it separates */
+};
+
+/* The classification's totals for the type, at one layout. */
+struct advise_totals {
+	uint64_t accesses, true_sharing, false_sharing, transfers;
+	double lines_per_life;	/* distinct lines a complete history touched */
+};
+
+struct advise_candidate {
+	struct advise_totals totals;	/* replayed at its layout */
+	size_t mixed_lines;
+	uint32_t size;
+};
+
+struct advise {
+	struct advise_unit *u;	/* in old order */
+	size_t nu;
+	size_t *order;		/* unit indices in the proposed order */
+	struct advise_pad *pads;
+	size_t npads;
+	uint32_t line;
+	uint32_t old_size, new_size;
+	uint64_t histories;	/* complete histories of the type used */
+	bool same_order;	/* the proposal is today's order */
+	enum advise_strategy strategy;	/* the proposal's */
+	struct advise_candidate cand[ADVISE_NR_STRATEGIES];
+	/* lines holding units of two different writing sides, before/after */
+	size_t mixed_lines_before, mixed_lines_after;
+};
+
+/*
+ * The proposal for target @target of @hs, laid out as @l, lines of @line
+ * bytes; @pins names members that keep their offsets (NULL-terminated,
+ * may be NULL).  0, or -1 with a reason in @err (a pin that names no
+ * member; no histories).
+ */
+int advise_build(struct advise *a, const struct layout *l,
+		 const struct history_set *hs, int target, uint32_t line,
+		 const char *const *pins, char *err, size_t errlen);
+void advise_free(struct advise *a);
+const char *advise_role_name(enum advise_role r);
+const char *advise_strategy_name(enum advise_strategy st);
+/* Group @g of strategy @st ("cold" for -1). */
+const char *advise_group_name(enum advise_strategy st, int g);
+/* The unit holding old offset @off, or NULL. */
+const struct advise_unit *advise_unit_at(const struct advise *a,
+					 uint32_t off);
+
+struct advise_whatif {
+	struct advise_totals before, after;
+	/*
+	 * Pairs of watched slots the proposal puts on one line that no
+	 * complete history watched together: their false sharing is not
+	 * seen, before or after.
+	 */
+	size_t unseen_pairs, line_pairs;
+};
+
+/* The histories of @target replayed as they are, and moved to @a's. */
+void advise_whatif(struct advise_whatif *w, const struct advise *a,
+		   const struct history_set *hs, int target);
+
+#endif

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dprof-view advise: a layout proposal for one type from its histories,
+ * printed as pahole prints a struct, with a diff against today's order
+ * and the what-if of the proposal (analyse/advise.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "advise.h"
+#include "builtin.h"
+#include "classify.h"
+#include "columns.h"
+#include "json.h"
+#include "options.h"
+#include "util.h"
+#include "view.h"
+
+#define MAX_PINS 32
+
+enum { OPT_LINE = OPT_LONG, OPT_PIN };
+
+struct advise_opts {
+	struct view_args a;
+	const char *cache;
+	long line;
+	const char *pins[MAX_PINS + 1];
+	size_t npins;
+};
+
+static const struct opt advise_own[] = {
+	{ OPT_LINE, "line", "BYTES", 0,
+	  "the unit of false sharing: 64 (default), or 128\n"
+	  "where adjacent-line prefetch pairs lines" },
+	{ OPT_PIN, "pin", "MEMBER", 0,
+	  "keep MEMBER at its offset (repeatable; members\n"
+	  "declared ____cacheline_aligned, which BTF does not\n"
+	  "show, and members an ABI fixes)" },
+	OPT_END,
+};
+
+static int advise_option(void *ctx, int key, const char *arg)
+{
+	struct advise_opts *o = ctx;
+
+	switch (key) {
+	case OPT_LINE:
+		if (opts_count("advise", "line", arg, 16, &o->line))
+			return EXIT_USAGE;
+		if (o->line > 4096 || (o->line & (o->line - 1))) {
+			errmsg("advise: --line %s: a power of two of 16 to 4096 bytes",
+			       arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case OPT_PIN:
+		if (o->npins == MAX_PINS) {
+			errmsg("advise: at most %d --pin", MAX_PINS);
+			return EXIT_USAGE;
+		}
+		o->pins[o->npins++] = arg;
+		return 0;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+static const struct command_opts advise_cmd = {
+	.cmd = "advise",
+	.synopsis =
+	"usage: dprof-view advise [--json] [-o FILE] [--line BYTES] [--pin MEMBER]...\n"
+	"                         [-T CACHE=STRUCT] [-D FILE] [RECORDING] CACHE\n"
+	"\n"
+	"A field order for CACHE's struct, proposed from the recording's\n"
+	"complete histories: members written by the allocating CPU, read-mostly\n"
+	"members and members written by other CPUs each on lines of their own\n"
+	"(false sharing gone, readers away from writers), members written by\n"
+	"both (true sharing, which no layout removes) apart, hot members first\n"
+	"in each group so that a path touches few lines, cold and unwatched\n"
+	"members after, filling a group's last line before any padding is\n"
+	"added.  Unions, bitfield runs and nested structs move as units; a\n"
+	"flexible array stays last.  Printed as pahole prints a struct (offset,\n"
+	"size, holes, line boundaries), with a diff of the member order against\n"
+	"today's, and the what-if: the histories replayed at the proposed\n"
+	"offsets through classify's estimates (true and false sharing,\n"
+	"transfers, lines a life touches), before and after, with the pairs of\n"
+	"slots the proposal puts on one line that no history watched together\n"
+	"(where the what-if cannot see false sharing).  Estimates: the roles\n"
+	"rest on the histories that watched each member (n).\n",
+	.sets = OPTS_JSON | OPTS_TYPES,
+	.own = advise_own,
+	.handle = advise_option,
+};
+
+static int parse_opts(int argc, char **argv, struct advise_opts *o)
+{
+	int first, ret;
+
+	ret = opts_parse(&advise_cmd, o, argc, argv, &o->a, &first);
+	if (ret)
+		return ret;
+	if (argc - first < 1) {
+		errmsg("advise: expected a cache name, e.g. dprof-view advise filp (see --help)");
+		return EXIT_USAGE;
+	}
+	o->cache = argv[argc - 1];
+	return view_input(&o->a.view, argc - first - 1, argv + first, "advise");
+}
+
+/* Units in increasing new (or old) offset. */
+static size_t *sorted(const struct advise *a, bool new)
+{
+	size_t *v = xcalloc(a->nu + 1, sizeof(*v));
+
+	for (size_t i = 0; i < a->nu; i++)
+		v[i] = i;
+	for (size_t i = 1; i < a->nu; i++)
+		for (size_t k = i; k > 0; k--) {
+			const struct advise_unit *x = &a->u[v[k - 1]];
+			const struct advise_unit *y = &a->u[v[k]];
+			uint32_t ox = new ? x->new_off : x->old_off;
+			uint32_t oy = new ? y->new_off : y->old_off;
+
+			if (ox < oy || (ox == oy && !x->flex))
+				break;
+			v[k - 1] ^= v[k];
+			v[k] ^= v[k - 1];
+			v[k - 1] ^= v[k];
+		}
+	return v;
+}
+
+static const struct advise_pad *pad_at(const struct advise *a, uint32_t off)
+{
+	for (size_t i = 0; i < a->npads; i++)
+		if (a->pads[i].off == off)
+			return &a->pads[i];
+	return NULL;
+}
+
+/* The struct as pahole prints it, at the proposal's (or today's) offsets. */
+static void print_struct(FILE *out, const struct advise *a, const char *name,
+			 bool new)
+{
+	size_t *v = sorted(a, new);
+	uint32_t at = 0, line = 0, size = new ? a->new_size : a->old_size;
+	int group = -2;
+
+	fprintf(out, "%s {\n", name);
+	for (size_t k = 0; k < a->nu; k++) {
+		const struct advise_unit *u = &a->u[v[k]];
+		uint32_t off = new ? u->new_off : u->old_off;
+		const struct advise_pad *p = new ? pad_at(a, at) : NULL;
+
+		if (p) {
+			fprintf(out, "\n\t/* XXX %u bytes of padding: %s apart from %s */\n",
+				p->size, p->before, p->after);
+			at += p->size;
+		}
+		if (off > at)
+			fprintf(out, "\n\t/* XXX %u bytes hole */\n", off - at);
+		while (off >= (line + 1) * a->line && off < size) {
+			line++;
+			fprintf(out, "\t/* --- cacheline %u boundary (%u bytes) --- */\n",
+				line, line * a->line);
+		}
+		if (new && u->group != group && !u->flex && !u->pinned) {
+			fprintf(out, "\t/* %s */\n",
+				advise_group_name(a->strategy, u->group));
+			group = u->group;
+		}
+		fprintf(out, "\t%-40s /* %5u %5u%s%s */\n", u->name, off, u->size,
+			u->pinned ? " pinned" : "", u->flex ? " flexible" : "");
+		if (off + u->size > at)
+			at = off + u->size;
+	}
+	if (size > at)
+		fprintf(out, "\n\t/* XXX %u bytes tail padding */\n", size - at);
+	fprintf(out, "\n\t/* size: %u, cachelines: %u */\n};\n", size,
+		(size + a->line - 1) / a->line);
+	free(v);
+}
+
+/* A unified diff of the member order (longest common subsequence). */
+static void print_diff(FILE *out, const struct advise *a)
+{
+	size_t *x = sorted(a, false), *y = sorted(a, true), n = a->nu;
+	size_t *lcs = xcalloc((n + 1) * (n + 1), sizeof(*lcs));
+	size_t i = 0, j = 0;
+
+	for (size_t p = n; p-- > 0;)
+		for (size_t q = n; q-- > 0;)
+			lcs[p * (n + 1) + q] = x[p] == y[q] ?
+				lcs[(p + 1) * (n + 1) + q + 1] + 1 :
+				lcs[(p + 1) * (n + 1) + q] >
+				lcs[p * (n + 1) + q + 1] ?
+				lcs[(p + 1) * (n + 1) + q] :
+				lcs[p * (n + 1) + q + 1];
+	fprintf(out, "--- today\n+++ proposed\n@@ -1,%zu +1,%zu @@\n", n, n);
+	while (i < n || j < n) {
+		if (i < n && j < n && x[i] == y[j]) {
+			fprintf(out, " %s\n", a->u[x[i]].name);
+			i++, j++;
+		} else if (j < n && (i == n || lcs[i * (n + 1) + j + 1] >=
+					       lcs[(i + 1) * (n + 1) + j])) {
+			fprintf(out, "+%s\n", a->u[y[j]].name);
+			j++;
+		} else {
+			fprintf(out, "-%s\n", a->u[x[i]].name);
+			i++;
+		}
+	}
+	free(lcs);
+	free(x);
+	free(y);
+}
+
+enum {
+	AC_NAME, AC_OLD, AC_NEW, AC_SIZE, AC_ACC, AC_WA, AC_WB, AC_RA, AC_RB,
+	AC_N, AC_ROLE, NR_ADVISE_COLS
+};
+
+static const struct column unit_cols[NR_ADVISE_COLS] = {
+	[AC_NAME] = { "member", "member", 0, COL_STR, -32 },
+	[AC_OLD] = { "today", "old_offset", 0, COL_UINT, 6 },
+	[AC_NEW] = { "proposed", "new_offset", 0, COL_UINT, 9 },
+	[AC_SIZE] = { "size", "size", 0, COL_UINT, 5 },
+	[AC_ACC] = { "acc/life", "accesses_per_life", 0, COL_DOUBLE, 9, 0, 0,
+		     2 },
+	[AC_WA] = { "wr_alloc", "writes_allocating_cpu", 0, COL_DOUBLE, 9, 0,
+		    0, 2 },
+	[AC_WB] = { "wr_other", "writes_other_cpus", 0, COL_DOUBLE, 9, 0, 0,
+		    2 },
+	[AC_RA] = { "rd_alloc", "reads_allocating_cpu", 0, COL_DOUBLE, 9, 0,
+		    0, 2 },
+	[AC_RB] = { "rd_other", "reads_other_cpus", 0, COL_DOUBLE, 9, 0, 0,
+		    2 },
+	[AC_N] = { "n", "histories", 0, COL_UINT, 5 },
+	[AC_ROLE] = { "role", "role", 0, COL_STR, -21, 2 },
+};
+
+static void unit_rows(const struct table *t, const struct advise *a)
+{
+	for (size_t k = 0; k < a->nu; k++) {
+		const struct advise_unit *u = &a->u[k];
+		struct cell c[NR_ADVISE_COLS];
+
+		memset(c, 0, sizeof(c));
+		c[AC_NAME].s = u->name;
+		c[AC_OLD].u = u->old_off;
+		c[AC_NEW].u = u->new_off;
+		c[AC_SIZE].u = u->size;
+		c[AC_ACC].d = u->accesses;
+		c[AC_WA].d = u->writes_a;
+		c[AC_WB].d = u->writes_b;
+		c[AC_RA].d = u->reads_a;
+		c[AC_RB].d = u->reads_b;
+		c[AC_N].u = u->histories;
+		c[AC_ACC].null = c[AC_WA].null = c[AC_WB].null =
+			c[AC_RA].null = c[AC_RB].null =
+			u->role == ADVISE_UNWATCHED;
+		c[AC_ROLE].s = advise_role_name(u->role);
+		table_row(t, c);
+	}
+}
+
+static void totals_json(struct json *j, const char *key,
+			const struct advise_totals *t)
+{
+	json_object_begin(j, key);
+	json_uint(j, "accesses", t->accesses);
+	json_uint(j, "true_sharing", t->true_sharing);
+	json_uint(j, "false_sharing", t->false_sharing);
+	json_uint(j, "transfers", t->transfers);
+	json_double(j, "lines_per_life", t->lines_per_life);
+	json_object_end(j);
+}
+
+static void report_json(FILE *out, const struct advise *a,
+			const struct advise_whatif *w, const char *cache,
+			const char *type)
+{
+	struct json j;
+	struct table t = {
+		.cols = unit_cols, .nr_cols = NR_ADVISE_COLS,
+		.mode = TABLE_JSON, .out = out, .j = &j,
+	};
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_bool(&j, "estimated", true);
+	json_string(&j, "cache", cache);
+	json_string(&j, "type", type);
+	json_uint(&j, "line", a->line);
+	json_uint(&j, "histories", a->histories);
+	json_uint(&j, "size_before", a->old_size);
+	json_uint(&j, "size_after", a->new_size);
+	json_bool(&j, "same_order", a->same_order);
+	json_string(&j, "strategy", advise_strategy_name(a->strategy));
+	json_array_begin(&j, "candidates");
+	for (enum advise_strategy st = 0; st < ADVISE_NR_STRATEGIES; st++) {
+		json_object_begin(&j, NULL);
+		json_string(&j, "strategy", advise_strategy_name(st));
+		totals_json(&j, "replayed", &a->cand[st].totals);
+		json_uint(&j, "mixed_write_lines", a->cand[st].mixed_lines);
+		json_uint(&j, "size", a->cand[st].size);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_uint(&j, "mixed_write_lines_before", a->mixed_lines_before);
+	json_uint(&j, "mixed_write_lines_after", a->mixed_lines_after);
+	json_array_begin(&j, "members");
+	unit_rows(&t, a);
+	json_array_end(&j);
+	json_array_begin(&j, "padding");
+	for (size_t i = 0; i < a->npads; i++) {
+		json_object_begin(&j, NULL);
+		json_uint(&j, "offset", a->pads[i].off);
+		json_uint(&j, "size", a->pads[i].size);
+		json_string(&j, "before", a->pads[i].before);
+		json_string(&j, "after", a->pads[i].after);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_begin(&j, "whatif");
+	totals_json(&j, "before", &w->before);
+	totals_json(&j, "after", &w->after);
+	json_uint(&j, "slot_pairs_on_one_line", w->line_pairs);
+	json_uint(&j, "slot_pairs_never_watched_together", w->unseen_pairs);
+	json_object_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+static void report_text(FILE *out, const struct advise *a,
+			const struct advise_whatif *w, const char *cache,
+			const char *type)
+{
+	struct table t = {
+		.cols = unit_cols, .nr_cols = NR_ADVISE_COLS,
+		.mode = TABLE_TEXT, .out = out, .indent = "  ",
+	};
+	const struct advise_totals *b = &w->before, *f = &w->after;
+
+	fprintf(out, "advise %s (%s), estimated from %llu complete histories; lines of %u bytes\n",
+		type, cache, (unsigned long long)a->histories, a->line);
+	fprintf(out, "per member, per life (the mean over the n histories that watched it): accesses, writes and reads by the allocating CPU and by others; a side writes (or touches) a member at %.0f%% of its accesses or more\n",
+		100 * ADVISE_WRITE_SHARE);
+	table_header(&t);
+	unit_rows(&t, a);
+	fprintf(out, "\nlines holding two sides' writes: %zu today, %zu proposed; size %u -> %u bytes\n",
+		a->mixed_lines_before, a->mixed_lines_after, a->old_size,
+		a->new_size);
+	fprintf(out, "layouts tried, replayed through classify (estimated misses: true + false sharing + transfers):\n");
+	for (enum advise_strategy st = 0; st < ADVISE_NR_STRATEGIES; st++) {
+		const struct advise_candidate *c = &a->cand[st];
+
+		fprintf(out, "  %-10s %8llu misses (%llu true, %llu false, %llu transfers), %.2f lines a life, %zu lines with two sides' writes, %u bytes%s\n",
+			advise_strategy_name(st),
+			(unsigned long long)(c->totals.true_sharing +
+					     c->totals.false_sharing +
+					     c->totals.transfers),
+			(unsigned long long)c->totals.true_sharing,
+			(unsigned long long)c->totals.false_sharing,
+			(unsigned long long)c->totals.transfers,
+			c->totals.lines_per_life, c->mixed_lines, c->size,
+			st == a->strategy ? "  <- proposed" : "");
+	}
+	if (a->same_order)
+		fprintf(out, "no layout tried beats today's by the replay: keep it\n");
+	fprintf(out, "alignment from the members' sizes: BTF keeps no __aligned(); --pin the members declared ____cacheline_aligned\n\n");
+	print_struct(out, a, type, true);
+	fprintf(out, "\n");
+	print_diff(out, a);
+	fprintf(out, "\nwhat-if, the histories replayed at the proposed offsets (classify's estimates, over %llu accesses):\n",
+		(unsigned long long)b->accesses);
+	fprintf(out, "  %-22s %10s %10s\n", "", "today", "proposed");
+	fprintf(out, "  %-22s %10llu %10llu\n", "true sharing",
+		(unsigned long long)b->true_sharing,
+		(unsigned long long)f->true_sharing);
+	fprintf(out, "  %-22s %10llu %10llu\n", "false sharing",
+		(unsigned long long)b->false_sharing,
+		(unsigned long long)f->false_sharing);
+	fprintf(out, "  %-22s %10llu %10llu\n", "transfers",
+		(unsigned long long)b->transfers,
+		(unsigned long long)f->transfers);
+	fprintf(out, "  %-22s %10.2f %10.2f\n", "lines touched per life",
+		b->lines_per_life, f->lines_per_life);
+	fprintf(out, "extrapolated: %zu of the %zu pairs of watched slots the proposal puts on one line were never watched together (their false sharing is not seen; record with history_mode=pairs to see it)\n",
+		w->unseen_pairs, w->line_pairs);
+}
+
+int cmd_advise(int argc, char **argv)
+{
+	struct advise_opts o;
+	struct history_set hs;
+	struct classify c;
+	struct recording r;
+	struct layout **layouts;
+	struct advise a;
+	struct advise_whatif w;
+	char err[512];
+	FILE *out;
+	int t, ret;
+
+	memset(&o, 0, sizeof(o));
+	o.line = ADVISE_LINE;
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		goto out_map;
+	ret = view_open(&o.a.view, &r, &out, "advise");
+	if (ret)
+		goto out_map;
+	t = view_target(&r, "advise", &o.cache);
+	if (t < 0) {
+		ret = EXIT_USAGE;
+		goto out_rec;
+	}
+	layouts = view_layouts(&r, &o.a.map);
+	if (!layouts[t]) {
+		errmsg("advise: %s: no struct layout for %s in the recording's BTF: name it with --type %s=STRUCT, or give DWARF with --debug FILE",
+		       o.a.view.input, o.cache, o.cache);
+		ret = EXIT_USAGE;
+		goto out_layouts;
+	}
+	histories_build(&hs, &r);
+	if (advise_build(&a, layouts[t], &hs, t, (uint32_t)o.line, o.pins,
+			 err, sizeof(err))) {
+		errmsg("advise: %s: %s", o.a.view.input, err);
+		ret = EXIT_USAGE;
+		goto out_hist;
+	}
+	classify_build(&c, &hs);
+	advise_whatif(&w, &a, &hs, t);
+	if (o.a.view.json)
+		report_json(out, &a, &w, o.cache, layouts[t]->name);
+	else
+		report_text(out, &a, &w, o.cache, layouts[t]->name);
+	classify_free(&c);
+	advise_free(&a);
+out_hist:
+	histories_free(&hs);
+out_layouts:
+	view_layouts_free(layouts, r.nr_targets);
+out_rec:
+	if (ret)
+		view_close(out, &o.a.view);
+	else
+		ret = view_close(out, &o.a.view);
+	recording_free(&r);
+out_map:
+	type_map_free(&o.a.map);
+	return ret;
+}
