@@ -350,7 +350,10 @@ static void report_text(FILE *out, const struct advise *a,
 	fprintf(out, "\nlines holding two sides' writes: %zu today, %zu proposed; size %u -> %u bytes\n",
 		a->mixed_lines_before, a->mixed_lines_after, a->old_size,
 		a->new_size);
-	fprintf(out, "layouts tried, replayed through classify (estimated misses: true + false sharing + transfers):\n");
+	fprintf(out, "layouts tried, replayed through classify (estimated misses: true + false sharing + transfers%s):\n",
+		a->line != CLASSIFY_LINE ?
+		"; classify replays 64-byte lines, so a pair of lines sharing by adjacent-line prefetch is not in these figures" :
+		"");
 	for (enum advise_strategy st = 0; st < ADVISE_NR_STRATEGIES; st++) {
 		const struct advise_candidate *c = &a->cand[st];
 
