@@ -263,6 +263,12 @@ static void unit_rows(const struct table *t, const struct advise *a)
 	}
 }
 
+static uint64_t misses_of(const struct advise_candidate *c)
+{
+	return c->totals.true_sharing + c->totals.false_sharing +
+	       c->totals.transfers;
+}
+
 static void totals_json(struct json *j, const char *key,
 			const struct advise_totals *t)
 {
@@ -370,6 +376,15 @@ static void report_text(FILE *out, const struct advise *a,
 	}
 	if (a->same_order)
 		fprintf(out, "no layout tried beats today's by the replay: keep it\n");
+	else if (misses_of(&a->cand[a->strategy]) >
+		 misses_of(&a->cand[ADVISE_TODAY]))
+		fprintf(out, "the proposal trades %llu false-sharing misses for %llu more of the others by the replay, which overstates lines it merges (a history saw only the slots it watched; pairs below): confirm with a history_mode=pairs recording before applying it\n",
+			(unsigned long long)(a->cand[ADVISE_TODAY].totals.false_sharing -
+					     a->cand[a->strategy].totals.false_sharing),
+			(unsigned long long)(misses_of(&a->cand[a->strategy]) -
+					     misses_of(&a->cand[ADVISE_TODAY]) +
+					     a->cand[ADVISE_TODAY].totals.false_sharing -
+					     a->cand[a->strategy].totals.false_sharing));
 	fprintf(out, "alignment from the members' sizes: BTF keeps no __aligned(); --pin the members declared ____cacheline_aligned\n\n");
 	print_struct(out, a, type, true);
 	fprintf(out, "\n");
