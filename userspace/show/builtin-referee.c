@@ -121,6 +121,67 @@ static const struct column ws_cols[NR_WS_COLS] = {
 			  0, 0, 1 },
 };
 
+enum {
+	TC_CACHE, TC_SAMPLES, TC_SHARE, TC_HALF, TC_RANK, TC_OACC, TC_OSHARE,
+	TC_ORANK, NR_TYPE_COLS
+};
+
+static const struct column type_cols[NR_TYPE_COLS] = {
+	[TC_CACHE] = { "type", "cache", 0, COL_STR, -26 },
+	[TC_SAMPLES] = { "samples", "dprof_samples", 0, COL_UINT, 8 },
+	[TC_SHARE] = { "dprof_share", "dprof_share", 0, COL_DOUBLE, 11, 0, 0,
+		       1 },
+	[TC_HALF] = { "±95%", "dprof_share_half95", 0, COL_DOUBLE, 6, 0, 0,
+		      1 },
+	[TC_RANK] = { "rank", "dprof_rank", 0, COL_UINT, 5 },
+	[TC_OACC] = { "referee_access", "referee_accesses", 0, COL_UINT, 14 },
+	[TC_OSHARE] = { "share", "referee_share", 0, COL_DOUBLE, 7, 0, 0, 1 },
+	[TC_ORANK] = { "rank", "referee_rank", 0, COL_UINT, 5 },
+};
+
+/*
+ * Types dprof ranked, and the referee's first @top: shares as fractions
+ * in JSON, percentages in the text.
+ */
+static void type_rows(const struct table *tab, const struct judge *jd,
+		      size_t top)
+{
+	bool text = tab->mode == TABLE_TEXT;
+
+	for (size_t i = 0; i < jd->nt; i++) {
+		const struct judge_type *t = &jd->t[i];
+		struct cell c[NR_TYPE_COLS];
+		char share[16], half[16], oshare[16];
+		double os = jd->oracle_slab_accesses ?
+			    (double)t->oracle_accesses /
+			    (double)jd->oracle_slab_accesses : 0;
+
+		if (!t->dprof_rank && (!t->oracle_rank || t->oracle_rank > top))
+			continue;
+		memset(c, 0, sizeof(c));
+		c[TC_CACHE].s = t->cache;
+		c[TC_SAMPLES].u = t->dprof_samples;
+		c[TC_SHARE].d = text ? 100 * t->dprof_share : t->dprof_share;
+		c[TC_SHARE].null = t->dprof_share != t->dprof_share;
+		snprintf(share, sizeof(share), "%.1f%%", 100 * t->dprof_share);
+		c[TC_SHARE].text = c[TC_SHARE].null ? "-" : share;
+		c[TC_HALF].d = text ? 100 * t->dprof_share_half :
+			       t->dprof_share_half;
+		c[TC_HALF].null = c[TC_SHARE].null || t->dprof_share_half < 0;
+		snprintf(half, sizeof(half), "±%.1f",
+			 100 * t->dprof_share_half);
+		c[TC_HALF].text = c[TC_SHARE].null ? "" :
+				  t->dprof_share_half < 0 ? "±?" : half;
+		c[TC_RANK].u = t->dprof_rank;
+		c[TC_OACC].u = t->oracle_accesses;
+		c[TC_OSHARE].d = text ? 100 * os : os;
+		snprintf(oshare, sizeof(oshare), "%.1f%%", 100 * os);
+		c[TC_OSHARE].text = oshare;
+		c[TC_ORANK].u = t->oracle_rank;
+		table_row(tab, c);
+	}
+}
+
 /* A type's working set by both, where dprof has one from histories. */
 static void ws_rows(const struct table *tab, const struct judge *jd)
 {
@@ -206,6 +267,11 @@ static void report(FILE *out, const struct recording *r,
 		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
 		.j = &j, .indent = "  ",
 	};
+	struct table ttab = {
+		.cols = type_cols, .nr_cols = NR_TYPE_COLS,
+		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
+		.j = &j, .indent = "  ",
+	};
 	struct table wtab = {
 		.cols = ws_cols, .nr_cols = NR_WS_COLS,
 		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
@@ -234,23 +300,7 @@ static void report(FILE *out, const struct recording *r,
 		ws_rows(&wtab, jd);
 		json_array_end(&j);
 		json_array_begin(&j, "types");
-		for (size_t i = 0; i < jd->nt; i++) {
-			const struct judge_type *t = &jd->t[i];
-
-			if (!t->dprof_rank && (!t->oracle_rank ||
-					       t->oracle_rank > 20))
-				continue;
-			json_object_begin(&j, NULL);
-			json_string(&j, "cache", t->cache);
-			json_uint(&j, "dprof_samples", t->dprof_samples);
-			json_double(&j, "dprof_share", t->dprof_share);
-			json_double(&j, "dprof_share_half95",
-				    t->dprof_share_half);
-			json_uint(&j, "referee_accesses", t->oracle_accesses);
-			json_uint(&j, "dprof_rank", t->dprof_rank);
-			json_uint(&j, "referee_rank", t->oracle_rank);
-			json_object_end(&j);
-		}
+		type_rows(&ttab, jd, 20);
 		json_array_end(&j);
 		json_array_begin(&j, "fields");
 	} else {
@@ -258,34 +308,8 @@ static void report(FILE *out, const struct recording *r,
 			(unsigned long long)o->accesses, o->seconds);
 		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5\n",
 			jd->both_types, jd->spearman, jd->top5_common, jd->top5);
-		fprintf(out, "  %-26s %8s %15s %5s %14s %7s %5s\n", "type",
-			"samples", "dprof_share", "rank", "referee_access",
-			"share", "rank");
-		for (size_t i = 0; i < jd->nt; i++) {
-			const struct judge_type *t = &jd->t[i];
-			char share[32] = "-";
-
-			if (!t->dprof_rank && (!t->oracle_rank ||
-					       t->oracle_rank > 5))
-				continue;
-			if (t->dprof_share == t->dprof_share &&
-			    t->dprof_share_half >= 0)
-				snprintf(share, sizeof(share), "%.1f%% ±%.1f",
-					 100 * t->dprof_share,
-					 100 * t->dprof_share_half);
-			else if (t->dprof_share == t->dprof_share)
-				snprintf(share, sizeof(share), "%.1f%% ±?",
-					 100 * t->dprof_share);
-			fprintf(out, "  %-26s %8llu %15s %5zu %14llu %6.1f%% %5zu\n",
-				t->cache,
-				(unsigned long long)t->dprof_samples, share,
-				t->dprof_rank,
-				(unsigned long long)t->oracle_accesses,
-				jd->oracle_slab_accesses ?
-				100.0 * (double)t->oracle_accesses /
-				(double)jd->oracle_slab_accesses : 0,
-				t->oracle_rank);
-		}
+		table_header(&ttab);
+		type_rows(&ttab, jd, 5);
 		fprintf(out, "intervals: dprof's 95%% interval holds the referee's share for %zu of %zu fields with %llu samples or more\n",
 			jd->held, jd->calibrated,
 			(unsigned long long)jd->min_samples);
