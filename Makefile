@@ -141,7 +141,8 @@ $(BUILD)/fuzz-seeds: $(TOP)/userspace/fuzz/fuzz-seeds.c $(TOP)/userspace/tests/f
 referee:
 	@$(TOP)/scripts/referee.sh build
 
-REFEREE_C = $(TOP)/referee/coherence.c $(TOP)/referee/objmap.c $(TOP)/referee/table.c
+REFEREE_C = $(TOP)/referee/coherence.c $(TOP)/referee/objmap.c $(TOP)/referee/table.c \
+	$(TOP)/referee/insn.c
 
 referee-test: $(BUILD)/test-referee
 	@$(BUILD)/test-referee

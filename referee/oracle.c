@@ -42,6 +42,7 @@
 #include <time.h>
 #include <qemu-plugin.h>
 #include "coherence.h"
+#include "insn.h"
 #include "objmap.h"
 #include "table.h"
 
@@ -571,49 +572,6 @@ static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info,
 	g_mutex_unlock(&lock);
 }
 
-/*
- * Whether the instruction's bytes make it an atomic read-modify-write
- * (Intel SDM: a lock prefix; xchg with memory is locked without one).
- */
-static bool insn_atomic(const uint8_t *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (b[i] == 0xf0)
-			return true;
-		if ((b[i] >= 0x40 && b[i] <= 0x4f) || b[i] == 0xf2 ||
-		    b[i] == 0xf3 || b[i] == 0x2e || b[i] == 0x36 ||
-		    b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x64 ||
-		    b[i] == 0x65 || b[i] == 0x66 || b[i] == 0x67)
-			continue;
-		return b[i] == 0x86 || b[i] == 0x87;
-	}
-	return false;
-}
-
-/*
- * Whether the instruction is a string instruction (movs, cmps, stos,
- * lods, scas, ins, outs), after its prefixes: TCG runs a rep prefix's
- * iterations one by one, each with its accesses.
- */
-static bool insn_string(const uint8_t *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if ((b[i] >= 0x40 && b[i] <= 0x4f) || b[i] == 0xf2 ||
-		    b[i] == 0xf3 || b[i] == 0x2e || b[i] == 0x36 ||
-		    b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x64 ||
-		    b[i] == 0x65 || b[i] == 0x66 || b[i] == 0x67)
-			continue;
-		return (b[i] >= 0xa4 && b[i] <= 0xa7) ||
-		       (b[i] >= 0xaa && b[i] <= 0xaf) ||
-		       (b[i] >= 0x6c && b[i] <= 0x6f);
-	}
-	return false;
-}
-
 static void translate_locked(struct qemu_plugin_tb *tb, size_t n);
 
 /* The start of the kernel function holding @pc; 0 if none. */
@@ -649,16 +607,8 @@ static void note_tail_call(uint64_t pc, const uint8_t *b, size_t len)
 	uint64_t target, fn;
 	gpointer h;
 
-	if (len == 5 && b[0] == 0xe9) {
-		int32_t rel;
-
-		memcpy(&rel, b + 1, 4);
-		target = pc + 5 + (int64_t)rel;
-	} else if (len == 2 && b[0] == 0xeb) {
-		target = pc + 2 + (int8_t)b[1];
-	} else {
+	if (insn_direct(pc, b, len, &target) != INSN_JMP)
 		return;
-	}
 	h = g_hash_table_lookup(o.alloc_fns, (gpointer)target);
 	if (GPOINTER_TO_INT(h) != HOOK_ALLOC)
 		return;
@@ -712,6 +662,7 @@ static void translate_locked(struct qemu_plugin_tb *tb, size_t n)
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		uint8_t bytes[16];
 		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+		uint64_t target;
 		gpointer h;
 
 		h = g_hash_table_lookup(o.entry_hooks, (gpointer)pc);
@@ -725,12 +676,7 @@ static void translate_locked(struct qemu_plugin_tb *tb, size_t n)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_return,
 				QEMU_PLUGIN_CB_R_REGS, h);
 		/* A direct call to an allocation function: its return site. */
-		if (len == 5 && bytes[0] == 0xe8) {
-			int32_t rel;
-			uint64_t target;
-
-			memcpy(&rel, bytes + 1, 4);
-			target = pc + 5 + (int64_t)rel;
+		if (insn_direct(pc, bytes, len, &target) == INSN_CALL) {
 			h = g_hash_table_lookup(o.alloc_fns, (gpointer)target);
 			if (h)
 				g_hash_table_insert(o.return_sites,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "coherence.h"
+#include "insn.h"
 #include "objmap.h"
 
 static int failures;
@@ -223,6 +224,49 @@ static void occupancy(void)
 	objmap_free(m);
 }
 
+/* Known encodings (Intel SDM), as objdump prints them. */
+static void instructions(void)
+{
+	static const struct {
+		const char *what;
+		uint8_t b[8];
+		size_t n;
+		bool atomic, string;
+	} k[] = {
+		{ "lock xadd %rax,(%rdi)", { 0xf0, 0x48, 0x0f, 0xc1, 0x07 }, 5, true, false },
+		{ "lock cmpxchg %rsi,(%rdi)", { 0xf0, 0x48, 0x0f, 0xb1, 0x37 }, 5, true, false },
+		{ "xchg %rax,(%rdi)", { 0x48, 0x87, 0x07 }, 3, true, false },
+		{ "mov %rax,(%rdi)", { 0x48, 0x89, 0x07 }, 3, false, false },
+		{ "rep movsb", { 0xf3, 0xa4 }, 2, false, true },
+		{ "rep movsq", { 0xf3, 0x48, 0xa5 }, 3, false, true },
+		{ "rep stosq", { 0xf3, 0x48, 0xab }, 3, false, true },
+		{ "repz cmpsb", { 0xf3, 0xa6 }, 2, false, true },
+		{ "lodsb", { 0xac }, 1, false, true },
+		{ "movzbl (%rdi),%eax", { 0x0f, 0xb6, 0x07 }, 3, false, false },
+	};
+	uint64_t t = 0;
+	/* call +0x10 and jmp -0x20 at 0x1000; jmp -2 (itself) at 0x2000 */
+	const uint8_t call[] = { 0xe8, 0x10, 0, 0, 0 };
+	const uint8_t jmp[] = { 0xe9, 0xe0, 0xff, 0xff, 0xff };
+	const uint8_t jmp8[] = { 0xeb, 0xfe };
+
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (insn_atomic(k[i].b, k[i].n) != k[i].atomic ||
+		    insn_string(k[i].b, k[i].n) != k[i].string) {
+			printf("not ok: %s: atomic %d, string %d\n", k[i].what,
+			       insn_atomic(k[i].b, k[i].n),
+			       insn_string(k[i].b, k[i].n));
+			failures++;
+		}
+	if (insn_direct(0x1000, call, 5, &t) != INSN_CALL || t != 0x1015 ||
+	    insn_direct(0x1000, jmp, 5, &t) != INSN_JMP || t != 0x1000 - 0x20 + 5 ||
+	    insn_direct(0x2000, jmp8, 2, &t) != INSN_JMP || t != 0x2000 ||
+	    insn_direct(0x1000, k[3].b, k[3].n, &t) != INSN_NOT_BRANCH) {
+		printf("not ok: direct calls and jumps and their targets\n");
+		failures++;
+	}
+}
+
 int main(void)
 {
 	true_sharing();
@@ -232,10 +276,11 @@ int main(void)
 	bad_geometry();
 	objects();
 	occupancy();
+	instructions();
 	if (failures) {
 		printf("referee: %d failures\n", failures);
 		return 1;
 	}
-	printf("ok: referee cache model: every class and MESI transition as defined; object map; occupancy\n");
+	printf("ok: referee cache model: every class and MESI transition as defined; object map; occupancy; instruction kinds\n");
 	return 0;
 }

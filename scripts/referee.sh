@@ -63,6 +63,7 @@ build_plugin() {
 		$(pkg-config --cflags glib-2.0) -I"$build/qemu-plugin" \
 		-o "$build/referee.so" "$top/referee/oracle.c" \
 		"$top/referee/coherence.c" "$top/referee/objmap.c" \
+		"$top/referee/insn.c" \
 		"$top/referee/table.c" \
 		$(pkg-config --libs glib-2.0)
 	# The instruction counter of make bench-insns, on the same header.
