@@ -530,7 +530,8 @@ static void pack(struct advise *a, enum advise_strategy st)
 }
 
 static void replay(struct advise_totals *t, const struct advise *a,
-		   const struct history_set *hs, int target, bool moved_too);
+		   const struct history_set *hs, int target, bool moved_too,
+		   uint32_t line);
 
 /* Estimated misses of a layout: what the strategies are judged by. */
 static uint64_t misses(const struct advise_totals *t)
@@ -565,7 +566,8 @@ static void choose(struct advise *a, const struct history_set *hs,
 		struct advise_candidate *c = &a->cand[st];
 
 		pack(a, st);
-		replay(&c->totals, a, hs, target, st != ADVISE_TODAY);
+		replay(&c->totals, a, hs, target, st != ADVISE_TODAY,
+		       a->line == 128 ? 128 : 64);
 		c->mixed_lines = mixed_lines(a, true);
 		c->size = a->new_size;
 		if (st != ADVISE_TODAY && better(c, &a->cand[best]))
@@ -715,11 +717,25 @@ static void totals(struct advise_totals *t, const struct classify *c,
 }
 
 /*
+ * An offset as classify (64-byte lines) must see it to replay lines of
+ * @line bytes: for 128, each pair of lines folded into one, the bytes
+ * halved within it (8-byte slots stay apart, 4 bytes apart), and the
+ * object's address halved so that the pairs fall where the address puts
+ * them (a line pair of adjacent-line prefetch is 128-byte aligned).
+ */
+static uint16_t fold(uint16_t off, uint32_t line)
+{
+	return line == 128 ? (uint16_t)(off / 128 * 64 + off % 128 / 2) : off;
+}
+
+/*
  * @target's histories classified at today's offsets, or (@moved_too) at
- * the layout's: each element and watched offset moved with its unit.
+ * the layout's: each element and watched offset moved with its unit;
+ * at @line-byte lines (64, or 128).
  */
 static void replay(struct advise_totals *t, const struct advise *a,
-		   const struct history_set *hs, int target, bool moved_too)
+		   const struct history_set *hs, int target, bool moved_too,
+		   uint32_t line)
 {
 	struct history_set m = { 0 };
 	struct classify c;
@@ -736,12 +752,17 @@ static void replay(struct advise_totals *t, const struct advise *a,
 		x->elems = xcalloc(h->nr_elems + 1, sizeof(*x->elems));
 		x->cap = h->nr_elems;
 		for (size_t k = 0; k < h->nr_elems; k++) {
+			uint16_t o = h->elems[k].offset;
+
 			x->elems[k] = h->elems[k];
-			if (moved_too)
-				x->elems[k].offset = moved(a, h->elems[k].offset);
+			x->elems[k].offset = fold(moved_too ? moved(a, o) : o,
+						  line);
 		}
-		for (int k = 0; moved_too && k < h->nr_offsets; k++)
-			x->offset[k] = moved(a, h->offset[k]);
+		for (int k = 0; k < h->nr_offsets; k++)
+			x->offset[k] = fold(moved_too ? moved(a, h->offset[k]) :
+					    h->offset[k], line);
+		if (line == 128)
+			x->addr = h->addr / 2;
 	}
 	classify_build(&c, &m);
 	totals(t, &c, &m, target);
@@ -778,8 +799,10 @@ void advise_whatif(struct advise_whatif *w, const struct advise *a,
 	size_t ns = 0;
 
 	memset(w, 0, sizeof(*w));
-	replay(&w->before, a, hs, target, false);
-	replay(&w->after, a, hs, target, true);
+	for (int k = 0; k < 2; k++) {
+		replay(&w->before[k], a, hs, target, false, k ? 128 : 64);
+		replay(&w->after[k], a, hs, target, true, k ? 128 : 64);
+	}
 	for (size_t i = 0; i < hs->n; i++) {
 		const struct history *h = &hs->h[i];
 

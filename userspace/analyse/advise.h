@@ -42,8 +42,11 @@
  * What-if: the histories replayed with their offsets moved to the
  * proposal's through the same classification (classify.h): true and
  * false sharing, transfers, and lines touched per life, before and
- * after; the line pairs the proposal brings together that no history
- * watched together are counted, where the what-if extrapolates.
+ * after, at 64- and at 128-byte lines (the pairs of lines that
+ * adjacent-line prefetch moves together; the layouts are chosen by the
+ * replay at --line, 64 unless 128 is asked); the line pairs the
+ * proposal brings together that no history watched together are
+ * counted, where the what-if extrapolates.
  */
 #ifndef DPROF_ADVISE_H
 #define DPROF_ADVISE_H
@@ -141,7 +144,8 @@ const struct advise_unit *advise_unit_at(const struct advise *a,
 					 uint32_t off);
 
 struct advise_whatif {
-	struct advise_totals before, after;
+	/* [0] at 64-byte lines, [1] at 128 (adjacent-line prefetch pairs) */
+	struct advise_totals before[2], after[2];
 	/*
 	 * Pairs of watched slots the proposal puts on one line that no
 	 * complete history watched together: their false sharing is not

@@ -4,6 +4,7 @@
  * printed as pahole prints a struct, with a diff against today's order
  * and the what-if of the proposal (analyse/advise.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "advise.h"
@@ -328,13 +329,30 @@ static void report_json(FILE *out, const struct advise *a,
 	}
 	json_array_end(&j);
 	json_object_begin(&j, "whatif");
-	totals_json(&j, "before", &w->before);
-	totals_json(&j, "after", &w->after);
+	totals_json(&j, "before", &w->before[0]);
+	totals_json(&j, "after", &w->after[0]);
+	totals_json(&j, "before_128", &w->before[1]);
+	totals_json(&j, "after_128", &w->after[1]);
 	json_uint(&j, "slot_pairs_on_one_line", w->line_pairs);
 	json_uint(&j, "slot_pairs_never_watched_together", w->unseen_pairs);
 	json_object_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
+}
+
+/* One count of the what-if, today and proposed, at 64 and 128. */
+static void whatif_row(FILE *out, const char *what,
+		       const struct advise_whatif *w, size_t at)
+{
+	const struct advise_totals *v[4] = {
+		&w->before[0], &w->after[0], &w->before[1], &w->after[1],
+	};
+
+	fprintf(out, "  %-22s", what);
+	for (int k = 0; k < 4; k++)
+		fprintf(out, " %10llu", (unsigned long long)
+			*(const uint64_t *)((const char *)v[k] + at));
+	fputc('\n', out);
 }
 
 static void report_text(FILE *out, const struct advise *a,
@@ -345,7 +363,6 @@ static void report_text(FILE *out, const struct advise *a,
 		.cols = unit_cols, .nr_cols = NR_ADVISE_COLS,
 		.mode = TABLE_TEXT, .out = out, .indent = "  ",
 	};
-	const struct advise_totals *b = &w->before, *f = &w->after;
 
 	fprintf(out, "advise %s (%s), estimated from %llu complete histories; lines of %u bytes\n",
 		type, cache, (unsigned long long)a->histories, a->line);
@@ -356,9 +373,10 @@ static void report_text(FILE *out, const struct advise *a,
 	fprintf(out, "\nlines holding two sides' writes: %zu today, %zu proposed; size %u -> %u bytes\n",
 		a->mixed_lines_before, a->mixed_lines_after, a->old_size,
 		a->new_size);
-	fprintf(out, "layouts tried, replayed through classify (estimated misses: true + false sharing + transfers%s):\n",
-		a->line != CLASSIFY_LINE ?
-		"; classify replays 64-byte lines, so a pair of lines sharing by adjacent-line prefetch is not in these figures" :
+	fprintf(out, "layouts tried, replayed through classify at %u-byte lines (estimated misses: true + false sharing + transfers%s):\n",
+		a->line == 128 ? 128 : 64,
+		a->line != 64 && a->line != 128 ?
+		"; the replay knows 64- and 128-byte lines, not --line's" :
 		"");
 	for (enum advise_strategy st = 0; st < ADVISE_NR_STRATEGIES; st++) {
 		const struct advise_candidate *c = &a->cand[st];
@@ -389,20 +407,20 @@ static void report_text(FILE *out, const struct advise *a,
 	print_struct(out, a, type, true);
 	fprintf(out, "\n");
 	print_diff(out, a);
-	fprintf(out, "\nwhat-if, the histories replayed at the proposed offsets (classify's estimates, over %llu accesses):\n",
-		(unsigned long long)b->accesses);
-	fprintf(out, "  %-22s %10s %10s\n", "", "today", "proposed");
-	fprintf(out, "  %-22s %10llu %10llu\n", "true sharing",
-		(unsigned long long)b->true_sharing,
-		(unsigned long long)f->true_sharing);
-	fprintf(out, "  %-22s %10llu %10llu\n", "false sharing",
-		(unsigned long long)b->false_sharing,
-		(unsigned long long)f->false_sharing);
-	fprintf(out, "  %-22s %10llu %10llu\n", "transfers",
-		(unsigned long long)b->transfers,
-		(unsigned long long)f->transfers);
-	fprintf(out, "  %-22s %10.2f %10.2f\n", "lines touched per life",
-		b->lines_per_life, f->lines_per_life);
+	fprintf(out, "\nwhat-if, the histories replayed at the proposed offsets (classify's estimates, over %llu accesses), at 64-byte lines and at 128 (adjacent-line prefetch):\n",
+		(unsigned long long)w->before[0].accesses);
+	fprintf(out, "  %-22s %10s %10s %10s %10s\n", "", "today/64", "proposed", "today/128",
+		"proposed");
+	whatif_row(out, "true sharing", w, offsetof(struct advise_totals,
+						    true_sharing));
+	whatif_row(out, "false sharing", w, offsetof(struct advise_totals,
+						     false_sharing));
+	whatif_row(out, "transfers", w, offsetof(struct advise_totals,
+						 transfers));
+	fprintf(out, "  %-22s %10.2f %10.2f %10.2f %10.2f\n",
+		"lines touched per life", w->before[0].lines_per_life,
+		w->after[0].lines_per_life, w->before[1].lines_per_life,
+		w->after[1].lines_per_life);
 	fprintf(out, "extrapolated: %zu of the %zu pairs of watched slots the proposal puts on one line were never watched together (their false sharing is not seen; record with history_mode=pairs to see it)\n",
 		w->unseen_pairs, w->line_pairs);
 }

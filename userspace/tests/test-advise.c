@@ -152,10 +152,14 @@ static void test_proposal(void)
 	CHECK_EQ_U64(a.mixed_lines_after, 0);
 	classify_build(&c, &hs);
 	advise_whatif(&w, &a, &hs, 0);
-	CHECK(w.before.false_sharing > 0);
-	CHECK_EQ_U64(w.after.false_sharing, 0);
-	CHECK_EQ_U64(w.after.accesses, w.before.accesses);
-	CHECK(w.before.lines_per_life == 2 && w.after.lines_per_life == 3);
+	CHECK(w.before[0].false_sharing > 0);
+	CHECK_EQ_U64(w.after[0].false_sharing, 0);
+	CHECK_EQ_U64(w.after[0].accesses, w.before[0].accesses);
+	CHECK(w.before[0].lines_per_life == 2 && w.after[0].lines_per_life == 3);
+	/* At 128-byte lines a and r share a pair, b has its own. */
+	CHECK(w.before[1].false_sharing >= w.before[0].false_sharing);
+	CHECK_EQ_U64(w.after[1].false_sharing, 0);
+	CHECK(w.before[1].lines_per_life == 1 && w.after[1].lines_per_life == 2);
 	CHECK_EQ_U64(w.line_pairs, 0);
 	classify_free(&c);
 	advise_free(&a);
@@ -181,6 +185,42 @@ static void test_proposal(void)
 	}
 	/* No history of target 1: refused with a reason. */
 	CHECK(advise_build(&a, &l, &hs, 1, 64, NULL, err, sizeof(err)) == -1);
+	free_histories(&hs);
+	layout_free(&l);
+}
+
+/*
+ * Only a and b watched: at 64-byte lines the proposal puts b at 64, on
+ * the 128-byte pair of a's line, where adjacent-line prefetch brings the
+ * false sharing back; --line 128 moves b to 128 and the replay at 128
+ * bytes shows none.
+ */
+static void test_line_128(void)
+{
+	struct layout l;
+	struct history_set hs;
+	struct advise a;
+	struct advise_whatif w;
+	char err[256];
+
+	sharing_layout(&l);
+	sharing_histories(&hs);
+	for (size_t i = 0; i < hs.n; i++) {
+		hs.h[i].nr_offsets = 2;
+		hs.h[i].offset[2] = DPROF_HIST_NO_OFFSET;
+		hs.h[i].nr_elems = 8;	/* the writes only */
+	}
+	CHECK(advise_build(&a, &l, &hs, 0, 64, NULL, err, sizeof(err)) == 0);
+	CHECK(named(&a, "b") && named(&a, "b")->new_off == 64);
+	advise_whatif(&w, &a, &hs, 0);
+	CHECK_EQ_U64(w.after[0].false_sharing, 0);
+	CHECK(w.after[1].false_sharing > 0);
+	advise_free(&a);
+	CHECK(advise_build(&a, &l, &hs, 0, 128, NULL, err, sizeof(err)) == 0);
+	CHECK(named(&a, "b") && named(&a, "b")->new_off == 128);
+	advise_whatif(&w, &a, &hs, 0);
+	CHECK_EQ_U64(w.after[1].false_sharing, 0);
+	advise_free(&a);
 	free_histories(&hs);
 	layout_free(&l);
 }
@@ -232,5 +272,7 @@ const struct unit_test advise_tests[] = {
 	{ "advise: writers apart, read-mostly apart, what-if", test_proposal },
 	{ "advise: unions, bitfields, nested structs, flexible array",
 	  test_units },
+	{ "advise: 128-byte lines, the pairs of adjacent-line prefetch",
+	  test_line_128 },
 	{ NULL, NULL },
 };
