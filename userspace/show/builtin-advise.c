@@ -295,6 +295,8 @@ static void report_json(FILE *out, const struct advise *a,
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
 	json_bool(&j, "estimated", true);
+	/* Roles come from per-life means over n histories, no interval. */
+	json_bool(&j, "roles_without_interval", true);
 	json_string(&j, "cache", cache);
 	json_string(&j, "type", type);
 	json_uint(&j, "line", a->line);
@@ -366,7 +368,7 @@ static void report_text(FILE *out, const struct advise *a,
 
 	fprintf(out, "advise %s (%s), estimated from %llu complete histories; lines of %u bytes\n",
 		type, cache, (unsigned long long)a->histories, a->line);
-	fprintf(out, "per member, per life (the mean over the n histories that watched it): accesses, writes and reads by the allocating CPU and by others; a side writes (or touches) a member at %.0f%% of its accesses or more\n",
+	fprintf(out, "per member, per life (the mean over the n histories that watched it): accesses, writes and reads by the allocating CPU and by others; a side writes (or touches) a member at %.0f%% of its accesses or more; the roles are decided on these point estimates, with no interval yet (n says how many histories stand behind each): estimates, to be checked by the replay below\n",
 		100 * ADVISE_WRITE_SHARE);
 	table_header(&t);
 	unit_rows(&t, a);
