@@ -17,6 +17,7 @@
 #include <linux/seq_file.h>
 #include "watch.h"
 #include "plan.h"
+#include "inuse.h"
 #include "compat.h"
 
 static struct task_struct *thread;
@@ -127,6 +128,8 @@ static void collector_step(unsigned int *arms_this_second)
 	bool dead = READ_ONCE(dprof_targets[w->target].flags) &
 		    DPROF_TARGET_DEAD;
 
+	if (cfg->windows)
+		dprof_inuse_fold(msecs_to_jiffies(cfg->window_ms));
 	switch (word_state(word)) {
 	case W_IDLE:
 		if (!watching() || !READ_ONCE(dprof_enabled) ||
@@ -239,16 +242,34 @@ int dprof_history_init(const struct dprof_history_config *config)
 	atomic_long_set(&dprof_watch.word, make_word(0, W_IDLE));
 	if (!watching())
 		return 0;
+	/*
+	 * The old windows' objects in use (without them, uniform draws),
+	 * before any breakpoint: on 6.1 the tick's cpu-clock event shares
+	 * its CPU's perf context with the breakpoints, and installing a
+	 * pinned event there schedules them out and in again, into other
+	 * debug registers than the watch found them in (find_slots()).  Its
+	 * hotplug state comes first so, and a CPU coming online gets its
+	 * tick before its breakpoints.
+	 */
+	if (cfg->windows) {
+		ret = dprof_inuse_init();
+		if (ret)
+			pr_warn("no in-use ticks (%d): old sample windows draw their objects uniformly\n",
+				ret);
+	}
 	dprof_watch_bps_per_offset = cfg->split_rw ? 2 : 1;
 	/* The handler first: the probe arms every register it can get. */
 	ret = dprof_watch_setup(watch_hit);
-	if (ret)
+	if (ret) {
+		dprof_inuse_exit();
 		return ret;
+	}
 	offsets_per_watch = dprof_watch_probe_slots() /
 			    dprof_watch_bps_per_offset;
 	if (!offsets_per_watch) {
 		pr_warn("no free debug registers: object access histories and sample windows off\n");
 		dprof_watch_teardown();
+		dprof_inuse_exit();
 		return 0;
 	}
 	/* Objects chosen at allocation: the registers kept, retargeted. */
@@ -287,6 +308,7 @@ err_window:
 err_plans:
 	dprof_plans_free();
 	dprof_watch_teardown();
+	dprof_inuse_exit();
 	return ret;
 }
 
@@ -297,6 +319,7 @@ void dprof_history_exit(void)
 	thread = NULL;
 	dprof_watch_sync();
 	dprof_watch_teardown();
+	dprof_inuse_exit();	/* after the breakpoints, as it came before */
 	if (dprof_history_holds_reserve())
 		pr_warn("watched object still held at exit\n");
 	dprof_window_exit();

@@ -564,30 +564,38 @@ void dprof_history_show(struct seq_file *m, bool brief);
 /* Whether the breakpoints tell writes from reads (history_split_rw=1). */
 bool dprof_watch_tells_writes(void);
 /*
- * The two kinds of sample window, which sample disjoint accesses
- * (design.rst, "Objects chosen at allocation"):
- *   DPROF_WINDOW_OLD    on a live object older than a window, of a type
- *                       in rotation, from a census of the live set:
- *                       accesses at ages >= sample_window_ms
+ * The three kinds of sample window, which sample disjoint accesses
+ * (design.rst, "Objects chosen at allocation" and "Objects in use"):
+ *   DPROF_WINDOW_OLD    on a live object older than a window and not in
+ *                       use, of a type in rotation, from a census of the
+ *                       live set: accesses at ages >= sample_window_ms
  *   DPROF_WINDOW_YOUNG  on an object picked at its allocation, watched
  *                       from there: accesses at ages < sample_window_ms
+ *   DPROF_WINDOW_INUSE  on an old object in use (inuse.c: the CPUs'
+ *                       registers held it lately), drawn by its use
  */
 enum dprof_window_kind {
 	DPROF_WINDOW_OLD,
 	DPROF_WINDOW_YOUNG,
+	DPROF_WINDOW_INUSE,
 	DPROF_NR_WINDOW_KINDS,
 };
 
 /* One kind of window on one type: its windows, their samples, its draws. */
 struct dprof_window_sums {
 	u64 windows;
-	u64 samples;		/* sum over the windows of y, samples each */
-	u64 samples_sq;		/* sum of y^2 */
 	/*
-	 * OLD: its live objects older than a window, summed over the
-	 * censuses (scaled by the tracking rate, each census weighed by the
-	 * milliseconds since the last); YOUNG: its allocations drawn by the
-	 * any gate.
+	 * y: a window's samples times its draw's weight rho (window.c), in
+	 * 1/DPROF_WINDOW_RHO_ONE (2^16) samples.
+	 */
+	u64 samples;		/* sum over the windows of y */
+	u64 samples_sq;		/* sum of (y / 2^8)^2 */
+	/*
+	 * OLD: its live objects older than a window and not in use, summed
+	 * over the censuses (scaled by the tracking rate, each census
+	 * weighed by the milliseconds since the last); INUSE: the same of
+	 * all its old objects (the draws' weights are relative to them);
+	 * YOUNG: its allocations drawn by the any gate.
 	 */
 	u64 draws;
 	/*

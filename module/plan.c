@@ -302,6 +302,7 @@ void dprof_plans_free(void)
 		plan_state[i] = 0;
 		plan_draws[DPROF_WINDOW_OLD][i] = 0;
 		plan_draws[DPROF_WINDOW_YOUNG][i] = 0;
+		plan_draws[DPROF_WINDOW_INUSE][i] = 0;
 	}
 	censuses = 0;
 	alloc_draws = 0;
@@ -335,10 +336,12 @@ unsigned int dprof_plan_next_window(struct hist_plan *p)
 	return best;
 }
 
-void dprof_plan_count_census(unsigned int t, u64 old)
+void dprof_plan_count_census(unsigned int t, u64 cold, u64 old)
 {
 	WRITE_ONCE(plan_draws[DPROF_WINDOW_OLD][t],
-		   plan_draws[DPROF_WINDOW_OLD][t] + old);
+		   plan_draws[DPROF_WINDOW_OLD][t] + cold);
+	WRITE_ONCE(plan_draws[DPROF_WINDOW_INUSE][t],
+		   plan_draws[DPROF_WINDOW_INUSE][t] + old);
 }
 
 void dprof_plan_count_census_done(u64 weight)
@@ -357,10 +360,19 @@ void dprof_plan_count_window(unsigned int t, enum dprof_window_kind kind,
 			     u64 y)
 {
 	struct dprof_window_sums *w = &plans[t].win[kind];
+	u64 h = y >> 8, sq;
 
 	WRITE_ONCE(w->windows, w->windows + 1);
+
+	/*
+	 * y is in 1/2^16 samples: its square in 1/2^16 squared, or it
+	 * spills; saturated where even that would (an in-use draw of
+	 * weight 10^7 and 10^5 samples).
+	 */
+	if (h > U32_MAX || check_add_overflow(w->samples_sq, h * h, &sq))
+		sq = U64_MAX >> 1;
 	WRITE_ONCE(w->samples, w->samples + y);
-	WRITE_ONCE(w->samples_sq, w->samples_sq + y * y);
+	WRITE_ONCE(w->samples_sq, sq);
 }
 
 void dprof_plan_window_sums(unsigned int target,

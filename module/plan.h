@@ -59,9 +59,10 @@ unsigned int dprof_plan_next(struct hist_plan *p);
 unsigned int dprof_plan_next_window(struct hist_plan *p);
 /*
  * A census of the live set found @old objects of @t older than a window,
- * times the census's weight (window.c), and the census's weight.
+ * @cold of them not in use, times the census's weight (window.c), and
+ * the census's weight.
  */
-void dprof_plan_count_census(unsigned int t, u64 old);
+void dprof_plan_count_census(unsigned int t, u64 cold, u64 old);
 void dprof_plan_count_census_done(u64 weight);
 /* The any gate drew an allocation of target @t. */
 void dprof_plan_count_alloc_draw(unsigned int t);

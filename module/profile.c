@@ -126,20 +126,25 @@ static u64 mul_div(u64 a, u64 b, u64 c)
 
 /*
  * The watch sampler's share of type t in the accesses:
- *	p_t = A_t / sum_u A_u,	A_t = A_t,old + A_t,young
+ *	p_t = A_t / sum_u A_u,	A_t = A_t,old + A_t,inuse + A_t,young
  * the type's estimated samples per second at ages of a window and more
- * and at younger ages, from the two kinds of window (dprof.h).  Each is
+ * (on objects not in use, and in use) and at younger ages, from the
+ * three kinds of window (dprof.h).  Each is
  *	A_t,k = r_t,k G_t c_t,k K_k
  * r_t,k = s / w its samples per window (s samples in w windows of that
- * kind on t), G_t the objects' accesses per access to the watched item
+ * kind on t; for in-use windows each window's samples weighed by its
+ * draw's rho = H / (N n), window.c), G_t the objects' accesses per
+ * access to the watched item
  * (a window watches one item of the type's plan, the items in turn: in
  * history_mode=set G is the items' count, 8 for a 232-byte sk_buff, 262
  * for a task_struct; without it a type of large objects weighed as
  * little as the few bytes of it a window watches), c_t,k its draws,
  * and K_k the kind's scale (struct
- * dprof_window_scale): old, c is the type's old objects summed over the
- * censuses and K one per census per window length (window.c stratifies
- * the old windows by type); young, c is the type's allocations drawn by
+ * dprof_window_scale): old, c is the type's old objects not in use
+ * summed over the censuses and K one per census per window length
+ * (window.c stratifies the old windows by type); in use, the same with
+ * all its old objects (rho is relative to them); young, c is the type's
+ * allocations drawn by
  * the any gate and K the target allocations per second per allocation
  * drawn.  Taking s_t / sum_u s_u instead would swing with how many
  * windows each type happened to get.
@@ -159,7 +164,7 @@ static u64 mul_div(u64 a, u64 b, u64 c)
 static void kind_scale(const struct dprof_window_scale *sc,
 		       enum dprof_window_kind k, u64 *num, u64 *den)
 {
-	if (k == DPROF_WINDOW_OLD) {
+	if (k == DPROF_WINDOW_OLD || k == DPROF_WINDOW_INUSE) {
 		/* the mean over the censuses, per window_ms */
 		*num = MSEC_PER_SEC;
 		*den = sc->censuses * sc->window_ms;
@@ -195,19 +200,29 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 		return 0;
 
 	if (!w->samples) {
+		/* 3 samples, in the sums' 1/DPROF_WINDOW_RHO_ONE */
 		*bound = cover(mul_div(mul_div(3ULL << WEIGHT_SHIFT, w->draws,
 					       w->windows), num, den), w);
 		return 0;
 	}
-	/* q / s^2 <= max y / s: (q / s) / s, q / s in fixed point first */
-	rel = div64_u64(mul_div(w->samples_sq, SHARE_ONE, w->samples),
-			w->samples);
+	/*
+	 * q / s^2 <= max y / s: (q / s) / s, q / s in fixed point first.
+	 * s is in 1/2^16 samples and q in 1/2^16 squared samples (plan.c
+	 * squares y / 2^8): q / s^2 is the ratio over 2^16.
+	 */
+	rel = mul_div(mul_div(w->samples_sq, SHARE_ONE, w->samples),
+		      DPROF_WINDOW_RHO_ONE, w->samples);
 	if (k == DPROF_WINDOW_YOUNG)
 		rel += div64_u64(SHARE_ONE, w->draws);
 	sub = div64_u64(SHARE_ONE, w->windows);
 	*relvar = min_t(u64, rel > sub ? rel - sub : 0, RELVAR_MAX);
-	return cover(mul_div(mul_div(w->samples << WEIGHT_SHIFT, w->draws,
-				     w->windows), num, den), w);
+	/*
+	 * The sums are in 1/DPROF_WINDOW_RHO_ONE samples (window.c), the
+	 * weight's fixed point.
+	 */
+	BUILD_BUG_ON(DPROF_WINDOW_RHO_ONE != 1 << WEIGHT_SHIFT);
+	return cover(mul_div(mul_div(w->samples, w->draws, w->windows),
+			     num, den), w);
 }
 
 static void window_weight(struct type_sum *t,
@@ -322,7 +337,8 @@ static void print_share(struct seq_file *m, const struct type_sum *t,
 		snprintf(buf, sizeof(buf), "%u.%02u+-?%%", pm / 100, pm % 100);
 		goto out;
 	} else if (!t->win[DPROF_WINDOW_OLD].windows &&
-		   !t->win[DPROF_WINDOW_YOUNG].windows) {
+		   !t->win[DPROF_WINDOW_YOUNG].windows &&
+		   !t->win[DPROF_WINDOW_INUSE].windows) {
 		/* Samples from histories only: no draw weighs them. */
 		snprintf(buf, sizeof(buf), "-");
 		goto out;
@@ -374,10 +390,11 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 	else
 		seq_printf(m, " %10s %9llu %9llu  %-6s %6llu %6llu %6llu\n",
 			   "est.", s->win[DPROF_WINDOW_OLD].windows +
-			   s->win[DPROF_WINDOW_YOUNG].windows,
+			   s->win[DPROF_WINDOW_YOUNG].windows +
+			   s->win[DPROF_WINDOW_INUSE].windows,
 			   READ_ONCE(dprof_targets[t].older), bounce,
 			   base->scale.censuses ?
-			   div64_u64(s->win[DPROF_WINDOW_OLD].draws,
+			   div64_u64(s->win[DPROF_WINDOW_INUSE].draws,
 				     base->scale.censuses) : 0,
 			   s->win[DPROF_WINDOW_YOUNG].windows,
 			   s->win[DPROF_WINDOW_YOUNG].draws);
@@ -538,7 +555,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		seq_printf(m, "\n%u of %u types sampled; share: of the misses in all types, +- its 95%% interval (binomial); older: objects live before load (scan)\n",
 			   seen, nr);
 	else
-		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from two kinds of window: on objects older than a window, by type, the samples per window times the type's old objects, and on objects picked at allocation, watched from there, the samples per window times the allocations drawn; +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window; <P%% when no window on the type saw an access, P its 95%% upper bound; +-? when one window is all a kind has, or no window sampled anything: then of the history samples); windows: sample windows opened on the type, both kinds; older: objects live before load (scan); old: its live objects older than a window (mean over time of the censuses); young: windows picked at allocation; picked: its allocations drawn (in proportion to its allocation rate)\n",
+		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from three kinds of window: on objects older than a window and not in use, by type, the samples per window times the type's such objects; on old objects in use (the CPUs' registers held them lately), drawn by their use, the samples per window weighed by the draw (rho) times the type's old objects; and on objects picked at allocation, watched from there, the samples per window times the allocations drawn; +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window; <P%% when no window on the type saw an access, P its 95%% upper bound; +-? when one window is all a kind has, or no window sampled anything: then of the history samples); windows: sample windows opened on the type, all kinds; older: objects live before load (scan); old: its live objects older than a window (mean over time of the censuses); young: windows picked at allocation; picked: its allocations drawn (in proportion to its allocation rate)\n",
 			   seen, nr);
 	seq_printf(m, "%-24s %10s %15s %10s %9s %9s  %s%s\n", "type", "samples",
 		   "share+-95%", "misses", hw ? "avg_lat" : "windows", "older",

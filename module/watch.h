@@ -74,6 +74,8 @@ struct watch {
 	atomic_t slot_hits[NR_WATCH_OFFSETS];	/* this window's, per offset */
 	u64 watched_ns;		/* how long the window was open */
 	bool cut;		/* the window was ended by a free */
+	u32 rho;		/* the draw's weight (window.c) */
+	bool in_use;		/* an old window drawn by its use */
 };
 
 /* Counters of the collector's work: written by its thread only, read racily. */

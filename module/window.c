@@ -32,6 +32,7 @@
 #include <linux/slab.h>
 #include "watch.h"
 #include "plan.h"
+#include "inuse.h"
 #include "dprof_trace.h"
 
 /*
@@ -49,8 +50,24 @@
  * one with a hundred thousand idle ones, which uniform draws from the
  * whole set never did.  Recent use steers the rotation: a type whose
  * window saw no access, or whose object died first, sits out twice as
- * many rotations as before (up to 64); one access brings it back.  That
- * decides only how many windows each type gets, not which of its objects.
+ * many rotations as before (up to 64); one access brings it back.
+ *
+ * The objects in use (inuse.c: where the CPUs' registers pointed lately)
+ * are a stratum of their own.  Rotation turns draw among the kept
+ * objects not in use, and the census counts the type's old objects not
+ * in use as the scale of those (DPROF_WINDOW_OLD).  Every other turn
+ * takes its type from the objects in use instead, drawn by their counts,
+ * and one of the type's U objects in use, uniformly (DPROF_WINDOW_INUSE):
+ * its samples are weighed by rho = U / N, N the type's old objects, in
+ * 1/DPROF_WINDOW_RHO_ONE, so that the mean over such windows times N is
+ * the stratum's accesses.  (Drawn by their counts n of the type's H and
+ * weighed H / (N n), the rare object seen once weighed so much that the
+ * typical estimate of dprof_rank_hot's 16 busy objects was 2 to 3 times
+ * low: the counts of 100 ticks a second say little about which of a
+ * type's busy objects is busiest.)  The two strata add (profile.c): a type whose
+ * accesses sit in a few busy objects is measured on them, one whose
+ * objects are all alike keeps its uniform draws, and the windows go
+ * where the CPUs work (design.rst, "Objects in use").
  */
 #define CENSUS_MS	4000
 /* Sooner when a turn found no kept object alive: at most this often. */
@@ -60,6 +77,10 @@
 struct census {
 	unsigned long (*keep)[CENSUS_KEEP];	/* per target */
 	u32 *seen;		/* old objects per target; then those kept */
+	u32 *old;		/* old objects per target at the last census */
+	u32 *in_use;		/* of them in use, at the census */
+	bool by_use;		/* this turn's type: from the objects in use */
+	u64 turns_by_use;	/* windows drawn from the objects in use */
 	unsigned long min_age;	/* jiffies: a window's length */
 	u64 at_ns;		/* when the last census ended */
 	bool stale;		/* a turn found no kept object alive */
@@ -130,10 +151,12 @@ static void window_emit(const struct watch *w)
 	e.time_ns = watch_now_ns();
 	e.watched_ns = w->watched_ns;
 	e.plan_item = w->plan_item;
-	e.kind = w->young ? DPROF_WINDOW_REC_YOUNG : DPROF_WINDOW_REC_OLD;
+	e.kind = w->young ? DPROF_WINDOW_REC_YOUNG : w->in_use ?
+		 DPROF_WINDOW_REC_INUSE : DPROF_WINDOW_REC_OLD;
 	e.nr_offsets = w->nr_offsets;
 	e.cut = w->cut;
 	e.cpus_changed = w->cpus_changed;
+	e.rho = w->rho;
 	for (k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
 		e.offset[k] = k < w->nr_offsets ? w->offset[k] :
 			      DPROF_HIST_NO_OFFSET;
@@ -147,6 +170,8 @@ static void window_emit(const struct watch *w)
 static void census_free(void)
 {
 	kvfree(census.seen);
+	kvfree(census.old);
+	kvfree(census.in_use);
 	kvfree(census.keep);
 	memset(&census, 0, sizeof(census));
 }
@@ -161,9 +186,13 @@ static bool census_take(void)
 	if (!c->seen) {
 		c->seen = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->seen),
 				   GFP_KERNEL);
+		c->old = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->old),
+				  GFP_KERNEL);
+		c->in_use = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->in_use),
+				     GFP_KERNEL);
 		c->keep = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->keep),
 				   GFP_KERNEL);
-		if (!c->seen || !c->keep) {
+		if (!c->seen || !c->old || !c->in_use || !c->keep) {
 			census_free();
 			return false;
 		}
@@ -186,15 +215,23 @@ static bool census_take(void)
 	weight = c->at_ns ? max_t(u64, div_u64(now - c->at_ns, NSEC_PER_MSEC),
 				  1) : 1;
 	nr = READ_ONCE(dprof_nr_targets);
-	for (t = 0; t < nr; t++)
+	/* The strata: old objects not in use, and all old objects. */
+	dprof_inuse_count_types(c->in_use, nr);
+	for (t = 0; t < nr; t++) {
+		unsigned int shift = READ_ONCE(dprof_targets[t].track_shift);
+		u64 cold = c->seen[t] - min(c->in_use[t], c->seen[t]);
+
 		if (c->seen[t])
-			dprof_plan_count_census(t, ((u64)c->seen[t] <<
-					READ_ONCE(dprof_targets[t].track_shift)) *
-					weight);
+			dprof_plan_count_census(t, (cold << shift) * weight,
+						((u64)c->seen[t] << shift) *
+						weight);
+	}
 	dprof_plan_count_census_done(weight);
 	/* From here on seen[] counts the kept objects a draw may take. */
-	for (t = 0; t < nr; t++)
+	for (t = 0; t < nr; t++) {
+		c->old[t] = c->seen[t];
 		c->seen[t] = min_t(u32, c->seen[t], CENSUS_KEEP);
+	}
 	c->at_ns = now;
 	return true;
 }
@@ -218,21 +255,87 @@ void dprof_window_exit(void)
 }
 
 /*
- * The next type in the rotation and one of its kept objects, resolved in
- * @r; false if none (no old object, or every type sitting out).
+ * One of type @t's kept objects not in use, resolved in @r; false if
+ * the type has none left alive (a kept object in use stays kept: it is
+ * the other stratum's now, maybe not later).
  */
-static bool window_draw(struct dprof_resolved *r)
+static bool window_draw_cold(struct census *c, unsigned int t,
+			     struct dprof_resolved *r)
+{
+	unsigned int j, tries = 0;
+	unsigned long base;
+
+	/* seen[] counts the kept objects not found dead yet. */
+	while (c->seen[t] && tries++ < 2 * CENSUS_KEEP) {
+		j = get_random_u32_below(c->seen[t]);
+		base = c->keep[t][j];
+		if (dprof_inuse_count(base))
+			continue;
+		/* Still live, still old, still this type (not a reuse). */
+		if (dprof_liveset_age(base) >= c->min_age &&
+		    !dprof_resolve(base, r) && r->base == base &&
+		    r->target == t)
+			return true;
+		dprof_watch_stats.windows_young_drawn++;
+		c->keep[t][j] = c->keep[t][--c->seen[t]];
+	}
+	return false;
+}
+
+/*
+ * One of type @t's U objects in use, drawn uniformly, resolved in @r,
+ * and its weight rho = U / N in @rho; false if none.
+ */
+static bool window_draw_in_use(struct census *c, unsigned int t,
+			       struct dprof_resolved *r, u32 *rho)
+{
+	unsigned int u = dprof_inuse_objects(t);
+	unsigned long base;
+
+	if (!u)
+		return false;
+	base = dprof_inuse_pick(t, get_random_u32_below(u));
+	if (!base || dprof_resolve(base, r) || r->base != base ||
+	    r->target != t)
+		return false;
+	/* At least 1/RHO_ONE: one object in use among 65,536 and more. */
+	*rho = clamp_t(u64, div64_u64((u64)u * DPROF_WINDOW_RHO_ONE,
+				      max_t(u32, c->old[t], 1)),
+		       1, U32_MAX);
+	return true;
+}
+
+/*
+ * The next turn's object, resolved in @r, weighed by @rho, with in
+ * @in_use which stratum it is of: every other turn a type drawn by its
+ * objects in use and one of them, the others the next type in the
+ * rotation and one of its kept objects not in use; false if none (no
+ * old object, or every type sitting out).
+ */
+static bool window_draw(struct dprof_resolved *r, u32 *rho, bool *in_use)
 {
 	struct census *c = &census;
-	unsigned int i, j, nr = READ_ONCE(dprof_nr_targets);
+	unsigned int i, nr = READ_ONCE(dprof_nr_targets);
 	bool sitting = false;
+	int used;
 
 	if (!census_take() || !nr)
 		return false;
+	c->by_use = !c->by_use;
+	used = c->by_use ? dprof_inuse_pick_type() : -1;
+	if (used >= 0 && used < nr &&
+	    !(READ_ONCE(dprof_targets[used].flags) &
+	      (DPROF_TARGET_DEAD | DPROF_TARGET_VAR)) &&
+	    window_draw_in_use(c, used, r, rho)) {
+		c->turns_by_use++;
+		*in_use = true;
+		return true;
+	}
+	*in_use = false;
+	*rho = DPROF_WINDOW_RHO_ONE;
 	for (i = 0; i < nr; i++) {
 		unsigned int t = (c->cursor + i) % nr;
 		struct hist_plan *p = dprof_plan(t);
-		unsigned long base;
 
 		if (!c->seen[t])
 			continue;
@@ -243,18 +346,8 @@ static bool window_draw(struct dprof_resolved *r)
 			continue;
 		}
 		c->cursor = t + 1;
-		/* seen[] counts the kept objects not found dead yet. */
-		while (c->seen[t]) {
-			j = get_random_u32_below(c->seen[t]);
-			base = c->keep[t][j];
-			/* Still live, still old, still this type (not a reuse). */
-			if (dprof_liveset_age(base) >= c->min_age &&
-			    !dprof_resolve(base, r) && r->base == base &&
-			    r->target == t)
-				return true;
-			dprof_watch_stats.windows_young_drawn++;
-			c->keep[t][j] = c->keep[t][--c->seen[t]];
-		}
+		if (window_draw_cold(c, t, r))
+			return true;
 	}
 	/*
 	 * Every kept object dead, or none: a census soon.  Types sitting out
@@ -276,9 +369,10 @@ bool dprof_window_arm(void)
 	unsigned long base;
 	unsigned int item;
 	int ret;
-	u32 id;
+	u32 id, rho;
+	bool in_use;
 
-	if (!window_draw(&r) || dprof_plan_ensure(r.target) ||
+	if (!window_draw(&r, &rho, &in_use) || dprof_plan_ensure(r.target) ||
 	    !dprof_plan(r.target)->nr_items) {
 		s->windows_no_object++;
 		return false;
@@ -289,6 +383,8 @@ bool dprof_window_arm(void)
 	id = dprof_watch_next_id();
 	dprof_watch_publish(id, WATCH_WINDOW, r.target, base, item,
 			    p->items[item]);
+	w->rho = rho;
+	w->in_use = in_use;
 	window_reset_slots(w);
 	/* Publish the window before checking that the object still lives. */
 	smp_mb();
@@ -349,6 +445,8 @@ bool dprof_window_pick_next(void)
 			    p->items[item]);
 	window_reset_slots(w);
 	w->young = true;
+	w->in_use = false;
+	w->rho = DPROF_WINDOW_RHO_ONE;
 	w->deadline_ns = watch_now_ns() +
 			 (u64)dprof_watch_cfg.wait_ms * NSEC_PER_MSEC;
 	atomic_long_set_release(&w->word, make_word(id, W_WAITING));
@@ -410,13 +508,15 @@ void dprof_window_disarmed(void)
 		/* Old windows count when they open (dprof_window_arm()). */
 		p->windows++;
 		dprof_watch_stats.windows_young++;
-	} else if (!y) {
-		window_missed(p);	/* sits out more rotations */
-	} else {
+	} else if (y) {
 		p->window_backoff = 0;
+	} else if (!w->in_use) {
+		window_missed(p);	/* sits out more rotations */
 	}
+	/* In 1/DPROF_WINDOW_RHO_ONE samples, weighed by the draw. */
 	dprof_plan_count_window(w->target, w->young ? DPROF_WINDOW_YOUNG :
-				DPROF_WINDOW_OLD, y);
+				w->in_use ? DPROF_WINDOW_INUSE :
+				DPROF_WINDOW_OLD, y * w->rho);
 	window_emit(w);
 	w->counting = false;
 	trace_dprof_window(w->target, w->addr, w->offset, w->nr_offsets,
@@ -484,4 +584,7 @@ void dprof_window_show(struct seq_file *m)
 		   c->windows_young, c->windows_unclaimed, CENSUS_MS,
 		   c->windows_young_drawn, census.taken, census.retaken,
 		   CENSUS_RETRY_MS);
+	seq_printf(m, "  in use (old objects the CPUs' registers held lately, drawn by their use): %llu windows\n",
+		   census.turns_by_use);
+	dprof_inuse_show(m);
 }

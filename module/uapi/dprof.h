@@ -39,7 +39,7 @@
 /* The release of the module and of dprof-view, built from one tree. */
 #define DPROF_VERSION		"0.1.0"
 
-#define DPROF_ABI_VERSION	6
+#define DPROF_ABI_VERSION	7
 #define DPROF_ABI_OLDEST	6	/* oldest version readers accept */
 
 /*
@@ -226,19 +226,31 @@ struct dprof_hist_begin {
  */
 #define DPROF_WINDOW_REC_OLD	0	/* a live object older than a window */
 #define DPROF_WINDOW_REC_YOUNG	1	/* an object watched from its allocation */
+#define DPROF_WINDOW_REC_INUSE	2	/* an old object drawn by its use (ABI 7) */
 
 struct dprof_window_rec {
 	struct dprof_rec_hdr hdr;	/* target; cpu: the collector's */
 	__u64 time_ns;		/* disarmed, CLOCK_MONOTONIC */
 	__u64 watched_ns;	/* open that long; 0: never opened */
 	__u32 plan_item;	/* the offset group (struct dprof_plan_item) */
-	__u8 kind;		/* DPROF_WINDOW_REC_OLD or _YOUNG */
+	__u8 kind;		/* DPROF_WINDOW_REC_OLD, _YOUNG or _INUSE */
 	__u8 nr_offsets;	/* 1 to DPROF_HIST_MAX_OFFSETS */
 	__u8 cut;		/* ended by the object's free */
 	__u8 cpus_changed;	/* a CPU came or went: its time is not exposure */
 	__u16 offset[DPROF_HIST_MAX_OFFSETS];	/* NO_OFFSET pads */
 	__u32 samples[DPROF_HIST_MAX_OFFSETS];	/* taken at each offset */
+	/*
+	 * The draw's weight, relative to a uniform draw of the type's old
+	 * objects, in 1/DPROF_WINDOW_RHO_ONE (ABI 7): an in-use window's
+	 * object, drawn by its count n of its type's H, weighs H / (N n), N
+	 * the type's old objects (design.rst, "Objects in use"); the other
+	 * kinds are RHO_ONE.  Recordings of ABI 6 lack it (read as RHO_ONE).
+	 */
+	__u32 rho;
+	__u32 reserved;
 };
+
+#define DPROF_WINDOW_RHO_ONE	65536
 
 /* END reasons */
 #define DPROF_HIST_FREED	1	/* object freed: the history is complete */
@@ -511,7 +523,7 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_rec_hdr) == 8, "rec_hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_obj_event) == 32, "obj_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_lost_event) == 24, "lost_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_slab_live) == 32, "slab_live size");
-DPROF_STATIC_ASSERT(sizeof(struct dprof_window_rec) == 56, "window record size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_window_rec) == 64, "window record size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_begin) == 56, "hist_begin size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_end) == 40, "hist_end size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_hist_elem) == 16, "hist_elem size");

@@ -23,6 +23,7 @@ static void add_window(struct winshare_target *t,
 		       const struct dprof_window_rec *rec)
 {
 	struct winshare_window *w;
+	double rho = rec->rho / (double)DPROF_WINDOW_RHO_ONE;
 
 	t->w = xrealloc(t->w, (t->nw + 1) * sizeof(*t->w));
 	w = &t->w[t->nw++];
@@ -30,11 +31,12 @@ static void add_window(struct winshare_target *t,
 	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
 		w->offset[k] = k < rec->nr_offsets ? rec->offset[k] :
 			       DPROF_HIST_NO_OFFSET;
-		w->h[k] = k < rec->nr_offsets ? rec->samples[k] : 0;
+		w->h[k] = k < rec->nr_offsets ? rec->samples[k] * rho : 0;
 		if (k < rec->nr_offsets) {
 			struct winshare_slot *s = slot_of(t, rec->offset[k]);
 
 			s->h += w->h[k];
+			s->h_var += rho * rho * rec->samples[k];
 			s->windows++;
 		}
 	}
@@ -55,7 +57,7 @@ void winshare_build(struct winshare *ws, const struct recording *r)
 		if (hdr->kind != DPROF_REC_WINDOW ||
 		    hdr->target >= r->nr_targets)
 			continue;
-		memcpy(&rec, hdr, sizeof(rec));
+		rec_window(hdr, &rec);
 		if (!rec.watched_ns || rec.cpus_changed) {
 			ws->left_out++;
 			continue;
@@ -170,7 +172,8 @@ bool winshare_field(const struct winshare *ws, unsigned int target,
 	/*
 	 * A floor: the samples are counts, so each offset's rate varies at
 	 * least as a Poisson count's, (H_o + 1) / W_o^2 (the one added so
-	 * that an offset without a sample is not certain to have none).  A
+	 * that an offset without a sample is not certain to have none;
+	 * weighed samples, sum rho^2 c for H_o).  A
 	 * few windows that agree exactly (one code path) would otherwise
 	 * claim no error at all.
 	 */
@@ -180,7 +183,7 @@ bool winshare_field(const struct winshare *ws, unsigned int target,
 		double g = in_field(s->offset, lo, hi) ? t->rate - rate :
 							 -rate;
 
-		floor += g * g * (s->h + 1) / (w * w);
+		floor += g * g * (s->h_var + 1) / (w * w);
 	}
 	floor /= t->rate * t->rate * t->rate * t->rate;
 	/* The field's own windows set the degrees of freedom. */

@@ -8,7 +8,10 @@
  * (to its free, or window_ms), and a trap's cost lengthens a life that
  * has many watched accesses without adding to its count.  A field's
  * share of its type is the sum of its offsets' rates over the type's,
- * S = r_F / R.
+ * S = r_F / R.  An old window's object may have been drawn by its use
+ * (dprof.ko's "objects in use"): its samples count rho times, rho the
+ * draw's weight against a uniform draw, so the shares are of the type's
+ * objects, not of the ones the draws favoured.
  * The windows are the independent units: S's variance is the linearised
  * one of a ratio of sums, sum_i IF_i^2 N / (N - 1) over the type's N
  * windows, with IF_i window i's influence on S.  Windows whose CPUs
@@ -23,12 +26,14 @@
 
 struct winshare_window {
 	uint16_t offset[DPROF_HIST_MAX_OFFSETS];	/* NO_OFFSET pads */
-	double h[DPROF_HIST_MAX_OFFSETS];	/* samples per offset */
+	/* samples per offset, times the draw's weight rho (WINDOW record) */
+	double h[DPROF_HIST_MAX_OFFSETS];
 };
 
 struct winshare_slot {
 	uint16_t offset;
-	double h;		/* samples, over its windows */
+	double h;		/* weighed samples, over its windows */
+	double h_var;		/* their Poisson variance: sum rho^2 samples */
 	uint64_t windows;	/* that watched it: W_o */
 };
 

@@ -99,6 +99,7 @@ int main(int argc, char **argv)
 
 		struct dprof_window_rec w = {
 			.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w) },
+			.rho = DPROF_WINDOW_RHO_ONE,
 			.time_ns = 3000, .watched_ns = 20000000,
 			.nr_offsets = 2,
 			.offset = { 0, 8, DPROF_HIST_NO_OFFSET,

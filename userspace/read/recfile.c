@@ -229,6 +229,19 @@ static size_t record_size(uint16_t kind)
 	}
 }
 
+void rec_window(const void *rec, struct dprof_window_rec *w)
+{
+	struct dprof_rec_hdr hdr;
+	size_t n;
+
+	memcpy(&hdr, rec, sizeof(hdr));
+	n = hdr.size < sizeof(*w) ? hdr.size : sizeof(*w);
+	memset(w, 0, sizeof(*w));
+	memcpy(w, rec, n);
+	if (n < offsetof(struct dprof_window_rec, rho) + sizeof(w->rho))
+		w->rho = DPROF_WINDOW_RHO_ONE;
+}
+
 /* Samples are decoded after the targets, so their indexes can be checked. */
 static int check_sample(const struct recording *r,
 			const struct dprof_sample_agg *e,
@@ -310,11 +323,16 @@ static int check_record(const struct recording *r, const uint8_t *rec,
 		struct dprof_window_rec w;
 		uint32_t size = r->targets[hdr.target].object_size;
 
-		memcpy(&w, rec, sizeof(w));
+		rec_window(rec, &w);
 		if (w.nr_offsets < 1 || w.nr_offsets > DPROF_HIST_MAX_OFFSETS ||
-		    w.kind > DPROF_WINDOW_REC_YOUNG)
+		    w.kind > DPROF_WINDOW_REC_INUSE)
 			return fail(err, at, "window of kind %u watches %u offsets",
 				    w.kind, w.nr_offsets);
+		/* Only an in-use draw weighs its samples other than 1. */
+		if (!w.rho || (w.kind != DPROF_WINDOW_REC_INUSE &&
+			       w.rho != DPROF_WINDOW_RHO_ONE))
+			return fail(err, at, "window of kind %u weighs its samples by %u/%u",
+				    w.kind, w.rho, DPROF_WINDOW_RHO_ONE);
 		for (int i = 0; i < DPROF_HIST_MAX_OFFSETS; i++)
 			if (i < w.nr_offsets ? w.offset[i] >= size :
 			    w.samples[i] != 0)
@@ -364,6 +382,8 @@ static int check_events(struct recording *r, const struct rec_section *s,
 				    "record of kind %u has bad size %u", hdr.kind,
 				    hdr.size);
 		want = record_size(hdr.kind);
+		if (hdr.kind == DPROF_REC_WINDOW && r->abi_version < 7)
+			want = DPROF_WINDOW_REC_ABI6_SIZE;
 		if (!want) {
 			r->unknown_records++;	/* newer writer: skip it */
 		} else {

@@ -113,6 +113,13 @@ uint64_t ipmap_lookup(const struct recording *r, uint64_t trap_ip);
 enum dprof_access_kind access_kind_lookup(const struct recording *r,
 					  uint64_t trap_ip);
 const char *section_kind_name(uint32_t kind);
+/*
+ * A WINDOW record (@rec points at one) as this reader's struct: a record
+ * of ABI 6, before the draw's weight, reads rho = DPROF_WINDOW_RHO_ONE.
+ */
+void rec_window(const void *rec, struct dprof_window_rec *w);
+/* The WINDOW record's size in ABI 6 recordings. */
+#define DPROF_WINDOW_REC_ABI6_SIZE offsetof(struct dprof_window_rec, rho)
 
 /* Walk every record of every EVENTS section, in file order. */
 struct rec_iter {

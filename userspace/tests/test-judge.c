@@ -24,6 +24,7 @@ static void window(struct fixture *f, uint16_t offset, uint32_t samples)
 {
 	struct dprof_window_rec w = {
 		.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w) },
+		.rho = DPROF_WINDOW_RHO_ONE,
 		.time_ns = 1000, .watched_ns = 1000000000ull, .nr_offsets = 1,
 		.offset = { offset, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
 			    DPROF_HIST_NO_OFFSET },

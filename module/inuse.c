@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Objects in use, for the old sample windows (design.rst, "Objects in
+ * use").  A server's accesses sit in few of a type's objects (its running
+ * tasks, its sockets), which a uniform draw among the live ones almost
+ * never reaches.  Without a PMU, the registers of an interrupted kernel
+ * say what the CPU is working on: a per-CPU cpu-clock perf event, in
+ * kernel mode and not idle, INUSE_HZ (100) times a second, resolves each
+ * general register that points into a live target object and puts the
+ * distinct objects in its CPU's ring.  The collector folds the rings
+ * into a table per period (INUSE_PERIOD_MS); at the period's end the
+ * objects older than a window, with their counts (and the last set's,
+ * halved), become the in-use set
+ * the old windows draw from in the next period (window.c weighs each
+ * draw by its probability, so the estimate stays unbiased).
+ *
+ * The tick runs in hard interrupt context (the perf hrtimer): it reads
+ * its registers, resolves (plain loads, dprof_resolve()) and writes its
+ * own CPU's ring, single producer; the collector is the single consumer
+ * of every ring and the only user of the tables.  A full ring or table
+ * counts what it lost (dprof_inuse_show()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuhotplug.h>
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/perf_event.h>
+#include <linux/random.h>
+#include "dprof.h"
+#include "inuse.h"
+
+/*
+ * Each tick is perf's work on a perf_event object (some 53 accesses to
+ * it, which the referee counts in the perf_event cache: at 250 Hz they
+ * were 5.4 % of memcached's slab accesses, at 100 Hz 2.9 %).
+ */
+#define INUSE_HZ		100
+#define INUSE_PERIOD_MS		1000
+/* A tick's count: halved each period, it lasts three (period_end()). */
+#define INUSE_HIT		4
+/* Per CPU: 100 ticks a second of a few objects, the collector every 5 ms. */
+#define INUSE_RING		64
+#define INUSE_SLOTS_BITS	10
+#define INUSE_SLOTS		BIT(INUSE_SLOTS_BITS)
+/* Past 3/4 full the probes grow long: new objects are counted as lost. */
+#define INUSE_SLOTS_MAX		(INUSE_SLOTS * 3 / 4)
+/* Types the debugfs line names. */
+#define INUSE_SHOW_TYPES	6
+/* The general registers a pointer can sit in (not sp, ip). */
+#define INUSE_NR_REGS		15
+
+struct inuse_cpu {
+	unsigned long base[INUSE_RING];
+	u16 target[INUSE_RING];
+	unsigned int head;	/* the tick's */
+	unsigned int tail;	/* the collector's */
+	u64 ticks;		/* in kernel mode, not idle */
+	u64 hits;		/* objects put in the ring */
+	u64 lost;		/* the ring was full */
+	struct perf_event *ev;
+};
+
+static DEFINE_PER_CPU(struct inuse_cpu, inuse_cpu);
+
+struct inuse_obj {
+	unsigned long base;
+	u32 count;		/* ticks whose registers held it */
+	u16 target;
+};
+
+struct inuse_state {
+	struct inuse_obj *table;	/* this period's, open addressing */
+	unsigned int used;
+	struct inuse_obj *set;		/* the last period's old objects */
+	unsigned int nr_set;
+	u64 set_total;			/* the sum of their counts */
+	u64 period_ns;			/* when this period began */
+	unsigned long min_age;		/* jiffies: a window's length */
+	u64 periods, table_lost;
+	int hotplug_state;
+};
+
+static struct inuse_state inuse;
+
+/* ---- the tick (hard interrupt) ---------------------------------------- */
+
+static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
+		       struct pt_regs *regs)
+{
+	struct inuse_cpu *c = this_cpu_ptr(&inuse_cpu);
+	const unsigned long reg[INUSE_NR_REGS] = {
+		regs->ax, regs->bx, regs->cx, regs->dx, regs->si, regs->di,
+		regs->bp, regs->r8, regs->r9, regs->r10, regs->r11,
+		regs->r12, regs->r13, regs->r14, regs->r15,
+	};
+	unsigned long seen[INUSE_NR_REGS];
+	struct dprof_resolved r;
+	unsigned int i, j, nr = 0, head;
+
+	if (user_mode(regs))
+		return;
+	c->ticks++;
+	head = c->head;
+	for (i = 0; i < INUSE_NR_REGS; i++) {
+		/* Small integers, user pointers: no resolution. */
+		if (reg[i] < PAGE_OFFSET || dprof_resolve(reg[i], &r))
+			continue;
+		for (j = 0; j < nr && seen[j] != r.base; j++)
+			;
+		if (j < nr)
+			continue;	/* one count per tick and object */
+		seen[nr++] = r.base;
+		if (head - READ_ONCE(c->tail) >= INUSE_RING) {
+			c->lost++;
+			continue;
+		}
+		c->base[head % INUSE_RING] = r.base;
+		c->target[head % INUSE_RING] = r.target;
+		head++;
+		c->hits++;
+	}
+	/* The entries before the index that publishes them. */
+	smp_store_release(&c->head, head);
+}
+
+/* ---- per CPU set-up (process context) --------------------------------- */
+
+static int inuse_cpu_online(unsigned int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+		.sample_period = NSEC_PER_SEC / INUSE_HZ,
+		.exclude_user = 1,
+		.exclude_idle = 1,
+		.pinned = 1,
+	};
+	struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
+	struct perf_event *ev;
+
+	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, inuse_tick,
+					      NULL);
+	if (IS_ERR(ev)) {
+		/* The old windows then draw uniformly there: not fatal. */
+		pr_warn("no in-use tick on CPU %u (%ld)\n", cpu, PTR_ERR(ev));
+		return 0;
+	}
+	c->ev = ev;
+	return 0;
+}
+
+static int inuse_cpu_offline(unsigned int cpu)
+{
+	struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
+
+	if (c->ev)
+		perf_event_release_kernel(c->ev);
+	c->ev = NULL;
+	return 0;
+}
+
+int dprof_inuse_init(void)
+{
+	int ret;
+
+	inuse.table = kvcalloc(INUSE_SLOTS, sizeof(*inuse.table), GFP_KERNEL);
+	inuse.set = kvcalloc(INUSE_SLOTS, sizeof(*inuse.set), GFP_KERNEL);
+	if (!inuse.table || !inuse.set) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	inuse.period_ns = ktime_get_mono_fast_ns();
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "dprof/inuse",
+				inuse_cpu_online, inuse_cpu_offline);
+	if (ret < 0)
+		goto err;
+	inuse.hotplug_state = ret;
+	return 0;
+err:
+	kvfree(inuse.table);
+	kvfree(inuse.set);
+	memset(&inuse, 0, sizeof(inuse));
+	return ret;
+}
+
+void dprof_inuse_exit(void)
+{
+	unsigned int cpu;
+
+	if (inuse.hotplug_state > 0)
+		cpuhp_remove_state(inuse.hotplug_state);	/* releases ticks */
+	kvfree(inuse.table);
+	kvfree(inuse.set);
+	memset(&inuse, 0, sizeof(inuse));
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&inuse_cpu, cpu), 0, sizeof(struct inuse_cpu));
+}
+
+/* ---- the collector's tables ------------------------------------------- */
+
+static void table_add(unsigned long base, u16 target, u32 count)
+{
+	unsigned int i = hash_long(base, INUSE_SLOTS_BITS);
+
+	for (;; i = (i + 1) & (INUSE_SLOTS - 1)) {
+		struct inuse_obj *o = &inuse.table[i];
+
+		if (o->base == base) {
+			o->count += count;
+			return;
+		}
+		if (!o->base)
+			break;
+	}
+	if (inuse.used >= INUSE_SLOTS_MAX) {
+		inuse.table_lost++;
+		return;
+	}
+	inuse.table[i].base = base;
+	inuse.table[i].target = target;
+	inuse.table[i].count = count;
+	inuse.used++;
+}
+
+/*
+ * The period's objects still old become the set, with the last set's
+ * counts halved; the table starts over.  With a tick worth INUSE_HIT, an
+ * object seen once stays three periods: a busy object among a few dozen
+ * is in the set even when this period's 100 ticks missed it.
+ */
+static void period_end(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < inuse.nr_set; i++)
+		if (inuse.set[i].count / 2)
+			table_add(inuse.set[i].base, inuse.set[i].target,
+				  inuse.set[i].count / 2);
+	inuse.nr_set = 0;
+	inuse.set_total = 0;
+	for (i = 0; i < INUSE_SLOTS; i++) {
+		struct inuse_obj *o = &inuse.table[i];
+
+		/*
+		 * Objects the census can draw: tracked, older than a window
+		 * (younger ones are the young windows' accesses).
+		 */
+		if (o->base && dprof_track_wanted(o->target, o->base) &&
+		    dprof_liveset_age(o->base) >= inuse.min_age) {
+			inuse.set[inuse.nr_set++] = *o;
+			inuse.set_total += o->count;
+		}
+	}
+	memset(inuse.table, 0, INUSE_SLOTS * sizeof(*inuse.table));
+	inuse.used = 0;
+	inuse.periods++;
+}
+
+void dprof_inuse_fold(unsigned long min_age)
+{
+	unsigned int cpu, t, head;
+	u64 now;
+
+	if (!inuse.table)
+		return;
+	inuse.min_age = min_age;
+	for_each_possible_cpu(cpu) {
+		struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
+
+		/* The entries after the index that published them. */
+		head = smp_load_acquire(&c->head);
+		for (t = c->tail; t != head; t++)
+			table_add(c->base[t % INUSE_RING],
+				  c->target[t % INUSE_RING], INUSE_HIT);
+		/* The slots read before the tick may write them again. */
+		smp_store_release(&c->tail, head);
+	}
+	now = ktime_get_mono_fast_ns();
+	if (now - inuse.period_ns >= INUSE_PERIOD_MS * NSEC_PER_MSEC) {
+		period_end();
+		inuse.period_ns = now;
+	}
+}
+
+int dprof_inuse_pick_type(void)
+{
+	u64 u;
+	unsigned int i;
+
+	if (!inuse.set_total)
+		return -1;
+	u = get_random_u64() % inuse.set_total;
+	for (i = 0; i < inuse.nr_set; i++) {
+		if (u < inuse.set[i].count)
+			return inuse.set[i].target;
+		u -= inuse.set[i].count;
+	}
+	return -1;
+}
+
+/* Still the object the period saw: live, and old (not freed and reused). */
+static bool set_entry_live(const struct inuse_obj *o)
+{
+	return dprof_liveset_age(o->base) >= inuse.min_age;
+}
+
+unsigned int dprof_inuse_objects(unsigned int t)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < inuse.nr_set; i++)
+		n += inuse.set[i].target == t && set_entry_live(&inuse.set[i]);
+	return n;
+}
+
+unsigned long dprof_inuse_pick(unsigned int t, unsigned int u)
+{
+	unsigned int i;
+
+	for (i = 0; i < inuse.nr_set; i++) {
+		const struct inuse_obj *o = &inuse.set[i];
+
+		if (o->target != t || !set_entry_live(o))
+			continue;
+		if (!u--)
+			return o->base;
+	}
+	return 0;
+}
+
+u32 dprof_inuse_count(unsigned long base)
+{
+	unsigned int i;
+
+	for (i = 0; i < inuse.nr_set; i++)
+		if (inuse.set[i].base == base)
+			return inuse.set[i].count;
+	return 0;
+}
+
+void dprof_inuse_count_types(u32 *per_target, unsigned int nr)
+{
+	unsigned int i;
+
+	memset(per_target, 0, nr * sizeof(*per_target));
+	for (i = 0; i < inuse.nr_set; i++)
+		if (inuse.set[i].target < nr && set_entry_live(&inuse.set[i]))
+			per_target[inuse.set[i].target]++;
+}
+
+/* The set's busiest types (a racy read of the collector's set). */
+static void show_top_types(struct seq_file *m)
+{
+	u64 best_count[INUSE_SHOW_TYPES] = {};
+	int best[INUSE_SHOW_TYPES];
+	unsigned int i, j, k, nr = READ_ONCE(inuse.nr_set);
+
+	for (k = 0; k < INUSE_SHOW_TYPES; k++)
+		best[k] = -1;
+	for (i = 0; i < nr; i++) {
+		u16 t = inuse.set[i].target;
+		u64 count = 0;
+
+		/* Each type once: at its first entry. */
+		for (j = 0; j < i && inuse.set[j].target != t; j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < nr; j++)
+			if (inuse.set[j].target == t)
+				count += inuse.set[j].count;
+		for (k = 0; k < INUSE_SHOW_TYPES && count <= best_count[k]; k++)
+			;
+		if (k == INUSE_SHOW_TYPES)
+			continue;
+		memmove(&best[k + 1], &best[k],
+			(INUSE_SHOW_TYPES - k - 1) * sizeof(best[0]));
+		memmove(&best_count[k + 1], &best_count[k],
+			(INUSE_SHOW_TYPES - k - 1) * sizeof(best_count[0]));
+		best[k] = t;
+		best_count[k] = count;
+	}
+	seq_puts(m, "  in use now, by counts:");
+	for (k = 0; k < INUSE_SHOW_TYPES && best[k] >= 0; k++) {
+		unsigned int objs = 0;
+
+		for (i = 0; i < nr; i++)
+			objs += inuse.set[i].target == best[k];
+		seq_printf(m, " %s %u objects (%llu)",
+			   best[k] < READ_ONCE(dprof_nr_targets) ?
+			   dprof_targets[best[k]].name : "?", objs,
+			   best_count[k]);
+	}
+	seq_putc(m, '\n');
+}
+
+void dprof_inuse_show(struct seq_file *m)
+{
+	u64 ticks = 0, hits = 0, lost = 0;
+	unsigned int cpu;
+
+	if (!inuse.table) {
+		seq_puts(m, "objects in use: off (old windows draw uniformly)\n");
+		return;
+	}
+	for_each_possible_cpu(cpu) {
+		const struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
+
+		ticks += READ_ONCE(c->ticks);
+		hits += READ_ONCE(c->hits);
+		lost += READ_ONCE(c->lost);
+	}
+	seq_printf(m, "objects in use: %llu kernel ticks at %u Hz, %llu objects in registers, %llu lost (ring full), %llu lost (table full); %llu periods of %u ms, the last %u old objects in use (%llu counts)\n",
+		   ticks, INUSE_HZ, hits, lost, inuse.table_lost, inuse.periods,
+		   INUSE_PERIOD_MS, inuse.nr_set, inuse.set_total);
+	show_top_types(m);
+}
