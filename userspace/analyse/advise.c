@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A measured layout proposal and its what-if (see advise.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@ const char *advise_role_name(enum advise_role r)
 		[ADVISE_READ] = "read-mostly",
 		[ADVISE_WRITE_B] = "written-by-others",
 		[ADVISE_WRITE_BOTH] = "written-by-both",
+		[ADVISE_UNDECIDED] = "undecided",
 		[ADVISE_COLD] = "cold",
 		[ADVISE_UNWATCHED] = "unwatched",
 	};
@@ -189,6 +191,8 @@ struct slot_sum {
 	uint16_t offset;
 	uint64_t histories;
 	uint64_t acc, wa, wb, ra, rb;
+	/* per history: sums of squares and products, for the intervals */
+	double acc2, wa2, wb2, wa_acc, wb_acc;
 };
 
 static struct slot_sum *slot_of(struct slot_sum **s, size_t *n,
@@ -201,6 +205,70 @@ static struct slot_sum *slot_of(struct slot_sum **s, size_t *n,
 	memset(&(*s)[*n], 0, sizeof(**s));
 	(*s)[*n].offset = offset;
 	return &(*s)[(*n)++];
+}
+
+/*
+ * A side's write share W = X / Y of a unit, X its writes and Y its
+ * accesses per life, each a sum over the unit's slots of a mean over the
+ * histories that watched the slot.  The histories are the units: per
+ * slot, the variance of the mean of d = w - W acc (the ratio of sums,
+ * linearised), summed over the slots as independent (different
+ * histories watch different slots; a group's slots share theirs, which
+ * this ignores), over Y^2.  Never below a Poisson floor of the writes
+ * (plus one), as winshare's: histories that agree exactly claim no
+ * error otherwise.  Half-width at 95%, Student's t on the fewest
+ * histories behind a slot.
+ */
+struct side_sum {
+	double x, y, var, floor;
+	uint64_t fewest;
+};
+
+static void side_add(struct side_sum *ss, const struct slot_sum *s,
+		     uint64_t w, double w2, double w_acc, double share)
+{
+	double n = (double)s->histories;
+	double sd = (double)w - share * (double)s->acc;
+	double sdd = w2 - 2 * share * w_acc + share * share * s->acc2;
+
+	if (n >= 2)
+		ss->var += (sdd - sd * sd / n) / (n - 1) / n;
+	ss->floor += ((double)w + 1) / (n * n);
+	if (!ss->fewest || s->histories < ss->fewest)
+		ss->fewest = s->histories;
+}
+
+static double t975_df(uint64_t n)
+{
+	static const double t[] = {
+		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
+	};
+
+	return n < 2 ? -1 : n - 1 < sizeof(t) / sizeof(t[0]) ? t[n - 1] : 1.96;
+}
+
+static double side_half(const struct side_sum *ss, double y)
+{
+	double t = t975_df(ss->fewest), v;
+
+	if (t < 0 || y <= 0)
+		return -1;
+	v = ss->var > ss->floor ? ss->var : ss->floor;
+	return t * sqrt(v) / y;
+}
+
+/* Whether a side writes: 1 yes, 0 no, -1 its interval straddles. */
+static int side_writes(double share, double half)
+{
+	if (half < 0)
+		return share >= ADVISE_WRITE_SHARE;	/* no interval: as before */
+	if (share - half >= ADVISE_WRITE_SHARE)
+		return 1;
+	if (share + half < ADVISE_WRITE_SHARE)
+		return 0;
+	return -1;
 }
 
 static void measure(struct advise *a, const struct history_set *hs,
@@ -221,27 +289,39 @@ static void measure(struct advise *a, const struct history_set *hs,
 		for (int w = 0; w < h->nr_offsets; w++) {
 			struct slot_sum *x = slot_of(&s, &ns, h->offset[w]);
 
+			uint64_t acc = 0, wa = 0, wb = 0;
+
 			x->histories++;
 			for (size_t k = 0; k < h->nr_elems; k++) {
 				const struct hist_elem *e = &h->elems[k];
 
 				if (e->offset != h->offset[w])
 					continue;
-				x->acc++;
+				acc++;
 				if (e->write && e->cpu == h->alloc_cpu)
-					x->wa++;
+					wa++;
 				else if (e->write)
-					x->wb++;
+					wb++;
 				else if (e->cpu == h->alloc_cpu)
 					x->ra++;
 				else
 					x->rb++;
 			}
+			x->acc += acc;
+			x->wa += wa;
+			x->wb += wb;
+			x->acc2 += (double)acc * acc;
+			x->wa2 += (double)wa * wa;
+			x->wb2 += (double)wb * wb;
+			x->wa_acc += (double)wa * acc;
+			x->wb_acc += (double)wb * acc;
 		}
 	}
 	for (size_t i = 0; i < a->nu; i++) {
 		struct advise_unit *u = &a->u[i];
+		struct side_sum sa = { 0 }, sb = { 0 };
 		bool watched = false;
+		int wa, wb;
 
 		for (size_t k = 0; k < ns; k++) {
 			double hn = (double)s[k].histories;
@@ -259,16 +339,32 @@ static void measure(struct advise *a, const struct history_set *hs,
 			if (!u->histories || s[k].histories < u->histories)
 				u->histories = s[k].histories;
 		}
+		u->share_a = u->accesses > 0 ? u->writes_a / u->accesses : 0;
+		u->share_b = u->accesses > 0 ? u->writes_b / u->accesses : 0;
+		for (size_t k = 0; k < ns; k++) {
+			if (s[k].offset + slot_len <= u->old_off ||
+			    s[k].offset >= u->old_off + (u->size ? u->size : 1))
+				continue;
+			side_add(&sa, &s[k], s[k].wa, s[k].wa2, s[k].wa_acc,
+				 u->share_a);
+			side_add(&sb, &s[k], s[k].wb, s[k].wb2, s[k].wb_acc,
+				 u->share_b);
+		}
+		u->half_a = side_half(&sa, u->accesses);
+		u->half_b = side_half(&sb, u->accesses);
+		wa = side_writes(u->share_a, u->half_a);
+		wb = side_writes(u->share_b, u->half_b);
 		if (!watched)
 			u->role = ADVISE_UNWATCHED;
 		else if (u->accesses < 0.01)
 			u->role = ADVISE_COLD;
-		else if (u->writes_a >= ADVISE_WRITE_SHARE * u->accesses &&
-			 u->writes_b >= ADVISE_WRITE_SHARE * u->accesses)
+		else if (wa < 0 || wb < 0)
+			u->role = ADVISE_UNDECIDED;
+		else if (wa && wb)
 			u->role = ADVISE_WRITE_BOTH;
-		else if (u->writes_a >= ADVISE_WRITE_SHARE * u->accesses)
+		else if (wa)
 			u->role = ADVISE_WRITE_A;
-		else if (u->writes_b >= ADVISE_WRITE_SHARE * u->accesses)
+		else if (wb)
 			u->role = ADVISE_WRITE_B;
 		else
 			u->role = ADVISE_READ;
@@ -358,8 +454,10 @@ static int group_of(const struct advise_unit *u, enum advise_strategy st)
 
 	if (u->role >= ADVISE_COLD || st == ADVISE_TODAY)
 		return -1;
+	/* Undecided: a line of its own side, as written by both. */
 	if (st == ADVISE_BY_WRITER)
-		return (int)u->role;
+		return u->role == ADVISE_UNDECIDED ? (int)ADVISE_WRITE_BOTH :
+						    (int)u->role;
 	a = u->writes_a + u->reads_a >= ADVISE_WRITE_SHARE * u->accesses;
 	b = u->writes_b + u->reads_b >= ADVISE_WRITE_SHARE * u->accesses;
 	return a && b ? 1 : a ? 0 : 2;
@@ -442,7 +540,8 @@ static size_t mixed_lines(const struct advise *a, bool new)
 				sides |= 1;
 			else if (u->role == ADVISE_WRITE_B)
 				sides |= 2;
-			else if (u->role == ADVISE_WRITE_BOTH)
+			else if (u->role == ADVISE_WRITE_BOTH ||
+				 u->role == ADVISE_UNDECIDED)
 				sides |= 4;
 		}
 		n += sides != 0 && (sides & (sides - 1));

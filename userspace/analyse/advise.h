@@ -67,6 +67,12 @@ enum advise_role {
 	ADVISE_READ,		/* read-mostly, hot */
 	ADVISE_WRITE_B,		/* written by other CPUs */
 	ADVISE_WRITE_BOTH,	/* written by both: true sharing */
+	/*
+	 * A side's write share too close to ADVISE_WRITE_SHARE for its
+	 * interval to tell: packed as written by both (a line of its own
+	 * side), the cautious guess.
+	 */
+	ADVISE_UNDECIDED,
 	ADVISE_COLD,		/* watched, no access */
 	ADVISE_UNWATCHED,	/* no history watched it */
 	ADVISE_NR_ROLES
@@ -79,6 +85,11 @@ struct advise_unit {
 	bool pinned, flex;
 	/* per life: accesses, and writes and reads by each side */
 	double accesses, writes_a, writes_b, reads_a, reads_b;
+	/*
+	 * Each side's writes over the accesses and its 95% half-width,
+	 * the histories as units (advise.c, measure()); < 0: unknown.
+	 */
+	double share_a, half_a, share_b, half_b;
 	uint64_t histories;	/* fewest behind one of its watched slots */
 	enum advise_role role;
 	int group;		/* in the strategy's layout; -1: a filler */

@@ -217,7 +217,7 @@ static void print_diff(FILE *out, const struct advise *a)
 
 enum {
 	AC_NAME, AC_OLD, AC_NEW, AC_SIZE, AC_ACC, AC_WA, AC_WB, AC_RA, AC_RB,
-	AC_N, AC_ROLE, NR_ADVISE_COLS
+	AC_N, AC_SHA, AC_HALFA, AC_SHB, AC_HALFB, AC_ROLE, NR_ADVISE_COLS
 };
 
 static const struct column unit_cols[NR_ADVISE_COLS] = {
@@ -236,14 +236,35 @@ static const struct column unit_cols[NR_ADVISE_COLS] = {
 	[AC_RB] = { "rd_other", "reads_other_cpus", 0, COL_DOUBLE, 9, 0, 0,
 		    2 },
 	[AC_N] = { "n", "histories", 0, COL_UINT, 5 },
+	/* text: "share% +-half" of each side's writes over the accesses */
+	[AC_SHA] = { "wshare_alloc", "write_share_allocating_cpu", 0,
+		     COL_DOUBLE, 14, 1, 0, 4 },
+	[AC_HALFA] = { NULL, "write_share_allocating_cpu_half95", 0,
+		       COL_DOUBLE, 0, 0, 0, 4 },
+	[AC_SHB] = { "wshare_other", "write_share_other_cpus", 0, COL_DOUBLE,
+		     14, 1, 0, 4 },
+	[AC_HALFB] = { NULL, "write_share_other_cpus_half95", 0, COL_DOUBLE,
+		       0, 0, 0, 4 },
 	[AC_ROLE] = { "role", "role", 0, COL_STR, -21, 2 },
 };
+
+/* "12.5% +-3.1" (or "12.5% +-?" without an interval) into @buf. */
+static const char *share_text(char *buf, size_t len, double share,
+			      double half)
+{
+	if (half < 0)
+		snprintf(buf, len, "%.1f%% +-?", 100 * share);
+	else
+		snprintf(buf, len, "%.1f%% +-%.1f", 100 * share, 100 * half);
+	return buf;
+}
 
 static void unit_rows(const struct table *t, const struct advise *a)
 {
 	for (size_t k = 0; k < a->nu; k++) {
 		const struct advise_unit *u = &a->u[k];
 		struct cell c[NR_ADVISE_COLS];
+		char ta[32], tb[32];
 
 		memset(c, 0, sizeof(c));
 		c[AC_NAME].s = u->name;
@@ -256,9 +277,20 @@ static void unit_rows(const struct table *t, const struct advise *a)
 		c[AC_RA].d = u->reads_a;
 		c[AC_RB].d = u->reads_b;
 		c[AC_N].u = u->histories;
+		c[AC_SHA].d = u->share_a;
+		c[AC_SHA].text = share_text(ta, sizeof(ta), u->share_a,
+					    u->half_a);
+		c[AC_HALFA].d = u->half_a;
+		c[AC_SHB].d = u->share_b;
+		c[AC_SHB].text = share_text(tb, sizeof(tb), u->share_b,
+					    u->half_b);
+		c[AC_HALFB].d = u->half_b;
+		c[AC_HALFA].null = u->half_a < 0;
+		c[AC_HALFB].null = u->half_b < 0;
 		c[AC_ACC].null = c[AC_WA].null = c[AC_WB].null =
-			c[AC_RA].null = c[AC_RB].null =
-			u->role == ADVISE_UNWATCHED;
+			c[AC_RA].null = c[AC_RB].null = c[AC_SHA].null =
+			c[AC_SHB].null = c[AC_HALFA].null = c[AC_HALFB].null =
+			u->role == ADVISE_UNWATCHED || u->role == ADVISE_COLD;
 		c[AC_ROLE].s = advise_role_name(u->role);
 		table_row(t, c);
 	}
@@ -295,8 +327,7 @@ static void report_json(FILE *out, const struct advise *a,
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
 	json_bool(&j, "estimated", true);
-	/* Roles come from per-life means over n histories, no interval. */
-	json_bool(&j, "roles_without_interval", true);
+	json_double(&j, "write_share_threshold", ADVISE_WRITE_SHARE);
 	json_string(&j, "cache", cache);
 	json_string(&j, "type", type);
 	json_uint(&j, "line", a->line);
@@ -368,7 +399,7 @@ static void report_text(FILE *out, const struct advise *a,
 
 	fprintf(out, "advise %s (%s), estimated from %llu complete histories; lines of %u bytes\n",
 		type, cache, (unsigned long long)a->histories, a->line);
-	fprintf(out, "per member, per life (the mean over the n histories that watched it): accesses, writes and reads by the allocating CPU and by others; a side writes (or touches) a member at %.0f%% of its accesses or more; the roles are decided on these point estimates, with no interval yet (n says how many histories stand behind each): estimates, to be checked by the replay below\n",
+	fprintf(out, "per member, per life (the mean over the n histories that watched it): accesses, writes and reads by the allocating CPU and by others; wshare: each side's writes over the accesses, +- its 95%% interval (the histories as units); a side writes a member when the whole interval is at %.0f%% or more, does not when it is below, and the role is undecided (packed as written by both: a line of its own side) when the interval straddles it: estimates, to be checked by the replay below\n",
 		100 * ADVISE_WRITE_SHARE);
 	table_header(&t);
 	unit_rows(&t, a);
