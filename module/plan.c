@@ -60,6 +60,8 @@ static void plan_free(struct hist_plan *p)
 	kvfree(p->items);
 	kvfree(p->done);
 	kvfree(p->exposure_ns);
+	kvfree(p->item_samples);
+	kvfree(p->item_windows);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -212,7 +214,10 @@ static int plan_build(struct hist_plan *p, const struct dprof_target *t)
 	p->items = kvcalloc(max_items, sizeof(*p->items), GFP_KERNEL);
 	p->done = kvcalloc(max_items, sizeof(u32), GFP_KERNEL);
 	p->exposure_ns = kvcalloc(max_items, sizeof(u64), GFP_KERNEL);
-	if (!p->items || !p->done || !p->exposure_ns)
+	p->item_samples = kvcalloc(max_items, sizeof(u64), GFP_KERNEL);
+	p->item_windows = kvcalloc(max_items, sizeof(u32), GFP_KERNEL);
+	if (!p->items || !p->done || !p->exposure_ns || !p->item_samples ||
+	    !p->item_windows)
 		return -ENOMEM;
 	p->nr_items = 0;
 	p->item_slots = 0;
@@ -322,9 +327,32 @@ unsigned int dprof_plan_next(struct hist_plan *p)
 	return best;
 }
 
-unsigned int dprof_plan_next_window(struct hist_plan *p)
+/*
+ * An item's weight: its samples per window so far, plus one sample (so
+ * that an item never watched, or never hit, keeps a chance), in 1/16.
+ */
+static u64 item_weight(const struct hist_plan *p, unsigned int i)
+{
+	return div_u64((p->item_samples[i] + 1) * 16, p->item_windows[i] + 1);
+}
+
+/*
+ * A type's accesses often sit in a few of its items (task_struct's
+ * scheduler fields among 262; a buffer's header among 128), and a
+ * window watches one: drawn in turn, most windows on a large object see
+ * nothing and the few that hit swing its estimate by tens of points.  So
+ * half the windows go to the item watched least long (the rotation,
+ * which keeps every item's field shares measured; taken as a uniform
+ * draw, p = 1/K), the other half to one drawn by its samples per window
+ * so far: p_i = 1/(2K) + w_i/(2W), and the window's samples count
+ * rho_item = 1/(K p_i) = 2W / (W + K w_i) times, at most 2
+ * (Horvitz-Thompson over the items, the weights known at the draw).  In
+ * history_mode=pairs the items overlap: the rotation alone, rho 1.
+ */
+unsigned int dprof_plan_next_window(struct hist_plan *p, u32 *rho)
 {
 	unsigned int i, best = p->wcursor % p->nr_items;
+	u64 total = 0, w_best, u;
 
 	for (i = 0; i < p->nr_items; i++) {
 		unsigned int k = (p->wcursor + i) % p->nr_items;
@@ -333,7 +361,33 @@ unsigned int dprof_plan_next_window(struct hist_plan *p)
 			best = k;
 	}
 	p->wcursor = best + 1;
+	*rho = DPROF_WINDOW_RHO_ONE;
+	if (plan_spec.pairs || p->nr_items < 2)
+		return best;
+	for (i = 0; i < p->nr_items; i++)
+		total += item_weight(p, i);
+	if (get_random_u32_below(2)) {
+		u = get_random_u64() % total;
+		for (i = 0; i < p->nr_items - 1; i++) {
+			w_best = item_weight(p, i);
+			if (u < w_best)
+				break;
+			u -= w_best;
+		}
+		best = i;
+	}
+	*rho = div64_u64(2 * total * DPROF_WINDOW_RHO_ONE,
+			 total + (u64)p->nr_items * item_weight(p, best));
 	return best;
+}
+
+void dprof_plan_count_item(struct hist_plan *p, unsigned int item,
+			   u64 samples)
+{
+	if (item >= p->nr_items)
+		return;
+	p->item_samples[item] += samples;
+	p->item_windows[item]++;
 }
 
 void dprof_plan_count_census(unsigned int t, u64 cold, u64 old)

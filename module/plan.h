@@ -22,6 +22,9 @@ struct hist_plan {
 	u16 (*items)[DPROF_HIST_MAX_OFFSETS];	/* DPROF_HIST_NO_OFFSET pads */
 	u32 *done;		/* complete histories per item */
 	u64 *exposure_ns;	/* time sample windows watched each item */
+	/* samples and windows of each item, for the windows' item draws */
+	u64 *item_samples;
+	u32 *item_windows;
 	unsigned int nr_items;
 	unsigned int item_slots;	/* offsets over all items */
 	unsigned int cursor;
@@ -55,8 +58,15 @@ size_t dprof_plan_read(void *buf, size_t room, loff_t *pos);
 void dprof_plans_free(void);
 /* The least-covered item, scanning from the cursor so ties rotate. */
 unsigned int dprof_plan_next(struct hist_plan *p);
-/* For windows: the item watched least long so far, ties rotating. */
-unsigned int dprof_plan_next_window(struct hist_plan *p);
+/*
+ * For windows: half the time the item watched least long so far (ties
+ * rotating), else one drawn by its samples per window so far; its
+ * weight rho_item = 1 / (K p), K the items, in *@rho (plan.c).
+ */
+unsigned int dprof_plan_next_window(struct hist_plan *p, u32 *rho);
+/* A window on item @item of @p took @samples. */
+void dprof_plan_count_item(struct hist_plan *p, unsigned int item,
+			   u64 samples);
 /*
  * A census of the live set found @old objects of @t older than a window,
  * @cold of them not in use, times the census's weight (window.c), and

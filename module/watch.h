@@ -75,6 +75,7 @@ struct watch {
 	u64 watched_ns;		/* how long the window was open */
 	bool cut;		/* the window was ended by a free */
 	u32 rho;		/* the draw's weight (window.c) */
+	u32 rho_item;		/* the item draw's (plan.c) */
 	bool in_use;		/* an old window drawn by its use */
 };
 

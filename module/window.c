@@ -157,6 +157,7 @@ static void window_emit(const struct watch *w)
 	e.cut = w->cut;
 	e.cpus_changed = w->cpus_changed;
 	e.rho = w->rho;
+	e.item_rho = w->rho_item;
 	for (k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
 		e.offset[k] = k < w->nr_offsets ? w->offset[k] :
 			      DPROF_HIST_NO_OFFSET;
@@ -369,7 +370,7 @@ bool dprof_window_arm(void)
 	unsigned long base;
 	unsigned int item;
 	int ret;
-	u32 id, rho;
+	u32 id, rho, rho_item;
 	bool in_use;
 
 	if (!window_draw(&r, &rho, &in_use) || dprof_plan_ensure(r.target) ||
@@ -379,11 +380,12 @@ bool dprof_window_arm(void)
 	}
 	base = r.base;
 	p = dprof_plan(r.target);
-	item = dprof_plan_next_window(p);
+	item = dprof_plan_next_window(p, &rho_item);
 	id = dprof_watch_next_id();
 	dprof_watch_publish(id, WATCH_WINDOW, r.target, base, item,
 			    p->items[item]);
 	w->rho = rho;
+	w->rho_item = rho_item;
 	w->in_use = in_use;
 	window_reset_slots(w);
 	/* Publish the window before checking that the object still lives. */
@@ -428,7 +430,7 @@ bool dprof_window_pick_next(void)
 	struct hist_plan *p;
 	unsigned int item;
 	int target;
-	u32 id;
+	u32 id, rho_item;
 
 	target = dprof_pick_take_name();
 	if (target < 0)
@@ -439,7 +441,7 @@ bool dprof_window_pick_next(void)
 	    dprof_plan_ensure(target) || !dprof_plan(target)->nr_items)
 		return false;
 	p = dprof_plan(target);
-	item = dprof_plan_next_window(p);
+	item = dprof_plan_next_window(p, &rho_item);
 	id = dprof_watch_next_id();
 	dprof_watch_publish(id, WATCH_WINDOW, target, 0, item,
 			    p->items[item]);
@@ -447,6 +449,7 @@ bool dprof_window_pick_next(void)
 	w->young = true;
 	w->in_use = false;
 	w->rho = DPROF_WINDOW_RHO_ONE;
+	w->rho_item = rho_item;
 	w->deadline_ns = watch_now_ns() +
 			 (u64)dprof_watch_cfg.wait_ms * NSEC_PER_MSEC;
 	atomic_long_set_release(&w->word, make_word(id, W_WAITING));
@@ -513,10 +516,15 @@ void dprof_window_disarmed(void)
 	} else if (!w->in_use) {
 		window_missed(p);	/* sits out more rotations */
 	}
-	/* In 1/DPROF_WINDOW_RHO_ONE samples, weighed by the draw. */
+	dprof_plan_count_item(p, w->plan_item, y);
+	/*
+	 * In 1/DPROF_WINDOW_RHO_ONE samples, weighed by the object's draw
+	 * and the item's (rho_item <= 2 RHO_ONE).
+	 */
 	dprof_plan_count_window(w->target, w->young ? DPROF_WINDOW_YOUNG :
 				w->in_use ? DPROF_WINDOW_INUSE :
-				DPROF_WINDOW_OLD, y * w->rho);
+				DPROF_WINDOW_OLD,
+				mul_u64_u32_shr(y * w->rho, w->rho_item, 16));
 	window_emit(w);
 	w->counting = false;
 	trace_dprof_window(w->target, w->addr, w->offset, w->nr_offsets,

@@ -247,7 +247,13 @@ struct dprof_window_rec {
 	 * kinds are RHO_ONE.  Recordings of ABI 6 lack it (read as RHO_ONE).
 	 */
 	__u32 rho;
-	__u32 reserved;
+	/*
+	 * The item draw's weight, 1 / (K p) in 1/DPROF_WINDOW_RHO_ONE, K the
+	 * plan's items (at most 2: plan.c draws half the items by their
+	 * samples so far).  The type's estimate uses it; per-offset rates
+	 * (a mean over the windows that watched each offset) do not.
+	 */
+	__u32 item_rho;
 };
 
 #define DPROF_WINDOW_RHO_ONE	65536
