@@ -10,9 +10,10 @@
  * distinct objects in its CPU's ring.  The collector folds the rings
  * into a table per period (INUSE_PERIOD_MS); at the period's end the
  * objects older than a window, with their counts (and the last set's,
- * halved), become the in-use set
- * the old windows draw from in the next period (window.c weighs each
- * draw by its probability, so the estimate stays unbiased).
+ * halved), become the in-use set the old windows draw from in the next
+ * period: a stratum of their own, its types drawn by the counts and its
+ * objects uniformly, each window weighed by the type's objects in use
+ * over its old objects (window.c), so the estimate stays unbiased.
  *
  * The tick runs in hard interrupt context (the perf hrtimer): it reads
  * its registers, resolves (plain loads, dprof_resolve()) and writes its
