@@ -18,17 +18,7 @@
  *   dprof_rank_2   2     dprof_rank_3       1
  *
  * With equal object counts a type's share of the test accesses is its rate
- * over the sum (16/32, 8/32, ...): the ranking must follow the rates.
- *
- * A sixth cache, dprof_rank_hot, has as many objects, but its accesses sit
- * in HOT_OBJECTS (16) of them, 2048 increments each per sweep, round robin
- * in bursts of 16:
- * the same total as dprof_rank_1 (4 per object), the way a server's
- * task_struct accesses sit in its few running tasks.  A uniform draw of
- * its objects finds one 16 times in 8192; the old windows' draws by use
- * (dprof.ko's inuse.c) must find them and still weigh the type right.
- * Its stats line gives rate 4 (the accesses per sweep over its objects)
- * and the hot count.
+ * over the sum (16/31, 8/31, ...): the ranking must follow the rates.
  *
  * Read /sys/kernel/debug/dprof_rank/stats: per type its cache, objects,
  * rate, the objects that sit in slabs holding only test and filler objects
@@ -47,11 +37,8 @@
 #include <linux/atomic.h>
 #include <linux/sort.h>
 
-#define NR_TYPES	6
+#define NR_TYPES	5
 #define KMALLOC_TYPE	1	/* index of the kmalloc(32) type */
-#define HOT_TYPE	5	/* index of dprof_rank_hot */
-#define HOT_OBJECTS	16
-#define HOT_BURST	16
 #define OBJ_SIZE	32
 
 struct rank_obj {
@@ -76,7 +63,6 @@ struct rank_type {
 static struct rank_type types[NR_TYPES] = {
 	{ "dprof_rank_0", 16 }, { NULL, 8 }, { "dprof_rank_1", 4 },
 	{ "dprof_rank_2", 2 }, { "dprof_rank_3", 1 },
-	{ "dprof_rank_hot", 4 },	/* per object on average: see sweep_fn() */
 };
 
 static struct task_struct *sweeper;
@@ -151,26 +137,10 @@ static int sweep_fn(void *unused)
 	unsigned int t, i, r;
 
 	while (!kthread_should_stop()) {
-		for (t = 0; t < NR_TYPES; t++) {
-			if (t == HOT_TYPE)
-				continue;
+		for (t = 0; t < NR_TYPES; t++)
 			for (i = 0; i < objects; i++)
 				for (r = 0; r < types[t].rate; r++)
 					atomic_long_inc(&types[t].objs[i]->hits);
-		}
-		/*
-		 * rate * objects accesses on HOT_OBJECTS objects spread out,
-		 * in bursts of HOT_BURST on one object, as rank_0's 16 (code
-		 * that works on an object holds its pointer a while).
-		 */
-		for (i = 0; i < objects * types[HOT_TYPE].rate / HOT_BURST;
-		     i++) {
-			struct rank_obj *o = types[HOT_TYPE].objs[(i % HOT_OBJECTS) *
-						(objects / HOT_OBJECTS)];
-
-			for (r = 0; r < HOT_BURST; r++)
-				atomic_long_inc(&o->hits);
-		}
 		atomic64_inc(&sweeps);
 		cond_resched();
 	}
@@ -182,11 +152,10 @@ static int stats_show(struct seq_file *m, void *v)
 	unsigned int t;
 
 	for (t = 0; t < NR_TYPES; t++)
-		seq_printf(m, "type %s objects %u rate %u in_full_slabs %u filler %u hot %u\n",
+		seq_printf(m, "type %s objects %u rate %u in_full_slabs %u filler %u\n",
 			   types[t].cache_name ? types[t].cache_name : "kmalloc-32",
 			   objects, types[t].rate, types[t].in_full_slabs,
-			   types[t].nr_filler,
-			   t == HOT_TYPE ? HOT_OBJECTS : objects);
+			   types[t].nr_filler);
 	seq_printf(m, "sweeps %lld\n", (long long)atomic64_read(&sweeps));
 	return 0;
 }
