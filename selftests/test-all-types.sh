@@ -78,7 +78,7 @@ calib=$(grep -c '^dprof_calib' /proc/slabinfo)
 [ "$ncaches" -ge $((nslab - calib - large)) ] ||
 	fail "target=all profiles $ncaches caches, /proc/slabinfo has $nslab ($calib of them dprof's calibration caches)"
 
-dprof-view record -o all.data -d 40 >record.log 2>&1 || fail "record: $(cat record.log)"
+dprof-view record -o all.data -d 60 >record.log 2>&1 || fail "record: $(cat record.log)"
 cat "$RANK"
 grep "^sample windows:" "$DPROF_DIR/status"
 sed -n '/types sampled/,$p' "$DPROF_DIR/profile" | grep -v "^ " | head -20
