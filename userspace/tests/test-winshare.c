@@ -16,12 +16,15 @@
 #include "fixture.h"
 #include "winshare.h"
 
-static void window(struct fixture *f, uint16_t offset, uint32_t samples,
-		   bool cpus_changed)
+/* One window on @offset; @rho other than RHO_ONE makes it an in-use one. */
+static void window_rec(struct fixture *f, uint16_t offset, uint32_t samples,
+		       uint32_t rho, bool cpus_changed)
 {
 	struct dprof_window_rec w = {
 		.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w) },
-		.rho = DPROF_WINDOW_RHO_ONE,
+		.rho = rho,
+		.kind = rho == DPROF_WINDOW_RHO_ONE ? DPROF_WINDOW_REC_OLD :
+			DPROF_WINDOW_REC_INUSE,
 		.time_ns = 1000, .watched_ns = 1000000000ull, .nr_offsets = 1,
 		.cpus_changed = cpus_changed,
 		.offset = { offset, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
@@ -30,6 +33,12 @@ static void window(struct fixture *f, uint16_t offset, uint32_t samples,
 	};
 
 	fixture_raw(f, &w, sizeof(w));
+}
+
+static void window(struct fixture *f, uint16_t offset, uint32_t samples,
+		   bool cpus_changed)
+{
+	window_rec(f, offset, samples, DPROF_WINDOW_RHO_ONE, cpus_changed);
 }
 
 static void test_winshare(void)
@@ -68,18 +77,7 @@ static void test_winshare(void)
 static void weighed_window(struct fixture *f, uint16_t offset,
 			   uint32_t samples, uint32_t rho)
 {
-	struct dprof_window_rec w = {
-		.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w) },
-		.rho = rho,
-		.kind = rho == DPROF_WINDOW_RHO_ONE ? DPROF_WINDOW_REC_OLD :
-			DPROF_WINDOW_REC_INUSE,
-		.time_ns = 1000, .watched_ns = 20000000ull, .nr_offsets = 1,
-		.offset = { offset, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
-			    DPROF_HIST_NO_OFFSET },
-		.samples = { samples },
-	};
-
-	fixture_raw(f, &w, sizeof(w));
+	window_rec(f, offset, samples, rho, false);
 }
 
 /*
