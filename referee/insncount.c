@@ -12,11 +12,15 @@
  *   nopl 0x44505231(%rax)   bytes 0f 1f 80 31 52 50 44   counting on
  *   nopl 0x44505230(%rax)   bytes 0f 1f 80 30 52 50 44   counting off
  * per vCPU: the vCPU that executes "on" is counted until it executes
- * "off" (dprof_workload's churn does, around its loop).  Run the guest
- * multi-threaded (no -icount): single-threaded TCG gives plugins the
- * wrong vCPU index (oracle.c).
+ * "off" (dprof_workload's churn does, around its loop).  With scope=all,
+ * a marker on any vCPU turns every vCPU's count on or off, user space
+ * included (selftests/progs/insns_mark.c: what a whole load costs the
+ * machine).  Run the guest multi-threaded (no -icount): single-threaded
+ * TCG gives plugins the wrong vCPU index (oracle.c); scope=all needs no
+ * index.
  *
- * Arguments: out=FILE (required), the table written at exit:
+ * Arguments: out=FILE (required), scope=vcpu (default) or scope=all;
+ * the table written at exit:
  *   # insncount: MARKED_INSNS instructions in BLOCKS blocks
  *   VADDR N_INSNS EXECUTIONS        one line per block executed while on
  * Blocks are keyed by address and length: QEMU may translate the same
@@ -51,19 +55,24 @@ static GHashTable *blocks;	/* "vaddr/n" -> struct block */
 static GMutex lock;		/* translation runs on several threads */
 static char *out_path;
 static int on[MAX_VCPUS];	/* written by its own vCPU only */
+static int scope_all;		/* scope=all: one switch for every vCPU */
+static int all_on;
 static uint64_t toggles;
 
 static void block_exec(unsigned int vcpu, void *udata)
 {
 	struct block *b = udata;
 
-	if (vcpu < MAX_VCPUS && on[vcpu])
+	if (scope_all ? __atomic_load_n(&all_on, __ATOMIC_RELAXED) :
+	    vcpu < MAX_VCPUS && on[vcpu])
 		__atomic_fetch_add(&b->executions, 1, __ATOMIC_RELAXED);
 }
 
 static void marker_exec(unsigned int vcpu, void *udata)
 {
-	if (vcpu < MAX_VCPUS)
+	if (scope_all)
+		__atomic_store_n(&all_on, udata != NULL, __ATOMIC_RELAXED);
+	else if (vcpu < MAX_VCPUS)
 		on[vcpu] = udata != NULL;
 	__atomic_fetch_add(&toggles, 1, __ATOMIC_RELAXED);
 }
@@ -153,8 +162,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			out_path = g_strdup(argv[i] + 4);
+		} else if (!strcmp(argv[i], "scope=all")) {
+			scope_all = 1;
+		} else if (!strcmp(argv[i], "scope=vcpu")) {
+			scope_all = 0;
 		} else {
-			fprintf(stderr, "insncount: unknown argument %s (out=FILE)\n",
+			fprintf(stderr, "insncount: unknown argument %s (out=FILE, scope=vcpu|all)\n",
 				argv[i]);
 			return -1;
 		}

@@ -3,11 +3,13 @@
 # guest run with the insncount plugin: dprof loaded with PARAMS (none:
 # without dprof), then N allocate+free of dprof_workload's cache on CPU 0
 # between the plugin's markers (workload churn), or N UDP packets over
-# loopback from CPU 0 to CPU 1, both processes between markers (udp); the
-# module symbols go to /host for the host to name the blocks.
-#   insns-guest.sh churn|udp N [PARAMS...]
-workload=${1:?usage: insns-guest.sh churn|udp N [PARAMS...]}
-n=${2:?usage: insns-guest.sh churn|udp N [PARAMS...]}
+# loopback from CPU 0 to CPU 1, both processes between markers (udp), or
+# (Debian guest, plugin scope=all) N memcached TCP sets per client,
+# every vCPU counted from the first set to the last (memcached); the module symbols go to /host for the host
+# to name the blocks.
+#   insns-guest.sh churn|udp|memcached N [PARAMS...]
+workload=${1:?usage: insns-guest.sh churn|udp|memcached N [PARAMS...]}
+n=${2:?usage: insns-guest.sh churn|udp|memcached N [PARAMS...]}
 shift 2
 modload /lib/modules/dprof/dprof_workload.ko || exit 1
 if [ $# -gt 0 ]; then
@@ -29,8 +31,35 @@ udp)
 	udp_flood -s 0 -r 1 -n 2000 >/dev/null || exit 1
 	cmd="udp_flood -s 0 -r 1 -n $n -m"
 	;;
+memcached)
+	# As scripts/guest/case-memcached-guest.sh, a server pinned on each
+	# CPU and each one's client on the other CPU, but over TCP: a client
+	# waits for each reply, so every set sent is processed and the
+	# instructions per set are one set's, where UDP sets with noreply
+	# overflow the servers' buffers and a slower client (dprof loaded)
+	# gets more of its sets processed, and counted.
+	command -v memcached >/dev/null ||
+		{ echo "insns-guest: memcached needs the Debian guest (vm.sh -r debian)" >&2; exit 2; }
+	taskset -c 0 memcached -u nobody -p 11211 -l 127.0.0.1 -t 1 &
+	taskset -c 1 memcached -u nobody -p 11212 -l 127.0.0.1 -t 1 &
+	sleep 2
+	load() {	# load SETS_PER_CLIENT
+		echo "taskset -c 1 memcslap -s 127.0.0.1:11211 -t set -e $1 -c 1 >/dev/null &"
+		echo "taskset -c 0 memcslap -s 127.0.0.1:11212 -t set -e $1 -c 1 >/dev/null &"
+		echo "wait"
+	}
+	sets() {
+		for port in 11211 11212; do
+			memcstat --servers=127.0.0.1:$port | awk '$1 == "cmd_set:" { print $2 }'
+		done | awk '{ s += $1 } END { print s + 0 }'
+	}
+	load 2000 >/tmp/warm.sh
+	sh /tmp/warm.sh || exit 1
+	{ echo "insns_mark on"; load "$n"; echo "insns_mark off"; } >/tmp/load.sh
+	cmd="sh /tmp/load.sh"
+	;;
 *)
-	echo "insns-guest: unknown workload $workload (churn or udp)" >&2
+	echo "insns-guest: unknown workload $workload (churn, udp or memcached)" >&2
 	exit 2
 	;;
 esac
@@ -40,6 +69,7 @@ if [ $# -gt 0 ]; then
 else
 	sh -c "$cmd" || exit 1
 fi
+[ "$workload" = memcached ] && echo "memcached: $(sets) sets processed in all, warm-up included"
 grep -E "\[dprof" /proc/kallsyms >/host/insns-modsyms
 [ $# -gt 0 ] && grep -E "^(live objects|track_one_in)" /sys/kernel/debug/dprof/status
 [ $# -gt 0 ] && grep -E "^(sample windows|  young)" /sys/kernel/debug/dprof/histories
