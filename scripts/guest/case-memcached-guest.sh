@@ -19,14 +19,17 @@
 #   (histories for the working set, paths and flow), and the thesis'
 #   Table 6.1 for this run; the top types go to top-targets.
 # - overhead (under -icount, where guest time counts instructions and
-#   repeats): none, target=all and target=TARGETS, each timed by the
-#   time the clients take to send every datagram, the servers' processing
-#   included (they share the CPUs).  With noreply, what memcached cannot
-#   read in time overflows its receive buffer and is dropped, so the sets
-#   it processed are printed beside, not used as the rate.
+#   repeats): none, then each CONFIG (NAME:PARAMS of dprof.ko, for
+#   example "all:target=all"), each timed by the time the clients take
+#   to send every datagram, the servers' processing included (they share
+#   the CPUs).  With noreply, what memcached cannot read in time
+#   overflows its receive buffer and is dropped, so the sets it processed
+#   are printed beside, not used as the rate.  Each configuration's
+#   status (its traps, ticks and handler costs) goes to
+#   status-NAME.txt, the last round's.
 #   case-memcached-guest.sh profile SETS_PER_CLIENT TOP
-#   case-memcached-guest.sh overhead SETS_PER_CLIENT TARGETS [ROUNDS]
-mode=${1:?usage: case-memcached-guest.sh profile|overhead SETS TOP|TARGETS}
+#   case-memcached-guest.sh overhead SETS_PER_CLIENT ROUNDS CONFIG...
+mode=${1:?usage: case-memcached-guest.sh profile SETS TOP | overhead SETS ROUNDS NAME:PARAMS...}
 n=${2:-100000}
 top_n=${3:-4}
 out=/host/case-memcached
@@ -53,13 +56,30 @@ servers_start() {
 	done
 }
 # The load: both clients at once, each on the other CPU than its server.
-cat >$work/load.sh <<EOF
-taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $n -c 1 >/dev/null &
-taskset -c 0 memcslap -s 127.0.0.1:11212 --udp -t set -e $n -c 1 >/dev/null &
-wait
-EOF
-# run NAME [PARAMS...]: one configuration; "NAME SETS_DONE GUEST_NS" to
-# $work/runs, its recording in $work/NAME.dprof when dprof is loaded.
+# The overhead mode adds a closed loop after the datagrams: the same
+# clients over TCP, NT sets each, where a client waits for every reply,
+# so every set is processed and sets per second is a throughput.  (With
+# UDP noreply, a client slowed by dprof gets more of its datagrams
+# through the servers' buffers: the time to send them then carries work
+# the run without dprof dropped.)  Guest times to $work/times.
+nt=$((n / 4))
+{
+	echo "t0=\$(/bin/date +%s%N)"
+	echo "taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $n -c 1 >/dev/null &"
+	echo "taskset -c 0 memcslap -s 127.0.0.1:11212 --udp -t set -e $n -c 1 >/dev/null &"
+	echo "wait"
+	echo "t1=\$(/bin/date +%s%N)"
+	if [ "$mode" = overhead ]; then
+		echo "taskset -c 1 memcslap -s 127.0.0.1:11211 -t set -e $nt -c 1 >/dev/null &"
+		echo "taskset -c 0 memcslap -s 127.0.0.1:11212 -t set -e $nt -c 1 >/dev/null &"
+		echo "wait"
+	fi
+	echo "t2=\$(/bin/date +%s%N)"
+	echo "echo \$t0 \$t1 \$t2 >$work/times"
+} >$work/load.sh
+# run NAME [PARAMS...]: one configuration; "NAME UDP_SETS_DONE UDP_NS
+# TCP_NS PARAMS" to $work/runs, its recording in $work/NAME.dprof when
+# dprof is loaded.
 run() {
 	name=$1
 	shift
@@ -76,54 +96,72 @@ run() {
 	fi
 	servers_start
 	s0=$(($(sets_of 11211) + $(sets_of 11212)))
-	t0=$(now_ns)
+	rm -f $work/times
 	if [ $# -gt 0 ]; then
 		dprof-view record --no-progress -o $work/$name.dprof -- sh $work/load.sh ||
 			{ echo "case-memcached: record failed" >&2; exit 1; }
 	else
 		sh $work/load.sh
 	fi
-	t1=$(now_ns)
-	s1=$(($(sets_of 11211) + $(sets_of 11212)))
-	[ $# -gt 0 ] && rmmod dprof
-	echo "$name $((s1 - s0)) $((t1 - t0)) $*" >>$work/runs
+	# The datagrams' sets: memcached's count after the UDP part would
+	# race its last reads; the TCP sets are all processed.
+	s1=$(($(sets_of 11211) + $(sets_of 11212) - 2 * nt_done))
+	read -r t0 t1 t2 <$work/times ||
+		{ echo "case-memcached: the load left no times" >&2; exit 1; }
+	if [ $# -gt 0 ]; then
+		cp /sys/kernel/debug/dprof/status $out/status-$name.txt
+		rmmod dprof
+	fi
+	echo "$name $((s1 - s0)) $((t1 - t0)) $((t2 - t1)) $*" >>$work/runs
 	echo "$name: the clients sent $((2 * n)) sets in $(((t1 - t0) / 1000000)) ms of guest time; memcached processed $((s1 - s0)) (the rest overflowed its receive buffer)"
+	[ "$nt_done" -gt 0 ] &&
+		echo "$name: then $((2 * nt)) TCP sets, each waiting for its reply, in $(((t2 - t1) / 1000000)) ms"
 }
 
 say "setup: $(nproc) vCPUs, kernel $(uname -r); memcached on CPU 0 (port 11211) and CPU 1 (11212), memcslap --udp sets, $n per client, each client on the other CPU than its server; loopback"
+nt_done=0
 if [ "$mode" = overhead ]; then
-	targets=$3
-	rounds=${4:-3}
-	rm -f $out/overhead.txt $out/runs
+	nt_done=$nt
+	rounds=${3:?rounds}
+	shift 3
+	rm -f $out/overhead.txt $out/runs $out/status-*.txt
 	r=1
 	while [ $r -le "$rounds" ]; do
 		run none
-		run all target=all
-		run top target="$targets"
+		for c in "$@"; do
+			# NAME:PARAMS, the parameters split at blanks.
+			# shellcheck disable=SC2086
+			run "${c%%:*}" ${c#*:}
+		done
 		r=$((r + 1))
 	done
-	say "overhead: guest time for the clients to send every datagram, median of $rounds rounds (under -icount it counts instructions)"
-	awk -v sent=$((2 * n)) '
-		function sortv(a, k,  i, j, t) { for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }
+	say "overhead, median of $rounds rounds of guest time (under -icount it counts instructions): the time to send every datagram (UDP, noreply: what the servers cannot read is dropped, so the time also carries how much they processed), and the throughput of the closed loop over TCP ($((2 * nt)) sets, each waiting for its reply: the cleaner figure)"
+	awk -v sent=$((2 * n)) -v tsent=$((2 * nt)) '
+		function sortv(a, m,  i, j, t) { for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }
+		# min, median and max of column col of configuration c
+		function stats(c, col,  i, m, v) {
+			m = k[c]
+			for (i = 1; i <= m; i++) v[i] = x[c, col, i]
+			sortv(v, m)
+			lo[c, col] = v[1]; med[c, col] = v[int((m + 1) / 2)]; hi[c, col] = v[m]
+		}
+		function cost(c, col, b) { return c == b || !med[b, col] ? "-" : sprintf("%+.1f%%", 100 * (med[c, col] - med[b, col]) / med[b, col]) }
+		function ms(c, col) { return sprintf("%6.0f/%6.0f/%6.0f", lo[c, col] / 1e6, med[c, col] / 1e6, hi[c, col] / 1e6) }
 		{
-			if (!($1 in k)) { order[++nc] = $1; p = ""; for (i = 4; i <= NF; i++) p = p " " $i; params[$1] = p }
-			k[$1]++; ns[$1, k[$1]] = $3; done[$1] += $2
+			if (!($1 in k)) { order[++nc] = $1; p = ""; for (i = 5; i <= NF; i++) p = p " " $i; params[$1] = p }
+			m = ++k[$1]; x[$1, 3, m] = $3; x[$1, 4, m] = $4; done[$1] += $2
 		}
 		END {
-			printf "%-6s %10s %10s %24s %12s %8s  %s\n", "run", "sent", "processed", "guest ms min/med/max", "sent/s", "cost", "dprof.ko"
+			printf "%-6s %10s %10s %20s %7s %20s %9s %7s  %s\n", "run", "UDP sent", "processed", "UDP ms min/med/max", "cost", "TCP ms min/med/max", "TCP set/s", "cost", "dprof.ko"
+			for (o = 1; o <= nc; o++) { stats(order[o], 3); stats(order[o], 4) }
+			b = order[1]
 			for (o = 1; o <= nc; o++) {
-				c = order[o]; m = k[c]
-				for (i = 1; i <= m; i++) v[i] = ns[c, i]
-				sortv(v, m)
-				med[c] = v[int((m + 1) / 2)]
-				cost = o == 1 || !med[order[1]] ? "-" : sprintf("%+.1f%%", 100 * (med[c] - med[order[1]]) / med[order[1]])
-				printf "%-6s %10d %10d %8.0f/%7.0f/%7.0f %12.0f %8s  %s\n", c, sent, done[c] / m,
-					v[1] / 1e6, med[c] / 1e6, v[m] / 1e6, (med[c] > 0 ? sent * 1e9 / med[c] : 0), cost, params[c]
+				c = order[o]
+				printf "%-6s %10d %10d %20s %7s %20s %9.0f %7s  %s\n", c, sent, done[c] / k[c],
+					ms(c, 3), cost(c, 3, b), ms(c, 4), (med[c, 4] > 0 ? tsent * 1e9 / med[c, 4] : 0), cost(c, 4, b), params[c]
 			}
-			c = order[1]; m = k[c]
-			for (i = 1; i <= m; i++) v[i] = ns[c, i]
-			sortv(v, m)
-			printf "spread of the rounds without dprof: %.1f%% of the median\n", med[c] ? 100 * (v[m] - v[1]) / med[c] : 0
+			printf "spread of the rounds without dprof: %.1f%% (UDP) and %.1f%% (TCP) of the median\n",
+				med[b, 3] ? 100 * (hi[b, 3] - lo[b, 3]) / med[b, 3] : 0, med[b, 4] ? 100 * (hi[b, 4] - lo[b, 4]) / med[b, 4] : 0
 		}' $work/runs | tee $out/overhead.txt
 	cp $work/runs $out/runs
 	pkill -x memcached
