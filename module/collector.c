@@ -52,6 +52,7 @@ static void watch_hit(struct perf_event *bp, struct perf_sample_data *data,
 	smp_rmb();	/* word before alloc_ns, paired with the claim */
 	if (dprof_watch_second_report(regs, w, write_bp))
 		goto out;
+	atomic64_inc(&dprof_watch_hits.traps);
 	if (word_state(word) == W_SAMPLING) {
 		emitted = dprof_window_hit(w, write_bp, regs);
 	} else if (word_state(word) == W_ACTIVE) {
@@ -66,6 +67,46 @@ out:
 
 /* ---- the thread -------------------------------------------------------- */
 
+/*
+ * The trap budget (watch_max_traps): a turn at the registers (a window,
+ * a history, a variable's watch) that trapped T times holds the next
+ * one off until T / max_traps seconds after it began, so the traps
+ * average at most max_traps a second however hot the watched fields.
+ * A turn's own length is never cut: a window ended by its count would
+ * read its object low (it stops where the accesses were dense), while a
+ * rest after it changes only when the next window opens, not what any
+ * window counts; objects and offsets are drawn as before.  What a rest
+ * does change is which moments are watched: a workload whose busy
+ * phases make windows trap more is watched less right after them.
+ */
+static u64 turn_ns;		/* the current turn began */
+static u64 turn_traps;		/* dprof_watch_hits.traps then */
+static u64 rest_until_ns;	/* no turn before */
+
+static void turn_began(u64 now)
+{
+	turn_ns = now;
+	turn_traps = atomic64_read(&dprof_watch_hits.traps);
+}
+
+/* After the registers were parked: no trap of this turn is to come. */
+static void turn_ended(void)
+{
+	const struct dprof_history_config *cfg = &dprof_watch_cfg;
+	u64 traps = atomic64_read(&dprof_watch_hits.traps) - turn_traps;
+	u64 until;
+
+	if (!cfg->max_traps || !turn_ns)
+		return;
+	until = turn_ns + div_u64(traps * NSEC_PER_SEC, cfg->max_traps);
+	turn_ns = 0;
+	if (until > watch_now_ns()) {
+		rest_until_ns = until;
+		dprof_watch_stats.rests++;
+		dprof_watch_stats.rest_ns += until - watch_now_ns();
+	}
+}
+
 /* Every breakpoint released; then what the watch did is counted. */
 static void disarm(void)
 {
@@ -74,6 +115,7 @@ static void disarm(void)
 	struct hist_plan *p = dprof_plan(w->target);
 
 	dprof_watch_disarm();
+	turn_ended();
 	dprof_window_disarmed();
 	if (w->end_reason) {
 		dprof_watch_stats.ends[w->end_reason]++;
@@ -133,9 +175,10 @@ static void collector_step(unsigned int *arms_this_second)
 	switch (word_state(word)) {
 	case W_IDLE:
 		if (!watching() || !READ_ONCE(dprof_enabled) ||
-		    *arms_this_second >= cfg->max_arms)
+		    *arms_this_second >= cfg->max_arms || now < rest_until_ns)
 			break;
 		(*arms_this_second)++;
+		turn_began(now);
 		take_turn();
 		break;
 	case W_SAMPLING:

@@ -542,6 +542,7 @@ struct dprof_history_config {
 	bool split_rw;		/* write + read/write breakpoint per offset */
 	unsigned int max_arms;	/* objects armed per second */
 	unsigned int max_hits;	/* elements recorded per second */
+	unsigned int max_traps;	/* #DB per second on average; 0: no bound */
 	unsigned int timeout_ms;	/* longest life followed */
 	unsigned int wait_ms;	/* wait for the armed address to be reused */
 	const char *offsets;	/* members to cover, NULL: every offset */

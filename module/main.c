@@ -81,6 +81,18 @@ module_param(history_max_hits, uint, 0444);
 MODULE_PARM_DESC(history_max_hits,
 		 "History elements recorded per second at most, the rest counted as dropped (100..10000000, default 20000)");
 
+/*
+ * 20,000 a second: some 2 % of one CPU where a trap costs 1 us (a
+ * hardware #DB with dprof's handler), 1.3 % of the guest under -icount
+ * (about 640 instructions a trap, make bench-insns -w memcached); the
+ * memcached case traps 6,000-12,000 a second, so the default bounds the
+ * worst case (every CPU hammering a watched field) and leaves it alone.
+ */
+static unsigned int watch_max_traps = 20000;
+module_param(watch_max_traps, uint, 0444);
+MODULE_PARM_DESC(watch_max_traps,
+		 "Debug-register traps per second, all CPUs, that sample windows and histories may cost on average: after one that trapped T times, the next waits until T/watch_max_traps seconds after its start (0 or 100..10000000, default 20000; 0: no bound)");
+
 static unsigned int history_timeout_ms = 1000;
 module_param(history_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(history_timeout_ms,
@@ -172,6 +184,7 @@ static int history_params(struct dprof_history_config *hc)
 	hc->split_rw = history_split_rw;
 	hc->max_arms = history_max_arms;
 	hc->max_hits = history_max_hits;
+	hc->max_traps = watch_max_traps;
 	hc->timeout_ms = history_timeout_ms;
 	hc->wait_ms = history_wait_ms;
 	hc->offsets = history_offsets;
@@ -190,6 +203,8 @@ static int history_params(struct dprof_history_config *hc)
 	}
 	if (!range_ok("history_max_arms", history_max_arms, 1, 10000) ||
 	    !range_ok("history_max_hits", history_max_hits, 100, 10000000) ||
+	    (watch_max_traps &&
+	     !range_ok("watch_max_traps", watch_max_traps, 100, 10000000)) ||
 	    !range_ok("history_timeout_ms", history_timeout_ms, 10, 4000) ||
 	    !range_ok("history_wait_ms", history_wait_ms, 10, 60000) ||
 	    !range_ok("sample_window_ms", sample_window_ms, 1, 1000) ||

@@ -586,6 +586,13 @@ void dprof_watch_show(struct seq_file *m)
 		   cfg->len);
 	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
 		   cfg->max_arms, cfg->max_hits, cfg->timeout_ms, cfg->wait_ms);
+	seq_printf(m, "  traps: %llu (%llu per second since the first arm); watch_max_traps=%u/s%s: %llu turns put off, by %llu ms in all\n",
+		   (u64)atomic64_read(&dprof_watch_hits.traps),
+		   c->first_arm_ns && watch_now_ns() > c->first_arm_ns ?
+		   div64_u64((u64)atomic64_read(&dprof_watch_hits.traps) *
+			     NSEC_PER_SEC, watch_now_ns() - c->first_arm_ns) :
+		   0, cfg->max_traps, cfg->max_traps ? "" : " (no bound)",
+		   c->rests, div_u64(c->rest_ns, NSEC_PER_MSEC));
 	seq_printf(m, "  costs: hit handler %llu cycles avg (%llu max, %llu hits), arm %llu cycles avg (%llu max, %llu arms), disarm %llu cycles avg (%llu disarms)\n",
 		   hit->timed ? div64_u64(hit->cycles, hit->timed) : 0,
 		   hit->max_cycles, hit->calls,

@@ -97,6 +97,8 @@ struct watch_stats {
 	u64 windows_unclaimed;	/* type gates no allocation took in wait_ms */
 	u64 windows_young_drawn; /* kept old objects gone when their turn came */
 	u64 var_watches;	/* watches on variables (watch_symbols=) */
+	u64 rests;		/* turns put off by watch_max_traps */
+	u64 rest_ns;		/* the time they were put off by, in all */
 };
 
 /* Counters of the #DB handler. */
@@ -105,6 +107,7 @@ struct watch_hits {
 	atomic64_t rate_dropped;	/* by history_max_hits */
 	atomic64_t ip_out_of_range;
 	atomic64_t window;		/* samples taken in windows */
+	atomic64_t traps;		/* #DB handled, for watch_max_traps */
 	atomic_t this_second;		/* elements, for history_max_hits */
 };
 
