@@ -81,7 +81,7 @@ progs: $(PROGS)
 
 $(BUILD)/selftests/%: $(TOP)/selftests/progs/%.c
 	@mkdir -p $(BUILD)/selftests
-	$(CC) $(CFLAGS) $(WARN) -static -o $@ $< -lpthread
+	$(CC) $(CFLAGS) $(WARN) -I$(TOP)/module -static -o $@ $< -lpthread
 
 guest-files: module view progs
 

@@ -426,6 +426,24 @@ static int profile_show(struct seq_file *m, void *v)
 }
 DPROF_SHOW_ATTRIBUTE(profile);
 
+/*
+ * The figures the views need, typed (uapi/dprof.h, struct dprof_facts):
+ * built once per open by the seq_file, so a reader in pieces gets one
+ * consistent copy.
+ */
+static int facts_show(struct seq_file *m, void *v)
+{
+	size_t len;
+	void *facts = dprof_facts_build(&len);
+
+	if (!facts)
+		return -ENOMEM;
+	seq_write(m, facts, len);
+	kvfree(facts);
+	return 0;
+}
+DPROF_SHOW_ATTRIBUTE(facts);
+
 /* Whole table entries of @entry bytes per read(), from @fill. */
 static ssize_t table_read(char __user *ubuf, size_t count, loff_t *ppos,
 			  size_t entry,
@@ -607,6 +625,7 @@ static const struct {
 	{ DPROF_FILE_DATA_SAMPLES, 0400, &data_samples_fops },
 	{ DPROF_FILE_PERCPU, 0400, &percpu_fops },
 	{ DPROF_FILE_PLANS, 0400, &plans_fops },
+	{ DPROF_FILE_FACTS, 0400, &facts_fops },
 	/* Refuses writes unless sampler=inject. */
 	{ DPROF_FILE_INJECT, 0200, &inject_fops },
 };

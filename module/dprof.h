@@ -666,6 +666,8 @@ size_t dprof_sample_read_data(void *buf, size_t room, loff_t *pos);
 /* sampler=inject: run the samples of @len bytes of text (debugfs). */
 ssize_t dprof_sample_inject(const char __user *ubuf, size_t len);
 void dprof_sample_show(struct seq_file *m, bool brief);
+/* debugfs "facts": the views' figures, typed (uapi); kvfree() it. */
+void *dprof_facts_build(size_t *len);
 /* Set while dprof allocates or frees an object itself: hooks ignore it. */
 DECLARE_PER_CPU(int, dprof_self_alloc);
 

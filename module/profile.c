@@ -342,47 +342,64 @@ static u64 binomial_half95(u64 s_t, u64 s)
 }
 
 /*
- * The share with its 95% interval, both as percentages with two decimals:
- * one would round a 3% share's 0.2-point interval by a quarter.
+ * The share a type's row prints, in 1/10000 (two decimals of a percentage:
+ * one would round a 3% share's 0.2-point interval by a quarter), and what
+ * kind of figure it is; "facts" carries the same (dprof_facts_build()).
  */
+static u8 share_of(const struct type_sum *t, const struct share_base *b,
+		   unsigned int *pm, unsigned int *half)
+{
+	*pm = 0;
+	*half = 0;
+	if (dprof_sampling.sampler != DPROF_SAMPLER_WATCH) {
+		*pm = b->all ? div64_u64(10000 * t->misses, b->all) : 0;
+		*half = min_t(u64, binomial_half95(t->misses, b->all), 10000);
+		return DPROF_SHARE_INTERVAL;
+	}
+	if (!b->weight) {
+		/* No window took a sample: only the histories' counts. */
+		*pm = b->all ? div64_u64(10000 * t->count, b->all) : 0;
+		return DPROF_SHARE_NO_ERROR;
+	}
+	if (!t->win[DPROF_WINDOW_OLD].windows &&
+	    !t->win[DPROF_WINDOW_YOUNG].windows &&
+	    !t->win[DPROF_WINDOW_INUSE].windows)
+		return DPROF_SHARE_NONE;  /* histories only: no draw weighs them */
+	if (!t->weight && t->zero_bound) {
+		/* No window saw an access: below the bound's share. */
+		*half = div64_u64(10000 * t->zero_bound,
+				  b->weight + t->zero_bound);
+		return DPROF_SHARE_BELOW;
+	}
+	*pm = (10000 * window_share(t, b)) >> SHARE_SHIFT;
+	if (t->relvar_unknown)
+		return DPROF_SHARE_NO_ERROR;
+	*half = min_t(u64, window_half95(t, b), 10000);
+	return DPROF_SHARE_INTERVAL;
+}
+
 static void print_share(struct seq_file *m, const struct type_sum *t,
 			const struct share_base *b)
 {
-	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH;
-	unsigned int pm, half;	/* in 1/10000 */
+	unsigned int pm, half;
 	char buf[48];
 
-	if (hw) {
-		pm = b->all ? div64_u64(10000 * t->misses, b->all) : 0;
-		half = min_t(u64, binomial_half95(t->misses, b->all), 10000);
-	} else if (!b->weight) {
-		/* No window took a sample: only the histories' counts. */
-		pm = b->all ? div64_u64(10000 * t->count, b->all) : 0;
+	switch (share_of(t, b, &pm, &half)) {
+	case DPROF_SHARE_INTERVAL:
+		snprintf(buf, sizeof(buf), "%u.%02u+-%u.%02u%%", pm / 100,
+			 pm % 100, half / 100, half % 100);
+		break;
+	case DPROF_SHARE_NO_ERROR:
 		snprintf(buf, sizeof(buf), "%u.%02u+-?%%", pm / 100, pm % 100);
-		goto out;
-	} else if (!t->win[DPROF_WINDOW_OLD].windows &&
-		   !t->win[DPROF_WINDOW_YOUNG].windows &&
-		   !t->win[DPROF_WINDOW_INUSE].windows) {
-		/* Samples from histories only: no draw weighs them. */
+		break;
+	case DPROF_SHARE_BELOW:
+		snprintf(buf, sizeof(buf), "<%u.%02u%%", half / 100,
+			 half % 100);
+		break;
+	default:
 		snprintf(buf, sizeof(buf), "-");
-		goto out;
-	} else if (!t->weight && t->zero_bound) {
-		/* No window saw an access: below the bound's share. */
-		pm = div64_u64(10000 * t->zero_bound,
-			       b->weight + t->zero_bound);
-		snprintf(buf, sizeof(buf), "<%u.%02u%%", pm / 100, pm % 100);
-		goto out;
-	} else if (t->relvar_unknown) {
-		pm = (10000 * window_share(t, b)) >> SHARE_SHIFT;
-		snprintf(buf, sizeof(buf), "%u.%02u+-?%%", pm / 100, pm % 100);
-		goto out;
-	} else {
-		pm = (10000 * window_share(t, b)) >> SHARE_SHIFT;
-		half = min_t(u64, window_half95(t, b), 10000);
+		break;
 	}
-	snprintf(buf, sizeof(buf), "%u.%02u+-%u.%02u%%", pm / 100, pm % 100,
-		 half / 100, half % 100);
-out:
 	seq_printf(m, " %15s", buf);
 }
 
@@ -606,4 +623,72 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 out:
 	kvfree(types);
 	kvfree(offs);
+}
+
+/*
+ * "facts" (uapi/dprof.h, struct dprof_facts): the header and one entry
+ * per target, in a buffer the caller frees with kvfree(), *@len bytes;
+ * NULL when out of memory.  The shares are the rows' of "profile", by
+ * share_of(), so the views read the same figures without its sentences.
+ */
+void *dprof_facts_build(size_t *len)
+{
+	unsigned int nr = READ_ONCE(dprof_nr_targets), t, pm, half, k;
+	unsigned int base_shift = READ_ONCE(dprof_track_base);
+	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH;
+	struct share_base base = {};
+	struct dprof_target_fact *tf;
+	struct sample_counters c;
+	struct type_sum *types;
+	struct dprof_facts *f;
+
+	*len = sizeof(*f) + (size_t)nr * sizeof(*tf);
+	f = kvzalloc(*len, GFP_KERNEL);
+	types = kvcalloc(max(nr, 1U), sizeof(*types), GFP_KERNEL);
+	if (!f || !types) {
+		kvfree(f);
+		kvfree(types);
+		return NULL;
+	}
+	counters_sum(&c);
+	f->size = sizeof(*f);
+	f->target_size = sizeof(*tf);
+	f->nr_targets = nr;
+	f->flags = dprof_target_all ? DPROF_FACTS_TARGET_ALL : 0;
+	f->sampler = dprof_sampling.sampler;
+	f->track_base_shift = base_shift;
+	f->samples = c.samples;
+	f->in_targets = c.in_target;
+	f->other_slab = c.other_slab;
+	f->not_slab = c.not_slab;
+	if (dprof_sampling.sampler != DPROF_SAMPLER_NONE) {
+		sum_types(types, nr);	/* types[t] is target t's */
+		if (!hw)
+			window_base(types, nr, &base);
+		for (t = 0; t < nr; t++)
+			if (hw || !is_variable(t))
+				base.all += hw ? types[t].misses :
+					   types[t].count;
+	}
+	tf = (struct dprof_target_fact *)(f + 1);
+	for (t = 0; t < nr; t++, tf++) {
+		const struct type_sum *s = &types[t];
+
+		tf->target = t;
+		/* Below the base, a cache's rule is lifted to it (liveset.c). */
+		tf->track_shift = max_t(unsigned int,
+					READ_ONCE(dprof_targets[t].track_shift),
+					base_shift);
+		for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++)
+			tf->windows += s->win[k].windows;
+		/* As "profile" shows rows: not variables, target=all's seen. */
+		if (dprof_sampling.sampler == DPROF_SAMPLER_NONE ||
+		    (!hw && is_variable(t)) || (dprof_target_all && !s->count))
+			continue;
+		tf->share_kind = share_of(s, &base, &pm, &half);
+		tf->share = pm;
+		tf->half = half;
+	}
+	kvfree(types);
+	return f;
 }

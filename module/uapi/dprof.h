@@ -57,6 +57,7 @@
 #define DPROF_FILE_DATA_SAMPLES	"data_samples"	/* outside slab, binary */
 #define DPROF_FILE_PERCPU	"percpu_offsets"	/* __u64 per CPU id */
 #define DPROF_FILE_PLANS	"plans"	/* struct dprof_plan_item[], binary */
+#define DPROF_FILE_FACTS	"facts"	/* struct dprof_facts, then its targets */
 /* written, 0200; sampler=inject only: "COUNT ADDR IP KIND [LATENCY]" lines */
 #define DPROF_FILE_INJECT	"inject"
 
@@ -430,6 +431,7 @@ enum dprof_section_kind {
 	DPROF_SEC_DATA_SAMPLES	= 14,	/* struct dprof_data_agg[] at the end */
 	DPROF_SEC_PERCPU	= 15,	/* __u64 per-CPU area offset per CPU id */
 	DPROF_SEC_PLANS		= 16,	/* struct dprof_plan_item[] at the end */
+	DPROF_SEC_FACTS		= 17,	/* debugfs "facts" at the end */
 };
 
 struct dprof_section {
@@ -514,6 +516,50 @@ struct dprof_file_access_kind {
 	__u8 reserved[7];
 };
 
+/*
+ * What the views need of the module's state, typed (debugfs "facts",
+ * DPROF_SEC_FACTS): "status" and "profile" say the same in sentences for
+ * people, and a change of their wording must not change an analysis.  A
+ * reader takes the first `size` bytes as the header, then `nr_targets`
+ * entries of `target_size` bytes each, and ignores fields past those it
+ * knows (a newer writer's) or leaves them zero (an older one's).
+ */
+#define DPROF_FACTS_TARGET_ALL	0x1	/* loaded with target=all */
+
+struct dprof_facts {
+	__u32 size;		/* sizeof(struct dprof_facts) of the writer */
+	__u32 target_size;	/* sizeof(struct dprof_target_fact) of it */
+	__u32 nr_targets;	/* entries after the header */
+	__u32 flags;		/* DPROF_FACTS_* */
+	__u32 sampler;		/* enum dprof_sampler */
+	__u32 track_base_shift;	/* caches without a rule of their own: 1 in 2^N */
+	__u64 samples;		/* access samples taken */
+	__u64 in_targets;	/* of them, in target objects */
+	__u64 other_slab;	/* other caches, or objects not established live */
+	__u64 not_slab;		/* outside the slab allocator */
+};
+
+/*
+ * The module's estimate of a type's share of the accesses (watch
+ * sampler: from its sample windows; "profile"'s share column).
+ */
+enum dprof_share_kind {
+	DPROF_SHARE_NONE	= 0,	/* none: IBS/PEBS, histories only, unseen */
+	DPROF_SHARE_INTERVAL	= 1,	/* share, +- half at 95% */
+	DPROF_SHARE_NO_ERROR	= 2,	/* share, its error unknown */
+	DPROF_SHARE_BELOW	= 3,	/* no window saw an access: below half */
+};
+
+struct dprof_target_fact {
+	__u32 target;		/* the record header's target index */
+	__u8 share_kind;	/* enum dprof_share_kind */
+	__u8 track_shift;	/* its objects followed 1 in 2^N */
+	__u16 reserved;		/* zero */
+	__u32 share;		/* of the accesses of all types, in 1/10000 */
+	__u32 half;		/* 95% half-width, or BELOW's bound, 1/10000 */
+	__u64 windows;		/* sample windows opened on it, all kinds */
+};
+
 struct dprof_file_end {
 	__u64 records;		/* records in all EVENTS sections */
 	__u64 lost;		/* records the module reported lost */
@@ -543,6 +589,8 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_file_header) == 16, "file hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_section) == 16, "section size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_target) == 80, "target size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_cache) == 32, "cache size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_facts) == 56, "facts size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_target_fact) == 24, "target fact size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_plan_item) == 24, "plan item size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_end) == 24, "end size");
 

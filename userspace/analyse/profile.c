@@ -102,12 +102,21 @@ static uint32_t watch_slot(const struct recording *r)
 
 bool profile_sampler(const struct recording *r, char *sampler, size_t len)
 {
+	static const char *const names[] = {
+		[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
+		[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
+		[DPROF_SAMPLER_INJECT] = "inject",
+	};
 	const char *s = r->profile_text ? strstr(r->profile_text, "sampler: ") :
 		NULL;
 	size_t i = 0;
 
 	snprintf(sampler, len, "?");
-	if (s) {
+	if (r->has_facts) {
+		if (r->facts.sampler < sizeof(names) / sizeof(names[0]))
+			snprintf(sampler, len, "%s", names[r->facts.sampler]);
+	} else if (s) {
+		/* Recordings before the facts: the sentence of "profile". */
 		s += strlen("sampler: ");
 		while (i + 1 < len && s[i] >= 'a' && s[i] <= 'z') {
 			sampler[i] = s[i];

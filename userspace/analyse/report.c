@@ -25,12 +25,21 @@
 #include "report.h"
 #include "util.h"
 
-/* "samples: N, in targets X, other slab ... Y, not slab Z" */
-static void status_samples(const char *status, struct report *rep)
+/*
+ * The module's sample counts: the facts, or in recordings before them
+ * status's "samples: N, in targets X, other slab ... Y, not slab Z".
+ */
+static void status_samples(const struct recording *r, struct report *rep)
 {
-	const char *p = status ? strstr(status, "\nsamples: ") : NULL;
+	const char *p = r->status ? strstr(r->status, "\nsamples: ") : NULL;
 	unsigned long long n, in, other, not_slab;
 
+	if (r->has_facts) {
+		rep->module_samples = r->facts.samples;
+		rep->other_slab = r->facts.other_slab;
+		rep->not_slab = r->facts.not_slab;
+		return;
+	}
 	if (!p)
 		return;
 	if (sscanf(p + 10, "%llu, in targets %llu, other slab caches or objects not established live %llu, not slab %llu",
@@ -91,6 +100,52 @@ static bool profile_window_row(const char *text, const char *cache,
 	return false;
 }
 
+/*
+ * The same from the facts: target @t's window estimate, if the module
+ * made one (the watch sampler's; IBS/PEBS shares are the view's own).
+ */
+static bool fact_window_row(const struct recording *r, size_t t,
+			    uint64_t *windows, double *share, double *half,
+			    double *upper)
+{
+	const struct dprof_target_fact *f = recording_target_fact(r, t);
+
+	*upper = -1;
+	if (!f || r->facts.sampler != DPROF_SAMPLER_WATCH)
+		return false;
+	*windows = f->windows;
+	switch (f->share_kind) {
+	case DPROF_SHARE_INTERVAL:
+		*share = f->share / 10000.0;
+		*half = f->half / 10000.0;
+		return true;
+	case DPROF_SHARE_NO_ERROR:
+		*share = f->share / 10000.0;
+		*half = -1;
+		return true;
+	case DPROF_SHARE_BELOW:
+		*upper = f->half / 10000.0;
+		*share = 0;
+		*half = -1;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool window_row(const struct recording *r,
+		       const struct profile_type *pt, uint64_t *windows,
+		       double *share, double *half, double *upper)
+{
+	if (r->has_facts)
+		return fact_window_row(r, pt->target, windows, share, half,
+				       upper);
+	/* Recordings before the facts: the rows of "profile". */
+	return r->profile_text &&
+	       profile_window_row(r->profile_text, pt->cache, windows, share,
+				  half, upper);
+}
+
 static void count_objects(const struct recording *r, struct report *rep)
 {
 	struct report_type **by_target = xcalloc(DPROF_MAX_TARGETS,
@@ -144,8 +199,10 @@ void report_build(const struct recording *r, const struct type_map *map,
 	profile_build(r, map, &rep->profile);
 	p = &rep->profile;
 	rep->track_one_in = recording_track_one_in_max(r);
-	rep->all = r->status && strstr(r->status, "\ntarget=all: ");
-	status_samples(r->status, rep);
+	rep->all = r->has_facts ?
+		   !!(r->facts.flags & DPROF_FACTS_TARGET_ALL) :
+		   r->status && strstr(r->status, "\ntarget=all: ");
+	status_samples(r, rep);
 	rep->weight = p->misses_measured ? p->misses : p->samples;
 	for (size_t i = 0; i < p->nr_types && !p->misses_measured; i++)
 		if (p->types[i].variable)
@@ -175,10 +232,8 @@ void report_build(const struct recording *r, const struct type_map *map,
 				t->share_err = 1.96 *
 					sqrt(t->share * (1 - t->share) /
 					     (double)rep->weight);
-		} else if (r->profile_text &&
-			   profile_window_row(r->profile_text, pt->cache,
-					      &t->windows, &mod_share, &half,
-					      &upper) &&
+		} else if (window_row(r, pt, &t->windows, &mod_share, &half,
+				      &upper) &&
 			   t->windows) {
 			t->share = mod_share;
 			t->share_err = half;

@@ -115,6 +115,26 @@ int main(int argc, char **argv)
 		bad |= write_seed(argv[1], "plans.dprof", &f);
 	}
 
+	/* The typed facts (a header and one target), which report reads. */
+	{
+		struct {
+			struct dprof_facts head;
+			struct dprof_target_fact t;
+		} facts = {
+			.head = { .size = sizeof(struct dprof_facts),
+				  .target_size = sizeof(struct dprof_target_fact),
+				  .nr_targets = 1, .sampler = DPROF_SAMPLER_WATCH,
+				  .samples = 4, .in_targets = 4 },
+			.t = { .target = 0, .share_kind = DPROF_SHARE_INTERVAL,
+			       .share = 10000, .half = 100, .windows = 2 },
+		};
+
+		fixture_begin(&f, 1);
+		history(&f);
+		fixture_end_with(&f, DPROF_SEC_FACTS, &facts, sizeof(facts));
+		bad |= write_seed(argv[1], "facts.dprof", &f);
+	}
+
 	/*
 	 * The geometries the reader accepts, at both ends (ws_geometry_ok):
 	 * the working set and the cache simulation run on each.

@@ -107,6 +107,7 @@ const char *section_kind_name(uint32_t kind)
 	case DPROF_SEC_DATA_SAMPLES: return "data samples";
 	case DPROF_SEC_PERCPU: return "per-CPU offsets";
 	case DPROF_SEC_PLANS: return "plans";
+	case DPROF_SEC_FACTS: return "facts";
 	default: return "unknown";
 	}
 }
@@ -161,6 +162,85 @@ static int parse_meta(struct recording *r, const struct rec_section *s,
 	}
 	free(text);
 	return 0;
+}
+
+/*
+ * The facts: a header of its own size, then entries of their own size
+ * (uapi/dprof.h); what this reader knows is copied, the rest zero.
+ */
+static int parse_facts(struct recording *r, const struct rec_section *s,
+		       struct rec_error *err)
+{
+	const size_t entry_known = sizeof(struct dprof_target_fact);
+	struct dprof_facts head;
+	uint64_t need;
+
+	if (s->length < 3 * sizeof(uint32_t))
+		return fail(err, s->header_offset,
+			    "facts section: %llu bytes, shorter than its sizes",
+			    (unsigned long long)s->length);
+	memset(&head, 0, sizeof(head));
+	memcpy(&head, s->data, 3 * sizeof(uint32_t));
+	if (head.size < 3 * sizeof(uint32_t) || head.size > s->length ||
+	    head.target_size < entry_known ||
+	    head.nr_targets > DPROF_MAX_TARGETS)
+		return fail(err, s->header_offset,
+			    "facts section: header of %u bytes, entries of %u (at least %zu), %u targets (at most %u) in %llu bytes",
+			    head.size, head.target_size, entry_known,
+			    head.nr_targets, DPROF_MAX_TARGETS,
+			    (unsigned long long)s->length);
+	need = head.size + (uint64_t)head.nr_targets * head.target_size;
+	if (need > s->length)
+		return fail(err, s->header_offset,
+			    "facts section: %u entries of %u bytes need %llu bytes, the section has %llu",
+			    head.nr_targets, head.target_size,
+			    (unsigned long long)need,
+			    (unsigned long long)s->length);
+	memcpy(&head, s->data, head.size < sizeof(head) ? head.size :
+	       sizeof(head));
+	free(r->target_facts);
+	r->target_facts = xcalloc(head.nr_targets ? head.nr_targets : 1,
+				  entry_known);
+	for (uint32_t i = 0; i < head.nr_targets; i++) {
+		struct dprof_target_fact *f = &r->target_facts[i];
+
+		memcpy(f, s->data + head.size + (uint64_t)i * head.target_size,
+		       entry_known);
+		if (f->target >= DPROF_MAX_TARGETS || f->share > 10000 ||
+		    f->half > 10000 || f->track_shift > 31) {
+			fail(err, s->header_offset,
+			     "facts section: entry %u (target %u) out of range: share %u, half %u in 1/10000, track shift %u",
+			     i, f->target, f->share, f->half, f->track_shift);
+			free(r->target_facts);
+			r->target_facts = NULL;
+			return -1;
+		}
+	}
+	if (head.track_base_shift > 31) {
+		free(r->target_facts);
+		r->target_facts = NULL;
+		return fail(err, s->header_offset,
+			    "facts section: track shift %u out of range",
+			    head.track_base_shift);
+	}
+	r->facts = head;
+	r->nr_target_facts = head.nr_targets;
+	r->has_facts = true;
+	return 0;
+}
+
+const struct dprof_target_fact *recording_target_fact(const struct recording *r,
+						      size_t t)
+{
+	if (!r->has_facts)
+		return NULL;
+	/* The module writes them in target order. */
+	if (t < r->nr_target_facts && r->target_facts[t].target == t)
+		return &r->target_facts[t];
+	for (size_t i = 0; i < r->nr_target_facts; i++)
+		if (r->target_facts[i].target == t)
+			return &r->target_facts[i];
+	return NULL;
 }
 
 static int parse_array(const struct rec_section *s, size_t elem, void **out,
@@ -526,6 +606,9 @@ static int decode_sections(struct recording *r, struct rec_error *err)
 			free((void *)r->profile_text);
 			r->profile_text = section_text(s);
 			break;
+		case DPROF_SEC_FACTS:
+			ret = parse_facts(r, s, err);
+			break;
 		case DPROF_SEC_SAMPLES:
 			ret = parse_array(s, sizeof(struct dprof_sample_agg),
 					  (void **)&r->samples, &r->nr_samples,
@@ -728,8 +811,14 @@ unsigned int recording_track_one_in(const struct recording *r, size_t t)
 	const char *p = r->status ? strstr(r->status, TRACK_BASE) : NULL;
 	const char *name = t < r->nr_targets ? r->targets[t].name : NULL;
 	size_t len = name ? strnlen(name, sizeof(r->targets[t].name)) : 0;
+	const struct dprof_target_fact *f;
 	unsigned long v;
 
+	if (r->has_facts) {
+		f = recording_target_fact(r, t);
+		return 1U << (f ? f->track_shift : r->facts.track_base_shift);
+	}
+	/* Recordings before the facts: status's sentences. */
 	if (!p)
 		return 1;
 	v = strtoul(p + strlen(TRACK_BASE), NULL, 10);
@@ -781,6 +870,7 @@ void recording_free(struct recording *r)
 	free(r->data_samples);
 	free(r->percpu_offsets);
 	free(r->plans);
+	free(r->target_facts);
 	free(r->ipmap);
 	if (r->owns_buf && r->mapped)
 		munmap(r->buf, r->size);

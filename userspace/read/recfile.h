@@ -78,6 +78,16 @@ struct recording {
 	struct dprof_plan_item *plans;
 	size_t nr_plans;
 	const char *profile_text;	/* debugfs "profile" at the end */
+	/*
+	 * debugfs "facts" at the end (uapi struct dprof_facts): the figures
+	 * the analyses read, typed; none in recordings before them, whose
+	 * figures come from the texts above.  Fields the writer did not
+	 * have are zero; target_facts are by target index.
+	 */
+	bool has_facts;
+	struct dprof_facts facts;
+	struct dprof_target_fact *target_facts;
+	size_t nr_target_facts;
 	const uint8_t *btf;
 	size_t btf_len;
 
@@ -96,6 +106,9 @@ int recording_load(struct recording *r, const char *path,
 int recording_parse(struct recording *r, const uint8_t *buf, size_t size,
 		    struct rec_error *err);
 void recording_free(struct recording *r);
+/* Target @t's facts, or NULL (no facts section, or no entry for @t). */
+const struct dprof_target_fact *recording_target_fact(const struct recording *r,
+						      size_t t);
 /*
  * 1 in how many objects of target @t the module followed at the end of
  * the recording (its status: "track_one_in: N", the base, and the caches

@@ -951,6 +951,9 @@ static int finish(struct record_state *st, double elapsed)
 	char *status = debugfs_file(st, DPROF_FILE_STATUS);
 	char *histories = debugfs_file(st, DPROF_FILE_HISTORIES);
 	char *profile = debugfs_file(st, DPROF_FILE_PROFILE);
+	char path[600];
+	size_t facts_len = 0;
+	char *facts;
 	int work_failed;
 
 	/* The state the recording ends in, before its tail is written. */
@@ -968,6 +971,15 @@ static int finish(struct record_state *st, double elapsed)
 	free(status);
 	free(histories);
 	free(profile);
+	/* The figures the views read, typed (the texts are for people). */
+	snprintf(path, sizeof(path), "%s/%s", st->debugfs, DPROF_FILE_FACTS);
+	facts = read_whole_file(path, &facts_len);
+	if (facts && facts_len)
+		rec_write_section(&st->out, DPROF_SEC_FACTS, facts, facts_len);
+	else
+		errmsg("record: cannot read %s (%s): the views will read the module's figures from its texts",
+		       path, facts ? "empty" : strerror(errno));
+	free(facts);
 	/*
 	 * target=all adds the caches created while recording, and a cache
 	 * destroyed while recording is flagged so: the last targets section

@@ -139,6 +139,63 @@ static void test_plans_section(void)
 	fixture_free(&f);
 }
 
+/* Facts whose sizes do not add up, or whose figures are out of range. */
+static void test_facts_section_checked(void)
+{
+	struct {
+		struct dprof_facts head;
+		struct dprof_target_fact t[2];
+	} fs;
+	struct fixture f;
+	struct rec_error err;
+	struct recording r;
+
+	memset(&fs, 0, sizeof(fs));
+	fs.head.size = sizeof(fs.head);
+	fs.head.target_size = sizeof(fs.t[0]);
+	fs.head.nr_targets = 2;
+	fs.t[1].target = 1;
+	fs.t[1].share = 2500;
+	fixture_begin(&f, 2);
+	fixture_end_with(&f, DPROF_SEC_FACTS, &fs, sizeof(fs));
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	CHECK(r.has_facts);
+	CHECK(recording_target_fact(&r, 1) &&
+	      recording_target_fact(&r, 1)->share == 2500);
+	CHECK(!recording_target_fact(&r, 2));
+	recording_free(&r);
+	fixture_free(&f);
+
+	fs.head.nr_targets = 3;		/* one entry more than the bytes */
+	fixture_begin(&f, 2);
+	fixture_end_with(&f, DPROF_SEC_FACTS, &fs, sizeof(fs));
+	CHECK(parse_copy(f.buf, f.len, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "facts section: 3 entries");
+	fixture_free(&f);
+
+	fs.head.nr_targets = 2;
+	fs.head.target_size = 8;	/* shorter than any entry */
+	fixture_begin(&f, 2);
+	fixture_end_with(&f, DPROF_SEC_FACTS, &fs, sizeof(fs));
+	CHECK(parse_copy(f.buf, f.len, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "entries of 8");
+	fixture_free(&f);
+
+	fs.head.target_size = sizeof(fs.t[0]);
+	fs.t[1].share = 10001;		/* over the whole */
+	fixture_begin(&f, 2);
+	fixture_end_with(&f, DPROF_SEC_FACTS, &fs, sizeof(fs));
+	CHECK(parse_copy(f.buf, f.len, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "out of range: share 10001");
+	fixture_free(&f);
+
+	fixture_begin(&f, 2);
+	fixture_end_with(&f, DPROF_SEC_FACTS, &fs, 8);	/* truncated header */
+	CHECK(parse_copy(f.buf, f.len, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "shorter than its sizes");
+	fixture_free(&f);
+}
+
 /* A target larger than any slab object (the views would size by it). */
 static void test_object_size_bounded(void)
 {
@@ -335,6 +392,7 @@ static void test_cache_names_aliases_and_prefixes(void)
 }
 
 const struct unit_test recfile_tests[] = {
+	{ "facts_section_checked", test_facts_section_checked },
 	{ "view: cache names, aliases and unique prefixes",
 	  test_cache_names_aliases_and_prefixes },
 	{ "recfile: reads a valid file", test_reads_valid_file },

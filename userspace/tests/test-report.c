@@ -23,6 +23,14 @@ static void agg(struct dprof_sample_agg *e, uint16_t target, uint32_t count)
 	e->flags = DPROF_AGG_WATCH_IP;
 }
 
+/* cache1 has the most samples, cache2 a few (from histories only). */
+static void three_types(struct dprof_sample_agg e[3])
+{
+	agg(&e[0], 0, 900);
+	agg(&e[1], 1, 1000);
+	agg(&e[2], 2, 50);
+}
+
 /* A recording of the targets cache0.. with @sec, and its report. */
 static bool report_of(struct fixture *f, struct recording *r,
 		      struct report *rep, unsigned int nr_targets,
@@ -75,9 +83,7 @@ static void test_report_window_shares(void)
 	struct report rep;
 	struct fixture f;
 
-	agg(&e[0], 0, 900);
-	agg(&e[1], 1, 1000);
-	agg(&e[2], 2, 50);
+	three_types(e);
 	if (!report_of(&f, &r, &rep, 3, sec, 2))
 		return;
 	CHECK(rep.window_shares);
@@ -165,8 +171,109 @@ static void test_report_watch_slot(void)
 	report_done(&f, &r, &rep);
 }
 
+/*
+ * The same figures as typed facts: the report takes them and reads no
+ * sentence of the module's, so rewording every text changes nothing
+ * (issue "Review": a change of wording must not change an analysis).
+ */
+struct facts_section {
+	struct dprof_facts head;
+	struct dprof_target_fact t[3];
+};
+
+static void facts_of(struct facts_section *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->head.size = sizeof(fs->head);
+	fs->head.target_size = sizeof(fs->t[0]);
+	fs->head.nr_targets = 3;
+	fs->head.flags = DPROF_FACTS_TARGET_ALL;
+	fs->head.sampler = DPROF_SAMPLER_WATCH;
+	fs->head.track_base_shift = 1;
+	fs->head.samples = 1950;
+	fs->head.in_targets = 1950;
+	fs->head.other_slab = 7;
+	for (unsigned int i = 0; i < 3; i++)
+		fs->t[i].target = i;
+	fs->t[0] = (struct dprof_target_fact){ .target = 0,
+		.share_kind = DPROF_SHARE_INTERVAL, .track_shift = 3,
+		.share = 7000, .half = 500, .windows = 20 };
+	fs->t[1] = (struct dprof_target_fact){ .target = 1,
+		.share_kind = DPROF_SHARE_INTERVAL, .track_shift = 1,
+		.share = 3000, .half = 300, .windows = 40 };
+	fs->t[2].track_shift = 1;
+}
+
+static void check_window_report(const struct report *rep)
+{
+	CHECK(rep->window_shares);
+	CHECK(rep->all);
+	CHECK_EQ_U64(rep->module_samples, 1950);
+	CHECK_EQ_U64(rep->other_slab, 7);
+	CHECK_EQ_U64(rep->nr_types, 3);
+	if (rep->nr_types != 3)
+		return;
+	CHECK(!strcmp(rep->types[0].t->cache, "cache0"));
+	CHECK(rep->types[0].share > 0.6999 && rep->types[0].share < 0.7001);
+	CHECK(rep->types[0].share_err > 0.0499 &&
+	      rep->types[0].share_err < 0.0501);
+	CHECK_EQ_U64(rep->types[0].windows, 20);
+	CHECK(!strcmp(rep->types[1].t->cache, "cache1"));
+	CHECK(rep->types[2].no_window);
+}
+
+static void test_report_facts_not_sentences(void)
+{
+	static const char reworded[] =
+		"wamples: 12, in nothing\ntarget=some\nzzz 1 99.0+-1.0% est. 5\n";
+	struct dprof_sample_agg e[3];
+	struct facts_section fs;
+	struct fixture_section sec[4] = {
+		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
+		{ DPROF_SEC_PROFILE, reworded, sizeof(reworded) - 1 },
+		{ DPROF_SEC_STATUS, reworded, sizeof(reworded) - 1 },
+		{ DPROF_SEC_FACTS, &fs, sizeof(fs) },
+	};
+	struct recording r;
+	struct report rep;
+	struct fixture f;
+
+	three_types(e);
+	facts_of(&fs);
+	if (!report_of(&f, &r, &rep, 3, sec, 4))
+		return;
+	check_window_report(&rep);
+	CHECK_EQ_U64(recording_track_one_in(&r, 0), 8);
+	CHECK_EQ_U64(recording_track_one_in(&r, 1), 2);
+	CHECK_EQ_U64(recording_track_one_in(&r, SIZE_MAX), 2);
+	report_done(&f, &r, &rep);
+
+	/* An entry from a newer writer: longer, its tail ignored. */
+	{
+		struct {
+			struct dprof_facts head;
+			struct { struct dprof_target_fact f; uint64_t more; } t[3];
+		} big;
+		struct fixture_section sec2[2] = {
+			{ DPROF_SEC_SAMPLES, e, sizeof(e) },
+			{ DPROF_SEC_FACTS, &big, sizeof(big) },
+		};
+
+		memset(&big, 0xee, sizeof(big));
+		big.head = fs.head;
+		big.head.target_size = sizeof(big.t[0]);
+		for (unsigned int i = 0; i < 3; i++)
+			big.t[i].f = fs.t[i];
+		if (!report_of(&f, &r, &rep, 3, sec2, 2))
+			return;
+		check_window_report(&rep);
+		report_done(&f, &r, &rep);
+	}
+}
+
 const struct unit_test report_tests[] = {
 	{ "report_window_shares", test_report_window_shares },
+	{ "report_facts_not_sentences", test_report_facts_not_sentences },
 	{ "report_sample_shares", test_report_sample_shares },
 	{ "report_watch_slot", test_report_watch_slot },
 	{ NULL, NULL },
