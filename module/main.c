@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dprof: data-type cache-miss profiler.  Module parameters and the
- * init/exit ladder; every subsystem is set up in the order below and torn
- * down in exact reverse.  The hooks come after everything they write to;
- * the history collector comes after the hooks, so that no breakpoint is
- * armed while their tracepoints and kprobes are patched in or out.
+ * dprof: data-type cache-miss profiler.  The user's module parameters
+ * (the tests' are in testparams.c) and the init/exit ladder; every
+ * subsystem is set up in the order below and torn down in exact reverse.
+ * The hooks come after everything they write to; the history collector
+ * comes after the hooks, so that no breakpoint is armed while their
+ * tracepoints and kprobes are patched in or out.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,6 +17,7 @@
 #include <linux/vmstat.h>
 #include "dprof.h"
 #include "compat.h"
+#include "testparams.h"
 
 static char *target;
 module_param(target, charp, 0444);
@@ -113,26 +115,6 @@ module_param(history_cpus, charp, 0444);
 MODULE_PARM_DESC(history_cpus,
 		 "history_pick=Y: only allocations on these CPUs start a history (a cpulist such as 0 or 0-3,8; default: every CPU), e.g. the CPUs of the server whose objects matter");
 
-static unsigned int test_reserve_delay_ms;
-module_param(test_reserve_delay_ms, uint, 0444);
-MODULE_PARM_DESC(test_reserve_delay_ms,
-		 "Tests only: busy-wait this long (0..1000 ms, interrupts off) inside each reserve of the object to watch, so a test can destroy the cache in that window (default 0)");
-
-static char *test_perf = "off";
-module_param(test_perf, charp, 0444);
-MODULE_PARM_DESC(test_perf,
-		 "Tests only, with sampler=inject: also open one counter per CPU through the path of the IBS and PEBS counters: software (cpu-clock, one sample per period ns, default 1 ms; no data address) or refuse (a PMU type no kernel registers: the load fails as a refused IBS or PEBS counter does); off (default)");
-
-static unsigned int test_scan_delay_ms;
-module_param(test_scan_delay_ms, uint, 0444);
-MODULE_PARM_DESC(test_scan_delay_ms,
-		 "Tests only: start the scan of older objects this late (0..10000 ms), as a slow walk of a large memory would, so allocations after load land in full slabs first (default 0)");
-
-static unsigned int test_fail_nth;
-module_param(test_fail_nth, uint, 0444);
-MODULE_PARM_DESC(test_fail_nth,
-		 "Tests only, on kernels with CONFIG_FAULT_INJECTION: the N-th slab or page allocation of the load's init fails (as /proc/<pid>/fail-nth, counted from the start of dprof's init); the kernel log says whether it was reached (default 0: off)");
-
 static unsigned int sample_window_ms = 20;
 module_param(sample_window_ms, uint, 0444);
 MODULE_PARM_DESC(sample_window_ms,
@@ -207,11 +189,9 @@ static int history_params(struct dprof_history_config *hc)
 	     !range_ok("watch_max_traps", watch_max_traps, 100, 10000000)) ||
 	    !range_ok("history_timeout_ms", history_timeout_ms, 10, 4000) ||
 	    !range_ok("history_wait_ms", history_wait_ms, 10, 60000) ||
-	    !range_ok("sample_window_ms", sample_window_ms, 1, 1000) ||
-	    !range_ok("test_reserve_delay_ms", test_reserve_delay_ms, 0, 1000))
+	    !range_ok("sample_window_ms", sample_window_ms, 1, 1000))
 		return -EINVAL;
 	hc->window_ms = sample_window_ms;
-	hc->test_reserve_delay_ms = test_reserve_delay_ms;
 	hc->pick = history_pick;
 	cpumask_setall(&hc->pick_cpus);
 	if (history_cpus && *history_cpus &&
@@ -245,23 +225,6 @@ static int sample_params(struct dprof_sample_config *sc)
 		       sample_table);
 		return -EINVAL;
 	}
-	if (!strcmp(test_perf, "off")) {
-		sc->test_perf = DPROF_TEST_PERF_OFF;
-	} else if (!strcmp(test_perf, "software")) {
-		sc->test_perf = DPROF_TEST_PERF_SOFTWARE;
-	} else if (!strcmp(test_perf, "refuse")) {
-		sc->test_perf = DPROF_TEST_PERF_REFUSE;
-	} else {
-		pr_err("test_perf=%s: must be off, software or refuse\n",
-		       test_perf);
-		return -EINVAL;
-	}
-	if (sc->test_perf != DPROF_TEST_PERF_OFF &&
-	    sc->sampler != DPROF_SAMPLER_INJECT) {
-		pr_err("test_perf=%s: a test of the counter path, needs sampler=inject\n",
-		       test_perf);
-		return -EINVAL;
-	}
 	sc->period = period;
 	sc->table_entries = sample_table;
 	sc->records = sample_records;
@@ -289,8 +252,6 @@ static int check_params(void)
 		       max_objects);
 		return -EINVAL;
 	}
-	if (!range_ok("test_scan_delay_ms", test_scan_delay_ms, 0, 10000))
-		return -EINVAL;
 	return 0;
 }
 
@@ -308,6 +269,7 @@ static int __init dprof_setup(void)
 {
 	struct dprof_history_config hc;
 	struct dprof_sample_config sc;
+	struct dprof_test_config tc;
 	unsigned int objects;
 	int ret;
 
@@ -316,8 +278,12 @@ static int __init dprof_setup(void)
 		ret = history_params(&hc);
 	if (!ret)
 		ret = sample_params(&sc);
+	if (!ret)
+		ret = dprof_test_params(&tc, sc.sampler);
 	if (ret)
 		return ret;
+	hc.test_reserve_delay_ms = tc.reserve_delay_ms;
+	sc.test_perf = tc.perf;
 	dprof_stats_init(cost_parts);
 	ret = dprof_layout_init();
 	if (ret)
@@ -326,9 +292,7 @@ static int __init dprof_setup(void)
 	 * test_fail_nth=: the points so far do not depend on the targets, so
 	 * a sweep of a second configuration may start after them.
 	 */
-	if (test_fail_nth && dprof_fail_nth_get())
-		pr_info("test_fail_nth=%u: calibration passed %u points\n",
-			test_fail_nth, test_fail_nth - dprof_fail_nth_get());
+	dprof_test_fail_nth_note("calibration");
 	/* Destroys are followed before any cache is looked for (target.c). */
 	ret = dprof_slab_destroy_init();
 	if (ret) {
@@ -362,7 +326,7 @@ static int __init dprof_setup(void)
 	ret = dprof_sample_init(&sc);
 	if (ret)
 		goto err_ring;
-	ret = dprof_scan_init(scan, test_scan_delay_ms);
+	ret = dprof_scan_init(scan, tc.scan_delay_ms);
 	if (ret)
 		goto err_sample;
 	ret = dprof_slab_init();
@@ -422,34 +386,9 @@ err_target:
 	return ret;
 }
 
-/*
- * test_fail_nth= starts the count at dprof's own init, not at the module
- * loader's allocations, which vary from load to load under KASAN and
- * kmemleak and whose failures the kernel handles (and warns about) itself.
- */
 static int __init dprof_init(void)
 {
-	unsigned int left;
-	int ret;
-
-	if (!test_fail_nth)
-		return dprof_setup();
-	if (!DPROF_HAVE_FAIL_NTH) {
-		pr_err("test_fail_nth=%u: needs a kernel with CONFIG_FAULT_INJECTION\n",
-		       test_fail_nth);
-		return -EINVAL;
-	}
-	dprof_fail_nth_set(test_fail_nth);
-	ret = dprof_setup();
-	left = dprof_fail_nth_get();
-	dprof_fail_nth_set(0);
-	if (left)
-		pr_info("test_fail_nth=%u: not reached, init passed %u points and returned %d\n",
-			test_fail_nth, test_fail_nth - left, ret);
-	else
-		pr_info("test_fail_nth=%u: injected, init returned %d\n",
-			test_fail_nth, ret);
-	return ret;
+	return dprof_test_fail_nth_run(dprof_setup);
 }
 
 static void __exit dprof_exit(void)

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module parameters for tests only (testparams.h): the user's are in
+ * main.c.  Each opens a window a test needs (a reserve held while a
+ * cache is destroyed, a late scan, a failed allocation at a chosen point
+ * of init, the counter path of IBS/PEBS without their hardware).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include "compat.h"
+#include "testparams.h"
+
+static unsigned int test_reserve_delay_ms;
+module_param(test_reserve_delay_ms, uint, 0444);
+MODULE_PARM_DESC(test_reserve_delay_ms,
+		 "Tests only: busy-wait this long (0..1000 ms, interrupts off) inside each reserve of the object to watch, so a test can destroy the cache in that window (default 0)");
+
+static char *test_perf = "off";
+module_param(test_perf, charp, 0444);
+MODULE_PARM_DESC(test_perf,
+		 "Tests only, with sampler=inject: also open one counter per CPU through the path of the IBS and PEBS counters: software (cpu-clock, one sample per period ns, default 1 ms; no data address) or refuse (a PMU type no kernel registers: the load fails as a refused IBS or PEBS counter does); off (default)");
+
+static unsigned int test_scan_delay_ms;
+module_param(test_scan_delay_ms, uint, 0444);
+MODULE_PARM_DESC(test_scan_delay_ms,
+		 "Tests only: start the scan of older objects this late (0..10000 ms), as a slow walk of a large memory would, so allocations after load land in full slabs first (default 0)");
+
+static unsigned int test_fail_nth;
+module_param(test_fail_nth, uint, 0444);
+MODULE_PARM_DESC(test_fail_nth,
+		 "Tests only, on kernels with CONFIG_FAULT_INJECTION: the N-th slab or page allocation of the load's init fails (as /proc/<pid>/fail-nth, counted from the start of dprof's init); the kernel log says whether it was reached (default 0: off)");
+
+int dprof_test_params(struct dprof_test_config *tc, int sampler)
+{
+	if (test_reserve_delay_ms > 1000) {
+		pr_err("test_reserve_delay_ms=%u: must be between 0 and 1000\n",
+		       test_reserve_delay_ms);
+		return -EINVAL;
+	}
+	if (test_scan_delay_ms > 10000) {
+		pr_err("test_scan_delay_ms=%u: must be between 0 and 10000\n",
+		       test_scan_delay_ms);
+		return -EINVAL;
+	}
+	if (!strcmp(test_perf, "off")) {
+		tc->perf = DPROF_TEST_PERF_OFF;
+	} else if (!strcmp(test_perf, "software")) {
+		tc->perf = DPROF_TEST_PERF_SOFTWARE;
+	} else if (!strcmp(test_perf, "refuse")) {
+		tc->perf = DPROF_TEST_PERF_REFUSE;
+	} else {
+		pr_err("test_perf=%s: must be off, software or refuse\n",
+		       test_perf);
+		return -EINVAL;
+	}
+	if (tc->perf != DPROF_TEST_PERF_OFF &&
+	    sampler != DPROF_SAMPLER_INJECT) {
+		pr_err("test_perf=%s: a test of the counter path, needs sampler=inject\n",
+		       test_perf);
+		return -EINVAL;
+	}
+	tc->reserve_delay_ms = test_reserve_delay_ms;
+	tc->scan_delay_ms = test_scan_delay_ms;
+	return 0;
+}
+
+void dprof_test_fail_nth_note(const char *stage)
+{
+	if (test_fail_nth && dprof_fail_nth_get())
+		pr_info("test_fail_nth=%u: %s passed %u points\n",
+			test_fail_nth, stage,
+			test_fail_nth - dprof_fail_nth_get());
+}
+
+/*
+ * The count starts at dprof's own init, not at the module loader's
+ * allocations, which vary from load to load under KASAN and kmemleak and
+ * whose failures the kernel handles (and warns about) itself.
+ */
+int dprof_test_fail_nth_run(int (*setup)(void))
+{
+	unsigned int left;
+	int ret;
+
+	if (!test_fail_nth)
+		return setup();
+	if (!DPROF_HAVE_FAIL_NTH) {
+		pr_err("test_fail_nth=%u: needs a kernel with CONFIG_FAULT_INJECTION\n",
+		       test_fail_nth);
+		return -EINVAL;
+	}
+	dprof_fail_nth_set(test_fail_nth);
+	ret = setup();
+	left = dprof_fail_nth_get();
+	dprof_fail_nth_set(0);
+	if (left)
+		pr_info("test_fail_nth=%u: not reached, init passed %u points and returned %d\n",
+			test_fail_nth, test_fail_nth - left, ret);
+	else
+		pr_info("test_fail_nth=%u: injected, init returned %d\n",
+			test_fail_nth, ret);
+	return ret;
+}
