@@ -87,8 +87,9 @@ MODULE_PARM_DESC(history_max_hits,
  * 20,000 a second: some 2 % of one CPU where a trap costs 1 us (a
  * hardware #DB with dprof's handler), 1.3 % of the guest under -icount
  * (about 640 instructions a trap, make bench-insns -w memcached); the
- * memcached case traps 6,000-12,000 a second, so the default bounds the
- * worst case (every CPU hammering a watched field) and leaves it alone.
+ * memcached case traps 3,800-12,000 a second on average, so the default
+ * bounds the worst case (every CPU hammering a watched field) and holds
+ * memcached back only in its bursts.
  */
 static unsigned int watch_max_traps = 20000;
 module_param(watch_max_traps, uint, 0444);

@@ -329,12 +329,10 @@ unsigned int dprof_plan_next(struct hist_plan *p)
 
 /*
  * An item's weight: its samples per window so far, plus one sample (so
- * that an item never watched, or never hit, keeps a chance), in 1/16.
- */
-/*
- * Never 0: an item with no sample after 16 windows weighed 0 at a scale
- * of 16, and a plan whose items all did so divided by a total of 0 (an
- * oops in CI, test-all-types on 6.12).
+ * that an item never watched, or never hit, keeps a chance), in 1/16,
+ * and never 0: an item with no sample in 16 windows weighed 0, and a
+ * plan whose items all did so divided by a total of 0 (an oops in CI,
+ * test-all-types on 6.12).
  */
 static u64 item_weight(const struct hist_plan *p, unsigned int i)
 {
