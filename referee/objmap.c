@@ -19,6 +19,7 @@ struct obj {
 	uint32_t size, cache;
 	uint32_t next_free;
 	bool live;
+	bool own;		/* the profiler's: left out (objmap_set_own) */
 	uint64_t since;		/* the life's start in the window */
 	uint64_t lines;		/* touched in it, bit i: base's line + i */
 };
@@ -131,6 +132,8 @@ static void close_life(struct objmap *m, struct obj *o, uint64_t now)
 	struct occupancy *c = &m->occ[o->cache];
 	double dt = now > o->since ? (double)(now - o->since) : 0;
 
+	if (o->own)
+		return;
 	c->seen = true;
 	c->obj_ns += dt;
 	c->line_ns += dt * __builtin_popcountll(o->lines);
@@ -232,6 +235,7 @@ again:
 	m->objs[o].size = size;
 	m->objs[o].cache = cache;
 	m->objs[o].live = true;
+	m->objs[o].own = false;
 	m->objs[o].since = now;
 	m->objs[o].lines = 0;
 	for (line = first; line <= last; line++) {
@@ -258,6 +262,16 @@ bool objmap_remove(struct objmap *m, uint64_t base, uint64_t now)
 	return true;
 }
 
+bool objmap_set_own(struct objmap *m, uint64_t base)
+{
+	uint32_t o = find_obj(m, base);
+
+	if (o == NIL || m->objs[o].base != base)
+		return false;
+	m->objs[o].own = true;
+	return true;
+}
+
 bool objmap_find(const struct objmap *m, uint64_t addr, uint32_t *cache,
 		 uint64_t *base)
 {
@@ -271,7 +285,7 @@ bool objmap_find(const struct objmap *m, uint64_t addr, uint32_t *cache,
 }
 
 bool objmap_touch(struct objmap *m, uint64_t addr, uint32_t *cache,
-		  uint64_t *base)
+		  uint64_t *base, bool *own)
 {
 	uint32_t o = find_obj(m, addr);
 	struct obj *x;
@@ -280,6 +294,8 @@ bool objmap_touch(struct objmap *m, uint64_t addr, uint32_t *cache,
 	if (o == NIL)
 		return false;
 	x = &m->objs[o];
+	if (own)
+		*own = x->own;
 	bit = addr / LINE - x->base / LINE;
 	x->lines |= 1ULL << (bit < 63 ? bit : 63);
 	*cache = x->cache;

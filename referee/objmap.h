@@ -35,9 +35,18 @@ bool objmap_remove(struct objmap *m, uint64_t base, uint64_t now);
 /* The object holding @addr: its cache and base; false if none. */
 bool objmap_find(const struct objmap *m, uint64_t addr, uint32_t *cache,
 		 uint64_t *base);
-/* objmap_find(), and @addr's line marked touched in the object's life. */
+/*
+ * Marks the object at @base as the profiler's own (allocated while it
+ * loaded): it stays in the map, so that its addresses stay typed, but
+ * its life credits no occupancy.  False if no object starts at @base.
+ */
+bool objmap_set_own(struct objmap *m, uint64_t base);
+/*
+ * objmap_find(), and @addr's line marked touched in the object's life;
+ * *@own (when not NULL) says whether it is the profiler's own.
+ */
 bool objmap_touch(struct objmap *m, uint64_t addr, uint32_t *cache,
-		  uint64_t *base);
+		  uint64_t *base, bool *own);
 /* Opens or closes the occupancy window at @now. */
 void objmap_window(struct objmap *m, bool open, uint64_t now);
 /*

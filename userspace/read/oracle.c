@@ -115,6 +115,11 @@ int oracle_load(struct oracle *o, const char *path)
 			o->seconds = json_object_get_double(s);
 		o->accesses = u64_of(measured, "accesses");
 	}
+	if (json_object_object_get_ex(root, "own", &v)) {
+		o->own_marked = u64_of(v, "markers") >= 2;
+		o->own_objects = u64_of(v, "objects");
+		o->own_accesses = u64_of(v, "accesses");
+	}
 	n = json_object_array_length(fields);
 	o->f = xcalloc(n + 1, sizeof(*o->f));
 	for (size_t i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #ifndef DPROF_ORACLE_H
 #define DPROF_ORACLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,9 @@ struct oracle {
 	size_t nocc;
 	double seconds;		/* measured */
 	uint64_t accesses;
+	/* the profiler's own objects (allocated while it loaded), left out */
+	uint64_t own_objects, own_accesses;
+	bool own_marked;	/* the run had the own markers */
 };
 
 /* 0, or -1 after one line on stderr naming the file and the problem. */

@@ -284,6 +284,8 @@ static void report(FILE *out, const struct recording *r,
 		json_object_begin(&j, NULL);
 		json_double(&j, "referee_seconds", o->seconds);
 		json_uint(&j, "referee_accesses", o->accesses);
+		json_uint(&j, "referee_own_objects", o->own_objects);
+		json_uint(&j, "referee_own_accesses_left_out", o->own_accesses);
 		json_uint(&j, "types_both", jd->both_types);
 		json_double(&j, "spearman", jd->spearman);
 		json_uint(&j, "top5", jd->top5);
@@ -306,6 +308,12 @@ static void report(FILE *out, const struct recording *r,
 	} else {
 		fprintf(out, "referee: %llu accesses in %.1f s of the run; dprof judged like with like (accesses, not misses)\n",
 			(unsigned long long)o->accesses, o->seconds);
+		if (o->own_marked)
+			fprintf(out, "left out: %llu accesses to %llu objects the kernel allocated while dprof.ko loaded (its perf events), besides dprof.ko's own code\n",
+				(unsigned long long)o->own_accesses,
+				(unsigned long long)o->own_objects);
+		else
+			fprintf(out, "left out: dprof.ko's code only; accesses on its behalf (the perf core's to its perf events) are counted (the run had no referee_own markers)\n");
 		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5\n",
 			jd->both_types, jd->spearman, jd->top5_common, jd->top5);
 		table_header(&ttab);
