@@ -36,7 +36,7 @@ UNIT_SRCS := $(wildcard $(TOP)/userspace/tests/*.c)
 FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
-.PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view referee referee-test check-referee \
+.PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view referee referee-test check-referee check-advise \
 	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached case-apache case-referee check-layers vm-run vm-shell debian-rootfs deps deb lint install clean help
 
 all: module view
@@ -52,6 +52,7 @@ help:
 	@echo "make case-memcached the thesis' memcached case in the Debian guest (tables, flow, overhead)"
 	@echo "make case-apache    the thesis' Apache case: concurrency sweep, accept queue, diff peak/drop-off"
 	@echo "make case-referee   memcached judged by the referee (dprof against every access of the run)"
+	@echo "make check-advise   advise's layout for dprof_sharing built, profiled and refereed"
 	@echo "make debian-rootfs  the Debian guest's image (memcached, Apache), cached in build/debian"
 	@echo "make bench      dprof's costs in instructions (one guest under -icount), then the analyses'"
 	@echo "make fuzz       libFuzzer on the recording reader (FUZZ_SECONDS=30)"
@@ -185,6 +186,10 @@ check-layers: module
 
 case-apache: deps
 	$(TOP)/scripts/case-apache.sh -k $(KERNEL)
+
+# advise's proposal for dprof_sharing built, profiled and refereed.
+check-advise: deps
+	@$(TOP)/scripts/check-advise-loop.sh -k $(KERNEL)
 
 case-referee: deps
 	$(TOP)/scripts/case-referee.sh -k $(KERNEL)

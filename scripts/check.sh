@@ -21,6 +21,9 @@
 #  8. the referee (a QEMU plugin, referee/): its cache model on sequences
 #     whose classes follow from the definitions, then its classes on
 #     dprof_sharing's workloads (scripts/check-referee.sh)
+#  9. dprof-view advise's layout applied and measured: dprof_sharing
+#     rebuilt from the proposal, judged by dprof and the referee
+#     (scripts/check-advise-loop.sh)
 # Ends with one "N passed, N failed" line over all of them.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,6 +73,11 @@ for k in 6.1 6.12; do
 done
 step "referee: cache model and object map" make -s referee-test
 step "referee: classes on dprof_sharing, sk_buff hand-offs (6.1)" scripts/check-referee.sh -k 6.1
+# advise's proposal applied by a program and measured (about a minute each)
+for k in 6.1 6.12; do
+	step "advise: the layout loop closed on $k (dprof and the referee)" \
+		scripts/check-advise-loop.sh -k $k
+done
 echo "make check took $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -171,6 +171,7 @@ cleanup_modules() {
 	[ -d /sys/module/dprof ] && rmmod dprof
 	[ -d /sys/module/dprof_workload ] && rmmod dprof_workload
 	[ -d /sys/module/dprof_sharing ] && rmmod dprof_sharing
+	[ -d /sys/module/dprof_sharing_adv ] && rmmod dprof_sharing_adv
 	[ -d /sys/module/dprof_caches ] && rmmod dprof_caches
 	[ -d /sys/module/dprof_rank ] && rmmod dprof_rank
 	return 0

@@ -111,6 +111,21 @@
 #include <linux/bit_spinlock.h>
 #include <linux/atomic.h>
 
+/*
+ * The struct as written.  scripts/check-advise-loop.sh builds the module
+ * a second time, as dprof_sharing_adv, with DPROF_SHARING_LAYOUT naming a
+ * header that scripts/advise-to-c.py generated from dprof-view advise's
+ * proposal (the same members in the proposed order, with static asserts
+ * of each offset), and DPROF_SHARING_CACHE naming the cache apart, so
+ * that one referee run can tell the two builds' objects apart.  The code
+ * uses the members by name only: both builds do the same accesses.
+ */
+#ifndef DPROF_SHARING_CACHE
+#define DPROF_SHARING_CACHE "dprof_sharing"
+#endif
+#ifdef DPROF_SHARING_LAYOUT
+#include DPROF_SHARING_LAYOUT
+#else
 struct dprof_sharing_obj {
 	u64 shared_count;	/*   0 */
 	u64 pad0[7];
@@ -124,6 +139,7 @@ struct dprof_sharing_obj {
 	u64 handoff_seq;	/* 256 */
 	u64 pad4[7];
 };				/* 320 bytes */
+#endif
 
 /* Each field on its own line: a larger spinlock_t cannot shift the others. */
 struct dprof_atomics_obj {
@@ -641,6 +657,16 @@ static int stats_show(struct seq_file *m, void *v)
 	SHOW_OFFSET(handoff_seq);
 	SHOW_OFFSET(private_by_a);
 #undef SHOW_OFFSET
+#define SHOW_OFFSET(f) \
+	seq_printf(m, "sharing_offset %s %zu\n", #f, \
+		   offsetof(struct dprof_sharing_obj, f))
+	SHOW_OFFSET(shared_count);
+	SHOW_OFFSET(written_by_a);
+	SHOW_OFFSET(written_by_b);
+	SHOW_OFFSET(read_mostly);
+	SHOW_OFFSET(private_count);
+	SHOW_OFFSET(handoff_seq);
+#undef SHOW_OFFSET
 	seq_printf(m, "global_offset both %zu\n",
 		   offsetof(struct dprof_sharing_globals, both));
 	seq_printf(m, "global_offset a_only %zu\n",
@@ -671,7 +697,7 @@ static int __init sharing_init(void)
 	 * table says; the constructor keeps SLUB's free pointer out of the
 	 * object (and the cache unmerged).
 	 */
-	cache = kmem_cache_create("dprof_sharing",
+	cache = kmem_cache_create(DPROF_SHARING_CACHE,
 				  sizeof(struct dprof_sharing_obj), 0,
 				  SLAB_HWCACHE_ALIGN, ctor);
 	if (!cache)
