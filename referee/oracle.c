@@ -78,6 +78,7 @@ enum hook {
 	HOOK_FREE_ARG1,		/* kmem_cache_free(s, x) */
 	HOOK_FREE_BULK,		/* kmem_cache_free_bulk(s, n, p) */
 	HOOK_TRIGGER,		/* ksys_sync(): measuring on or off */
+	HOOK_CACHE_DESTROY,	/* kmem_cache_destroy(s): s forgotten */
 };
 
 static const struct {
@@ -111,6 +112,7 @@ static const struct {
 	{ "kmem_cache_free", HOOK_FREE_ARG1 },
 	{ "kmem_cache_free_bulk", HOOK_FREE_BULK },
 	{ "ksys_sync", HOOK_TRIGGER },
+	{ "kmem_cache_destroy", HOOK_CACHE_DESTROY },
 };
 
 struct cache_info {
@@ -171,7 +173,7 @@ static struct {
 	unsigned int nr_text, cap_text;
 	unsigned int tail_wrappers;	/* allocators found by their jumps */
 	struct cache_info caches[MAX_CACHES];
-	unsigned int nr_caches;
+	unsigned int nr_caches, caches_destroyed;
 	GHashTable *cache_ids;		/* cache pointer -> id + 1 */
 	struct objmap *objs;
 	struct coh_model *model;
@@ -361,6 +363,17 @@ static void entry_locked(unsigned int cpu, void *udata)
 		v->pending[v->nr_pending].rsp = reg(v->rsp);
 		v->pending[v->nr_pending].array = reg(v->rcx);
 		v->nr_pending++;
+		break;
+	case HOOK_CACHE_DESTROY:
+		/*
+		 * A cache created later may get the same struct kmem_cache
+		 * (seen on 6.12: a module's cache unloaded and another's
+		 * created took its address, and its objects were counted
+		 * under the first one's name): it is named anew on first
+		 * sight.  Its objects were freed before the destroy.
+		 */
+		if (g_hash_table_remove(o.cache_ids, (gpointer)reg(v->rdi)))
+			o.caches_destroyed++;
 		break;
 	case HOOK_TRIGGER: {
 		struct timespec now;
@@ -828,9 +841,10 @@ static void write_json(FILE *f)
 		fprintf(f, "%s[%.3f, %.3f]", i ? ", " : "",
 			o.window_at[i][0], o.window_at[i][1]);
 	fprintf(f, "],\n");
-	fprintf(f, "  \"objects\": {\"allocs\": %" PRIu64 ", \"allocs_not_slab\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"frees_unknown\": %" PRIu64 ", \"replaced\": %" PRIu64 ", \"live\": %" PRIu64 ", \"bulk_lost\": %" PRIu64 ", \"tail_call_allocators\": %u},\n",
+	fprintf(f, "  \"objects\": {\"allocs\": %" PRIu64 ", \"allocs_not_slab\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"frees_unknown\": %" PRIu64 ", \"replaced\": %" PRIu64 ", \"live\": %" PRIu64 ", \"bulk_lost\": %" PRIu64 ", \"tail_call_allocators\": %u, \"caches_destroyed\": %u},\n",
 		o.allocs, o.allocs_untyped, o.frees, o.frees_unknown,
-		objmap_replaced(o.objs), objmap_live(o.objs), o.bulk_lost, o.tail_wrappers);
+		objmap_replaced(o.objs), objmap_live(o.objs), o.bulk_lost, o.tail_wrappers,
+		o.caches_destroyed);
 	fprintf(f, "  \"own\": {\"markers\": %u, \"objects\": %" PRIu64 ", \"accesses\": %" PRIu64 "},\n",
 		o.own_markers, o.own_objects, o.own_accesses);
 	fprintf(f, "  \"untyped\": {\"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", ",

@@ -17,9 +17,16 @@
 #     dprof_sharing_adv) with it;
 #  3. the guest records the same rounds on that build, the five fields at
 #     their new offsets;
-#  4. the referee (a QEMU plugin that sees every access through a
+#  4. the guard (item 5): advise --against a build's .ko --check passes
+#     the new layout against the first recording and, swapped, fails the
+#     old layout against the second; --layout with the proposal's JSON
+#     replays exactly what the proposal's what-if said;
+#  5. the referee (a QEMU plugin that sees every access through a
 #     coherent cache model, Documentation/referee.rst) measures the same
 #     rounds on both builds in one boot, without dprof.ko.
+# The recordings run under -icount (DPROF_ICOUNT=1: guest time counts
+# instructions, so the lockstep rounds repeat exactly); the referee's
+# boot is multi-threaded TCG, as in check-referee.sh.
 # Fails when advise keeps today's order or a line with two CPUs' writes;
 # when dprof's measurement of the new build (advise's replay of its
 # histories at their own offsets) shows false sharing or differs from
@@ -45,7 +52,7 @@ mkdir -p "$out/mod"
 fields=shared_count,written_by_a,written_by_b,read_mostly,private_count
 
 echo "== 1. the module as written: recording"
-"$top/scripts/vm.sh" -k "$kernel" -s "$out" -t 900 \
+DPROF_ICOUNT=1 "$top/scripts/vm.sh" -k "$kernel" -s "$out" -t 900 \
 	"$top/selftests/referee/guest-advise-loop.sh" record \
 	dprof_sharing dprof_sharing 0,64,72,128,192 before
 moddir=$top/build/mod-$kver
@@ -84,7 +91,7 @@ PY
 echo "the five fields at $offsets"
 
 echo "== 3. the module with advise's layout: recording"
-"$top/scripts/vm.sh" -k "$kernel" -s "$out" -t 900 \
+DPROF_ICOUNT=1 "$top/scripts/vm.sh" -k "$kernel" -s "$out" -t 900 \
 	"$top/selftests/referee/guest-advise-loop.sh" record \
 	/host/dprof_sharing_adv.ko dprof_sharing_adv "$offsets" after
 names_after="--debug $out/dprof_sharing_adv.ko --type dprof_sharing_adv=dprof_sharing_obj"
@@ -95,7 +102,35 @@ names_after="--debug $out/dprof_sharing_adv.ko --type dprof_sharing_adv=dprof_sh
 "$view" advise --json $names_after "$out/after.dprof" dprof_sharing_adv \
 	>"$out/advise-after.json"
 
-echo "== 4. both builds under the referee"
+echo "== 4. the guard: advise --against another build --check"
+guard() {	# WANT_STATUS DEBUG CACHE RECORDING AGAINST
+	local want=$1 debug=$2 cache=$3 rec=$4 against=$5 got=0
+	"$view" advise --debug "$debug" --type "$cache=dprof_sharing_obj" \
+		--against "$against" --check "$rec" "$cache" >"$out/guard.txt" || got=$?
+	grep "^check:" "$out/guard.txt" || true
+	[ "$got" -eq "$want" ] || {
+		echo "FAIL: advise --against $(basename "$against") --check on $(basename "$rec"): exit $got, expected $want" >&2
+		exit 1
+	}
+}
+guard 0 "$moddir/dprof_sharing.ko" dprof_sharing "$out/before.dprof" \
+	"$out/dprof_sharing_adv.ko"
+echo "ok: the new build's layout passes against the first recording"
+guard 1 "$out/dprof_sharing_adv.ko" dprof_sharing_adv "$out/after.dprof" \
+	"$moddir/dprof_sharing.ko"
+echo "ok: swapped, the old layout fails against the second recording (a regression caught)"
+# shellcheck disable=SC2086
+"$view" advise --json $names --layout "$out/advise.json" "$out/before.dprof" \
+	dprof_sharing >"$out/advise-given.json"
+python3 - "$out/advise.json" "$out/advise-given.json" <<'PY'
+import json, sys
+p, g = (json.load(open(f))["whatif"] for f in sys.argv[1:])
+if p != g:
+    sys.exit(f"FAIL: --layout with the proposal's JSON replays {g}, the proposal's what-if said {p}")
+print("ok: --layout with the proposal's JSON replays what the proposal's what-if said")
+PY
+
+echo "== 5. both builds under the referee"
 "$top/scripts/referee.sh" build
 plugin=$("$top/scripts/referee.sh" plugin "$kver" "$out/referee.json")
 DPROF_PLUGIN=$plugin "$top/scripts/vm.sh" -k "$kernel" -s "$out" -t 1200 \

@@ -51,6 +51,9 @@ echo
 echo "== dprof-view paths -n 1 skbuff.dprof  (histories merged by execution path)"
 dprof-view paths -n 1 /host/skbuff.dprof
 echo
+echo "== dprof-view advise skbuff.dprof skbuff_head_cache  (a field order from the histories, and its what-if)"
+dprof-view advise /host/skbuff.dprof skbuff_head_cache
+echo
 echo "== history collection (/sys/kernel/debug/dprof/histories)"
 cat /sys/kernel/debug/dprof/histories
 echo

@@ -723,6 +723,103 @@ int advise_build(struct advise *a, const struct layout *l,
 	return 0;
 }
 
+/* The first member name of @s ("a, b" -> "a"): its length. */
+static size_t first_name_len(const char *s)
+{
+	return strcspn(s, ",");
+}
+
+static int by_new_off(const void *x, const void *y, void *ctx)
+{
+	const struct advise *a = ctx;
+	const struct advise_unit *p = &a->u[*(const size_t *)x];
+	const struct advise_unit *q = &a->u[*(const size_t *)y];
+
+	return p->new_off < q->new_off ? -1 : p->new_off > q->new_off;
+}
+
+int advise_use_offsets(struct advise *a, const char *const *names,
+		       const uint32_t *offs, size_t n, uint32_t size,
+		       const char *what, char *err, size_t errlen)
+{
+	size_t *v;
+	uint32_t end = 0;
+
+	for (size_t i = 0; i < a->nu; i++) {
+		struct advise_unit *u = &a->u[i];
+		size_t k = first_name_len(u->name), j;
+
+		for (j = 0; j < n; j++)
+			if (first_name_len(names[j]) == k &&
+			    !strncmp(names[j], u->name, k))
+				break;
+		if (j == n) {
+			snprintf(err, errlen, "%s has no member %.*s, which today's struct has: not a layout of the same struct",
+				 what, (int)k, u->name);
+			return -1;
+		}
+		u->new_off = offs[j];
+		if (u->new_off + u->size > end)
+			end = u->new_off + u->size;
+	}
+	v = xcalloc(a->nu + 1, sizeof(*v));
+	for (size_t i = 0; i < a->nu; i++)
+		v[i] = i;
+	qsort_r(v, a->nu, sizeof(*v), by_new_off, a);
+	for (size_t i = 1; i < a->nu; i++) {
+		const struct advise_unit *p = &a->u[v[i - 1]], *q = &a->u[v[i]];
+
+		if (p->size && q->size && p->new_off + p->size > q->new_off) {
+			snprintf(err, errlen, "in %s, %s (at %u, %u bytes) overlaps %s (at %u)",
+				 what, p->name, p->new_off, p->size, q->name,
+				 q->new_off);
+			free(v);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < a->nu; i++)
+		a->order[i] = v[i];
+	free(v);
+	a->new_size = size > end ? size : end;
+	a->npads = 0;
+	a->given = what;
+	a->same_order = a->new_size == a->old_size;
+	for (size_t i = 0; i < a->nu && a->same_order; i++)
+		a->same_order = a->u[i].new_off == a->u[i].old_off;
+	a->mixed_lines_after = mixed_lines(a, true);
+	return 0;
+}
+
+int advise_use_layout(struct advise *a, const struct layout *l,
+		      const char *what, char *err, size_t errlen)
+{
+	const char **names = xcalloc(l->nr_fields + 1, sizeof(*names));
+	uint32_t *offs = xcalloc(l->nr_fields + 1, sizeof(*offs));
+	size_t n = 0;
+	int ret;
+
+	/* Leaves are sorted by offset: a member's first is its start. */
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const char *p = l->fields[i].path;
+		size_t k = top_len(p), j;
+
+		for (j = 0; j < n; j++)
+			if (top_len(names[j]) == k && !strncmp(names[j], p, k))
+				break;
+		if (j < n)
+			continue;
+		names[n] = memcpy(xcalloc(k + 1, 1), p, k);
+		offs[n++] = l->fields[i].offset;
+	}
+	ret = advise_use_offsets(a, names, offs, n, l->size, what, err,
+				 errlen);
+	for (size_t j = 0; j < n; j++)
+		free((char *)names[j]);
+	free(names);
+	free(offs);
+	return ret;
+}
+
 void advise_free(struct advise *a)
 {
 	for (size_t i = 0; i < a->nu; i++)

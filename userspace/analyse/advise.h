@@ -134,6 +134,12 @@ struct advise {
 	struct advise_candidate cand[ADVISE_NR_STRATEGIES];
 	/* lines holding units of two different writing sides, before/after */
 	size_t mixed_lines_before, mixed_lines_after;
+	/*
+	 * Set by advise_use_offsets(): the new offsets are a layout given
+	 * (a person's idea, another build's struct), not a proposal; what
+	 * it came from.
+	 */
+	const char *given;
 };
 
 /*
@@ -146,6 +152,21 @@ int advise_build(struct advise *a, const struct layout *l,
 		 const struct history_set *hs, int target, uint32_t line,
 		 const char *const *pins, char *err, size_t errlen);
 void advise_free(struct advise *a);
+/*
+ * Replaces the proposal by a layout given from @what (for the what-if):
+ * each unit takes the offset of its first member among @names (top-level
+ * member names, or a unit's names joined by ", " as advise --json writes
+ * them) at @offs, the struct @size bytes (at least the units' end).  0,
+ * or -1 with a reason in @err: a member of today's struct the layout
+ * lacks, or two units that overlap there.  Members only the layout has
+ * are ignored: no history watched them.
+ */
+int advise_use_offsets(struct advise *a, const char *const *names,
+		       const uint32_t *offs, size_t n, uint32_t size,
+		       const char *what, char *err, size_t errlen);
+/* The same from the struct's layout in another build (@l: BTF, DWARF). */
+int advise_use_layout(struct advise *a, const struct layout *l,
+		      const char *what, char *err, size_t errlen);
 const char *advise_role_name(enum advise_role r);
 const char *advise_strategy_name(enum advise_strategy st);
 /* Group @g of strategy @st ("cold" for -1). */

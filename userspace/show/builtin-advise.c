@@ -4,13 +4,16 @@
  * printed as pahole prints a struct, with a diff against today's order
  * and the what-if of the proposal (analyse/advise.h).
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
 #include "advise.h"
 #include "builtin.h"
 #include "classify.h"
 #include "columns.h"
+#include "givenlayout.h"
 #include "json.h"
 #include "options.h"
 #include "util.h"
@@ -18,7 +21,7 @@
 
 #define MAX_PINS 32
 
-enum { OPT_LINE = OPT_LONG, OPT_PIN };
+enum { OPT_LINE = OPT_LONG, OPT_PIN, OPT_LAYOUT, OPT_AGAINST, OPT_CHECK };
 
 struct advise_opts {
 	struct view_args a;
@@ -26,6 +29,16 @@ struct advise_opts {
 	long line;
 	const char *pins[MAX_PINS + 1];
 	size_t npins;
+	const char *layout;	/* --layout: advise's JSON, a layout given */
+	const char *against;	/* --against: another build's BTF or DWARF */
+	bool check;		/* --check: exit 1 when misses grow */
+};
+
+/* The guard of --check: the given layout's misses against today's. */
+struct advise_guard {
+	uint64_t before, after;	/* true + false sharing + transfers */
+	double half;		/* 95 % half-width of after - before */
+	bool grows;		/* after - before beyond it */
 };
 
 static const struct opt advise_own[] = {
@@ -36,6 +49,19 @@ static const struct opt advise_own[] = {
 	  "keep MEMBER at its offset (repeatable; members\n"
 	  "declared ____cacheline_aligned, which BTF does not\n"
 	  "show, and members an ABI fixes)" },
+	{ OPT_LAYOUT, "layout", "FILE", 0,
+	  "replay a layout given instead of the proposal: FILE\n"
+	  "is advise --json's output, its members' new_offset\n"
+	  "edited to a person's idea" },
+	{ OPT_AGAINST, "against", "FILE", 0,
+	  "replay the struct as another build lays it out:\n"
+	  "FILE a .ko or vmlinux with DWARF, or BTF (raw, or an\n"
+	  "ELF's .BTF), of the build to come" },
+	{ OPT_CHECK, "check", NULL, 0,
+	  "with --layout or --against: exit 1 when the layout's\n"
+	  "replayed misses (true + false sharing + transfers)\n"
+	  "exceed today's beyond the 95% interval (a layout\n"
+	  "regression caught before it ships)" },
 	OPT_END,
 };
 
@@ -60,6 +86,15 @@ static int advise_option(void *ctx, int key, const char *arg)
 		}
 		o->pins[o->npins++] = arg;
 		return 0;
+	case OPT_LAYOUT:
+		o->layout = arg;
+		return 0;
+	case OPT_AGAINST:
+		o->against = arg;
+		return 0;
+	case OPT_CHECK:
+		o->check = true;
+		return 0;
 	default:
 		return EXIT_USAGE;
 	}
@@ -69,6 +104,7 @@ static const struct command_opts advise_cmd = {
 	.cmd = "advise",
 	.synopsis =
 	"usage: dprof-view advise [--json] [-o FILE] [--line BYTES] [--pin MEMBER]...\n"
+	"                         [--layout FILE | --against FILE [--check]]\n"
 	"                         [-T CACHE=STRUCT] [-D FILE] [RECORDING] CACHE\n"
 	"\n"
 	"A field order for CACHE's struct, proposed from the recording's\n"
@@ -86,7 +122,12 @@ static const struct command_opts advise_cmd = {
 	"transfers, lines a life touches), before and after, with the pairs of\n"
 	"slots the proposal puts on one line that no history watched together\n"
 	"(where the what-if cannot see false sharing).  Estimates: the roles\n"
-	"rest on the histories that watched each member (n).\n",
+	"rest on the histories that watched each member (n).\n"
+	"\n"
+	"With --layout or --against the what-if replays that layout instead of\n"
+	"the proposal; with --check too, the exit status is 1 when its misses\n"
+	"grow beyond the interval: a guard for a kernel tree's CI, the\n"
+	"recording from the old build, the layout from the new one.\n",
 	.sets = OPTS_JSON | OPTS_TYPES,
 	.own = advise_own,
 	.handle = advise_option,
@@ -104,6 +145,14 @@ static int parse_opts(int argc, char **argv, struct advise_opts *o)
 		return EXIT_USAGE;
 	}
 	o->cache = argv[argc - 1];
+	if (o->layout && o->against) {
+		errmsg("advise: --layout and --against each give the layout to replay: one of them");
+		return EXIT_USAGE;
+	}
+	if (o->check && !o->layout && !o->against) {
+		errmsg("advise: --check judges a layout given by --layout or --against");
+		return EXIT_USAGE;
+	}
 	return view_input(&o->a.view, argc - first - 1, argv + first, "advise");
 }
 
@@ -164,7 +213,8 @@ static void print_struct(FILE *out, const struct advise *a, const char *name,
 			fprintf(out, "\t/* --- cacheline %u boundary (%u bytes) --- */\n",
 				line, line * a->line);
 		}
-		if (new && u->group != group && !u->flex && !u->pinned) {
+		if (new && !a->given && u->group != group && !u->flex &&
+		    !u->pinned) {
 			fprintf(out, "\t/* %s */\n",
 				advise_group_name(a->strategy, u->group));
 			group = u->group;
@@ -196,7 +246,8 @@ static void print_diff(FILE *out, const struct advise *a)
 				lcs[p * (n + 1) + q + 1] ?
 				lcs[(p + 1) * (n + 1) + q] :
 				lcs[p * (n + 1) + q + 1];
-	fprintf(out, "--- today\n+++ proposed\n@@ -1,%zu +1,%zu @@\n", n, n);
+	fprintf(out, "--- today\n+++ %s\n@@ -1,%zu +1,%zu @@\n",
+		a->given ? "given" : "proposed", n, n);
 	while (i < n || j < n) {
 		if (i < n && j < n && x[i] == y[j]) {
 			fprintf(out, " %s\n", a->u[x[i]].name);
@@ -316,7 +367,7 @@ static void totals_json(struct json *j, const char *key,
 
 static void report_json(FILE *out, const struct advise *a,
 			const struct advise_whatif *w, const char *cache,
-			const char *type)
+			const char *type, const struct advise_guard *g)
 {
 	struct json j;
 	struct table t = {
@@ -369,6 +420,18 @@ static void report_json(FILE *out, const struct advise *a,
 	json_uint(&j, "slot_pairs_on_one_line", w->line_pairs);
 	json_uint(&j, "slot_pairs_never_watched_together", w->unseen_pairs);
 	json_object_end(&j);
+	if (a->given)
+		json_string(&j, "given", a->given);
+	else
+		json_null(&j, "given");
+	if (g) {
+		json_object_begin(&j, "check");
+		json_uint(&j, "misses_today", g->before);
+		json_uint(&j, "misses_given", g->after);
+		json_double(&j, "growth_half95", g->half);
+		json_bool(&j, "grows", g->grows);
+		json_object_end(&j);
+	}
 	json_object_end(&j);
 	json_finish(&j);
 }
@@ -390,7 +453,7 @@ static void whatif_row(FILE *out, const char *what,
 
 static void report_text(FILE *out, const struct advise *a,
 			const struct advise_whatif *w, const char *cache,
-			const char *type)
+			const char *type, const struct advise_guard *g)
 {
 	struct table t = {
 		.cols = unit_cols, .nr_cols = NR_ADVISE_COLS,
@@ -403,9 +466,9 @@ static void report_text(FILE *out, const struct advise *a,
 		100 * ADVISE_WRITE_SHARE);
 	table_header(&t);
 	unit_rows(&t, a);
-	fprintf(out, "\nlines holding two sides' writes: %zu today, %zu proposed; size %u -> %u bytes\n",
-		a->mixed_lines_before, a->mixed_lines_after, a->old_size,
-		a->new_size);
+	fprintf(out, "\nlines holding two sides' writes: %zu today, %zu %s; size %u -> %u bytes\n",
+		a->mixed_lines_before, a->mixed_lines_after,
+		a->given ? "given" : "proposed", a->old_size, a->new_size);
 	fprintf(out, "layouts tried, replayed through classify at %u-byte lines (estimated misses: true + false sharing + transfers%s):\n",
 		a->line == 128 ? 128 : 64,
 		a->line != 64 && a->line != 128 ?
@@ -425,7 +488,10 @@ static void report_text(FILE *out, const struct advise *a,
 			c->totals.lines_per_life, c->mixed_lines, c->size,
 			st == a->strategy ? "  <- proposed" : "");
 	}
-	if (a->same_order)
+	if (a->given)
+		fprintf(out, "given: the layout of %s, replayed below in place of the proposal\n",
+			a->given);
+	else if (a->same_order)
 		fprintf(out, "no layout tried beats today's by the replay: keep it\n");
 	else if (misses_of(&a->cand[a->strategy]) >
 		 misses_of(&a->cand[ADVISE_TODAY]))
@@ -440,10 +506,12 @@ static void report_text(FILE *out, const struct advise *a,
 	print_struct(out, a, type, true);
 	fprintf(out, "\n");
 	print_diff(out, a);
-	fprintf(out, "\nwhat-if, the histories replayed at the proposed offsets (classify's estimates, over %llu accesses), at 64-byte lines and at 128 (adjacent-line prefetch):\n",
+	fprintf(out, "\nwhat-if, the histories replayed at the %s offsets (classify's estimates, over %llu accesses), at 64-byte lines and at 128 (adjacent-line prefetch):\n",
+		a->given ? "given" : "proposed",
 		(unsigned long long)w->before[0].accesses);
-	fprintf(out, "  %-22s %10s %10s %10s %10s\n", "", "today/64", "proposed", "today/128",
-		"proposed");
+	fprintf(out, "  %-22s %10s %10s %10s %10s\n", "", "today/64",
+		a->given ? "given" : "proposed", "today/128",
+		a->given ? "given" : "proposed");
 	whatif_row(out, "true sharing", w, offsetof(struct advise_totals,
 						    true_sharing));
 	whatif_row(out, "false sharing", w, offsetof(struct advise_totals,
@@ -454,8 +522,58 @@ static void report_text(FILE *out, const struct advise *a,
 		"lines touched per life", w->before[0].lines_per_life,
 		w->after[0].lines_per_life, w->before[1].lines_per_life,
 		w->after[1].lines_per_life);
-	fprintf(out, "extrapolated: %zu of the %zu pairs of watched slots the proposal puts on one line were never watched together (their false sharing is not seen; record with history_mode=pairs to see it)\n",
-		w->unseen_pairs, w->line_pairs);
+	fprintf(out, "extrapolated: %zu of the %zu pairs of watched slots the %s puts on one line were never watched together (their false sharing is not seen; record with history_mode=pairs to see it)\n",
+		w->unseen_pairs, w->line_pairs,
+		a->given ? "layout" : "proposal");
+	if (g)
+		fprintf(out, "check: %llu misses today, %llu with the given layout (%+lld, 95%% interval +-%.0f): %s\n",
+			(unsigned long long)g->before,
+			(unsigned long long)g->after,
+			(long long)g->after - (long long)g->before, g->half,
+			g->grows ? "they grow: a layout regression" :
+			"no growth beyond the interval");
+}
+
+/*
+ * --check: the given layout's replayed misses against today's, at the
+ * line size advise packs for.  The counts are taken as Poisson, the
+ * interval of their difference 1.96 sqrt(before + after): the two
+ * replays share their histories, so this is wider than the paired
+ * truth and a growth it flags is real.
+ */
+static void guard(struct advise_guard *g, const struct advise_whatif *w,
+		  uint32_t line)
+{
+	int k = line == 128;
+
+	g->before = w->before[k].true_sharing + w->before[k].false_sharing +
+		    w->before[k].transfers;
+	g->after = w->after[k].true_sharing + w->after[k].false_sharing +
+		   w->after[k].transfers;
+	g->half = 1.96 * sqrt((double)(g->before + g->after));
+	g->grows = (double)g->after - (double)g->before > g->half;
+}
+
+/* The struct @type ("struct x") as the build in @path lays it out. */
+static int against_layout(const char *path, const char *type,
+			  struct layout *l, char *err, size_t errlen)
+{
+	const char *bare = strncmp(type, "struct ", 7) ? type : type + 7;
+	char derr[256];
+	struct btf *btf;
+	int ret;
+
+	if (!layout_from_dwarf(path, bare, l, derr, sizeof(derr)))
+		return 0;
+	btf = btf__parse(path, NULL);
+	if (!btf) {
+		snprintf(err, errlen, "--against %s: neither DWARF (%s) nor BTF holds the struct",
+			 path, derr);
+		return -1;
+	}
+	ret = layout_from_btf(btf, bare, l, err, errlen);
+	btf__free(btf);
+	return ret;
 }
 
 int cmd_advise(int argc, char **argv)
@@ -467,6 +585,7 @@ int cmd_advise(int argc, char **argv)
 	struct layout **layouts;
 	struct advise a;
 	struct advise_whatif w;
+	struct advise_guard g;
 	char err[512];
 	FILE *out;
 	int t, ret;
@@ -498,14 +617,51 @@ int cmd_advise(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_hist;
 	}
+	if (o.layout || o.against) {
+		struct given_layout gl;
+		struct layout other;
+		int bad;
+
+		if (o.layout) {
+			bad = given_layout_load(&gl, o.layout, err,
+						sizeof(err));
+			if (!bad) {
+				bad = advise_use_offsets(&a,
+					(const char *const *)gl.names, gl.offs,
+					gl.n, gl.size, o.layout, err,
+					sizeof(err));
+				given_layout_free(&gl);
+			}
+		} else {
+			bad = against_layout(o.against, layouts[t]->name,
+					     &other, err, sizeof(err));
+			if (!bad) {
+				bad = advise_use_layout(&a, &other, o.against,
+							err, sizeof(err));
+				layout_free(&other);
+			}
+		}
+		if (bad) {
+			errmsg("advise: %s", err);
+			ret = EXIT_USAGE;
+			advise_free(&a);
+			goto out_hist;
+		}
+	}
 	classify_build(&c, &hs);
 	advise_whatif(&w, &a, &hs, t);
+	if (o.check)
+		guard(&g, &w, a.line);
 	if (o.a.view.json)
-		report_json(out, &a, &w, o.cache, layouts[t]->name);
+		report_json(out, &a, &w, o.cache, layouts[t]->name,
+			    o.check ? &g : NULL);
 	else
-		report_text(out, &a, &w, o.cache, layouts[t]->name);
+		report_text(out, &a, &w, o.cache, layouts[t]->name,
+			    o.check ? &g : NULL);
 	classify_free(&c);
 	advise_free(&a);
+	if (o.check && g.grows)
+		ret = 1;
 out_hist:
 	histories_free(&hs);
 out_layouts:

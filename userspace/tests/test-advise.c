@@ -310,6 +310,81 @@ static void test_units(void)
 	layout_free(&l);
 }
 
+/*
+ * A layout given instead of the proposal (--layout, --against): the
+ * struct above as another build lays it out.  Moving b to line 1 (the
+ * build that fixed it) replays without false sharing and each unit takes
+ * the offset of its member; today's offsets give today's replay and
+ * same_order; a layout missing a member of today's struct, or with two
+ * members on the same bytes, is refused with the member named.
+ */
+static void test_given(void)
+{
+	struct layout l, fixed;
+	struct history_set hs;
+	struct advise a;
+	struct advise_whatif w;
+	const struct advise_unit *u;
+	size_t cap = 0;
+	char err[256];
+
+	sharing_layout(&l);
+	sharing_histories(&hs, 30);
+	memset(&fixed, 0, sizeof(fixed));
+	add(&fixed, &cap, "a", 0, 8, 0, 0);
+	add(&fixed, &cap, "cold1", 8, 48, 8, 0);
+	add(&fixed, &cap, "b", 64, 8, 0, 0);
+	add(&fixed, &cap, "r", 72, 8, 0, 0);
+	add(&fixed, &cap, "cold2", 80, 56, 8, 0);
+	add(&fixed, &cap, "added", 136, 8, 0, 0);	/* only the new build's */
+	layout_finish(&fixed, "struct", "two_writers", 144);
+	CHECK(advise_build(&a, &l, &hs, 0, 64, NULL, err, sizeof(err)) == 0);
+	CHECK(advise_use_layout(&a, &fixed, "new.ko", err, sizeof(err)) == 0);
+	CHECK(a.given && !strcmp(a.given, "new.ko"));
+	u = named(&a, "b");
+	CHECK(u && u->new_off == 64);
+	u = named(&a, "cold2");
+	CHECK(u && u->new_off == 80);
+	CHECK_EQ_U64(a.new_size, 144);
+	CHECK(!a.same_order);
+	CHECK_EQ_U64(a.mixed_lines_after, 0);
+	advise_whatif(&w, &a, &hs, 0);
+	CHECK(w.before[0].false_sharing > 0);
+	CHECK_EQ_U64(w.after[0].false_sharing, 0);
+	advise_free(&a);
+	/* Today's own offsets: today's replay. */
+	CHECK(advise_build(&a, &l, &hs, 0, 64, NULL, err, sizeof(err)) == 0);
+	CHECK(advise_use_layout(&a, &l, "old.ko", err, sizeof(err)) == 0);
+	CHECK(a.same_order);
+	advise_whatif(&w, &a, &hs, 0);
+	CHECK_EQ_U64(w.after[0].false_sharing, w.before[0].false_sharing);
+	CHECK_EQ_U64(w.after[0].transfers, w.before[0].transfers);
+	advise_free(&a);
+	/* advise --json's names and offsets; r missing, then overlapping. */
+	{
+		const char *names[] = { "a", "b", "cold1", "cold2", "r" };
+		uint32_t offs[] = { 0, 64, 8, 72, 128 };
+
+		CHECK(advise_build(&a, &l, &hs, 0, 64, NULL, err,
+				   sizeof(err)) == 0);
+		CHECK(advise_use_offsets(&a, names, offs, 4, 136, "x.json",
+					 err, sizeof(err)) == -1);
+		CHECK(strstr(err, "no member r") != NULL);
+		offs[4] = 68;
+		CHECK(advise_use_offsets(&a, names, offs, 5, 136, "x.json",
+					 err, sizeof(err)) == -1);
+		CHECK(strstr(err, "overlaps") != NULL);
+		offs[4] = 128;
+		CHECK(advise_use_offsets(&a, names, offs, 5, 100, "x.json",
+					 err, sizeof(err)) == 0);
+		CHECK_EQ_U64(a.new_size, 136);	/* at least the units' end */
+		advise_free(&a);
+	}
+	free_histories(&hs);
+	layout_free(&fixed);
+	layout_free(&l);
+}
+
 const struct unit_test advise_tests[] = {
 	{ "advise: writers apart, read-mostly apart, what-if", test_proposal },
 	{ "advise: unions, bitfields, nested structs, flexible array",
@@ -318,5 +393,7 @@ const struct unit_test advise_tests[] = {
 	  test_line_128 },
 	{ "advise: roles from write shares with intervals; undecided packed apart",
 	  test_undecided },
+	{ "advise: a layout given (another build, a person's JSON) replayed",
+	  test_given },
 	{ NULL, NULL },
 };
