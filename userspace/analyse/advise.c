@@ -628,9 +628,9 @@ static void pack(struct advise *a, enum advise_strategy st)
 	free(done);
 }
 
-static void replay(struct advise_totals *t, const struct advise *a,
-		   const struct history_set *hs, int target, bool moved_too,
-		   uint32_t line);
+static void replay(struct advise_totals *t, struct advise_totals *per_unit,
+		   const struct advise *a, const struct history_set *hs,
+		   int target, bool moved_too, uint32_t line);
 
 /* Estimated misses of a layout: what the strategies are judged by. */
 static uint64_t misses(const struct advise_totals *t)
@@ -665,7 +665,7 @@ static void choose(struct advise *a, const struct history_set *hs,
 		struct advise_candidate *c = &a->cand[st];
 
 		pack(a, st);
-		replay(&c->totals, a, hs, target, st != ADVISE_TODAY,
+		replay(&c->totals, NULL, a, hs, target, st != ADVISE_TODAY,
 		       a->line == 128 ? 128 : 64);
 		c->mixed_lines = mixed_lines(a, true);
 		c->size = a->new_size;
@@ -929,9 +929,43 @@ static uint16_t fold(uint16_t off, uint32_t line)
  * the layout's: each element and watched offset moved with its unit;
  * at @line-byte lines (64, or 128).
  */
-static void replay(struct advise_totals *t, const struct advise *a,
-		   const struct history_set *hs, int target, bool moved_too,
-		   uint32_t line)
+/* The unit whose new offsets hold @off, or NULL. */
+static const struct advise_unit *unit_at_new(const struct advise *a,
+					     uint32_t off)
+{
+	for (size_t i = 0; i < a->nu; i++)
+		if (off >= a->u[i].new_off &&
+		    off < a->u[i].new_off + a->u[i].size)
+			return &a->u[i];
+	return NULL;
+}
+
+/* Each replayed slot's counts added to the unit holding it (@per_unit). */
+static void unit_totals(struct advise_totals *per_unit, const struct advise *a,
+			const struct classify *c, int target, bool moved_too)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct classify_field *f = &c->f[i];
+		const struct advise_unit *u;
+		struct advise_totals *t;
+
+		if (f->target != target)
+			continue;
+		u = moved_too ? unit_at_new(a, f->offset) :
+				advise_unit_at(a, f->offset);
+		if (!u)
+			continue;
+		t = &per_unit[u - a->u];
+		t->accesses += f->accesses;
+		t->true_sharing += f->true_sharing;
+		t->false_sharing += f->false_sharing;
+		t->transfers += f->transfers;
+	}
+}
+
+static void replay(struct advise_totals *t, struct advise_totals *per_unit,
+		   const struct advise *a, const struct history_set *hs,
+		   int target, bool moved_too, uint32_t line)
 {
 	struct history_set m = { 0 };
 	struct classify c;
@@ -962,6 +996,8 @@ static void replay(struct advise_totals *t, const struct advise *a,
 	}
 	classify_build(&c, &m);
 	totals(t, &c, &m, target);
+	if (per_unit)
+		unit_totals(per_unit, a, &c, target, moved_too);
 	classify_free(&c);
 	for (size_t i = 0; i < m.n; i++)
 		free(m.h[i].elems);
@@ -995,9 +1031,13 @@ void advise_whatif(struct advise_whatif *w, const struct advise *a,
 	size_t ns = 0;
 
 	memset(w, 0, sizeof(*w));
+	w->unit_before = xcalloc(a->nu + 1, sizeof(*w->unit_before));
+	w->unit_after = xcalloc(a->nu + 1, sizeof(*w->unit_after));
 	for (int k = 0; k < 2; k++) {
-		replay(&w->before[k], a, hs, target, false, k ? 128 : 64);
-		replay(&w->after[k], a, hs, target, true, k ? 128 : 64);
+		replay(&w->before[k], k ? NULL : w->unit_before, a, hs, target,
+		       false, k ? 128 : 64);
+		replay(&w->after[k], k ? NULL : w->unit_after, a, hs, target,
+		       true, k ? 128 : 64);
 	}
 	for (size_t i = 0; i < hs->n; i++) {
 		const struct history *h = &hs->h[i];
@@ -1026,4 +1066,29 @@ void advise_whatif(struct advise_whatif *w, const struct advise *a,
 							     slots[x], slots[y]);
 		}
 	free(slots);
+}
+
+void advise_whatif_free(struct advise_whatif *w)
+{
+	free(w->unit_before);
+	free(w->unit_after);
+	w->unit_before = w->unit_after = NULL;
+}
+
+void advise_lines_touched(const struct advise *a, const uint16_t *offs,
+			  size_t n, uint32_t line, unsigned int *before,
+			  unsigned int *after)
+{
+	*before = *after = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool seen_b = false, seen_a = false;
+
+		for (size_t k = 0; k < i; k++) {
+			seen_b |= offs[k] / line == offs[i] / line;
+			seen_a |= moved(a, offs[k]) / line ==
+				  moved(a, offs[i]) / line;
+		}
+		*before += !seen_b;
+		*after += !seen_a;
+	}
 }

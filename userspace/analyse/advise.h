@@ -179,6 +179,12 @@ struct advise_whatif {
 	/* [0] at 64-byte lines, [1] at 128 (adjacent-line prefetch pairs) */
 	struct advise_totals before[2], after[2];
 	/*
+	 * Per unit (a->u's order), at 64-byte lines: the replay's counts of
+	 * the slots the unit holds, today and at the new offsets
+	 * (lines_per_life unused).  advise_whatif_free() frees them.
+	 */
+	struct advise_totals *unit_before, *unit_after;
+	/*
 	 * Pairs of watched slots the proposal puts on one line that no
 	 * complete history watched together: their false sharing is not
 	 * seen, before or after.
@@ -189,5 +195,14 @@ struct advise_whatif {
 /* The histories of @target replayed as they are, and moved to @a's. */
 void advise_whatif(struct advise_whatif *w, const struct advise *a,
 		   const struct history_set *hs, int target);
+void advise_whatif_free(struct advise_whatif *w);
+/*
+ * The distinct lines of @line bytes that the steps at @offs (@n of
+ * them, today's offsets) touch, today (*@before) and moved to @a's new
+ * offsets (*@after): a path's lines, before and after.
+ */
+void advise_lines_touched(const struct advise *a, const uint16_t *offs,
+			  size_t n, uint32_t line, unsigned int *before,
+			  unsigned int *after);
 
 #endif

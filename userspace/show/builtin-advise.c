@@ -15,9 +15,12 @@
 #include "columns.h"
 #include "givenlayout.h"
 #include "json.h"
+#include "objects.h"
 #include "options.h"
+#include "paths.h"
 #include "util.h"
 #include "view.h"
+#include "workingset.h"
 
 #define MAX_PINS 32
 
@@ -32,6 +35,21 @@ struct advise_opts {
 	const char *layout;	/* --layout: advise's JSON, a layout given */
 	const char *against;	/* --against: another build's BTF or DWARF */
 	bool check;		/* --check: exit 1 when misses grow */
+};
+
+/* The what-if beyond the totals (issue "From diagnosis to fix", item 2). */
+#define ADVISE_PATHS 5
+
+struct advise_extras {
+	/* the type's objects live on average (workingset); < 0 unknown */
+	double objects;
+	/* the most common paths: histories, steps, lines today and after */
+	size_t npaths, all_paths;
+	struct {
+		uint64_t count;
+		size_t steps;
+		unsigned int before, after, before_128, after_128;
+	} path[ADVISE_PATHS];
 };
 
 /* The guard of --check: the given layout's misses against today's. */
@@ -310,6 +328,126 @@ static const char *share_text(char *buf, size_t len, double share,
 	return buf;
 }
 
+enum {
+	WC_NAME, WC_TRUE_B, WC_FALSE_B, WC_XFER_B, WC_TRUE_A, WC_FALSE_A,
+	WC_XFER_A, NR_WHATIF_COLS
+};
+
+/* The what-if per member, at 64-byte lines: today, and after (proposed or given). */
+static const struct column whatif_cols[NR_WHATIF_COLS] = {
+	[WC_NAME] = { "member", "member", 0, COL_STR, -32 },
+	[WC_TRUE_B] = { "today_true", "true_sharing_today", 0, COL_UINT, 11 },
+	[WC_FALSE_B] = { "today_false", "false_sharing_today", 0, COL_UINT,
+			 12 },
+	[WC_XFER_B] = { "today_xfer", "transfers_today", 0, COL_UINT, 11 },
+	[WC_TRUE_A] = { "after_true", "true_sharing_after", 0, COL_UINT, 11,
+			3 },
+	[WC_FALSE_A] = { "after_false", "false_sharing_after", 0, COL_UINT,
+			 12 },
+	[WC_XFER_A] = { "after_xfer", "transfers_after", 0, COL_UINT, 11 },
+};
+
+/* Members some replayed access touched, in today's order. */
+static void whatif_rows(const struct table *t, const struct advise *a,
+			const struct advise_whatif *w)
+{
+	for (size_t i = 0; i < a->nu; i++) {
+		const struct advise_totals *b = &w->unit_before[i];
+		const struct advise_totals *f = &w->unit_after[i];
+		struct cell c[NR_WHATIF_COLS] = { 0 };
+
+		if (!b->accesses && !f->accesses)
+			continue;
+		c[WC_NAME].s = a->u[i].name;
+		c[WC_TRUE_B].u = b->true_sharing;
+		c[WC_FALSE_B].u = b->false_sharing;
+		c[WC_XFER_B].u = b->transfers;
+		c[WC_TRUE_A].u = f->true_sharing;
+		c[WC_FALSE_A].u = f->false_sharing;
+		c[WC_XFER_A].u = f->transfers;
+		table_row(t, c);
+	}
+}
+
+/* Bytes of the type's working set: objects x lines a life x line. */
+static double ws_bytes(const struct advise_extras *x, double lines,
+		       unsigned int line)
+{
+	return x->objects * lines * line;
+}
+
+static void extras_json(struct json *j, const struct advise *a,
+			const struct advise_whatif *w,
+			const struct advise_extras *x)
+{
+	struct table t = {
+		.cols = whatif_cols, .nr_cols = NR_WHATIF_COLS,
+		.mode = TABLE_JSON, .j = j,
+	};
+
+	json_array_begin(j, "members");
+	whatif_rows(&t, a, w);
+	json_array_end(j);
+	if (x->objects >= 0) {
+		json_object_begin(j, "working_set_bytes");
+		json_double(j, "objects", x->objects);
+		json_double(j, "before", ws_bytes(x, w->before[0].lines_per_life, 64));
+		json_double(j, "after", ws_bytes(x, w->after[0].lines_per_life, 64));
+		json_double(j, "before_128", ws_bytes(x, w->before[1].lines_per_life, 128));
+		json_double(j, "after_128", ws_bytes(x, w->after[1].lines_per_life, 128));
+		json_object_end(j);
+	} else {
+		json_null(j, "working_set_bytes");
+	}
+	json_uint(j, "paths", x->all_paths);
+	json_array_begin(j, "top_paths");
+	for (size_t i = 0; i < x->npaths; i++) {
+		json_object_begin(j, NULL);
+		json_uint(j, "histories", x->path[i].count);
+		json_uint(j, "steps", x->path[i].steps);
+		json_uint(j, "lines_before", x->path[i].before);
+		json_uint(j, "lines_after", x->path[i].after);
+		json_uint(j, "lines_before_128", x->path[i].before_128);
+		json_uint(j, "lines_after_128", x->path[i].after_128);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void extras_text(FILE *out, const struct advise *a,
+			const struct advise_whatif *w,
+			const struct advise_extras *x)
+{
+	struct table t = {
+		.cols = whatif_cols, .nr_cols = NR_WHATIF_COLS,
+		.mode = TABLE_TEXT, .out = out, .indent = "  ",
+	};
+	const char *after = a->given ? "given" : "proposed";
+
+	if (x->objects >= 0)
+		fprintf(out, "  %-22s %10.0f %10.0f %10.0f %10.0f\n",
+			"working set, bytes", ws_bytes(x, w->before[0].lines_per_life, 64),
+			ws_bytes(x, w->after[0].lines_per_life, 64),
+			ws_bytes(x, w->before[1].lines_per_life, 128),
+			ws_bytes(x, w->after[1].lines_per_life, 128));
+	else
+		fprintf(out, "  working set, bytes: not known (the recording has no cache geometry or no lives of the type)\n");
+	if (x->objects >= 0)
+		fprintf(out, "  (%.1f objects live on average, as workingset counts them, times the lines a life touches)\n",
+			x->objects);
+	fprintf(out, "\nper member, at 64-byte lines (a replayed access counts for the member whose bytes it touched): today, then %s\n",
+		after);
+	table_header(&t);
+	whatif_rows(&t, a, w);
+	fprintf(out, "\nlines a path touches, today -> %s at 64 and at 128 bytes (the %zu most common of %zu paths; paths: the histories with the same steps):\n",
+		after, x->npaths, x->all_paths);
+	for (size_t i = 0; i < x->npaths; i++)
+		fprintf(out, "  path %zu: %llu histories, %zu steps: %u -> %u lines, %u -> %u pairs of lines\n",
+			i + 1, (unsigned long long)x->path[i].count,
+			x->path[i].steps, x->path[i].before, x->path[i].after,
+			x->path[i].before_128, x->path[i].after_128);
+}
+
 static void unit_rows(const struct table *t, const struct advise *a)
 {
 	for (size_t k = 0; k < a->nu; k++) {
@@ -367,7 +505,8 @@ static void totals_json(struct json *j, const char *key,
 
 static void report_json(FILE *out, const struct advise *a,
 			const struct advise_whatif *w, const char *cache,
-			const char *type, const struct advise_guard *g)
+			const char *type, const struct advise_guard *g,
+			const struct advise_extras *x)
 {
 	struct json j;
 	struct table t = {
@@ -419,6 +558,7 @@ static void report_json(FILE *out, const struct advise *a,
 	totals_json(&j, "after_128", &w->after[1]);
 	json_uint(&j, "slot_pairs_on_one_line", w->line_pairs);
 	json_uint(&j, "slot_pairs_never_watched_together", w->unseen_pairs);
+	extras_json(&j, a, w, x);
 	json_object_end(&j);
 	if (a->given)
 		json_string(&j, "given", a->given);
@@ -453,7 +593,8 @@ static void whatif_row(FILE *out, const char *what,
 
 static void report_text(FILE *out, const struct advise *a,
 			const struct advise_whatif *w, const char *cache,
-			const char *type, const struct advise_guard *g)
+			const char *type, const struct advise_guard *g,
+			const struct advise_extras *x)
 {
 	struct table t = {
 		.cols = unit_cols, .nr_cols = NR_ADVISE_COLS,
@@ -522,6 +663,7 @@ static void report_text(FILE *out, const struct advise *a,
 		"lines touched per life", w->before[0].lines_per_life,
 		w->after[0].lines_per_life, w->before[1].lines_per_life,
 		w->after[1].lines_per_life);
+	extras_text(out, a, w, x);
 	fprintf(out, "extrapolated: %zu of the %zu pairs of watched slots the %s puts on one line were never watched together (their false sharing is not seen; record with history_mode=pairs to see it)\n",
 		w->unseen_pairs, w->line_pairs,
 		a->given ? "layout" : "proposal");
@@ -552,6 +694,58 @@ static void guard(struct advise_guard *g, const struct advise_whatif *w,
 		   w->after[k].transfers;
 	g->half = 1.96 * sqrt((double)(g->before + g->after));
 	g->grows = (double)g->after - (double)g->before > g->half;
+}
+
+/*
+ * The what-if's working set and paths: the type's objects live on
+ * average (workingset, from the recording's L1D geometry), and its most
+ * common paths' lines before and after.
+ */
+static void extras(struct advise_extras *x, const struct advise *a,
+		   const struct recording *r, const struct history_set *hs,
+		   int t)
+{
+	struct ws_geometry geo;
+	struct obj_summary objs;
+	struct workingset ws;
+	struct path_set ps;
+
+	memset(x, 0, sizeof(*x));
+	x->objects = -1;
+	if (ws_geometry_from(r, 0, &geo) && !objects_summarize(r, &objs)) {
+		workingset_build(&ws, r, hs, &objs, &geo);
+		for (size_t i = 0; i < ws.nr_types; i++)
+			if ((int)ws.types[i].target == t &&
+			    ws.types[i].objects > 0)
+				x->objects = ws.types[i].objects;
+		workingset_free(&ws);
+		objects_free(&objs);
+	}
+	paths_build(&ps, r, hs);
+	for (size_t i = 0; i < ps.n; i++) {
+		const struct path *p = &ps.p[i];
+		uint16_t *offs;
+		size_t k;
+
+		if (p->target != t)
+			continue;
+		x->all_paths++;
+		if (x->npaths == ADVISE_PATHS)
+			continue;
+		k = x->npaths++;
+		offs = xcalloc(p->nr_steps + 1, sizeof(*offs));
+		for (size_t s = 0; s < p->nr_steps; s++)
+			offs[s] = p->steps[s].offset;
+		x->path[k].count = p->count;
+		x->path[k].steps = p->nr_steps;
+		advise_lines_touched(a, offs, p->nr_steps, 64,
+				     &x->path[k].before, &x->path[k].after);
+		advise_lines_touched(a, offs, p->nr_steps, 128,
+				     &x->path[k].before_128,
+				     &x->path[k].after_128);
+		free(offs);
+	}
+	paths_free(&ps);
 }
 
 /* The struct @type ("struct x") as the build in @path lays it out. */
@@ -586,6 +780,7 @@ int cmd_advise(int argc, char **argv)
 	struct advise a;
 	struct advise_whatif w;
 	struct advise_guard g;
+	struct advise_extras x;
 	char err[512];
 	FILE *out;
 	int t, ret;
@@ -650,14 +845,16 @@ int cmd_advise(int argc, char **argv)
 	}
 	classify_build(&c, &hs);
 	advise_whatif(&w, &a, &hs, t);
+	extras(&x, &a, &r, &hs, t);
 	if (o.check)
 		guard(&g, &w, a.line);
 	if (o.a.view.json)
 		report_json(out, &a, &w, o.cache, layouts[t]->name,
-			    o.check ? &g : NULL);
+			    o.check ? &g : NULL, &x);
 	else
 		report_text(out, &a, &w, o.cache, layouts[t]->name,
-			    o.check ? &g : NULL);
+			    o.check ? &g : NULL, &x);
+	advise_whatif_free(&w);
 	classify_free(&c);
 	advise_free(&a);
 	if (o.check && g.grows)

@@ -161,6 +161,24 @@ static void test_proposal(void)
 	CHECK_EQ_U64(w.after[1].false_sharing, 0);
 	CHECK(w.before[1].lines_per_life == 1 && w.after[1].lines_per_life == 2);
 	CHECK_EQ_U64(w.line_pairs, 0);
+	/* Per member: the false sharing was a's and b's, and is gone. */
+	u = named(&a, "b");
+	CHECK(u && w.unit_before[u - a.u].false_sharing > 0 &&
+	      w.unit_after[u - a.u].false_sharing == 0 &&
+	      w.unit_after[u - a.u].accesses ==
+	      w.unit_before[u - a.u].accesses);
+	u = named(&a, "cold1");
+	CHECK(u && w.unit_before[u - a.u].accesses == 0 &&
+	      w.unit_after[u - a.u].accesses == 0);
+	{
+		/* A path over a, b and r: lines 0, 0, 1 today; 0, 2, 1. */
+		const uint16_t offs[] = { 0, 8, 64, 0 };
+		unsigned int before, after;
+
+		advise_lines_touched(&a, offs, 4, 64, &before, &after);
+		CHECK(before == 2 && after == 3);
+	}
+	advise_whatif_free(&w);
 	classify_free(&c);
 	advise_free(&a);
 	/* b pinned: it stays at 8, on a's line: the mix stays. */
@@ -257,11 +275,13 @@ static void test_line_128(void)
 	advise_whatif(&w, &a, &hs, 0);
 	CHECK_EQ_U64(w.after[0].false_sharing, 0);
 	CHECK(w.after[1].false_sharing > 0);
+	advise_whatif_free(&w);
 	advise_free(&a);
 	CHECK(advise_build(&a, &l, &hs, 0, 128, NULL, err, sizeof(err)) == 0);
 	CHECK(named(&a, "b") && named(&a, "b")->new_off == 128);
 	advise_whatif(&w, &a, &hs, 0);
 	CHECK_EQ_U64(w.after[1].false_sharing, 0);
+	advise_whatif_free(&w);
 	advise_free(&a);
 	free_histories(&hs);
 	layout_free(&l);
@@ -351,6 +371,7 @@ static void test_given(void)
 	advise_whatif(&w, &a, &hs, 0);
 	CHECK(w.before[0].false_sharing > 0);
 	CHECK_EQ_U64(w.after[0].false_sharing, 0);
+	advise_whatif_free(&w);
 	advise_free(&a);
 	/* Today's own offsets: today's replay. */
 	CHECK(advise_build(&a, &l, &hs, 0, 64, NULL, err, sizeof(err)) == 0);
@@ -359,6 +380,7 @@ static void test_given(void)
 	advise_whatif(&w, &a, &hs, 0);
 	CHECK_EQ_U64(w.after[0].false_sharing, w.before[0].false_sharing);
 	CHECK_EQ_U64(w.after[0].transfers, w.before[0].transfers);
+	advise_whatif_free(&w);
 	advise_free(&a);
 	/* advise --json's names and offsets; r missing, then overlapping. */
 	{

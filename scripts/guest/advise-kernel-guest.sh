@@ -1,0 +1,36 @@
+#!/bin/sh
+# In the guest, for scripts/advise-kernel.sh (issue "From diagnosis to
+# fix", item 4): recordings of the real kernel objects the selftests
+# exercise, each type's whole plan watched (history_mode=set, the
+# default) until it went twice round, for dprof-view advise:
+#   filp  (struct file)      kshare file: two CPUs read one file in turns
+#   UDP   (struct udp_sock)  kshare udp: CPU 0 sends, CPU 1 receives
+#   TCP   (struct tcp_sock)  tcp_load: a server and clients over loopback
+#   skbuff_head_cache        udp_flood from CPU 0 to CPU 1
+# Writes /host/NAME.dprof for each.
+cd /selftests && . ./functions.sh
+trap cleanup_modules EXIT
+dd if=/dev/zero of="$TMP/kf" bs=1k count=64 2>/dev/null
+rec() {	# NAME TARGET EXTRA_PARAMS COMMAND...
+	name=$1 target=$2 extra=$3
+	shift 3
+	# shellcheck disable=SC2086
+	load_mod dprof target="$target" sampler=off $extra
+	cat >"$TMP/adv-run.sh" <<EOS
+. /selftests/functions.sh
+for i in \$(seq 40); do
+	$* >/dev/null || exit 1
+	[ "\$(plan_count rounds)" -ge 2 ] && exit 0
+done
+exit 0
+EOS
+	taskset 2 dprof-view record -o "/host/$name.dprof" -- sh "$TMP/adv-run.sh" ||
+		fail "recording $name failed"
+	echo "$name: $(grep -E 'rounds complete' "$DPROF_DIR/histories" | tail -n 1)"
+	unload_mod dprof
+}
+rec file filp "history_cpus=0 history_wait_ms=50" kshare file 200 20 "$TMP/kf"
+rec udp UDP "history_cpus=0 history_wait_ms=50" kshare udp 50 20
+rec tcp TCP "" tcp_load -d 2 -c 4
+rec skbuff skbuff_head_cache "" udp_flood -s 0 -r 1 -d 1 -l 256
+exit 0
