@@ -32,14 +32,23 @@ mkdir -p "$out"
 	"$top/scripts/guest/advise-kernel-guest.sh"
 obtf=$out/btf-$okver
 "$top/scripts/kernel-btf.sh" "/boot/vmlinuz-$okver" "$obtf"
-for t in file:filp udp:UDP tcp:TCP skbuff:skbuff_head_cache; do
-	name=${t%%:*} cache=${t#*:}
-	echo "== $cache ($name.dprof)"
-	"$view" advise "$out/$name.dprof" "$cache" | tee "$out/$name.txt" |
+# UDP and TCP also as struct sock (-T CACHE=sock): their fields sit in
+# the nested inet_sock.sk, which advise moves only as one unit.
+for t in file:filp udp:UDP udp-sock:UDP:sock tcp:TCP tcp-sock:TCP:sock \
+	skbuff:skbuff_head_cache; do
+	name=${t%%:*} rest=${t#*:}
+	cache=${rest%%:*} as=
+	[ "$rest" = "$cache" ] || as="-T $cache=${rest#*:}"
+	rec=$out/${name%%-*}.dprof
+	echo "== $cache${as:+ ($as)} ($(basename "$rec"))"
+	# shellcheck disable=SC2086
+	"$view" advise $as "$rec" "$cache" | tee "$out/$name.txt" |
 		sed -n '/^lines holding/,/^alignment/p;/^what-if/,$p'
-	"$view" advise --json "$out/$name.dprof" "$cache" >"$out/$name.json"
+	# shellcheck disable=SC2086
+	"$view" advise --json $as "$rec" "$cache" >"$out/$name.json"
 	echo "== $cache against $okver's layout"
-	"$view" advise --against "$obtf" "$out/$name.dprof" "$cache" \
+	# shellcheck disable=SC2086
+	"$view" advise $as --against "$obtf" "$rec" "$cache" \
 		>"$out/$name-against.txt" 2>&1 &&
 		sed -n '/^what-if/,/^  working set/p' "$out/$name-against.txt" ||
 		cat "$out/$name-against.txt"

@@ -533,7 +533,8 @@ static size_t mixed_lines(const struct advise *a, bool new)
 			const struct advise_unit *u = &a->u[i];
 			uint32_t off = new ? u->new_off : u->old_off;
 
-			if (!u->size || off >= (line + 1) * a->line ||
+			if (!u->size || (new && u->gone) ||
+			    off >= (line + 1) * a->line ||
 			    off + u->size <= line * a->line)
 				continue;
 			if (u->role == ADVISE_WRITE_A)
@@ -629,8 +630,9 @@ static void pack(struct advise *a, enum advise_strategy st)
 }
 
 static void replay(struct advise_totals *t, struct advise_totals *per_unit,
-		   const struct advise *a, const struct history_set *hs,
-		   int target, bool moved_too, uint32_t line);
+		   uint64_t *gone, const struct advise *a,
+		   const struct history_set *hs, int target, bool moved_too,
+		   uint32_t line);
 
 /* Estimated misses of a layout: what the strategies are judged by. */
 static uint64_t misses(const struct advise_totals *t)
@@ -665,7 +667,7 @@ static void choose(struct advise *a, const struct history_set *hs,
 		struct advise_candidate *c = &a->cand[st];
 
 		pack(a, st);
-		replay(&c->totals, NULL, a, hs, target, st != ADVISE_TODAY,
+		replay(&c->totals, NULL, NULL, a, hs, target, st != ADVISE_TODAY,
 		       a->line == 128 ? 128 : 64);
 		c->mixed_lines = mixed_lines(a, true);
 		c->size = a->new_size;
@@ -738,38 +740,41 @@ static int by_new_off(const void *x, const void *y, void *ctx)
 	return p->new_off < q->new_off ? -1 : p->new_off > q->new_off;
 }
 
-int advise_use_offsets(struct advise *a, const char *const *names,
-		       const uint32_t *offs, size_t n, uint32_t size,
-		       const char *what, char *err, size_t errlen)
+/*
+ * The given layout's checks and totals, once each unit has its new_off
+ * or is gone: no overlap, the size, the order, the mixed lines.
+ */
+static int finish_given(struct advise *a, uint32_t size, const char *what,
+			char *err, size_t errlen)
 {
-	size_t *v;
+	size_t *v, prev = SIZE_MAX;
 	uint32_t end = 0;
 
+	a->nr_gone = 0;
 	for (size_t i = 0; i < a->nu; i++) {
-		struct advise_unit *u = &a->u[i];
-		size_t k = first_name_len(u->name), j;
+		const struct advise_unit *u = &a->u[i];
 
-		for (j = 0; j < n; j++)
-			if (first_name_len(names[j]) == k &&
-			    !strncmp(names[j], u->name, k))
-				break;
-		if (j == n) {
-			snprintf(err, errlen, "%s has no member %.*s, which today's struct has: not a layout of the same struct",
-				 what, (int)k, u->name);
-			return -1;
-		}
-		u->new_off = offs[j];
-		if (u->new_off + u->size > end)
+		a->nr_gone += u->gone;
+		if (!u->gone && u->new_off + u->size > end)
 			end = u->new_off + u->size;
+	}
+	if (a->nr_gone == a->nu) {
+		snprintf(err, errlen, "%s has none of the members of today's struct: not a layout of the same struct",
+			 what);
+		return -1;
 	}
 	v = xcalloc(a->nu + 1, sizeof(*v));
 	for (size_t i = 0; i < a->nu; i++)
 		v[i] = i;
 	qsort_r(v, a->nu, sizeof(*v), by_new_off, a);
-	for (size_t i = 1; i < a->nu; i++) {
-		const struct advise_unit *p = &a->u[v[i - 1]], *q = &a->u[v[i]];
+	for (size_t i = 0; i < a->nu; i++) {
+		const struct advise_unit *p, *q = &a->u[v[i]];
 
-		if (p->size && q->size && p->new_off + p->size > q->new_off) {
+		if (q->gone || !q->size)
+			continue;
+		p = prev == SIZE_MAX ? NULL : &a->u[prev];
+		prev = v[i];
+		if (p && p->new_off + p->size > q->new_off) {
 			snprintf(err, errlen, "in %s, %s (at %u, %u bytes) overlaps %s (at %u)",
 				 what, p->name, p->new_off, p->size, q->name,
 				 q->new_off);
@@ -783,40 +788,107 @@ int advise_use_offsets(struct advise *a, const char *const *names,
 	a->new_size = size > end ? size : end;
 	a->npads = 0;
 	a->given = what;
-	a->same_order = a->new_size == a->old_size;
+	a->same_order = a->new_size == a->old_size && !a->nr_gone;
 	for (size_t i = 0; i < a->nu && a->same_order; i++)
 		a->same_order = a->u[i].new_off == a->u[i].old_off;
 	a->mixed_lines_after = mixed_lines(a, true);
 	return 0;
 }
 
+int advise_use_offsets(struct advise *a, const char *const *names,
+		       const uint32_t *offs, size_t n, uint32_t size,
+		       const char *what, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < a->nu; i++) {
+		struct advise_unit *u = &a->u[i];
+		size_t k = first_name_len(u->name), j;
+
+		for (j = 0; j < n; j++)
+			if (first_name_len(names[j]) == k &&
+			    !strncmp(names[j], u->name, k))
+				break;
+		u->gone = j == n;
+		u->new_off = u->gone ? u->old_off : offs[j];
+	}
+	return finish_given(a, size, what, err, errlen);
+}
+
+/* A top-level member of another build: its bytes there. */
+struct other_member {
+	const char *name;	/* into the layout's path, top_len() long */
+	size_t len;
+	uint32_t lo, hi;
+};
+
+/* The other build's bytes of the unit's members; false if one lacks. */
+static bool unit_span(const struct advise_unit *u,
+		      const struct other_member *m, size_t n, uint32_t *lo,
+		      uint32_t *hi)
+{
+	const char *p = u->name;
+
+	*lo = UINT32_MAX;
+	*hi = 0;
+	while (*p) {
+		size_t k = first_name_len(p), j;
+
+		for (j = 0; j < n; j++)
+			if (m[j].len == k && !strncmp(m[j].name, p, k))
+				break;
+		if (j == n)
+			return false;
+		if (m[j].lo < *lo)
+			*lo = m[j].lo;
+		if (m[j].hi > *hi)
+			*hi = m[j].hi;
+		p += k;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return true;
+}
+
 int advise_use_layout(struct advise *a, const struct layout *l,
 		      const char *what, char *err, size_t errlen)
 {
-	const char **names = xcalloc(l->nr_fields + 1, sizeof(*names));
-	uint32_t *offs = xcalloc(l->nr_fields + 1, sizeof(*offs));
+	struct other_member *m = xcalloc(l->nr_fields + 1, sizeof(*m));
 	size_t n = 0;
 	int ret;
 
-	/* Leaves are sorted by offset: a member's first is its start. */
 	for (size_t i = 0; i < l->nr_fields; i++) {
-		const char *p = l->fields[i].path;
-		size_t k = top_len(p), j;
+		const struct layout_field *f = &l->fields[i];
+		size_t k = top_len(f->path), j;
 
 		for (j = 0; j < n; j++)
-			if (top_len(names[j]) == k && !strncmp(names[j], p, k))
+			if (m[j].len == k && !strncmp(m[j].name, f->path, k))
 				break;
-		if (j < n)
+		if (j == n) {
+			m[n].name = f->path;
+			m[n].len = k;
+			m[n].lo = f->offset;
+			m[n++].hi = f->offset + f->size;
 			continue;
-		names[n] = memcpy(xcalloc(k + 1, 1), p, k);
-		offs[n++] = l->fields[i].offset;
+		}
+		if (f->offset < m[j].lo)
+			m[j].lo = f->offset;
+		if (f->offset + f->size > m[j].hi)
+			m[j].hi = f->offset + f->size;
 	}
-	ret = advise_use_offsets(a, names, offs, n, l->size, what, err,
-				 errlen);
-	for (size_t j = 0; j < n; j++)
-		free((char *)names[j]);
-	free(names);
-	free(offs);
+	/*
+	 * A unit keeps its bytes only when all its members are there and
+	 * span as many bytes: else its type changed (6.12's struct file
+	 * holds a pointer where 6.1's held struct fown_struct) and offsets
+	 * inside it do not map: it is gone, like a member dropped.
+	 */
+	for (size_t i = 0; i < a->nu; i++) {
+		struct advise_unit *u = &a->u[i];
+		uint32_t lo, hi;
+
+		u->gone = !unit_span(u, m, n, &lo, &hi) || hi - lo != u->size;
+		u->new_off = u->gone ? u->old_off : lo;
+	}
+	ret = finish_given(a, l->size, what, err, errlen);
+	free(m);
 	return ret;
 }
 
@@ -934,7 +1006,7 @@ static const struct advise_unit *unit_at_new(const struct advise *a,
 					     uint32_t off)
 {
 	for (size_t i = 0; i < a->nu; i++)
-		if (off >= a->u[i].new_off &&
+		if (!a->u[i].gone && off >= a->u[i].new_off &&
 		    off < a->u[i].new_off + a->u[i].size)
 			return &a->u[i];
 	return NULL;
@@ -964,8 +1036,9 @@ static void unit_totals(struct advise_totals *per_unit, const struct advise *a,
 }
 
 static void replay(struct advise_totals *t, struct advise_totals *per_unit,
-		   const struct advise *a, const struct history_set *hs,
-		   int target, bool moved_too, uint32_t line)
+		   uint64_t *gone, const struct advise *a,
+		   const struct history_set *hs, int target, bool moved_too,
+		   uint32_t line)
 {
 	struct history_set m = { 0 };
 	struct classify c;
@@ -981,12 +1054,21 @@ static void replay(struct advise_totals *t, struct advise_totals *per_unit,
 		*x = *h;
 		x->elems = xcalloc(h->nr_elems + 1, sizeof(*x->elems));
 		x->cap = h->nr_elems;
+		x->nr_elems = 0;
 		for (size_t k = 0; k < h->nr_elems; k++) {
 			uint16_t o = h->elems[k].offset;
+			const struct advise_unit *u;
 
-			x->elems[k] = h->elems[k];
-			x->elems[k].offset = fold(moved_too ? moved(a, o) : o,
-						  line);
+			/* A unit the given layout lacks: out of both. */
+			if (a->nr_gone && (u = advise_unit_at(a, o)) &&
+			    u->gone) {
+				if (gone && classify_usable(h))
+					(*gone)++;
+				continue;
+			}
+			x->elems[x->nr_elems] = h->elems[k];
+			x->elems[x->nr_elems++].offset =
+				fold(moved_too ? moved(a, o) : o, line);
 		}
 		for (int k = 0; k < h->nr_offsets; k++)
 			x->offset[k] = fold(moved_too ? moved(a, h->offset[k]) :
@@ -1034,10 +1116,11 @@ void advise_whatif(struct advise_whatif *w, const struct advise *a,
 	w->unit_before = xcalloc(a->nu + 1, sizeof(*w->unit_before));
 	w->unit_after = xcalloc(a->nu + 1, sizeof(*w->unit_after));
 	for (int k = 0; k < 2; k++) {
-		replay(&w->before[k], k ? NULL : w->unit_before, a, hs, target,
-		       false, k ? 128 : 64);
-		replay(&w->after[k], k ? NULL : w->unit_after, a, hs, target,
-		       true, k ? 128 : 64);
+		replay(&w->before[k], k ? NULL : w->unit_before,
+		       k ? NULL : &w->gone_accesses, a, hs, target, false,
+		       k ? 128 : 64);
+		replay(&w->after[k], k ? NULL : w->unit_after, NULL, a, hs,
+		       target, true, k ? 128 : 64);
 	}
 	for (size_t i = 0; i < hs->n; i++) {
 		const struct history *h = &hs->h[i];

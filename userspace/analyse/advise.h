@@ -83,6 +83,12 @@ struct advise_unit {
 	uint32_t old_off, size, align;
 	uint32_t new_off;
 	bool pinned, flex;
+	/*
+	 * Not in the layout given (advise_use_offsets): another build
+	 * dropped or renamed it.  Its accesses are left out of both
+	 * replays, so that the two compare like with like.
+	 */
+	bool gone;
 	/* per life: accesses, and writes and reads by each side */
 	double accesses, writes_a, writes_b, reads_a, reads_b;
 	/*
@@ -140,6 +146,7 @@ struct advise {
 	 * it came from.
 	 */
 	const char *given;
+	size_t nr_gone;		/* units the layout given lacks */
 };
 
 /*
@@ -156,10 +163,11 @@ void advise_free(struct advise *a);
  * Replaces the proposal by a layout given from @what (for the what-if):
  * each unit takes the offset of its first member among @names (top-level
  * member names, or a unit's names joined by ", " as advise --json writes
- * them) at @offs, the struct @size bytes (at least the units' end).  0,
- * or -1 with a reason in @err: a member of today's struct the layout
- * lacks, or two units that overlap there.  Members only the layout has
- * are ignored: no history watched them.
+ * them) at @offs, the struct @size bytes (at least the units' end).  A
+ * unit none of whose first member the layout has is gone (advise_unit).
+ * 0, or -1 with a reason in @err: two units that overlap there, or no
+ * unit of today's struct in it.  Members only the layout has are
+ * ignored: no history watched them.
  */
 int advise_use_offsets(struct advise *a, const char *const *names,
 		       const uint32_t *offs, size_t n, uint32_t size,
@@ -184,6 +192,8 @@ struct advise_whatif {
 	 * (lines_per_life unused).  advise_whatif_free() frees them.
 	 */
 	struct advise_totals *unit_before, *unit_after;
+	/* accesses to units the given layout lacks, left out of both */
+	uint64_t gone_accesses;
 	/*
 	 * Pairs of watched slots the proposal puts on one line that no
 	 * complete history watched together: their false sharing is not

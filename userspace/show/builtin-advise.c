@@ -188,8 +188,12 @@ static size_t *sorted(const struct advise *a, bool new)
 			uint32_t ox = new ? x->new_off : x->old_off;
 			uint32_t oy = new ? y->new_off : y->old_off;
 
-			if (ox < oy || (ox == oy && !x->flex))
+			if (new && x->gone != y->gone) {
+				if (y->gone)
+					break;	/* the gone go last */
+			} else if (ox < oy || (ox == oy && !x->flex)) {
 				break;
+			}
 			v[k - 1] ^= v[k];
 			v[k] ^= v[k - 1];
 			v[k - 1] ^= v[k];
@@ -218,6 +222,9 @@ static void print_struct(FILE *out, const struct advise *a, const char *name,
 		const struct advise_unit *u = &a->u[v[k]];
 		uint32_t off = new ? u->new_off : u->old_off;
 		const struct advise_pad *p = new ? pad_at(a, at) : NULL;
+
+		if (new && u->gone)
+			break;	/* last: not in the given layout */
 
 		if (p) {
 			fprintf(out, "\n\t/* XXX %u bytes of padding: %s apart from %s */\n",
@@ -249,29 +256,33 @@ static void print_struct(FILE *out, const struct advise *a, const char *name,
 	free(v);
 }
 
-/* A unified diff of the member order (longest common subsequence). */
+/*
+ * A unified diff of the member order (longest common subsequence);
+ * members a given layout lacks are only on today's side.
+ */
 static void print_diff(FILE *out, const struct advise *a)
 {
-	size_t *x = sorted(a, false), *y = sorted(a, true), n = a->nu;
-	size_t *lcs = xcalloc((n + 1) * (n + 1), sizeof(*lcs));
-	size_t i = 0, j = 0;
+	size_t *x = sorted(a, false), *y = sorted(a, true), n = a->nu, m = 0;
+	size_t *lcs, w, i = 0, j = 0;
 
+	while (m < n && !a->u[y[m]].gone)
+		m++;		/* sorted() puts the gone last */
+	w = m + 1;
+	lcs = xcalloc((n + 1) * w, sizeof(*lcs));
 	for (size_t p = n; p-- > 0;)
-		for (size_t q = n; q-- > 0;)
-			lcs[p * (n + 1) + q] = x[p] == y[q] ?
-				lcs[(p + 1) * (n + 1) + q + 1] + 1 :
-				lcs[(p + 1) * (n + 1) + q] >
-				lcs[p * (n + 1) + q + 1] ?
-				lcs[(p + 1) * (n + 1) + q] :
-				lcs[p * (n + 1) + q + 1];
+		for (size_t q = m; q-- > 0;)
+			lcs[p * w + q] = x[p] == y[q] ?
+				lcs[(p + 1) * w + q + 1] + 1 :
+				lcs[(p + 1) * w + q] > lcs[p * w + q + 1] ?
+				lcs[(p + 1) * w + q] : lcs[p * w + q + 1];
 	fprintf(out, "--- today\n+++ %s\n@@ -1,%zu +1,%zu @@\n",
-		a->given ? "given" : "proposed", n, n);
-	while (i < n || j < n) {
-		if (i < n && j < n && x[i] == y[j]) {
+		a->given ? "given" : "proposed", n, m);
+	while (i < n || j < m) {
+		if (i < n && j < m && x[i] == y[j]) {
 			fprintf(out, " %s\n", a->u[x[i]].name);
 			i++, j++;
-		} else if (j < n && (i == n || lcs[i * (n + 1) + j + 1] >=
-					       lcs[(i + 1) * (n + 1) + j])) {
+		} else if (j < m && (i == n || lcs[i * w + j + 1] >=
+					       lcs[(i + 1) * w + j])) {
 			fprintf(out, "+%s\n", a->u[y[j]].name);
 			j++;
 		} else {
@@ -347,17 +358,30 @@ static const struct column whatif_cols[NR_WHATIF_COLS] = {
 	[WC_XFER_A] = { "after_xfer", "transfers_after", 0, COL_UINT, 11 },
 };
 
-/* Members some replayed access touched, in today's order. */
-static void whatif_rows(const struct table *t, const struct advise *a,
-			const struct advise_whatif *w)
+/* A member's misses in the replay: true + false sharing + transfers. */
+static uint64_t unit_misses(const struct advise_totals *t)
 {
+	return t->true_sharing + t->false_sharing + t->transfers;
+}
+
+/*
+ * Members with a miss in either replay, in today's order; the number of
+ * members accessed without any is returned.
+ */
+static size_t whatif_rows(const struct table *t, const struct advise *a,
+			  const struct advise_whatif *w)
+{
+	size_t quiet = 0;
+
 	for (size_t i = 0; i < a->nu; i++) {
 		const struct advise_totals *b = &w->unit_before[i];
 		const struct advise_totals *f = &w->unit_after[i];
 		struct cell c[NR_WHATIF_COLS] = { 0 };
 
-		if (!b->accesses && !f->accesses)
+		if (!unit_misses(b) && !unit_misses(f)) {
+			quiet += b->accesses || f->accesses;
 			continue;
+		}
 		c[WC_NAME].s = a->u[i].name;
 		c[WC_TRUE_B].u = b->true_sharing;
 		c[WC_FALSE_B].u = b->false_sharing;
@@ -367,6 +391,7 @@ static void whatif_rows(const struct table *t, const struct advise *a,
 		c[WC_XFER_A].u = f->transfers;
 		table_row(t, c);
 	}
+	return quiet;
 }
 
 /* Bytes of the type's working set: objects x lines a life x line. */
@@ -437,8 +462,13 @@ static void extras_text(FILE *out, const struct advise *a,
 			x->objects);
 	fprintf(out, "\nper member, at 64-byte lines (a replayed access counts for the member whose bytes it touched): today, then %s\n",
 		after);
+	size_t quiet;
+
 	table_header(&t);
-	whatif_rows(&t, a, w);
+	quiet = whatif_rows(&t, a, w);
+	if (quiet)
+		fprintf(out, "  (and %zu members accessed without a miss in either replay)\n",
+			quiet);
 	fprintf(out, "\nlines a path touches, today -> %s at 64 and at 128 bytes (the %zu most common of %zu paths; paths: the histories with the same steps):\n",
 		after, x->npaths, x->all_paths);
 	for (size_t i = 0; i < x->npaths; i++)
@@ -459,6 +489,7 @@ static void unit_rows(const struct table *t, const struct advise *a)
 		c[AC_NAME].s = u->name;
 		c[AC_OLD].u = u->old_off;
 		c[AC_NEW].u = u->new_off;
+		c[AC_NEW].null = u->gone;
 		c[AC_SIZE].u = u->size;
 		c[AC_ACC].d = u->accesses;
 		c[AC_WA].d = u->writes_a;
@@ -564,6 +595,12 @@ static void report_json(FILE *out, const struct advise *a,
 		json_string(&j, "given", a->given);
 	else
 		json_null(&j, "given");
+	json_array_begin(&j, "not_in_given");
+	for (size_t i = 0; i < a->nu; i++)
+		if (a->u[i].gone)
+			json_string(&j, NULL, a->u[i].name);
+	json_array_end(&j);
+	json_uint(&j, "not_in_given_accesses", w->gone_accesses);
 	if (g) {
 		json_object_begin(&j, "check");
 		json_uint(&j, "misses_today", g->before);
@@ -591,11 +628,26 @@ static void whatif_row(FILE *out, const char *what,
 	fputc('\n', out);
 }
 
+/* The members a given layout lacks, ", " between, into @buf. */
+static const char *gone_names(const struct advise *a, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < a->nu && at + 1 < len; i++)
+		if (a->u[i].gone)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "", a->u[i].name);
+	return buf;
+}
+
 static void report_text(FILE *out, const struct advise *a,
 			const struct advise_whatif *w, const char *cache,
 			const char *type, const struct advise_guard *g,
 			const struct advise_extras *x)
 {
+	char names[1024];
+
 	struct table t = {
 		.cols = unit_cols, .nr_cols = NR_ADVISE_COLS,
 		.mode = TABLE_TEXT, .out = out, .indent = "  ",
@@ -629,9 +681,14 @@ static void report_text(FILE *out, const struct advise *a,
 			c->totals.lines_per_life, c->mixed_lines, c->size,
 			st == a->strategy ? "  <- proposed" : "");
 	}
-	if (a->given)
+	if (a->given) {
 		fprintf(out, "given: the layout of %s, replayed below in place of the proposal\n",
 			a->given);
+		if (a->nr_gone)
+			fprintf(out, "given: %zu of today's members (units moving together) it lacks or lays out over other bytes (a changed type: offsets in them do not map): %s; their %llu accesses are left out of both replays\n",
+				a->nr_gone, gone_names(a, names, sizeof(names)),
+				(unsigned long long)w->gone_accesses);
+	}
 	else if (a->same_order)
 		fprintf(out, "no layout tried beats today's by the replay: keep it\n");
 	else if (misses_of(&a->cand[a->strategy]) >

@@ -389,9 +389,22 @@ static void test_given(void)
 
 		CHECK(advise_build(&a, &l, &hs, 0, 64, NULL, err,
 				   sizeof(err)) == 0);
+		/* r not in it: gone, its accesses out of both replays. */
 		CHECK(advise_use_offsets(&a, names, offs, 4, 136, "x.json",
+					 err, sizeof(err)) == 0);
+		CHECK_EQ_U64(a.nr_gone, 1);
+		u = named(&a, "r");
+		CHECK(u && u->gone);
+		advise_whatif(&w, &a, &hs, 0);
+		CHECK(w.gone_accesses > 0);
+		CHECK_EQ_U64(w.after[0].accesses, w.before[0].accesses);
+		CHECK(w.before[0].false_sharing > 0);
+		CHECK_EQ_U64(w.after[0].false_sharing, 0);
+		CHECK_EQ_U64(w.unit_before[u - a.u].accesses, 0);
+		advise_whatif_free(&w);
+		CHECK(advise_use_offsets(&a, names, offs, 0, 136, "x.json",
 					 err, sizeof(err)) == -1);
-		CHECK(strstr(err, "no member r") != NULL);
+		CHECK(strstr(err, "none of the members") != NULL);
 		offs[4] = 68;
 		CHECK(advise_use_offsets(&a, names, offs, 5, 136, "x.json",
 					 err, sizeof(err)) == -1);
