@@ -14,17 +14,20 @@
 # Output in build/case-referee/: the recording, the referee's table,
 # the judgment as text and JSON.  About 2 minutes at the default.
 #
-#   scripts/case-referee.sh [-k KERNEL] [-n SETS]
+#   scripts/case-referee.sh [-k KERNEL] [-n SETS] [-p PARAMS]
 #   -n  sets memcslap sends (default 8000)
+#   -p  more dprof.ko parameters, after target=all (e.g. track_one_in=1)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=6.1
 sets=8000
-while getopts k:n: o; do
+params=
+while getopts k:n:p: o; do
 	case $o in
 	k) kernel=$OPTARG ;;
 	n) sets=$OPTARG ;;
-	*) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	p) params=$OPTARG ;;
+	*) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 case $sets in
@@ -39,7 +42,7 @@ plugin=$("$top/scripts/referee.sh" plugin "$kver" "$out/referee.json")
 start=$(date +%s)
 DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000" \
 	"$top/scripts/vm.sh" -k "$kernel" -r debian -s "$out" -t 3600 \
-	"$top/selftests/referee/guest-memcached-dprof.sh" "$sets"
+	"$top/selftests/referee/guest-memcached-dprof.sh" "$sets" "$params"
 echo "guest run: $(($(date +%s) - start)) s with the plugin"
 [ -s "$out/referee.json" ] && [ -s "$out/memcached.dprof" ] ||
 	{ echo "case-referee: the run left no recording or no referee table" >&2; exit 1; }

@@ -7,17 +7,20 @@
 # user starts with.  The referee measures between the two sync(1) calls
 # around memcslap (memcached is up before).
 # Writes the recording, memcslap's output and memcached's count of sets
-# to /host.  Its argument: the sets to send (default 8,000: 2 minutes
-# under the plugin).
+# to /host.  Its arguments: the sets to send (default 8,000: 2 minutes
+# under the plugin), and more dprof.ko parameters (none by default).
 cd /selftests && . ./functions.sh
 trap 'pkill -x memcached; cleanup_modules' EXIT
 command -v memcached >/dev/null || skip "not in the Debian guest (scripts/vm.sh -r debian)"
 N=${1:-8000}
+# shellcheck disable=SC2086
+PARAMS=${2:-}
 # What the kernel allocates while dprof.ko loads (its perf events above
 # all, which the perf core touches on every trap and tick) is dprof's
 # own: the referee leaves its accesses out (progs/referee_own.c).
 referee_own begin
-load_mod dprof target=all
+# shellcheck disable=SC2086
+load_mod dprof target=all $PARAMS
 referee_own end
 taskset -c 0 memcached -u nobody -U 11211 -p 11211 -l 127.0.0.1 -t 1 &
 loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||
