@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "diffstat.h"
 #include "advise.h"
 #include "util.h"
 
@@ -238,15 +239,10 @@ static void side_add(struct side_sum *ss, const struct slot_sum *s,
 		ss->fewest = s->histories;
 }
 
+/* Student's t for @n units (n - 1 degrees of freedom); -1 below 2. */
 static double t975_df(uint64_t n)
 {
-	static const double t[] = {
-		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
-		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
-	};
-
-	return n < 2 ? -1 : n - 1 < sizeof(t) / sizeof(t[0]) ? t[n - 1] : 1.96;
+	return n < 2 ? -1 : stat_t975((double)(n - 1));
 }
 
 static double side_half(const struct side_sum *ss, double y)

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "diffstat.h"
 #include "cachesim.h"
 #include "util.h"
 
@@ -551,16 +552,10 @@ static void replay_access(struct cachesim *sim, struct set_cache *sc,
 	sim->accesses++;
 }
 
-/* Student's t, two-sided 95%, for @df degrees of freedom (1 to 19). */
+/* Student's t, two-sided 95%, for @df degrees of freedom (df >= 1). */
 static double t95(unsigned int df)
 {
-	static const double t[] = {
-		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
-		2.101, 2.093,
-	};
-
-	return df < sizeof(t) / sizeof(t[0]) ? t[df] : 1.96;
+	return stat_t975((double)df);
 }
 
 double sim_rate_half(const struct sim_type *ty, enum sim_kind kind)

@@ -190,3 +190,17 @@ double diff_quantile(double *v, size_t n, double q)
 		return pos - (double)i < 0.5 ? v[i] : v[i + 1];
 	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
 }
+
+double stat_t975(double df)
+{
+	static const double t[] = {
+		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+		2.052, 2.048, 2.045,
+	};
+
+	if (!(df >= 1))
+		return NAN;
+	return df < 30 ? t[(int)df] : 1.96;
+}

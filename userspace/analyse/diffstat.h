@@ -52,5 +52,11 @@ double diff_rng_normal(struct diff_rng *r);	/* N(0, 1) */
 
 /* The @q quantile (0..1) of @v (n values, sorted in place). */
 double diff_quantile(double *v, size_t n, double q);
+/*
+ * Student's t, two-sided 95 %, for @df degrees of freedom (1.96 from 30
+ * on; NAN below 1): the one table the analyses' intervals use, so that a
+ * few units give a wide interval, not a narrow one.
+ */
+double stat_t975(double df);
 
 #endif

@@ -324,6 +324,32 @@ void judge_build(struct judge *j, const struct recording *r,
 	rank_types(j);
 }
 
+void judge_lives(struct judge *j, const struct recording *r,
+		 const struct lives *l, double seconds, uint64_t min_lives)
+{
+	j->lives_min = min_lives;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct lives_type *x = &l->t[i];
+		struct judge_type *jt;
+
+		if (x->lives < min_lives || x->target < 0 ||
+		    (size_t)x->target >= r->nr_targets)
+			continue;
+		jt = type_of(j, r->targets[x->target].name);
+		jt->have_lives = true;
+		jt->lives = x->lives;
+		jt->lives_cut = x->cut;
+		jt->lives_rate = x->rate;
+		jt->lives_half = x->half;
+		jt->oracle_rate = seconds > 0 ?
+				  (double)jt->oracle_accesses / seconds : 0;
+		jt->lives_held = x->half >= 0 &&
+				 fabs(x->rate - jt->oracle_rate) <= x->half;
+		j->lives_types++;
+		j->lives_held += jt->lives_held;
+	}
+}
+
 void judge_free(struct judge *j)
 {
 	free(j->t);

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "classify.h"
+#include "lives.h"
 #include "oracle.h"
 #include "recfile.h"
 #include "report.h"
@@ -48,6 +49,14 @@ struct judge_type {
 	bool have_oracle_ws;
 	double oracle_ws_bytes, oracle_objects;
 	bool ws_held;		/* [ws_lo, ws_hi] holds the referee's */
+	/*
+	 * Accesses per second from complete lives (lives.h), against the
+	 * referee's accesses over its measured seconds.
+	 */
+	bool have_lives;
+	uint64_t lives, lives_cut;
+	double lives_rate, lives_half, oracle_rate;
+	bool lives_held;
 };
 
 enum judge_verdict {
@@ -88,6 +97,9 @@ struct judge {
 	size_t ws_types, ws_held;	/* working sets judged; held */
 	/* The referee's span over dprof's (judge.c): its averages' factor. */
 	double ws_span_scale;
+	/* types with lives_min lives or more; their rates held (judge_lives) */
+	uint64_t lives_min;
+	size_t lives_types, lives_held;
 };
 
 /*
@@ -98,6 +110,13 @@ void judge_build(struct judge *j, const struct recording *r,
 		 const struct oracle *o, const struct winshare *ws,
 		 const struct classify *c, const struct report *rep,
 		 const struct workingset *wset, uint64_t min_samples);
+/*
+ * The lives estimate of each type with @min_lives complete lives or
+ * more, against the referee's accesses per second (@seconds its
+ * measured time): reported beside the window shares, not judged.
+ */
+void judge_lives(struct judge *j, const struct recording *r,
+		 const struct lives *l, double seconds, uint64_t min_lives);
 void judge_free(struct judge *j);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "diffstat.h"
 #include "winshare.h"
 #include "util.h"
 
@@ -118,24 +119,6 @@ static void influence(const struct winshare_target *t,
 	}
 }
 
-/*
- * Student's t at 97.5% for @df degrees of freedom: a few windows give a
- * wide interval, not a narrow one (1.96 from 30 on).
- */
-static double t975(double df)
-{
-	static const double t[] = {
-		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
-		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-		2.052, 2.048, 2.045,
-	};
-
-	if (df < 1)
-		return NAN;
-	return df < 30 ? t[(int)df] : 1.96;
-}
-
 bool winshare_field(const struct winshare *ws, unsigned int target,
 		    uint32_t lo, uint32_t hi, struct winshare_est *e)
 {
@@ -187,7 +170,7 @@ bool winshare_field(const struct winshare *ws, unsigned int target,
 	}
 	floor /= t->rate * t->rate * t->rate * t->rate;
 	/* The field's own windows set the degrees of freedom. */
-	e->half = t975((double)e->windows - 1) * sqrt(var > floor ? var :
+	e->half = stat_t975((double)e->windows - 1) * sqrt(var > floor ? var :
 							   floor);
 	return true;
 }

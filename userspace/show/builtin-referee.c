@@ -24,6 +24,8 @@
 #include "workingset.h"
 
 enum { OPT_MIN_SAMPLES = OPT_LONG };
+/* Types with this many complete lives or more get a lives estimate. */
+#define LIVES_MIN 10
 
 struct referee_opts {
 	struct view_args a;
@@ -120,6 +122,47 @@ static const struct column ws_cols[NR_WS_COLS] = {
 	[WC_OOBJECTS] = { "referee_objs", "referee_objects", 0, COL_DOUBLE, 12,
 			  0, 0, 1 },
 };
+
+enum {
+	LC_CACHE, LC_LIVES, LC_CUT, LC_RATE, LC_HALF, LC_ORATE, LC_HELD,
+	NR_LIVES_COLS
+};
+
+static const struct column lives_cols[NR_LIVES_COLS] = {
+	[LC_CACHE] = { "type", "cache", 0, COL_STR, -26 },
+	[LC_LIVES] = { "lives", "lives", 0, COL_UINT, 6 },
+	[LC_CUT] = { "cut", "histories_cut", 0, COL_UINT, 5 },
+	[LC_RATE] = { "dprof_acc/s", "dprof_accesses_per_s", 0, COL_DOUBLE,
+		      12 },
+	[LC_HALF] = { "±95%", "dprof_accesses_per_s_half95", 0, COL_DOUBLE,
+		      9 },
+	[LC_ORATE] = { "referee_acc/s", "referee_accesses_per_s", 0,
+		       COL_DOUBLE, 14 },
+	[LC_HELD] = { "held", "held", 0, COL_STR, -5, 2 },
+};
+
+/* Each type's accesses per second from its complete lives, by both. */
+static void lives_rows(const struct table *tab, const struct judge *jd)
+{
+	for (size_t i = 0; i < jd->nt; i++) {
+		const struct judge_type *t = &jd->t[i];
+		struct cell c[NR_LIVES_COLS];
+
+		if (!t->have_lives)
+			continue;
+		memset(c, 0, sizeof(c));
+		c[LC_CACHE].s = t->cache;
+		c[LC_LIVES].u = t->lives;
+		c[LC_CUT].u = t->lives_cut;
+		c[LC_RATE].d = t->lives_rate;
+		c[LC_HALF].d = t->lives_half;
+		c[LC_HALF].null = t->lives_half < 0;
+		c[LC_ORATE].d = t->oracle_rate;
+		c[LC_HELD].s = t->lives_half < 0 ? "-" :
+			       t->lives_held ? "yes" : "no";
+		table_row(tab, c);
+	}
+}
 
 enum {
 	TC_CACHE, TC_SAMPLES, TC_SHARE, TC_HALF, TC_RANK, TC_OACC, TC_OSHARE,
@@ -277,6 +320,11 @@ static void report(FILE *out, const struct recording *r,
 		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
 		.j = &j, .indent = "  ",
 	};
+	struct table ltab = {
+		.cols = lives_cols, .nr_cols = NR_LIVES_COLS,
+		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
+		.j = &j, .indent = "  ",
+	};
 	int cur = -1;
 
 	if (as_json) {
@@ -300,6 +348,12 @@ static void report(FILE *out, const struct recording *r,
 		json_double(&j, "referee_span_over_dprof", jd->ws_span_scale);
 		json_array_begin(&j, "workingset");
 		ws_rows(&wtab, jd);
+		json_array_end(&j);
+		json_uint(&j, "lives_min", jd->lives_min);
+		json_uint(&j, "lives_types", jd->lives_types);
+		json_uint(&j, "lives_held", jd->lives_held);
+		json_array_begin(&j, "lives");
+		lives_rows(&ltab, jd);
 		json_array_end(&j);
 		json_array_begin(&j, "types");
 		type_rows(&ttab, jd, 20);
@@ -332,6 +386,13 @@ static void report(FILE *out, const struct recording *r,
 		} else {
 			fprintf(out, "working set: not judged (the referee's table has no occupancy: a plugin older than it)\n");
 		}
+		if (jd->lives_types) {
+			fprintf(out, "lives: accesses per second from complete histories (mean samples per life x the plan's items x allocations per second; design.rst, \"Lives\"): dprof's 95%% interval holds the referee's for %zu of %zu types with %llu lives or more (reported, not judged; cut: histories that did not end by a free, whose objects it leaves out)\n",
+				jd->lives_held, jd->lives_types,
+				(unsigned long long)jd->lives_min);
+			table_header(&ltab);
+			lives_rows(&ltab, jd);
+		}
 	}
 	for (size_t i = 0; i < jd->nf; i++) {
 		const struct judge_field *f = &jd->f[i];
@@ -362,6 +423,7 @@ int cmd_referee(int argc, char **argv)
 	struct winshare ws;
 	struct oracle orc;
 	struct judge jd;
+	struct lives lv;
 	struct obj_summary objs;
 	struct report rep;
 	struct workingset wset;
@@ -407,9 +469,12 @@ int cmd_referee(int argc, char **argv)
 	report_build(&r, &o.a.map, &rep);
 	judge_build(&jd, &r, &orc, &ws, &c, &rep, have_wset ? &wset : NULL,
 		    (uint64_t)o.min_samples);
+	lives_build(&lv, &r, &hs);
+	judge_lives(&jd, &r, &lv, orc.seconds, LIVES_MIN);
 	report(out, &r, &jd, &orc, o.a.target, o.a.view.json);
 	ret = view_close(out, &o.a.view);
 	judge_free(&jd);
+	lives_free(&lv);
 	report_free(&rep);
 	if (have_wset)
 		workingset_free(&wset);

@@ -11,7 +11,7 @@ static const struct unit_test *const suites[] = {
 	classify_tests, workingset_tests, rawsamples_tests, combine_tests,
 	cachesim_tests, diff_tests, kinds_tests, datasyms_tests,
 	perfetto_tests, heatmap_tests, options_tests, columns_tests,
-	report_tests, winshare_tests, judge_tests, advise_tests,
+	report_tests, winshare_tests, judge_tests, advise_tests, lives_tests,
 };
 
 int main(void)
