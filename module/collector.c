@@ -123,6 +123,18 @@ static void disarm(void)
 		     w->end_reason == DPROF_HIST_WINDOW) &&
 		    !w->cpus_changed && w->plan_item < p->nr_items)
 			p->done[w->plan_item]++;
+		/*
+		 * A life: watched from its allocation to its free or the
+		 * timeout, every hit counted (disarmed everywhere), on one
+		 * item of the plan, the items in turn.
+		 */
+		if ((w->end_reason == DPROF_HIST_FREED ||
+		     w->end_reason == DPROF_HIST_TIMEOUT) && !w->window &&
+		    !w->cpus_changed && !atomic_read(&w->dropped) &&
+		    w->plan_item < p->nr_items)
+			dprof_plan_count_window(w->target, DPROF_WINDOW_LIFE,
+						(u64)atomic_read(&w->elements) *
+						DPROF_WINDOW_RHO_ONE);
 	}
 	w->addr = 0;
 	atomic_long_set_release(&w->word, make_word(word_id(word), W_IDLE));
@@ -171,7 +183,7 @@ static void collector_step(unsigned int *arms_this_second)
 		    DPROF_TARGET_DEAD;
 
 	if (cfg->windows)
-		dprof_inuse_fold(msecs_to_jiffies(cfg->window_ms));
+		dprof_inuse_fold(dprof_old_age(cfg));
 	switch (word_state(word)) {
 	case W_IDLE:
 		if (!watching() || !READ_ONCE(dprof_enabled) ||
@@ -329,7 +341,7 @@ int dprof_history_init(const struct dprof_history_config *config)
 	if (cfg->enabled && DPROF_FREE_QUARANTINE && !dprof_watch_parked)
 		pr_warn("%s\n", QUARANTINE_NOTE);
 	dprof_plans_init(cfg->len, cfg->offsets, cfg->pairs,
-			 offsets_per_watch, cfg->window_ms);
+			 offsets_per_watch, cfg->window_ms, cfg->lives);
 	/* Named caches: bad history_offsets fail the load, not later. */
 	for (i = 0; i < dprof_nr_targets && !dprof_target_all; i++) {
 		ret = dprof_plan_ensure(i);

@@ -64,6 +64,12 @@ struct dprof_target {
 	char name[DPROF_NAME_LEN];
 	/* Tracked allocations, counted racily (a rate, not a total). */
 	unsigned int tracked;
+	/*
+	 * Its allocations since load, each tracked one counted as the
+	 * 2^track_shift it stands for (racy: a lost add is an allocation
+	 * less in the young windows' and lives' scale, profile.c).
+	 */
+	u64 allocs_scaled;
 };
 
 extern struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
@@ -549,6 +555,12 @@ struct dprof_history_config {
 	unsigned int test_reserve_delay_ms;	/* tests: hold each reserve */
 	bool pick;		/* objects chosen at allocation (watch.c) */
 	struct cpumask pick_cpus;	/* where a pick may be claimed */
+	/*
+	 * Lives (design.rst, "Lives"): the histories, picked at allocation
+	 * on every CPU, are the windows of ages below timeout_ms, and the
+	 * old strata start there; else young windows below window_ms.
+	 */
+	bool lives;
 };
 
 int dprof_history_init(const struct dprof_history_config *config);
@@ -574,13 +586,25 @@ bool dprof_watch_tells_writes(void);
  *                       from there: accesses at ages < sample_window_ms
  *   DPROF_WINDOW_INUSE  on an old object in use (inuse.c: the CPUs'
  *                       registers held it lately), drawn by its use
+ *   DPROF_WINDOW_LIFE   a history: an object picked at its allocation,
+ *                       watched until its free or history_timeout_ms
+ *                       (design.rst, "Lives"); with lives on, it stands
+ *                       for the ages below the timeout, YOUNG does not
+ *                       count, and OLD and INUSE start at the timeout
  */
 enum dprof_window_kind {
 	DPROF_WINDOW_OLD,
 	DPROF_WINDOW_YOUNG,
 	DPROF_WINDOW_INUSE,
+	DPROF_WINDOW_LIFE,
 	DPROF_NR_WINDOW_KINDS,
 };
+
+/* The age where the old strata begin, in jiffies (lives or windows). */
+static inline unsigned long dprof_old_age(const struct dprof_history_config *c)
+{
+	return msecs_to_jiffies(c->lives ? c->timeout_ms : c->window_ms);
+}
 
 /* One kind of window on one type: its windows, their samples, its draws. */
 struct dprof_window_sums {
@@ -596,9 +620,20 @@ struct dprof_window_sums {
 	 * over the censuses (scaled by the tracking rate, each census
 	 * weighed by the milliseconds since the last); INUSE: the same of
 	 * all its old objects (the draws' weights are relative to them);
-	 * YOUNG: its allocations drawn by the any gate.
+	 * YOUNG and LIFE: its allocations drawn by the any gate.
 	 */
 	u64 draws;
+	/*
+	 * YOUNG and LIFE: the type's allocations since load (dprof_target's
+	 * allocs_scaled).  Their windows are one allocation each of the
+	 * type, so the samples per window times this count is the type's:
+	 * the gate's draws (the first allocation after an instant) favour
+	 * a type that allocates first after a pause (memcslap's iovec,
+	 * kmalloc-192, drawn 7 times as often as the skbuff allocated in the
+	 * same sendmsg), so they say how many windows a type gets, not how
+	 * often it allocates.
+	 */
+	u64 allocs;
 	/*
 	 * A window watches one item of the plan, the items in turn: its
 	 * samples are the object's over cover_num / cover_den (the plan's
@@ -620,6 +655,7 @@ struct dprof_window_scale {
 	u64 allocs;		/* target allocations since load */
 	u64 elapsed_ms;		/* since load */
 	unsigned int window_ms;
+	bool lives;		/* LIFE stands for YOUNG (dprof_history_config) */
 };
 
 /* From the plans (plan.c), where the windows count them; racy reads. */

@@ -106,6 +106,11 @@ module_param(history_wait_ms, uint, 0444);
 MODULE_PARM_DESC(history_wait_ms,
 		 "Give up on an armed address not reallocated within this time (10..60000, default 500)");
 
+static bool window_lives = true;
+module_param(window_lives, bool, 0444);
+MODULE_PARM_DESC(window_lives,
+		 "watch sampler with histories picked on every CPU: Y: each history is a life, the type's accesses below history_timeout_ms are estimated from its lives and the old windows start at the timeout; N: from young windows, the old ones starting at sample_window_ms (default Y)");
+
 static bool history_pick = true;
 module_param(history_pick, bool, 0444);
 MODULE_PARM_DESC(history_pick,
@@ -202,6 +207,9 @@ static int history_params(struct dprof_history_config *hc)
 		       history_cpus);
 		return -EINVAL;
 	}
+	/* Lives stand for every allocation only if any CPU's may start one. */
+	hc->lives = window_lives && history && history_pick &&
+		    !(history_cpus && *history_cpus);
 	return 0;
 }
 
@@ -346,6 +354,7 @@ static int __init dprof_setup(void)
 	 * target=all ranks types: histories need named caches.
 	 */
 	hc.windows = dprof_sample_which() == DPROF_SAMPLER_WATCH;
+	hc.lives = hc.lives && hc.windows;
 	hc.variables = dprof_nr_variables() > 0;
 	ret = dprof_history_init(&hc);
 	if (ret)

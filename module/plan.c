@@ -31,12 +31,14 @@ static struct {
 	bool pairs;
 	unsigned int group;
 	unsigned int window_ms;
+	bool lives;
 } plan_spec;
 
 void dprof_plans_init(unsigned int len, const char *offsets, bool pairs,
-		      unsigned int group, unsigned int window_ms)
+		      unsigned int group, unsigned int window_ms, bool lives)
 {
 	plan_spec.window_ms = window_ms;
+	plan_spec.lives = lives;
 	plan_spec.len = len;
 	plan_spec.offsets = offsets;
 	plan_spec.pairs = pairs;
@@ -440,9 +442,14 @@ void dprof_plan_window_sums(unsigned int target,
 
 	memset(sums, 0, sizeof(*sums) * DPROF_NR_WINDOW_KINDS);
 	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
-		sums[k].draws = READ_ONCE(plan_draws[k][target]);
+		/* Histories and young windows draw from the one gate. */
+		sums[k].draws = READ_ONCE(plan_draws[k == DPROF_WINDOW_LIFE ?
+						     DPROF_WINDOW_YOUNG : k]
+						    [target]);
 		if (!dprof_plan_built(target))
 			continue;
+		/* Added to racily by the hooks (slab.c): a reading, not a sum. */
+		sums[k].allocs = data_race(dprof_targets[target].allocs_scaled);
 		sums[k].windows = READ_ONCE(plans[target].win[k].windows);
 		sums[k].samples = READ_ONCE(plans[target].win[k].samples);
 		sums[k].samples_sq = READ_ONCE(plans[target].win[k].samples_sq);
@@ -463,6 +470,7 @@ void dprof_plan_window_scale(struct dprof_window_scale *scale)
 {
 	memset(scale, 0, sizeof(*scale));
 	scale->window_ms = plan_spec.window_ms;
+	scale->lives = plan_spec.lives;
 	scale->censuses = READ_ONCE(censuses);
 	scale->alloc_draws = READ_ONCE(alloc_draws);
 }

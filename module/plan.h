@@ -44,10 +44,11 @@ struct hist_plan {
  * How plans are made: @len bytes per watched offset, @offsets the
  * history_offsets= list (NULL: every offset), @pairs history_mode=pairs,
  * @group the offsets one history watches (1-4); @window_ms the sample
- * windows' length, for their scale.  Before any plan.
+ * windows' length, for their scale; @lives whether the histories stand
+ * for the young ages (dprof_history_config).  Before any plan.
  */
 void dprof_plans_init(unsigned int len, const char *offsets, bool pairs,
-		      unsigned int group, unsigned int window_ms);
+		      unsigned int group, unsigned int window_ms, bool lives);
 /* The plan of target @t, built on first use: 0 or -errno (logged). */
 int dprof_plan_ensure(unsigned int t);
 /* Target @t's plan; valid (and non-empty) once dprof_plan_built(@t). */

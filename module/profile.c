@@ -144,18 +144,17 @@ static u64 mul_div(u64 a, u64 b, u64 c)
  * dprof_window_scale): old, c is the type's old objects not in use
  * summed over the censuses and K one per census per window length
  * (window.c stratifies the old windows by type); in use, the same with
- * all its old objects (rho is relative to them); young, c is the type's
- * allocations drawn by
- * the any gate and K the target allocations per second per allocation
- * drawn.  Taking s_t / sum_u s_u instead would swing with how many
- * windows each type happened to get.
+ * all its old objects (rho is relative to them); young and life
+ * (histories, dprof.h), c is the type's allocations since load and K
+ * one per second of it (the gate's draws are not in proportion to
+ * them: dprof_window_sums).  Taking s_t / sum_u s_u instead would swing
+ * with how many windows each type happened to get.
  *
  * The error, linearised: var(p_t) = p_t^2 ((1 - 2 p_t) R_t + S), where
  * S = sum_u p_u^2 R_u, R_u = var(A_u) / A_u^2, and per kind
- * R_u,k = (q / s^2 - 1 / w) + 1 / c, q the sum of the squared samples per
- * window (the windows are the independent draws, not the samples); the
- * draws' multinomial covariances cancel in the sum.  Old objects are
- * counted, not drawn: no 1 / c there.  The kinds are
+ * R_u,k = q / s^2 - 1 / w, q the sum of the squared samples per
+ * window (the windows are the independent draws, not the samples).
+ * Old objects and allocations are counted, not drawn.  The kinds are
  * independent: R_u = sum_k (A_u,k / A_u)^2 R_u,k.  The scales are taken
  * as exact (their counts are of every object, not of draws).
  */
@@ -170,9 +169,9 @@ static void kind_scale(const struct dprof_window_scale *sc,
 		*num = MSEC_PER_SEC;
 		*den = sc->censuses * sc->window_ms;
 	} else {
-		/* (allocs / elapsed_ms) / alloc_draws, per second */
-		*num = sc->allocs * MSEC_PER_SEC;
-		*den = sc->elapsed_ms * sc->alloc_draws;
+		/* the type's allocations (dprof_window_sums.allocs) per second */
+		*num = MSEC_PER_SEC;
+		*den = sc->elapsed_ms;
 	}
 }
 
@@ -192,17 +191,19 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 		       const struct dprof_window_scale *sc,
 		       enum dprof_window_kind k, u64 *relvar, u64 *bound)
 {
+	/* Counts, taken as exact: old objects, or the type's allocations. */
+	u64 n = k == DPROF_WINDOW_YOUNG || k == DPROF_WINDOW_LIFE ?
+		w->allocs : w->draws;
 	u64 num, den, rel, sub;
 
 	*relvar = 0;
 	*bound = 0;
 	kind_scale(sc, k, &num, &den);
-	if (!w->windows || !w->draws || !num || !den)
+	if (!w->windows || !n || !num || !den)
 		return 0;
-
 	if (!w->samples) {
 		/* 3 samples, in the sums' 1/DPROF_WINDOW_RHO_ONE */
-		*bound = cover(mul_div(mul_div(3ULL << WEIGHT_SHIFT, w->draws,
+		*bound = cover(mul_div(mul_div(3ULL << WEIGHT_SHIFT, n,
 					       w->windows), num, den), w);
 		return 0;
 	}
@@ -213,8 +214,6 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 	 */
 	rel = mul_div(mul_div(w->samples_sq, SHARE_ONE, w->samples),
 		      DPROF_WINDOW_RHO_ONE, w->samples);
-	if (k == DPROF_WINDOW_YOUNG)
-		rel += div64_u64(SHARE_ONE, w->draws);
 	sub = div64_u64(SHARE_ONE, w->windows);
 	*relvar = min_t(u64, rel > sub ? rel - sub : 0, RELVAR_MAX);
 	/*
@@ -222,8 +221,7 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 	 * weight's fixed point.
 	 */
 	BUILD_BUG_ON(DPROF_WINDOW_RHO_ONE != 1 << WEIGHT_SHIFT);
-	return cover(mul_div(mul_div(w->samples, w->draws, w->windows),
-			     num, den), w);
+	return cover(mul_div(mul_div(w->samples, n, w->windows), num, den), w);
 }
 
 static void window_weight(struct type_sum *t,
@@ -238,7 +236,11 @@ static void window_weight(struct type_sum *t,
 	t->fewest_windows = 0;
 	t->zero_bound = 0;
 	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
-		a[k] = kind_weight(&t->win[k], sc, k, &rv[k], &bound);
+		/* Lives stand for the ages young windows would (dprof.h). */
+		a[k] = k == (sc->lives ? DPROF_WINDOW_YOUNG :
+			     DPROF_WINDOW_LIFE) ? 0 :
+		       kind_weight(&t->win[k], sc, k, &rv[k], &bound);
+		rv[k] = a[k] ? rv[k] : 0;
 		t->weight += a[k];
 		t->zero_bound += bound;
 		/* One window with samples: their spread is unknown. */
@@ -363,7 +365,8 @@ static u8 share_of(const struct type_sum *t, const struct share_base *b,
 	}
 	if (!t->win[DPROF_WINDOW_OLD].windows &&
 	    !t->win[DPROF_WINDOW_YOUNG].windows &&
-	    !t->win[DPROF_WINDOW_INUSE].windows)
+	    !t->win[DPROF_WINDOW_INUSE].windows &&
+	    !t->win[DPROF_WINDOW_LIFE].windows)
 		return DPROF_SHARE_NONE;  /* histories only: no draw weighs them */
 	if (!t->weight && t->zero_bound) {
 		/* No window saw an access: below the bound's share. */
@@ -429,7 +432,7 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 			   div64_u64(s->latency, s->lat_misses) : 0,
 			   READ_ONCE(dprof_targets[t].older), bounce);
 	else
-		seq_printf(m, " %10s %9llu %9llu  %-6s %6llu %6llu %6llu\n",
+		seq_printf(m, " %10s %9llu %9llu  %-6s %6llu %6llu %6llu %6llu\n",
 			   "est.", s->win[DPROF_WINDOW_OLD].windows +
 			   s->win[DPROF_WINDOW_YOUNG].windows +
 			   s->win[DPROF_WINDOW_INUSE].windows,
@@ -438,7 +441,8 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 			   div64_u64(s->win[DPROF_WINDOW_INUSE].draws,
 				     base->scale.censuses) : 0,
 			   s->win[DPROF_WINDOW_YOUNG].windows,
-			   s->win[DPROF_WINDOW_YOUNG].draws);
+			   s->win[DPROF_WINDOW_YOUNG].draws,
+			   s->win[DPROF_WINDOW_LIFE].windows);
 	if (histories)
 		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
 			   moved, histories);
@@ -596,11 +600,11 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		seq_printf(m, "\n%u of %u types sampled; share: of the misses in all types, +- its 95%% interval (binomial); older: objects live before load (scan)\n",
 			   seen, nr);
 	else
-		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from three kinds of window: on objects older than a window and not in use, by type, the samples per window times the type's such objects; on old objects in use (the CPUs' registers held them lately), drawn by their use, the samples per window weighed by the draw (rho) times the type's old objects; and on objects picked at allocation, watched from there, the samples per window times the allocations drawn; +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window; <P%% when no window on the type saw an access, P its 95%% upper bound; +-? when one window is all a kind has, or no window sampled anything: then of the history samples); windows: sample windows opened on the type, all kinds; older: objects live before load (scan); old: its live objects older than a window (mean over time of the censuses); young: windows picked at allocation; picked: its allocations drawn (in proportion to its allocation rate)\n",
+		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from three kinds of window: on objects older than a window and not in use, by type, the samples per window times the type's such objects; on old objects in use (the CPUs' registers held them lately), drawn by their use, the samples per window weighed by the draw (rho) times the type's old objects; and on objects picked at allocation, watched from there, the samples per window times the allocations drawn (with lives on, the histories, each watched from allocation to free or history_timeout_ms, stand for those ages and the old kinds start at the timeout); +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window; <P%% when no window on the type saw an access, P its 95%% upper bound; +-? when one window is all a kind has, or no window sampled anything: then of the history samples); windows: sample windows opened on the type, all kinds; older: objects live before load (scan); old: its live objects older than a window (mean over time of the censuses); young: windows picked at allocation; picked: its allocations drawn (in proportion to its allocation rate); lives: its histories counted as lives\n",
 			   seen, nr);
 	seq_printf(m, "%-24s %10s %15s %10s %9s %9s  %s%s\n", "type", "samples",
 		   "share+-95%", "misses", hw ? "avg_lat" : "windows", "older",
-		   "bounce", hw ? "" : "    old  young picked");
+		   "bounce", hw ? "" : "    old  young picked  lives");
 	for (t = 0; t < nr; t++) {
 		/* target=all: only the types something was seen in. */
 		if ((dprof_target_all && !types[t].count) ||

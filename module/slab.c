@@ -122,6 +122,8 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 		     1UL << READ_ONCE(t->track_shift));
 	/* The rate the budget looks at (liveset.c): a lost count is no harm. */
 	data_race(t->tracked++);
+	/* The type's allocations for its scale (profile.c): racy, as above. */
+	data_race(t->allocs_scaled += 1UL << READ_ONCE(t->track_shift));
 	trace_dprof_alloc(target, flags, base, call_site);
 	now = ktime_get_mono_fast_ns();
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RECORD);

@@ -206,7 +206,7 @@ static bool census_take(void)
 	c->retaken += c->stale;
 	c->stale = false;
 	memset(c->seen, 0, DPROF_MAX_TARGETS * sizeof(*c->seen));
-	c->min_age = msecs_to_jiffies(dprof_watch_cfg.window_ms);
+	c->min_age = dprof_old_age(&dprof_watch_cfg);
 	dprof_liveset_for_each(census_visit, c);
 	/*
 	 * Censuses come at uneven times (sooner while turns find nothing):
