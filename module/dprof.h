@@ -702,8 +702,13 @@ size_t dprof_sample_read_data(void *buf, size_t room, loff_t *pos);
 /* sampler=inject: run the samples of @len bytes of text (debugfs). */
 ssize_t dprof_sample_inject(const char __user *ubuf, size_t len);
 void dprof_sample_show(struct seq_file *m, bool brief);
-/* debugfs "facts": the views' figures, typed (uapi); kvfree() it. */
+/* facts.c: debugfs "facts", the views' figures, typed (uapi); kvfree() it. */
 void *dprof_facts_build(size_t *len);
+/* profile.c: the sample counts and each target's share, for the facts. */
+struct dprof_facts;
+struct dprof_target_fact;
+int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
+			unsigned int nr);
 /* Set while dprof allocates or frees an object itself: hooks ignore it. */
 DECLARE_PER_CPU(int, dprof_self_alloc);
 

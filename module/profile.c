@@ -298,6 +298,24 @@ static void window_base(struct type_sum *types, unsigned int nr,
 }
 
 /*
+ * The types' sums (types[t] is target t's, unsorted) and what their
+ * shares are of: the window estimates' base, and the samples or misses
+ * of every type but the variables (watched in turns, not drawn).
+ */
+static void shares_prepare(struct type_sum *types, unsigned int nr,
+			   struct share_base *b, bool hw)
+{
+	unsigned int t;
+
+	sum_types(types, nr);
+	if (!hw)
+		window_base(types, nr, b);
+	for (t = 0; t < nr; t++)
+		if (hw || !is_variable(t))
+			b->all += hw ? types[t].misses : types[t].count;
+}
+
+/*
  * Student's t at 97.5% times 1000 for the windows of the kind with the
  * fewest (df = windows - 1): two windows that agree are not a narrow
  * interval (a type estimated from 2 windows on memcached read 85.2% +-
@@ -584,17 +602,13 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	types = kvcalloc(max(nr, 1U), sizeof(*types), GFP_KERNEL);
 	if (!offs || !types)
 		goto out;
-	sum_types(types, nr);
-	if (!hw)
-		window_base(types, nr, &base);
+	shares_prepare(types, nr, &base, hw);
 	sort(types, nr, sizeof(*types), type_cmp, NULL);
 	for (t = 0; t < nr; t++) {
-		if (!hw && is_variable(types[t].target)) {
+		if (!hw && is_variable(types[t].target))
 			nr_vars++;
-			continue;
-		}
-		base.all += hw ? types[t].misses : types[t].count;
-		seen += !!types[t].count;
+		else
+			seen += !!types[t].count;
 	}
 	if (hw)
 		seq_printf(m, "\n%u of %u types sampled; share: of the misses in all types, +- its 95%% interval (binomial); older: objects live before load (scan)\n",
@@ -630,69 +644,43 @@ out:
 }
 
 /*
- * "facts" (uapi/dprof.h, struct dprof_facts): the header and one entry
- * per target, in a buffer the caller frees with kvfree(), *@len bytes;
- * NULL when out of memory.  The shares are the rows' of "profile", by
- * share_of(), so the views read the same figures without its sentences.
+ * "facts" (facts.c): the sample counts into @f, and for each of the @nr
+ * targets in @tf (tf[t] is target t's) its windows and the share its row
+ * of "profile" shows, by share_of(), so the views read the same figures
+ * without the sentences.  -ENOMEM when out of memory.
  */
-void *dprof_facts_build(size_t *len)
+int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
+			unsigned int nr)
 {
-	unsigned int nr = READ_ONCE(dprof_nr_targets), t, pm, half, k;
-	unsigned int base_shift = READ_ONCE(dprof_track_base);
 	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH;
 	struct share_base base = {};
-	struct dprof_target_fact *tf;
 	struct sample_counters c;
 	struct type_sum *types;
-	struct dprof_facts *f;
+	unsigned int t, k, pm, half;
 
-	*len = sizeof(*f) + (size_t)nr * sizeof(*tf);
-	f = kvzalloc(*len, GFP_KERNEL);
 	types = kvcalloc(max(nr, 1U), sizeof(*types), GFP_KERNEL);
-	if (!f || !types) {
-		kvfree(f);
-		kvfree(types);
-		return NULL;
-	}
+	if (!types)
+		return -ENOMEM;
 	counters_sum(&c);
-	f->size = sizeof(*f);
-	f->target_size = sizeof(*tf);
-	f->nr_targets = nr;
-	f->flags = dprof_target_all ? DPROF_FACTS_TARGET_ALL : 0;
-	f->sampler = dprof_sampling.sampler;
-	f->track_base_shift = base_shift;
 	f->samples = c.samples;
 	f->in_targets = c.in_target;
 	f->other_slab = c.other_slab;
 	f->not_slab = c.not_slab;
-	if (dprof_sampling.sampler != DPROF_SAMPLER_NONE) {
-		sum_types(types, nr);	/* types[t] is target t's */
-		if (!hw)
-			window_base(types, nr, &base);
-		for (t = 0; t < nr; t++)
-			if (hw || !is_variable(t))
-				base.all += hw ? types[t].misses :
-					   types[t].count;
-	}
-	tf = (struct dprof_target_fact *)(f + 1);
-	for (t = 0; t < nr; t++, tf++) {
+	if (dprof_sampling.sampler != DPROF_SAMPLER_NONE)
+		shares_prepare(types, nr, &base, hw);
+	for (t = 0; t < nr; t++) {
 		const struct type_sum *s = &types[t];
 
-		tf->target = t;
-		/* Below the base, a cache's rule is lifted to it (liveset.c). */
-		tf->track_shift = max_t(unsigned int,
-					READ_ONCE(dprof_targets[t].track_shift),
-					base_shift);
 		for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++)
-			tf->windows += s->win[k].windows;
+			tf[t].windows += s->win[k].windows;
 		/* As "profile" shows rows: not variables, target=all's seen. */
 		if (dprof_sampling.sampler == DPROF_SAMPLER_NONE ||
 		    (!hw && is_variable(t)) || (dprof_target_all && !s->count))
 			continue;
-		tf->share_kind = share_of(s, &base, &pm, &half);
-		tf->share = pm;
-		tf->half = half;
+		tf[t].share_kind = share_of(s, &base, &pm, &half);
+		tf[t].share = pm;
+		tf[t].half = half;
 	}
 	kvfree(types);
-	return f;
+	return 0;
 }
