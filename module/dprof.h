@@ -418,7 +418,6 @@ enum dprof_side { DPROF_SIDE_ALLOC, DPROF_SIDE_FREE, DPROF_NR_SIDES };
 
 struct dprof_cpu_stats {
 	u64 allocs;		/* ALLOC records produced */
-	u64 allocs_scaled;	/* allocs, each times track_one_in then */
 	u64 frees;		/* FREE records produced */
 	u64 frees_not_live;	/* frees of objects not in the live set */
 	u64 untracked;		/* allocs the live set had no room for */
@@ -620,7 +619,8 @@ struct dprof_window_sums {
 	 * over the censuses (scaled by the tracking rate, each census
 	 * weighed by the milliseconds since the last); INUSE: the same of
 	 * all its old objects (the draws' weights are relative to them);
-	 * YOUNG and LIFE: its allocations drawn by the any gate.
+	 * YOUNG: its allocations drawn by the any gate (by the histories'
+	 * turns too), how many windows it got; not its scale (allocs).
 	 */
 	u64 draws;
 	/*
@@ -644,15 +644,13 @@ struct dprof_window_sums {
 };
 
 /*
- * What the draws are out of, to put both kinds on one scale (samples per
+ * What the counts are out of, to put the kinds on one scale (samples per
  * second of the type):
- *   OLD    (samples / windows) (draws / censuses) / window
- *   YOUNG  (samples / windows) (draws / alloc_draws) allocs / elapsed
+ *   OLD, INUSE    (samples / windows) (draws / censuses) / window
+ *   YOUNG, LIFE   (samples / windows) allocs / elapsed
  */
 struct dprof_window_scale {
 	u64 censuses;		/* their weights' sum */
-	u64 alloc_draws;	/* allocations drawn by the any gate */
-	u64 allocs;		/* target allocations since load */
 	u64 elapsed_ms;		/* since load */
 	unsigned int window_ms;
 	bool lives;		/* LIFE stands for YOUNG (dprof_history_config) */

@@ -21,7 +21,7 @@ static struct hist_plan plans[DPROF_MAX_TARGETS];
  */
 static u64 plan_draws[DPROF_NR_WINDOW_KINDS][DPROF_MAX_TARGETS];
 /* What those are out of (struct dprof_window_scale). */
-static u64 censuses, alloc_draws;
+static u64 censuses;
 /* target=all: plans are built when a window first lands on a type. */
 static s8 plan_state[DPROF_MAX_TARGETS];	/* 0 none, 1 built, -1 failed */
 
@@ -312,7 +312,6 @@ void dprof_plans_free(void)
 		plan_draws[DPROF_WINDOW_INUSE][i] = 0;
 	}
 	censuses = 0;
-	alloc_draws = 0;
 }
 
 unsigned int dprof_plan_next(struct hist_plan *p)
@@ -411,7 +410,6 @@ void dprof_plan_count_census_done(u64 weight)
 
 void dprof_plan_count_alloc_draw(unsigned int t)
 {
-	WRITE_ONCE(alloc_draws, alloc_draws + 1);
 	WRITE_ONCE(plan_draws[DPROF_WINDOW_YOUNG][t],
 		   plan_draws[DPROF_WINDOW_YOUNG][t] + 1);
 }
@@ -442,10 +440,7 @@ void dprof_plan_window_sums(unsigned int target,
 
 	memset(sums, 0, sizeof(*sums) * DPROF_NR_WINDOW_KINDS);
 	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
-		/* Histories and young windows draw from the one gate. */
-		sums[k].draws = READ_ONCE(plan_draws[k == DPROF_WINDOW_LIFE ?
-						     DPROF_WINDOW_YOUNG : k]
-						    [target]);
+		sums[k].draws = READ_ONCE(plan_draws[k][target]);
 		if (!dprof_plan_built(target))
 			continue;
 		/* Added to racily by the hooks (slab.c): a reading, not a sum. */
@@ -472,5 +467,4 @@ void dprof_plan_window_scale(struct dprof_window_scale *scale)
 	scale->window_ms = plan_spec.window_ms;
 	scale->lives = plan_spec.lives;
 	scale->censuses = READ_ONCE(censuses);
-	scale->alloc_draws = READ_ONCE(alloc_draws);
 }

@@ -274,16 +274,7 @@ static void window_base(struct type_sum *types, unsigned int nr,
 	unsigned int i;
 	u64 p;
 
-	unsigned int cpu;
-
 	dprof_plan_window_scale(&b->scale);
-	for_each_possible_cpu(cpu) {
-		const struct dprof_cpu_stats *st = per_cpu_ptr(&dprof_stats,
-							       cpu);
-
-		/* All target allocations, estimated from the tracked. */
-		b->scale.allocs += READ_ONCE(st->allocs_scaled);
-	}
 	b->scale.elapsed_ms = div_u64(ktime_get_mono_fast_ns() - dprof_sampling.start_ns,
 				      NSEC_PER_MSEC);
 	for (i = 0; i < nr; i++) {

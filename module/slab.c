@@ -117,12 +117,13 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	}
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_LIVESET);
 	this_cpu_inc(dprof_stats.allocs);
-	/* Each tracked one stands for 2^shift (the young windows' scale). */
-	this_cpu_add(dprof_stats.allocs_scaled,
-		     1UL << READ_ONCE(t->track_shift));
 	/* The rate the budget looks at (liveset.c): a lost count is no harm. */
 	data_race(t->tracked++);
-	/* The type's allocations for its scale (profile.c): racy, as above. */
+	/*
+	 * The type's allocations, each tracked one as the 2^shift it stands
+	 * for: the young windows' and lives' scale (profile.c).  Racy, as
+	 * above.
+	 */
 	data_race(t->allocs_scaled += 1UL << READ_ONCE(t->track_shift));
 	trace_dprof_alloc(target, flags, base, call_site);
 	now = ktime_get_mono_fast_ns();

@@ -112,7 +112,6 @@ void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu)
 	int h;
 
 	sum->allocs += READ_ONCE(s->allocs);
-	sum->allocs_scaled += READ_ONCE(s->allocs_scaled);
 	sum->frees += READ_ONCE(s->frees);
 	sum->frees_not_live += READ_ONCE(s->frees_not_live);
 	sum->untracked += READ_ONCE(s->untracked);
