@@ -343,8 +343,12 @@ void judge_lives(struct judge *j, const struct recording *r,
 		jt->lives_half = x->half;
 		jt->oracle_rate = seconds > 0 ?
 				  (double)jt->oracle_accesses / seconds : 0;
+		jt->lives_exact = x->exact;
 		jt->lives_held = x->half >= 0 &&
 				 fabs(x->rate - jt->oracle_rate) <= x->half;
+		/* Only where the allocations were counted one by one. */
+		if (!x->exact || x->half < 0)
+			continue;
 		j->lives_types++;
 		j->lives_held += jt->lives_held;
 	}

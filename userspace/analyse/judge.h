@@ -54,6 +54,7 @@ struct judge_type {
 	 * referee's accesses over its measured seconds.
 	 */
 	bool have_lives;
+	bool lives_exact;	/* its allocations counted one by one */
 	uint64_t lives, lives_cut;
 	double lives_rate, lives_half, oracle_rate;
 	bool lives_held;

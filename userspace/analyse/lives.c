@@ -68,6 +68,7 @@ void lives_build(struct lives *l, const struct recording *r,
 		x->items = plan_items(r, (int)t);
 		m = sum[t] / (double)n[t];
 		x->per_life = m;
+		x->exact = recording_track_one_in(r, t) == 1;
 		x->allocs_per_s = l->seconds > 0 ?
 				  (double)allocs_of(r, (int)t) / l->seconds : 0;
 		scale = (double)(x->items ? x->items : 1) * x->allocs_per_s;

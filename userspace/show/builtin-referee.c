@@ -159,6 +159,7 @@ static void lives_rows(const struct table *tab, const struct judge *jd)
 		c[LC_HALF].null = t->lives_half < 0;
 		c[LC_ORATE].d = t->oracle_rate;
 		c[LC_HELD].s = t->lives_half < 0 ? "-" :
+			       !t->lives_exact ? "sampled" :
 			       t->lives_held ? "yes" : "no";
 		table_row(tab, c);
 	}
@@ -387,7 +388,7 @@ static void report(FILE *out, const struct recording *r,
 			fprintf(out, "working set: not judged (the referee's table has no occupancy: a plugin older than it)\n");
 		}
 		if (jd->lives_types) {
-			fprintf(out, "lives: accesses per second from complete histories (mean samples per life x the plan's items x allocations per second; design.rst, \"Lives\"): dprof's 95%% interval holds the referee's for %zu of %zu types with %llu lives or more (reported, not judged; cut: histories that did not end by a free, whose objects it leaves out)\n",
+			fprintf(out, "lives: accesses per second from complete histories (mean samples per life x the plan's items x allocations per second; design.rst, \"Lives\"): dprof's 95%% interval holds the referee's for %zu of %zu types with %llu lives or more whose allocations were followed 1 in 1 (\"sampled\": counted from ALLOC records times the last track_one_in, which a rule raised during the recording makes wrong: load with track_one_in=1 to judge them; reported, not judged; cut: histories that did not end by a free, whose objects it leaves out)\n",
 				jd->lives_held, jd->lives_types,
 				(unsigned long long)jd->lives_min);
 			table_header(&ltab);

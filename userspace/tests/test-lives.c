@@ -82,6 +82,7 @@ static void test_lives(void)
 		CHECK_EQ_U64(x->items, 2);
 		CHECK(fabs(x->per_life - 4) < 1e-9);
 		CHECK(fabs(x->allocs_per_s - 4) < 1e-9);
+		CHECK(x->exact);	/* no facts: followed 1 in 1 */
 		CHECK(fabs(x->rate - 32) < 1e-9);
 		CHECK(fabs(x->half - 4.303 * 2 / sqrt(3) * 8) < 1e-6);
 	}
