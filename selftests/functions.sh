@@ -94,6 +94,24 @@ objects_row() {
 		cur == t && $1 == cpu { print $2, $3, $4; exit }'
 }
 
+# record_rounds FILE ROUNDS TRIES COMMAND: record into FILE while the
+# shell COMMAND (one string, redirections allowed) runs again and again,
+# until the history plan has gone ROUNDS times round or TRIES runs are
+# done; RECORD_TASKSET=CPUS pins the recorder.  The status is record's.
+record_rounds() {
+	local out=$1 rounds=$2 tries=$3 cmd=$4
+	cat >"$TMP/record-rounds.sh" <<EOS
+. /selftests/functions.sh
+for i in \$(seq $tries); do
+	{ $cmd; } >/dev/null || exit 1
+	[ "\$(plan_count rounds)" -ge $rounds ] && exit 0
+done
+exit 0
+EOS
+	${RECORD_TASKSET:+taskset $RECORD_TASKSET} dprof-view record -o "$out" -- \
+		sh "$TMP/record-rounds.sh"
+}
+
 # plan_count rounds|histories: from the cover plan in the histories file
 # (the last target's line), the complete rounds or complete histories so far.
 plan_count() {

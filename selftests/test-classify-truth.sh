@@ -25,15 +25,8 @@ load_mod dprof_sharing
 load_mod dprof target=dprof_sharing sampler=off history_mode=pairs \
 	history_offsets=0,64,72,128,192
 skip_if_quarantine
-cat >"$TMP/classify-run.sh" <<'EOS'
-. /selftests/functions.sh
-for i in $(seq 100); do
-	echo "run 50 20 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
-	[ "$(plan_count rounds)" -ge 2 ] && exit 0
-done
-exit 0
-EOS
-dprof-view record -o "$out" -- sh "$TMP/classify-run.sh" ||
+record_rounds "$out" 2 100 \
+	'echo "run 50 20 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl' ||
 	fail "record failed"
 grep "rounds complete" $DPROF_DIR/histories
 unload_mod dprof

@@ -17,15 +17,7 @@ rec() {	# NAME TARGET ROUNDS EXTRA_PARAMS COMMAND...
 	shift 4
 	# shellcheck disable=SC2086
 	load_mod dprof target="$target" sampler=off $extra
-	cat >"$TMP/adv-run.sh" <<EOS
-. /selftests/functions.sh
-for i in \$(seq 200); do
-	$* >/dev/null || exit 1
-	[ "\$(plan_count rounds)" -ge $rounds ] && exit 0
-done
-exit 0
-EOS
-	taskset 2 dprof-view record -o "/host/$name.dprof" -- sh "$TMP/adv-run.sh" ||
+	RECORD_TASKSET=2 record_rounds "/host/$name.dprof" "$rounds" 200 "$*" ||
 		fail "recording $name failed"
 	echo "$name: $(grep -E 'rounds complete' "$DPROF_DIR/histories" | tail -n 1)"
 	unload_mod dprof

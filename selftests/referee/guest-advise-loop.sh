@@ -40,15 +40,8 @@ record)
 	load_mod dprof target="$cache" sampler=off history_mode=pairs \
 		history_offsets="$offsets"
 	skip_if_quarantine
-	cat >"$TMP/loop-run.sh" <<'EOS'
-. /selftests/functions.sh
-for i in $(seq 100); do
-	echo "run 50 20 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
-	[ "$(plan_count rounds)" -ge 2 ] && exit 0
-done
-exit 0
-EOS
-	dprof-view record -o "/host/$name.dprof" -- sh "$TMP/loop-run.sh" ||
+	record_rounds "/host/$name.dprof" 2 100 \
+		'echo "run 50 20 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl' ||
 		fail "record failed"
 	grep "rounds complete" "$DPROF_DIR/histories"
 	cat /sys/kernel/debug/dprof_sharing/stats >"/host/$name-stats"
