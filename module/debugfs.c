@@ -24,6 +24,7 @@
 #include <linux/uaccess.h>
 #include <linux/ktime.h>
 #include "dprof.h"
+#include "own.h"
 #include "plan.h"
 
 #define EVENTS_BOUNCE	(64 * 1024)
@@ -335,7 +336,8 @@ static int status_show(struct seq_file *m, void *v)
 	unsigned int one_in, raises, rate_raises, max_rate, aliases, overflow;
 	unsigned int sweeps;
 	bool track_auto, owed;
-	u64 swept;
+	u64 swept, own_refused;
+	unsigned long own_objects;
 	u64 elapsed = ktime_get_mono_fast_ns() - dprof_load_time_ns();
 	unsigned int i;
 	int ret;
@@ -408,6 +410,9 @@ static int status_show(struct seq_file *m, void *v)
 			   READ_ONCE(dprof_low_nr),
 			   bitmap_weight(dprof_low_caches, 1U << DPROF_LOW_BITS),
 			   1U << DPROF_LOW_BITS);
+	dprof_own_stats(&own_objects, &own_refused);
+	seq_printf(m, "own objects: %lu perf events of dprof's, %llu lookups refused them (not profiled as the workload's)\n",
+		   own_objects, own_refused);
 	dprof_scan_show(m);
 	ret = show_records(m);
 	if (ret)

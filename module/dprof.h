@@ -20,29 +20,7 @@
 /* ---- main.c: module parameters ---------------------------------------- */
 extern bool dprof_enabled;	/* runtime switch, checked by every hook */
 
-/* ---- calibrate.c: private struct offsets ------------------------------ */
-struct dprof_layout {
-	int slab_cache;		/* struct slab:       slab_cache */
-	int cache_size;		/* struct kmem_cache: size (stride) */
-	int cache_name;		/* struct kmem_cache: name */
-	int cache_list;		/* struct kmem_cache: list */
-	int slab_counters;	/* struct slab: counters; -1 unknown */
-	int cache_red_left_pad;	/* struct kmem_cache: red_left_pad; -1 unknown */
-	bool overridden[6];	/* same order: set by a module parameter */
-	bool no_red_zones;	/* kernel without SLUB debugging: none to find */
-};
-
-extern struct dprof_layout dprof_layout;
-
-/* Calibrates, or takes the offsets given as parameters (calibrate.c). */
-int dprof_layout_init(void);
-void dprof_layout_exit(void);
-extern struct kmem_cache *dprof_cache_cache;	/* the "kmem_cache" cache */
-/* Walk every slab cache; stops when fn returns non-zero, which it returns. */
-typedef int (*dprof_cache_fn)(struct kmem_cache *s, const char *name,
-			      void *arg);
-int dprof_walk_caches(dprof_cache_fn fn, void *arg);
-unsigned int dprof_cache_stride(struct kmem_cache *s);
+#include "calibrate.h"
 
 /* ---- target.c, adopt.c: the caches being profiled ---------------------- */
 struct dprof_target {
@@ -303,47 +281,7 @@ void dprof_liveset_on_sweep_drop(void (*fn)(unsigned long base));
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
 			 unsigned long *max_probe);
 
-/* ---- resolve.c: address -> (target, object, offset) -------------------- */
-#include "resolve.h"
-/* dprof_resolve(), telling in *@slab whether @addr is in a slab at all. */
-int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
-		       bool *slab);
-/*
- * dprof_cache_of() for a pointer the allocator API handed over (a
- * kmalloc() result, kfree()'s argument, a bulk array entry): a valid
- * object in the direct map, which kfree() itself passes to
- * virt_to_folio() unchecked.  virt_addr_valid() (a pfn_valid() walk) was
- * more than half of the non-target kfree hook's instructions (160 of
- * them under -icount; 66 without).  Inline: under target=all the kmalloc
- * and kfree hooks ask it of every call the gate stops (the low set).
- */
-static inline struct kmem_cache *dprof_cache_of_object(const void *addr,
-						       unsigned long *slab_base)
-{
-	struct folio *folio = virt_to_folio(addr);
-
-	if (!folio_test_slab(folio))
-		return NULL;
-	if (slab_base)
-		*slab_base = (unsigned long)folio_address(folio);
-	return READ_ONCE(*(struct kmem_cache **)((char *)folio +
-						 dprof_layout.slab_cache));
-}
-
-/*
- * The slab cache owning @addr and the start of its slab, or NULL when @addr
- * is not slab memory.  The returned pointer is for comparison only.
- * Inline, on the layout alone: the resolver (NMI, #DB), the live set and
- * the calibration all ask it, none of them above the others.
- */
-static inline struct kmem_cache *dprof_cache_of(const void *addr,
-						unsigned long *slab_base)
-{
-	if (!virt_addr_valid(addr))
-		return NULL;
-	return dprof_cache_of_object(addr, slab_base);
-}
-
+/* ---- resolve.c: address -> (target, object, offset): resolve.h -------- */
 /* ---- ring.c: per-CPU output rings -------------------------------------- */
 int dprof_ring_init(unsigned long bytes_per_cpu);
 void dprof_ring_exit(void);

@@ -29,6 +29,8 @@
 #include <linux/perf_event.h>
 #include <linux/random.h>
 #include "dprof.h"
+#include "own.h"
+#include "resolve.h"
 #include "inuse.h"
 
 /*
@@ -141,8 +143,7 @@ static int inuse_cpu_online(unsigned int cpu)
 	struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
 	struct perf_event *ev;
 
-	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, inuse_tick,
-					      NULL);
+	ev = dprof_own_counter(&attr, cpu, inuse_tick, NULL);
 	if (IS_ERR(ev)) {
 		/* The old windows then draw uniformly there: not fatal. */
 		pr_warn("no in-use tick on CPU %u (%ld)\n", cpu, PTR_ERR(ev));
@@ -157,7 +158,7 @@ static int inuse_cpu_offline(unsigned int cpu)
 	struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
 
 	if (c->ev)
-		perf_event_release_kernel(c->ev);
+		dprof_own_release(c->ev);
 	c->ev = NULL;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <linux/mm.h>
 #include <linux/vmstat.h>
 #include "dprof.h"
+#include "own.h"
 #include "compat.h"
 #include "testparams.h"
 
@@ -329,9 +330,12 @@ static int __init dprof_setup(void)
 				 track_max_rate);
 	if (ret)
 		goto err_target;
-	ret = dprof_ring_init((unsigned long)ring_kb << 10);
+	ret = dprof_own_init();
 	if (ret)
 		goto err_liveset;
+	ret = dprof_ring_init((unsigned long)ring_kb << 10);
+	if (ret)
+		goto err_own;
 	ret = dprof_sample_init(&sc);
 	if (ret)
 		goto err_ring;
@@ -386,6 +390,8 @@ err_sample:
 	dprof_sample_exit();
 err_ring:
 	dprof_ring_exit();
+err_own:
+	dprof_own_exit();
 err_liveset:
 	dprof_liveset_exit();
 err_target:
@@ -414,6 +420,7 @@ static void __exit dprof_exit(void)
 	dprof_history_sync();
 	dprof_sample_exit();
 	dprof_ring_exit();
+	dprof_own_exit();
 	dprof_liveset_exit();
 	dprof_symbols_exit();
 	dprof_target_exit();

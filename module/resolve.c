@@ -13,6 +13,8 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include "dprof.h"
+#include "own.h"
+#include "resolve.h"
 
 /*
  * dprof_resolve(), and in *@slab whether @addr is in a slab at all: the
@@ -42,6 +44,9 @@ int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 	base = slab_base + t->left_pad + rel - rel % t->stride;
 	/* Bytes past object_size are SLUB metadata (free pointer, padding). */
 	if (addr - base >= t->object_size)
+		return -ENOENT;
+	/* dprof's own perf events are not the workload's (own.h). */
+	if (dprof_own_object(s, base))
 		return -ENOENT;
 	/*
 	 * The live set tells a live object from a free one only for the

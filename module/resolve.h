@@ -20,4 +20,8 @@ struct dprof_resolved {
  */
 int dprof_resolve(unsigned long addr, struct dprof_resolved *out);
 
+/* dprof_resolve(), telling in *@slab whether @addr is in a slab at all. */
+int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
+		       bool *slab);
+
 #endif /* _DPROF_RESOLVE_H */

@@ -41,6 +41,8 @@
 #include <linux/vmalloc.h>
 #include <asm/processor.h>
 #include "dprof.h"
+#include "own.h"
+#include "resolve.h"
 #include "dprof_trace.h"
 #include "decode.h"
 #include "compat.h"
@@ -288,7 +290,7 @@ static void perf_release_cpu(unsigned int cpu)
 
 	for (i = 0; i < 2; i++) {
 		if (ev[i])
-			perf_event_release_kernel(ev[i]);
+			dprof_own_release(ev[i]);
 		ev[i] = NULL;
 	}
 }
@@ -301,8 +303,8 @@ static int perf_create_cpu(unsigned int cpu)
 	for (i = 0; i < nr_attrs; i++) {
 		struct perf_event *e;
 
-		e = perf_event_create_kernel_counter(&attrs[i], cpu, NULL,
-						     dprof_sample_perf_hit, NULL);
+		e = dprof_own_counter(&attrs[i], cpu, dprof_sample_perf_hit,
+				      NULL);
 		if (IS_ERR(e)) {
 			perf_release_cpu(cpu);
 			return PTR_ERR(e);

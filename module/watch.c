@@ -34,6 +34,7 @@
 #include <linux/timex.h>
 #include <linux/seq_file.h>
 #include "watch.h"
+#include "own.h"
 #include "compat.h"
 
 struct watch dprof_watch;
@@ -126,7 +127,7 @@ static void disarm_cpu(unsigned int cpu)
 
 	for (i = 0; i < MAX_BPS; i++) {
 		if (wc->bp[i]) {
-			perf_event_release_kernel(wc->bp[i]);
+			dprof_own_release(wc->bp[i]);
 			wc->bp[i] = NULL;
 		}
 		wc->slot[i] = -1;
@@ -160,8 +161,7 @@ static int arm_cpu(unsigned int cpu)
 			attr.bp_len = dprof_watch_cfg.len;
 			attr.bp_type = write_only ? HW_BREAKPOINT_W :
 				       HW_BREAKPOINT_RW;
-			bp = perf_event_create_kernel_counter(&attr, cpu, NULL,
-							      hit_handler, ctx);
+			bp = dprof_own_counter(&attr, cpu, hit_handler, ctx);
 			if (IS_ERR(bp)) {
 				disarm_cpu(cpu);
 				return PTR_ERR(bp);

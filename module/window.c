@@ -33,6 +33,8 @@
 #include "watch.h"
 #include "plan.h"
 #include "inuse.h"
+#include "own.h"
+#include "resolve.h"
 #include "dprof_trace.h"
 
 /*
@@ -115,7 +117,8 @@ static void census_visit(unsigned long base, unsigned long age, int target,
 	if (age < c->min_age || target >= READ_ONCE(dprof_nr_targets) ||
 	    (READ_ONCE(dprof_targets[target].flags) &
 	     (DPROF_TARGET_DEAD | DPROF_TARGET_VAR)) ||
-	    !dprof_track_wanted(target, base))
+	    !dprof_track_wanted(target, base) ||
+	    dprof_own_object(dprof_targets[target].cache, base))
 		return;
 	n = ++c->seen[target];
 	if (n <= CENSUS_KEEP)
