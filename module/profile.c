@@ -24,8 +24,9 @@ struct type_sum {
 	u64 count, misses, latency, lat_misses;
 	/* watch: per-window sums of each kind of window */
 	struct dprof_window_sums win[DPROF_NR_WINDOW_KINDS];
-	/* watch: estimated samples per second, and its relative variance */
+	/* watch: estimated samples per second, each kind's, and its variance */
 	u64 weight;
+	u64 part[DPROF_NR_WINDOW_KINDS];
 	u64 relvar;			/* in 1/SHARE_ONE */
 	bool relvar_unknown;		/* a kind with samples in 1 window */
 	u64 fewest_windows;	/* of the kinds with samples: Student's t */
@@ -241,6 +242,7 @@ static void window_weight(struct type_sum *t,
 			     DPROF_WINDOW_LIFE) ? 0 :
 		       kind_weight(&t->win[k], sc, k, &rv[k], &bound);
 		rv[k] = a[k] ? rv[k] : 0;
+		t->part[k] = a[k];
 		t->weight += a[k];
 		t->zero_bound += bound;
 		/* One window with samples: their spread is unknown. */
@@ -649,6 +651,12 @@ int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
 	struct type_sum *types;
 	unsigned int t, k, pm, half;
 
+	/* kind_part is indexed by the records' kinds. */
+	BUILD_BUG_ON(DPROF_WINDOW_OLD != DPROF_WINDOW_REC_OLD ||
+		     DPROF_WINDOW_YOUNG != DPROF_WINDOW_REC_YOUNG ||
+		     DPROF_WINDOW_INUSE != DPROF_WINDOW_REC_INUSE ||
+		     DPROF_WINDOW_LIFE != DPROF_WINDOW_REC_LIFE ||
+		     DPROF_NR_WINDOW_KINDS != DPROF_WINDOW_REC_KINDS);
 	types = kvcalloc(max(nr, 1U), sizeof(*types), GFP_KERNEL);
 	if (!types)
 		return -ENOMEM;
@@ -671,6 +679,9 @@ int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
 		tf[t].share_kind = share_of(s, &base, &pm, &half);
 		tf[t].share = pm;
 		tf[t].half = half;
+		for (k = 0; !hw && s->weight && k < DPROF_NR_WINDOW_KINDS; k++)
+			tf[t].kind_part[k] = mul_div(s->part[k], 10000,
+						     s->weight);
 	}
 	kvfree(types);
 	return 0;

@@ -228,6 +228,9 @@ struct dprof_hist_begin {
 #define DPROF_WINDOW_REC_OLD	0	/* a live object older than a window */
 #define DPROF_WINDOW_REC_YOUNG	1	/* an object watched from its allocation */
 #define DPROF_WINDOW_REC_INUSE	2	/* an old object drawn by its use (ABI 7) */
+/* No record of this kind: a life is a history (facts' kind_part only). */
+#define DPROF_WINDOW_REC_LIFE	3
+#define DPROF_WINDOW_REC_KINDS	4
 
 struct dprof_window_rec {
 	struct dprof_rec_hdr hdr;	/* target; cpu: the collector's */
@@ -558,7 +561,18 @@ struct dprof_target_fact {
 	__u32 share;		/* of the accesses of all types, in 1/10000 */
 	__u32 half;		/* 95% half-width, or BELOW's bound, 1/10000 */
 	__u64 windows;		/* sample windows opened on it, all kinds */
+	/*
+	 * Each kind's part of the type's estimate (INTERVAL, NO_ERROR), in
+	 * 1/10000 of it, indexed by DPROF_WINDOW_REC_OLD, _YOUNG, _INUSE and
+	 * _LIFE: the views weigh each kind's field shares by it (a by-site
+	 * kmalloc cache's young objects are not its old ones).  Absent from
+	 * writers whose entries are DPROF_TARGET_FACT_V1_SIZE bytes (zero).
+	 */
+	__u16 kind_part[DPROF_WINDOW_REC_KINDS];
 };
+
+/* The entry's size before kind_part: readers accept it. */
+#define DPROF_TARGET_FACT_V1_SIZE	24
 
 struct dprof_file_end {
 	__u64 records;		/* records in all EVENTS sections */
@@ -590,7 +604,7 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_section) == 16, "section size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_target) == 80, "target size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_cache) == 32, "cache size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_facts) == 56, "facts size");
-DPROF_STATIC_ASSERT(sizeof(struct dprof_target_fact) == 24, "target fact size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_target_fact) == 32, "target fact size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_plan_item) == 24, "plan item size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_end) == 24, "end size");
 

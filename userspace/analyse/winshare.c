@@ -8,42 +8,101 @@
 #include "winshare.h"
 #include "util.h"
 
-static struct winshare_slot *slot_of(struct winshare_target *t,
+static struct winshare_slot *slot_of(struct winshare_slot **v, size_t *n,
 				     uint16_t offset)
 {
-	for (size_t i = 0; i < t->ns; i++)
-		if (t->s[i].offset == offset)
-			return &t->s[i];
-	t->s = xrealloc(t->s, (t->ns + 1) * sizeof(*t->s));
-	memset(&t->s[t->ns], 0, sizeof(*t->s));
-	t->s[t->ns].offset = offset;
-	return &t->s[t->ns++];
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].offset == offset)
+			return &(*v)[i];
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	memset(&(*v)[*n], 0, sizeof(**v));
+	(*v)[*n].offset = offset;
+	return &(*v)[(*n)++];
 }
 
-static void add_window(struct winshare_target *t,
-		       const struct dprof_window_rec *rec)
+/*
+ * One unit of @t's stratum @k: samples @samples[i] (weighed by @rho) at
+ * @offset[i], for the @nr offsets it watched.
+ */
+static void add_unit(struct winshare_target *t, unsigned int k,
+		     const uint16_t *offset, const double *samples,
+		     unsigned int nr, double rho)
 {
+	struct winshare_stratum *st = &t->k[k];
 	struct winshare_window *w;
-	double rho = rec->rho / (double)DPROF_WINDOW_RHO_ONE;
 
-	t->w = xrealloc(t->w, (t->nw + 1) * sizeof(*t->w));
-	w = &t->w[t->nw++];
+	st->w = xrealloc(st->w, (st->nw + 1) * sizeof(*st->w));
+	w = &st->w[st->nw++];
 	memset(w, 0, sizeof(*w));
-	for (int k = 0; k < DPROF_HIST_MAX_OFFSETS; k++) {
-		w->offset[k] = k < rec->nr_offsets ? rec->offset[k] :
-			       DPROF_HIST_NO_OFFSET;
-		w->h[k] = k < rec->nr_offsets ? rec->samples[k] * rho : 0;
-		if (k < rec->nr_offsets) {
-			struct winshare_slot *s = slot_of(t, rec->offset[k]);
+	for (unsigned int i = 0; i < DPROF_HIST_MAX_OFFSETS; i++) {
+		struct winshare_slot *x, *all;
 
-			s->h += w->h[k];
-			s->h_var += rho * rho * rec->samples[k];
-			s->windows++;
-		}
+		w->offset[i] = i < nr ? offset[i] : DPROF_HIST_NO_OFFSET;
+		if (i >= nr)
+			continue;
+		w->h[i] = samples[i] * rho;
+		x = slot_of(&st->s, &st->ns, offset[i]);
+		x->h += w->h[i];
+		x->h_var += rho * rho * samples[i];
+		x->windows++;
+		all = slot_of(&t->s, &t->ns, offset[i]);
+		all->h += w->h[i];
+		all->h_var += rho * rho * samples[i];
+		all->windows++;
 	}
 }
 
-void winshare_build(struct winshare *ws, const struct recording *r)
+/* The stratum a window of @kind feeds, or -1 (its kind weighs nothing). */
+static int stratum_of_window(const struct winshare_target *t, unsigned int kind)
+{
+	if (!t->stratified)
+		return 0;
+	if (kind >= DPROF_WINDOW_REC_KINDS)
+		return -1;
+	/* Young windows stand for lives when no history does. */
+	if (kind == DPROF_WINDOW_REC_YOUNG && !t->lives_from_histories &&
+	    t->part[DPROF_WINDOW_REC_LIFE] > 0)
+		return DPROF_WINDOW_REC_LIFE;
+	return t->part[kind] > 0 ? (int)kind : -1;
+}
+
+/* The module's parts of @t's estimate, from the facts; false: none. */
+static bool parts_of(struct winshare_target *t, const struct recording *r,
+		     size_t target)
+{
+	const struct dprof_target_fact *f = recording_target_fact(r, target);
+	double sum = 0;
+
+	if (!f || (f->share_kind != DPROF_SHARE_INTERVAL &&
+		   f->share_kind != DPROF_SHARE_NO_ERROR))
+		return false;
+	for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++)
+		sum += f->kind_part[k];
+	if (sum <= 0)
+		return false;
+	for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++)
+		t->part[k] = f->kind_part[k] / sum;
+	return true;
+}
+
+/* A complete life of @h as a unit of its type's lives' stratum. */
+static void add_life(struct winshare_target *t, const struct history *h)
+{
+	double samples[DPROF_HIST_MAX_OFFSETS] = { 0 };
+	unsigned int nr = h->nr_offsets < DPROF_HIST_MAX_OFFSETS ?
+			  h->nr_offsets : DPROF_HIST_MAX_OFFSETS;
+
+	for (size_t e = 0; e < h->nr_elems; e++)
+		for (unsigned int i = 0; i < nr; i++)
+			if (h->elems[e].offset == h->offset[i]) {
+				samples[i] += 1;
+				break;
+			}
+	add_unit(t, DPROF_WINDOW_REC_LIFE, h->offset, samples, nr, 1);
+}
+
+void winshare_build(struct winshare *ws, const struct recording *r,
+		    const struct history_set *hs)
 {
 	struct rec_iter it;
 	const struct dprof_rec_hdr *hdr;
@@ -51,9 +110,21 @@ void winshare_build(struct winshare *ws, const struct recording *r)
 	memset(ws, 0, sizeof(*ws));
 	ws->nr_targets = r->nr_targets;
 	ws->t = xcalloc(r->nr_targets + 1, sizeof(*ws->t));
+	for (size_t k = 0; k < r->nr_targets; k++) {
+		struct winshare_target *t = &ws->t[k];
+
+		t->stratified = parts_of(t, r, k);
+		if (!t->stratified)
+			t->part[0] = 1;
+		ws->stratified += t->stratified;
+		t->lives_from_histories = t->stratified && hs &&
+					  t->part[DPROF_WINDOW_REC_LIFE] > 0;
+	}
 	rec_iter_init(&it, r);
 	while ((hdr = rec_iter_next(&it))) {
 		struct dprof_window_rec rec;
+		double samples[DPROF_HIST_MAX_OFFSETS];
+		int k;
 
 		if (hdr->kind != DPROF_REC_WINDOW ||
 		    hdr->target >= r->nr_targets)
@@ -64,21 +135,43 @@ void winshare_build(struct winshare *ws, const struct recording *r)
 			continue;
 		}
 		ws->windows++;
-		add_window(&ws->t[hdr->target], &rec);
+		k = stratum_of_window(&ws->t[hdr->target], rec.kind);
+		if (k < 0)
+			continue;
+		for (int i = 0; i < DPROF_HIST_MAX_OFFSETS; i++)
+			samples[i] = i < rec.nr_offsets ? rec.samples[i] : 0;
+		add_unit(&ws->t[hdr->target], (unsigned int)k, rec.offset,
+			 samples, rec.nr_offsets,
+			 rec.rho / (double)DPROF_WINDOW_RHO_ONE);
 	}
-	for (size_t k = 0; k < ws->nr_targets; k++) {
-		struct winshare_target *t = &ws->t[k];
+	for (size_t i = 0; hs && i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
 
-		for (size_t i = 0; i < t->ns; i++)
-			t->rate += t->s[i].h / (double)t->s[i].windows;
+		if (h->target < 0 || (size_t)h->target >= r->nr_targets ||
+		    !ws->t[h->target].lives_from_histories ||
+		    !history_complete(h) || !h->nr_offsets)
+			continue;
+		add_life(&ws->t[h->target], h);
+		ws->lives++;
 	}
+	for (size_t t = 0; t < ws->nr_targets; t++)
+		for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++) {
+			struct winshare_stratum *st = &ws->t[t].k[k];
+
+			for (size_t i = 0; i < st->ns; i++)
+				st->rate += st->s[i].h /
+					    (double)st->s[i].windows;
+		}
 }
 
 void winshare_free(struct winshare *ws)
 {
-	for (size_t k = 0; ws->t && k < ws->nr_targets; k++) {
-		free(ws->t[k].w);
-		free(ws->t[k].s);
+	for (size_t t = 0; ws->t && t < ws->nr_targets; t++) {
+		for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++) {
+			free(ws->t[t].k[k].w);
+			free(ws->t[t].k[k].s);
+		}
+		free(ws->t[t].s);
 	}
 	free(ws->t);
 	memset(ws, 0, sizeof(*ws));
@@ -93,7 +186,7 @@ static bool in_field(uint16_t offset, uint32_t lo, uint32_t hi)
  * Window @w's influence on r_o for each offset it watched, and so on
  * the field's rate (the offsets in it) and on R (all of them).
  */
-static void influence(const struct winshare_target *t,
+static void influence(const struct winshare_stratum *t,
 		      const struct winshare_window *w, uint32_t lo,
 		      uint32_t hi, double *if_f, double *if_r)
 {
@@ -119,17 +212,15 @@ static void influence(const struct winshare_target *t,
 	}
 }
 
-bool winshare_field(const struct winshare *ws, unsigned int target,
-		    uint32_t lo, uint32_t hi, struct winshare_est *e)
+/* One stratum's estimate of a field's share, as winshare_field(). */
+static bool stratum_field(const struct winshare_stratum *t, uint32_t lo,
+			  uint32_t hi, struct winshare_est *e, double *var_out)
 {
-	const struct winshare_target *t;
 	double rate = 0, var = 0, floor = 0, n;
 
 	memset(e, 0, sizeof(*e));
 	e->half = -1;
-	if (target >= ws->nr_targets)
-		return false;
-	t = &ws->t[target];
+	*var_out = -1;
 	for (size_t i = 0; i < t->ns; i++)
 		if (in_field(t->s[i].offset, lo, hi)) {
 			rate += t->s[i].h / (double)t->s[i].windows;
@@ -169,8 +260,64 @@ bool winshare_field(const struct winshare *ws, unsigned int target,
 		floor += g * g * (s->h_var + 1) / (w * w);
 	}
 	floor /= t->rate * t->rate * t->rate * t->rate;
+	*var_out = var > floor ? var : floor;
 	/* The field's own windows set the degrees of freedom. */
-	e->half = stat_t975((double)e->windows - 1) * sqrt(var > floor ? var :
-							   floor);
+	e->half = stat_t975((double)e->windows - 1) * sqrt(*var_out);
+	return true;
+}
+
+bool winshare_field(const struct winshare *ws, unsigned int target,
+		    uint32_t lo, uint32_t hi, struct winshare_est *e)
+{
+	const struct winshare_target *t;
+	struct winshare_est ek[DPROF_WINDOW_REC_KINDS];
+	double var[DPROF_WINDOW_REC_KINDS], w = 0, v = 0, df = 0;
+	bool seen[DPROF_WINDOW_REC_KINDS], known = true, bounded = false;
+
+	memset(e, 0, sizeof(*e));
+	e->half = -1;
+	if (target >= ws->nr_targets)
+		return false;
+	t = &ws->t[target];
+	for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++) {
+		seen[k] = t->part[k] > 0 &&
+			  stratum_field(&t->k[k], lo, hi, &ek[k], &var[k]);
+		if (seen[k])
+			w += t->part[k];
+	}
+	if (w <= 0)
+		return false;
+	/* The parts of the kinds that watched the field, renormalised. */
+	for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++) {
+		double p = t->part[k] / w;
+
+		if (!seen[k])
+			continue;
+		e->share += p * ek[k].share;
+		e->windows += ek[k].windows;
+		/*
+		 * A share lies in [0, 1], so its variance is at most 1/4
+		 * whatever its distribution: the bound of a kind with one
+		 * unit (no spread to measure) or so few samples that the
+		 * linearised ratio runs past it.  Only in stratified mode,
+		 * where the kind is one part among others; pooled, one unit
+		 * leaves the interval unknown as before.
+		 */
+		if (var[k] < 0 || var[k] > 0.25) {
+			if (!t->stratified) {
+				known = false;
+				continue;
+			}
+			var[k] = 0.25;
+			bounded = true;
+		}
+		v += p * p * var[k];
+		/* Student's t of the fewest units among the kinds measured. */
+		if (ek[k].windows >= 2 &&
+		    (!df || (double)ek[k].windows - 1 < df))
+			df = (double)ek[k].windows - 1;
+	}
+	if (known && (df >= 1 || bounded))
+		e->half = (df >= 1 ? stat_t975(df) : 1.96) * sqrt(v);
 	return true;
 }

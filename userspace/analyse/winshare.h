@@ -15,13 +15,35 @@
  * The windows are the independent units: S's variance is the linearised
  * one of a ratio of sums, sum_i IF_i^2 N / (N - 1) over the type's N
  * windows, with IF_i window i's influence on S.  Windows whose CPUs
- * changed, or that never opened, are left out.  Plain analysis.
+ * changed, or that never opened, are left out.
+ *
+ * Strata.  The module estimates a type's accesses as a sum over kinds of
+ * window (old objects not in use, old objects in use, young ones or
+ * lives), each weighed by its own scale, and the recording's facts give
+ * each kind's part of the type (struct dprof_target_fact.kind_part).
+ * The kinds see different objects: a by-site kmalloc cache's young
+ * objects are one call site's, its old ones others' (on memcached,
+ * kmalloc-192's 413 young windows were all memcslap's iovecs, its 7
+ * in-use windows something else).  Pooling the windows would weigh each
+ * kind by how many windows it had; with parts, a field's share is the
+ * kinds' own shares weighed by their parts, S = sum_k w_k S_k, and its
+ * variance sum_k w_k^2 var(S_k), the kinds being independent draws.  The
+ * lives' stratum takes its units from the complete histories (each a
+ * window over one object's whole life, lives.h) when the caller has
+ * them, else from the young windows (which see a life's first
+ * sample_window_ms only).  A kind that never watched the field is left
+ * out and the others' parts renormalised; a kind with one unit, or so
+ * few samples that its linearised variance passes 1/4, takes 1/4, the
+ * most a share in [0, 1] can vary.  Without parts (recordings
+ * before them, IBS/PEBS) the windows are pooled as one stratum.  Plain
+ * analysis.
  */
 #ifndef DPROF_WINSHARE_H
 #define DPROF_WINSHARE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "histories.h"
 #include "recfile.h"
 
 struct winshare_window {
@@ -37,7 +59,8 @@ struct winshare_slot {
 	uint64_t windows;	/* that watched it: W_o */
 };
 
-struct winshare_target {
+/* One kind's windows (or lives): its units and its rates. */
+struct winshare_stratum {
 	struct winshare_window *w;
 	size_t nw;
 	struct winshare_slot *s;	/* by offset */
@@ -45,20 +68,35 @@ struct winshare_target {
 	double rate;		/* R: samples per window, summed over offsets */
 };
 
+struct winshare_target {
+	/* Every unit's offsets and samples, all strata (for listing). */
+	struct winshare_slot *s;
+	size_t ns;
+	/* By DPROF_WINDOW_REC_* kind; pooled: all in stratum 0. */
+	struct winshare_stratum k[DPROF_WINDOW_REC_KINDS];
+	double part[DPROF_WINDOW_REC_KINDS];	/* w_k, summing to 1 */
+	bool stratified;	/* by the module's parts; else pooled */
+	bool lives_from_histories;	/* the LIFE stratum's units */
+};
+
 struct winshare {
 	struct winshare_target *t;	/* by recording target */
 	size_t nr_targets;
 	uint64_t windows, left_out;	/* used; CPUs changed or never open */
+	uint64_t lives;		/* complete histories used as lives' units */
+	size_t stratified;	/* types weighed by the module's parts */
 };
 
 /* One field's estimate. */
 struct winshare_est {
 	double share;		/* of the type's rate, 0..1 */
 	double half;		/* 95% half-width; < 0 unknown (< 2 windows) */
-	uint64_t windows;	/* that watched the field */
+	uint64_t windows;	/* that watched the field (lives included) */
 };
 
-void winshare_build(struct winshare *ws, const struct recording *r);
+/* @hs: the recording's histories, for the lives' stratum; NULL: none. */
+void winshare_build(struct winshare *ws, const struct recording *r,
+		    const struct history_set *hs);
 void winshare_free(struct winshare *ws);
 /*
  * The share of the offsets of @target in [@lo, @hi) (@hi == @lo: the

@@ -164,6 +164,15 @@ static int parse_meta(struct recording *r, const struct rec_section *s,
 	return 0;
 }
 
+/* Each kind's part of a type's estimate is at most all of it. */
+static bool kind_parts_valid(const struct dprof_target_fact *f)
+{
+	for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++)
+		if (f->kind_part[k] > 10000)
+			return false;
+	return true;
+}
+
 /*
  * The facts: a header of its own size, then entries of their own size
  * (uapi/dprof.h); what this reader knows is copied, the rest zero.
@@ -182,11 +191,12 @@ static int parse_facts(struct recording *r, const struct rec_section *s,
 	memset(&head, 0, sizeof(head));
 	memcpy(&head, s->data, 3 * sizeof(uint32_t));
 	if (head.size < 3 * sizeof(uint32_t) || head.size > s->length ||
-	    head.target_size < entry_known ||
+	    head.target_size < DPROF_TARGET_FACT_V1_SIZE ||
 	    head.nr_targets > DPROF_MAX_TARGETS)
 		return fail(err, s->header_offset,
-			    "facts section: header of %u bytes, entries of %u (at least %zu), %u targets (at most %u) in %llu bytes",
-			    head.size, head.target_size, entry_known,
+			    "facts section: header of %u bytes, entries of %u (at least %d), %u targets (at most %u) in %llu bytes",
+			    head.size, head.target_size,
+			    DPROF_TARGET_FACT_V1_SIZE,
 			    head.nr_targets, DPROF_MAX_TARGETS,
 			    (unsigned long long)s->length);
 	need = head.size + (uint64_t)head.nr_targets * head.target_size;
@@ -205,12 +215,16 @@ static int parse_facts(struct recording *r, const struct rec_section *s,
 		struct dprof_target_fact *f = &r->target_facts[i];
 
 		memcpy(f, s->data + head.size + (uint64_t)i * head.target_size,
+		       head.target_size < entry_known ? head.target_size :
 		       entry_known);
 		if (f->target >= DPROF_MAX_TARGETS || f->share > 10000 ||
-		    f->half > 10000 || f->track_shift > 31) {
+		    f->half > 10000 || f->track_shift > 31 ||
+		    !kind_parts_valid(f)) {
 			fail(err, s->header_offset,
-			     "facts section: entry %u (target %u) out of range: share %u, half %u in 1/10000, track shift %u",
-			     i, f->target, f->share, f->half, f->track_shift);
+			     "facts section: entry %u (target %u) out of range: share %u, half %u in 1/10000, track shift %u, kinds' parts %u %u %u %u in 1/10000",
+			     i, f->target, f->share, f->half, f->track_shift,
+			     f->kind_part[0], f->kind_part[1],
+			     f->kind_part[2], f->kind_part[3]);
 			free(r->target_facts);
 			r->target_facts = NULL;
 			return -1;

@@ -11,6 +11,7 @@
  * / 15^4 = 5.21e-3; with three windows, Student's t with 2 degrees of
  * freedom (4.303) makes the half-width 0.311.  A window whose CPUs changed is left out.
  */
+#include <math.h>
 #include "harness.h"
 #include <string.h>
 #include "fixture.h"
@@ -59,7 +60,7 @@ static void test_winshare(void)
 	window(&f, 8, 500, true);
 	fixture_end(&f);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	CHECK_EQ_U64(ws.windows, 6);
 	CHECK_EQ_U64(ws.left_out, 1);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
@@ -102,7 +103,7 @@ static void test_winshare_weighed(void)
 	weighed_window(&f, 8, 8, one / 2);
 	fixture_end(&f);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
 	CHECK(e.share > 15 / 23.0 - 1e-9 && e.share < 15 / 23.0 + 1e-9);
 	winshare_free(&ws);
@@ -145,7 +146,7 @@ static void test_winshare_abi6(void)
 	fixture_end(&f);
 	memcpy(f.buf + 8, &abi6, sizeof(abi6));	/* the header's abi_version */
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	CHECK_EQ_U64(ws.windows, 3);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
 	CHECK(e.share > 0.7499 && e.share < 0.7501);
@@ -154,9 +155,113 @@ static void test_winshare_abi6(void)
 	fixture_free(&f);
 }
 
+/* Facts for target 0: share INTERVAL, the kinds' parts in 1/10000. */
+static void facts_section(struct fixture_section *sec, void *buf,
+			  uint16_t old, uint16_t young, uint16_t inuse,
+			  uint16_t life)
+{
+	struct dprof_facts head = {
+		.size = sizeof(head), .target_size = sizeof(struct dprof_target_fact),
+		.nr_targets = 1, .sampler = DPROF_SAMPLER_WATCH,
+	};
+	struct dprof_target_fact tf = {
+		.target = 0, .share_kind = DPROF_SHARE_INTERVAL,
+		.share = 10000, .half = 100, .windows = 1,
+		.kind_part = { old, young, inuse, life },
+	};
+
+	memcpy(buf, &head, sizeof(head));
+	memcpy((char *)buf + sizeof(head), &tf, sizeof(tf));
+	sec->kind = DPROF_SEC_FACTS;
+	sec->data = buf;
+	sec->len = sizeof(head) + sizeof(tf);
+}
+
+/* A window of @kind on offsets 0 and 8, @a and @b samples. */
+static void kind_window(struct fixture *f, uint8_t kind, uint32_t a,
+			uint32_t b)
+{
+	struct dprof_window_rec w = {
+		.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w) },
+		.rho = DPROF_WINDOW_RHO_ONE, .kind = kind,
+		.time_ns = 1000, .watched_ns = 20000000ull, .nr_offsets = 2,
+		.offset = { 0, 8, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET },
+		.samples = { a, b },
+	};
+
+	fixture_raw(f, &w, sizeof(w));
+}
+
+/*
+ * The kinds weighed by the module's parts, not by their windows: old
+ * windows (2) give offset 0 a share of 10 / 20 = 0.5 (two windows of
+ * (9, 10) and (11, 10)), in-use ones (6) 30 / 40 = 0.75.  With parts of
+ * 25 % and 75 % the share is 0.25 x 0.5 + 0.75 x 0.75 = 0.6875; pooled,
+ * the in-use windows' number would weigh them: (20 + 180) / 8 = 25
+ * against 10, 0.714.  Young windows count for nothing there: neither
+ * their kind nor the lives have a part.  When the lives have one and no
+ * history is given, the young windows stand for them: with all of the
+ * type on lives, they alone set the share (11 / 22 = 0.5).
+ */
+static void test_winshare_strata(void)
+{
+	struct fixture_section sec;
+	char buf[sizeof(struct dprof_facts) + sizeof(struct dprof_target_fact)];
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct winshare_est e;
+
+	fixture_begin(&f, 1);
+	kind_window(&f, DPROF_WINDOW_REC_OLD, 9, 10);
+	kind_window(&f, DPROF_WINDOW_REC_OLD, 11, 10);
+	for (int i = 0; i < 6; i++)
+		kind_window(&f, DPROF_WINDOW_REC_INUSE, 30, 10);
+	kind_window(&f, DPROF_WINDOW_REC_YOUNG, 5, 5);
+	kind_window(&f, DPROF_WINDOW_REC_YOUNG, 5, 5);
+	facts_section(&sec, buf, 2500, 0, 7500, 0);
+	fixture_end_sections(&f, &sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r, NULL);
+	CHECK_EQ_U64(ws.stratified, 1);
+	CHECK(winshare_field(&ws, 0, 0, 8, &e));
+	CHECK(fabs(e.share - 0.6875) < 1e-9);
+	CHECK_EQ_U64(e.windows, 8);	/* the young ones weigh nothing */
+	CHECK(e.half > 0);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+
+	/* All on lives, no histories given: the young windows stand in. */
+	fixture_begin(&f, 1);
+	kind_window(&f, DPROF_WINDOW_REC_OLD, 9, 10);
+	kind_window(&f, DPROF_WINDOW_REC_YOUNG, 5, 5);
+	kind_window(&f, DPROF_WINDOW_REC_YOUNG, 6, 6);
+	facts_section(&sec, buf, 0, 0, 0, 10000);
+	fixture_end_sections(&f, &sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r, NULL);
+	CHECK(winshare_field(&ws, 0, 0, 8, &e));
+	CHECK(fabs(e.share - 0.5) < 1e-9);
+	CHECK_EQ_U64(e.windows, 2);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+
+	/* A part out of range: the reader refuses the facts. */
+	fixture_begin(&f, 1);
+	facts_section(&sec, buf, 10001, 0, 0, 0);
+	fixture_end_sections(&f, &sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) != 0);
+	CHECK(strstr(err.msg, "kinds' parts") != NULL);
+	fixture_free(&f);
+}
+
 const struct unit_test winshare_tests[] = {
 	{ "winshare: rates per window, windows as units, a counts floor", test_winshare },
 	{ "winshare: in-use samples weighed by the draw's rho; a weight of 0 refused", test_winshare_weighed },
 	{ "winshare: ABI 6 window records (no rho) read as uniform draws", test_winshare_abi6 },
+	{ "winshare: kinds weighed by the module's parts, young windows for lives", test_winshare_strata },
 	{ NULL, NULL },
 };
