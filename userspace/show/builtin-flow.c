@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "builtin.h"
+#include "columns.h"
 #include "flow.h"
 #include "json.h"
 #include "options.h"
@@ -152,30 +153,90 @@ static void write_dot(FILE *out, const struct flow *fl, const char *cache)
 	fprintf(out, "}\n");
 }
 
-static void write_text(FILE *out, const struct flow *fl, const char *cache)
+/*
+ * The nodes and the edges, as text tables and JSON arrays.  The edges'
+ * text has no header: "FROM -> TO HISTORIES  NAME -> NAME", => where the
+ * object changed CPU.
+ */
+enum { FN_ID, FN_ROLE, FN_HISTORIES, FN_ACCESSES, FN_MISSES, FN_FUNCTION,
+       FN_N };
+
+static const struct column node_cols[FN_N] = {
+	[FN_ID] = { "id", "id", 0, COL_UINT, 4 },
+	[FN_ROLE] = { "role", "role", 0, COL_STR, -6 },
+	[FN_HISTORIES] = { "histories", "histories", 0, COL_UINT, 9 },
+	[FN_ACCESSES] = { "accesses", "accesses", 0, COL_UINT, 9 },
+	[FN_MISSES] = { "misses", "estimated_misses", 0, COL_PCT, 7, 0,
+			FN_ACCESSES },
+	[FN_FUNCTION] = { "function", "function", 0, COL_STR, 0, 2 },
+};
+
+enum { FE_FROM, FE_CHANGE, FE_TO, FE_HISTORIES, FE_NAMES, FE_N };
+
+static const struct column edge_cols[FE_N] = {
+	[FE_FROM] = { "", "from", 0, COL_UINT, 4 },
+	[FE_CHANGE] = { "", "cpu_change", 0, COL_BOOL },
+	[FE_TO] = { "", "to", 0, COL_UINT, -4 },
+	[FE_HISTORIES] = { "", "histories", 0, COL_UINT, 6 },
+	[FE_NAMES] = { "", NULL, 0, COL_STR, 0, 2 },
+};
+
+static void node_rows(const struct table *tab, const struct flow *fl)
 {
-	fprintf(out, "%s: data flow over %llu complete histories\n", cache,
-		(unsigned long long)fl->histories);
-	fprintf(out, "nodes:\n  %4s %-6s %9s %9s %7s  %s\n", "id", "role",
-		"histories", "accesses", "misses", "function");
 	for (size_t i = 0; i < fl->nr_nodes; i++) {
 		const struct flow_node *n = &fl->nodes[i];
+		struct cell c[FN_N] = {
+			[FN_ID] = { .u = i },
+			[FN_ROLE] = { .s = role_name(n->role) },
+			[FN_HISTORIES] = { .u = n->histories },
+			[FN_ACCESSES] = { .u = n->accesses },
+			[FN_MISSES] = { .u = n->est_misses },
+			[FN_FUNCTION] = { .s = n->name },
+		};
 
-		fprintf(out, "  %4zu %-6s %9llu %9llu %6.1f%%  %s\n", i,
-			role_name(n->role), (unsigned long long)n->histories,
-			(unsigned long long)n->accesses, 100 * miss_rate(n),
-			n->name);
+		table_row(tab, c);
 	}
-	fprintf(out, "edges (-> same CPU, => CPU change):\n");
+}
+
+static void edge_rows(const struct table *tab, const struct flow *fl)
+{
+	char names[1100];
+
 	for (size_t i = 0; i < fl->nr_edges; i++) {
 		const struct flow_edge *e = &fl->edges[i];
+		const char *arrow = e->cpu_change ? "=>" : "->";
+		struct cell c[FE_N] = {
+			[FE_FROM] = { .u = e->from },
+			[FE_CHANGE] = { .u = e->cpu_change, .text = arrow },
+			[FE_TO] = { .u = e->to },
+			[FE_HISTORIES] = { .u = e->histories },
+			[FE_NAMES] = { .s = names },
+		};
 
-		fprintf(out, "  %4zu %s %-4zu %6llu  %s %s %s\n", e->from,
-			e->cpu_change ? "=>" : "->", e->to,
-			(unsigned long long)e->histories,
-			fl->nodes[e->from].name, e->cpu_change ? "=>" : "->",
-			fl->nodes[e->to].name);
+		snprintf(names, sizeof(names), "%s %s %s",
+			 fl->nodes[e->from].name, arrow, fl->nodes[e->to].name);
+		table_row(tab, c);
 	}
+}
+
+static void write_text(FILE *out, const struct flow *fl, const char *cache)
+{
+	struct table nodes = {
+		.cols = node_cols, .nr_cols = FN_N, .mode = TABLE_TEXT,
+		.out = out, .indent = "  ",
+	};
+	struct table edges = {
+		.cols = edge_cols, .nr_cols = FE_N, .mode = TABLE_TEXT,
+		.out = out, .indent = "  ",
+	};
+
+	fprintf(out, "%s: data flow over %llu complete histories\n", cache,
+		(unsigned long long)fl->histories);
+	fprintf(out, "nodes:\n");
+	table_header(&nodes);
+	node_rows(&nodes, fl);
+	fprintf(out, "edges (-> same CPU, => CPU change):\n");
+	edge_rows(&edges, fl);
 	if (!fl->histories)
 		fprintf(out, "no complete histories of %s in this recording\n", cache);
 }
@@ -183,32 +244,24 @@ static void write_text(FILE *out, const struct flow *fl, const char *cache)
 static void write_json(FILE *out, const struct flow *fl, const char *cache)
 {
 	struct json j;
+	struct table nodes = {
+		.cols = node_cols, .nr_cols = FN_N, .mode = TABLE_JSON,
+		.out = out, .j = &j,
+	};
+	struct table edges = {
+		.cols = edge_cols, .nr_cols = FE_N, .mode = TABLE_JSON,
+		.out = out, .j = &j,
+	};
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
 	json_string(&j, "cache", cache);
 	json_uint(&j, "histories", fl->histories);
 	json_array_begin(&j, "nodes");
-	for (size_t i = 0; i < fl->nr_nodes; i++) {
-		json_object_begin(&j, NULL);
-		json_uint(&j, "id", i);
-		json_string(&j, "role", role_name(fl->nodes[i].role));
-		json_string(&j, "function", fl->nodes[i].name);
-		json_uint(&j, "histories", fl->nodes[i].histories);
-		json_uint(&j, "accesses", fl->nodes[i].accesses);
-		json_uint(&j, "estimated_misses", fl->nodes[i].est_misses);
-		json_object_end(&j);
-	}
+	node_rows(&nodes, fl);
 	json_array_end(&j);
 	json_array_begin(&j, "edges");
-	for (size_t i = 0; i < fl->nr_edges; i++) {
-		json_object_begin(&j, NULL);
-		json_uint(&j, "from", fl->edges[i].from);
-		json_uint(&j, "to", fl->edges[i].to);
-		json_bool(&j, "cpu_change", fl->edges[i].cpu_change);
-		json_uint(&j, "histories", fl->edges[i].histories);
-		json_object_end(&j);
-	}
+	edge_rows(&edges, fl);
 	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "columns.h"
 #include "coverage.h"
 #include "histories.h"
 #include "json.h"
@@ -115,9 +116,139 @@ static bool wanted(const struct recording *r, const struct history *h,
 	return !target || !strcmp(r->targets[h->target].name, target);
 }
 
-static void list_text(FILE *out, const struct recording *r,
-		      const struct history_set *hs, const char *target)
+/*
+ * One history: the list's text row and its JSON object (the columns
+ * without a head are JSON's only, those without a key the text's).
+ */
+enum {
+	HC_ID, HC_TARGET, HC_ADDR, HC_OFFSETS, HC_LEN, HC_ELEMS, HC_READS,
+	HC_WRITES, HC_CPUS, HC_MOVED, HC_LIFETIME_US, HC_ALLOC_CPU,
+	HC_ALLOC_SITE, HC_END, HC_COMPLETE, HC_RW_REPORTED, HC_RW_KNOWN,
+	HC_END_CPU, HC_LIFETIME_NS, HC_FREE_SITE, HC_DROPPED, HC_N
+};
+
+static const struct column history_cols[HC_N] = {
+	[HC_ID] = { "id", "id", 0, COL_UINT, 8 },
+	[HC_TARGET] = { NULL, "target", 0, COL_STR },
+	[HC_ADDR] = { NULL, "addr", 0, COL_UINT },
+	[HC_OFFSETS] = { "offsets", "offsets", 0, COL_LIST, -15 },
+	[HC_LEN] = { NULL, "len", 0, COL_UINT },
+	[HC_ELEMS] = { "elems", "elements", 0, COL_UINT, 6 },
+	[HC_READS] = { "reads", "reads", 0, COL_UINT, 6 },
+	[HC_WRITES] = { "writes", "writes", 0, COL_UINT, 6 },
+	[HC_CPUS] = { "cpus", NULL, 0, COL_STR, -7 },
+	[HC_MOVED] = { "alloc>end", NULL, 0, COL_STR, -9 },
+	[HC_LIFETIME_US] = { "lifetime_us", NULL, 0, COL_DOUBLE, 12, 0, 0,
+			     1 },
+	[HC_ALLOC_CPU] = { NULL, "alloc_cpu", 0, COL_UINT },
+	[HC_ALLOC_SITE] = { NULL, "alloc_site", 0, COL_STR },
+	[HC_END] = { "end", "end", 0, COL_STR },
+	[HC_COMPLETE] = { NULL, "complete", 0, COL_BOOL },
+	[HC_RW_REPORTED] = { NULL, "rw_reported", 0, COL_BOOL },
+	[HC_RW_KNOWN] = { NULL, "rw_known", 0, COL_BOOL },
+	[HC_END_CPU] = { NULL, "end_cpu", 0, COL_UINT },
+	[HC_LIFETIME_NS] = { NULL, "lifetime_ns", 0, COL_UINT },
+	[HC_FREE_SITE] = { NULL, "free_site", 0, COL_STR },
+	[HC_DROPPED] = { NULL, "dropped", 0, COL_UINT },
+};
+
+/* Buffers a history row's cells point into. */
+struct history_texts {
+	char cpus[64], moved[32], end[64], alloc_site[160], free_site[160];
+};
+
+/* Opens @h's row: for JSON the caller may add to it and closes it. */
+static void history_row_open(const struct table *tab,
+			     const struct recording *r,
+			     const struct history *h,
+			     const struct ksyms *syms,
+			     struct history_texts *x)
 {
+	size_t reads, writes;
+	bool ended = h->reason != 0;
+
+	count_rw(h, &reads, &writes);
+	cpu_list(h, x->cpus, sizeof(x->cpus));
+	if (ended)
+		snprintf(x->moved, sizeof(x->moved), "%u>%u", h->alloc_cpu,
+			 h->end_cpu);
+	else
+		snprintf(x->moved, sizeof(x->moved), "%u>?", h->alloc_cpu);
+	snprintf(x->end, sizeof(x->end), "%s%s%s", history_end_name(h),
+		 h->end_flags & DPROF_HIST_CPUS_CHANGED ? " cpus-changed" : "",
+		 h->begin_flags & DPROF_HIST_RW_UNSURE ? " rw-unsure" : "");
+	{
+		struct cell c[HC_N] = {
+			[HC_ID] = { .u = h->id },
+			[HC_TARGET] = { .s = r->targets[h->target].name },
+			[HC_ADDR] = { .u = h->addr },
+			[HC_OFFSETS] = { .list = h->offset,
+					 .n = h->nr_offsets },
+			[HC_LEN] = { .u = h->len },
+			[HC_ELEMS] = { .u = h->nr_elems },
+			[HC_READS] = { .u = reads },
+			[HC_WRITES] = { .u = writes },
+			[HC_CPUS] = { .s = x->cpus },
+			[HC_MOVED] = { .s = x->moved },
+			[HC_LIFETIME_US] = { .d = ended ? (h->end_ns -
+						     h->alloc_ns) / 1e3 : 0.0 },
+			[HC_ALLOC_CPU] = { .u = h->alloc_cpu },
+			[HC_ALLOC_SITE] = {
+				.s = ksyms_format(syms, h->alloc_site,
+						  x->alloc_site,
+						  sizeof(x->alloc_site)) },
+			[HC_END] = { .s = history_end_name(h),
+				     .text = x->end },
+			[HC_COMPLETE] = { .u = history_complete(h) },
+			[HC_RW_REPORTED] = {
+				.u = !(h->begin_flags & DPROF_HIST_RW_UNSURE) },
+			[HC_RW_KNOWN] = { .u = !h->rw_unknown },
+			[HC_END_CPU] = { .u = h->end_cpu, .absent = !ended },
+			[HC_LIFETIME_NS] = { .u = h->end_ns - h->alloc_ns,
+					     .absent = !ended },
+			[HC_FREE_SITE] = {
+				.s = ended ? ksyms_format(syms, h->free_site,
+							  x->free_site,
+							  sizeof(x->free_site)) :
+					     NULL,
+				.absent = !ended },
+			[HC_DROPPED] = { .u = h->dropped },
+		};
+
+		table_row_open(tab, c);
+	}
+}
+
+/*
+ * One access of a history: the --id text row and its JSON object.
+ */
+enum {
+	AC_TIME_US, AC_TIME_NS, AC_CPU, AC_OFFSET, AC_ACCESS, AC_WRITE,
+	AC_RW_KNOWN, AC_KIND, AC_REPORTED, AC_IP, AC_SYM, AC_N
+};
+
+static const struct column access_cols[AC_N] = {
+	[AC_TIME_US] = { "time_us", NULL, 0, COL_DOUBLE, 10, 0, 0, 3 },
+	[AC_TIME_NS] = { NULL, "time_ns", 0, COL_UINT },
+	[AC_CPU] = { "cpu", "cpu", 0, COL_UINT, 4 },
+	[AC_OFFSET] = { "offset", "offset", 0, COL_UINT, 6 },
+	[AC_ACCESS] = { "access", NULL, 0, COL_STR, -6 },
+	[AC_WRITE] = { NULL, "write", 0, COL_BOOL },
+	[AC_RW_KNOWN] = { NULL, "rw_known", 0, COL_BOOL },
+	[AC_KIND] = { "kind", "kind", 0, COL_STR, -9 },
+	[AC_REPORTED] = { NULL, "reported", 0, COL_STR },
+	[AC_IP] = { NULL, "ip", 0, COL_UINT },
+	[AC_SYM] = { "instruction", "sym", 0, COL_STR },
+};
+
+static void list_text(FILE *out, const struct recording *r,
+		      const struct history_set *hs, const char *target,
+		      const struct ksyms *syms)
+{
+	struct table tab = {
+		.cols = history_cols, .nr_cols = HC_N, .mode = TABLE_TEXT,
+		.out = out, .indent = "  ",
+	};
 	struct coverage cover;
 
 	/* Two: the fewest that give an interval. */
@@ -140,34 +271,14 @@ static void list_text(FILE *out, const struct recording *r,
 		view_coverage_text(out, &cover, t, "  ");
 		if (!n)
 			continue;
-		fprintf(out, "  %8s %-15s %6s %6s %6s %-7s %-9s %12s %s\n", "id",
-			"offsets", "elems", "reads", "writes", "cpus",
-			"alloc>end", "lifetime_us", "end");
+		table_header(&tab);
 		for (size_t i = 0; i < hs->n; i++) {
-			const struct history *h = &hs->h[i];
-			char offs[32], cpus[64], moved[32];
-			size_t reads, writes;
+			struct history_texts x;
 
-			if (h->target != (int)t)
+			if (hs->h[i].target != (int)t)
 				continue;
-			count_rw(h, &reads, &writes);
-			offsets_text(h, offs, sizeof(offs));
-			cpu_list(h, cpus, sizeof(cpus));
-			if (h->reason)
-				snprintf(moved, sizeof(moved), "%u>%u",
-					 h->alloc_cpu, h->end_cpu);
-			else
-				snprintf(moved, sizeof(moved), "%u>?",
-					 h->alloc_cpu);
-			fprintf(out, "  %8u %-15s %6zu %6zu %6zu %-7s %-9s %12.1f %s%s%s\n",
-				h->id, offs, h->nr_elems, reads, writes, cpus,
-				moved,
-				h->reason ? (h->end_ns - h->alloc_ns) / 1e3 : 0.0,
-				history_end_name(h),
-				h->end_flags & DPROF_HIST_CPUS_CHANGED ?
-				" cpus-changed" : "",
-				h->begin_flags & DPROF_HIST_RW_UNSURE ?
-				" rw-unsure" : "");
+			history_row_open(&tab, r, &hs->h[i], syms, &x);
+			table_row_close(&tab);
 		}
 	}
 	if (hs->orphan_elems)
@@ -195,9 +306,42 @@ static const char *elem_kind_text(const struct hist_elem *e)
 	return buf;
 }
 
+static const char *reported_name(const struct hist_elem *e)
+{
+	return e->reported == HIST_REPORTED_WRITE ? "write" :
+	       e->reported == HIST_REPORTED_READ ? "read" : "none";
+}
+
+static void access_row(const struct table *tab, const struct hist_elem *e,
+		       const struct ksyms *syms)
+{
+	char sym[160];
+	struct cell c[AC_N] = {
+		[AC_TIME_US] = { .d = e->time_ns / 1e3 },
+		[AC_TIME_NS] = { .u = e->time_ns },
+		[AC_CPU] = { .u = e->cpu },
+		[AC_OFFSET] = { .u = e->offset },
+		[AC_ACCESS] = { .s = elem_rw(e) },
+		[AC_WRITE] = { .u = e->write },
+		[AC_RW_KNOWN] = { .u = e->rw_known },
+		[AC_KIND] = { .s = access_kind_name(e->kind),
+			      .text = elem_kind_text(e) },
+		[AC_REPORTED] = { .s = reported_name(e) },
+		[AC_IP] = { .u = e->ip },
+		[AC_SYM] = { .s = ksyms_format(syms, e->ip, sym,
+					       sizeof(sym)) },
+	};
+
+	table_row(tab, c);
+}
+
 static void dump_text(FILE *out, const struct recording *r,
 		      const struct history *h, const struct ksyms *syms)
 {
+	struct table tab = {
+		.cols = access_cols, .nr_cols = AC_N, .mode = TABLE_TEXT,
+		.out = out, .indent = "  ",
+	};
 	char a[160], b[160], offs[32];
 	int last_cpu = h->alloc_cpu;
 
@@ -218,8 +362,7 @@ static void dump_text(FILE *out, const struct recording *r,
 	else
 		fprintf(out, "  not freed while watched (%s)\n",
 			history_end_name(h));
-	fprintf(out, "  %10s %4s %6s %-6s %-9s %s\n", "time_us", "cpu", "offset",
-		"access", "kind", "instruction");
+	table_header(&tab);
 	for (size_t i = 0; i < h->nr_elems; i++) {
 		const struct hist_elem *e = &h->elems[i];
 
@@ -227,9 +370,7 @@ static void dump_text(FILE *out, const struct recording *r,
 			fprintf(out, "  %10s -- cpu %d -> %u --\n", "",
 				last_cpu, e->cpu);
 		last_cpu = e->cpu;
-		fprintf(out, "  %10.3f %4u %6u %-6s %-9s %s\n", e->time_ns / 1e3,
-			e->cpu, e->offset, elem_rw(e), elem_kind_text(e),
-			ksyms_format(syms, e->ip, a, sizeof(a)));
+		access_row(&tab, e, syms);
 	}
 	if (h->reason == DPROF_HIST_FREED && h->end_cpu != last_cpu)
 		fprintf(out, "  %10s -- cpu %d -> %u (free) --\n", "",
@@ -276,9 +417,7 @@ static void script_text(FILE *out, const struct recording *r,
 			fprintf(out, "access %u %u %u %s %u %s %s %s\n", h->id,
 				e->offset, e->cpu, elem_rw(e), e->time_ns,
 				access_kind_name(e->kind),
-				e->reported == HIST_REPORTED_WRITE ? "write" :
-				e->reported == HIST_REPORTED_READ ? "read" :
-				"none",
+				reported_name(e),
 				ksyms_format(syms, e->ip, sym, sizeof(sym)));
 		}
 	}
@@ -288,60 +427,24 @@ static void history_json(struct json *j, const struct recording *r,
 			 const struct history *h, const struct ksyms *syms,
 			 bool elements)
 {
-	char buf[160];
-	size_t reads, writes;
+	struct table tab = {
+		.cols = history_cols, .nr_cols = HC_N, .mode = TABLE_JSON,
+		.j = j,
+	};
+	struct table acc = {
+		.cols = access_cols, .nr_cols = AC_N, .mode = TABLE_JSON,
+		.j = j,
+	};
+	struct history_texts x;
 
-	count_rw(h, &reads, &writes);
-	json_object_begin(j, NULL);
-	json_uint(j, "id", h->id);
-	json_string(j, "target", r->targets[h->target].name);
-	json_uint(j, "addr", h->addr);
-	json_array_begin(j, "offsets");
-	for (int i = 0; i < h->nr_offsets; i++)
-		json_uint(j, NULL, h->offset[i]);
-	json_array_end(j);
-	json_uint(j, "len", h->len);
-	json_uint(j, "elements", h->nr_elems);
-	json_uint(j, "reads", reads);
-	json_uint(j, "writes", writes);
-	json_uint(j, "alloc_cpu", h->alloc_cpu);
-	json_string(j, "alloc_site", ksyms_format(syms, h->alloc_site, buf,
-						  sizeof(buf)));
-	json_string(j, "end", history_end_name(h));
-	json_bool(j, "complete", history_complete(h));
-	json_bool(j, "rw_reported", !(h->begin_flags & DPROF_HIST_RW_UNSURE));
-	json_bool(j, "rw_known", !h->rw_unknown);
-	if (h->reason) {
-		json_uint(j, "end_cpu", h->end_cpu);
-		json_uint(j, "lifetime_ns", h->end_ns - h->alloc_ns);
-		json_string(j, "free_site", ksyms_format(syms, h->free_site,
-							 buf, sizeof(buf)));
-	}
-	json_uint(j, "dropped", h->dropped);
+	history_row_open(&tab, r, h, syms, &x);
 	if (elements) {
 		json_array_begin(j, "accesses");
-		for (size_t i = 0; i < h->nr_elems; i++) {
-			const struct hist_elem *e = &h->elems[i];
-
-			json_object_begin(j, NULL);
-			json_uint(j, "time_ns", e->time_ns);
-			json_uint(j, "cpu", e->cpu);
-			json_uint(j, "offset", e->offset);
-			json_bool(j, "write", e->write);
-			json_bool(j, "rw_known", e->rw_known);
-			json_string(j, "kind", access_kind_name(e->kind));
-			json_string(j, "reported", e->reported ==
-				    HIST_REPORTED_WRITE ? "write" :
-				    e->reported == HIST_REPORTED_READ ?
-				    "read" : "none");
-			json_uint(j, "ip", e->ip);
-			json_string(j, "sym", ksyms_format(syms, e->ip, buf,
-							   sizeof(buf)));
-			json_object_end(j);
-		}
+		for (size_t i = 0; i < h->nr_elems; i++)
+			access_row(&acc, &h->elems[i], syms);
 		json_array_end(j);
 	}
-	json_object_end(j);
+	table_row_close(&tab);
 }
 
 int cmd_histories(int argc, char **argv)
@@ -395,7 +498,7 @@ int cmd_histories(int argc, char **argv)
 	} else if (one) {
 		dump_text(out, &r, one, &syms);
 	} else {
-		list_text(out, &r, &hs, o.a.target);
+		list_text(out, &r, &hs, o.a.target, &syms);
 	}
 	ret = view_close(out, &o.a.view);
 out:

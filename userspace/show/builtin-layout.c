@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
+#include "columns.h"
 #include "json.h"
 #include "typemap.h"
 #include "profile.h"
@@ -95,64 +96,127 @@ static int parse_opts(int argc, char **argv, struct layout_opts *o)
 	return 0;
 }
 
+/* The fields: text rows (with the padding between), JSON objects. */
+enum {
+	LC_OFFSET, LC_SIZE, LC_FIELD, LC_BIT_OFFSET, LC_BIT_SIZE, LC_ELEM,
+	LC_N
+};
+
+static const struct column field_cols[LC_N] = {
+	[LC_OFFSET] = { "offset", "offset", 0, COL_UINT, 6 },
+	[LC_SIZE] = { "size", "size", 0, COL_UINT, 5 },
+	[LC_FIELD] = { "field", "field", 0, COL_STR, 0, 2 },
+	[LC_BIT_OFFSET] = { NULL, "bit_offset", 0, COL_UINT },
+	[LC_BIT_SIZE] = { NULL, "bit_size", 0, COL_UINT },
+	[LC_ELEM] = { NULL, "element_size", 0, COL_UINT },
+};
+
+/* --bytes: "BYTE FIELD" per byte of the struct. */
+enum { LB_BYTE, LB_FIELD, LB_N };
+
+static const struct column byte_cols[LB_N] = {
+	[LB_BYTE] = { NULL, NULL, 1, COL_UINT },
+	[LB_FIELD] = { NULL, NULL, 2, COL_STR },
+};
+
+static void field_row(const struct table *tab, const struct layout_field *f)
+{
+	char text[600];
+	struct cell c[LC_N] = {
+		[LC_OFFSET] = { .u = f->offset },
+		[LC_SIZE] = { .u = f->size },
+		[LC_FIELD] = { .s = f->path },
+		[LC_BIT_OFFSET] = { .u = f->bit_offset, .absent = !f->bit_size },
+		[LC_BIT_SIZE] = { .u = f->bit_size, .absent = !f->bit_size },
+		[LC_ELEM] = { .u = f->elem_size, .absent = !f->elem_size },
+	};
+
+	if (f->bit_size) {
+		snprintf(text, sizeof(text), "%s:%u (bit %u)", f->path,
+			 f->bit_size, f->bit_offset);
+		c[LC_FIELD].text = text;
+	}
+	table_row(tab, c);
+}
+
+static void padding_row(const struct table *tab, uint32_t offset,
+			uint32_t size)
+{
+	struct cell c[LC_N] = {
+		[LC_OFFSET] = { .u = offset },
+		[LC_SIZE] = { .u = size },
+		[LC_FIELD] = { .s = "(padding)" },
+	};
+
+	table_row(tab, c);
+}
+
 static void print_text(FILE *out, const struct layout *l)
 {
+	struct table tab = {
+		.cols = field_cols, .nr_cols = LC_N, .mode = TABLE_TEXT,
+		.out = out, .indent = "  ",
+	};
 	uint32_t next = 0;
 	long line = -1;
 
 	fprintf(out, "%s: %u bytes, %u cache lines of %d\n", l->name, l->size,
 		(l->size + PROFILE_LINE - 1) / PROFILE_LINE, PROFILE_LINE);
-	fprintf(out, "  %6s %5s  %s\n", "offset", "size", "field");
+	table_header(&tab);
 	for (size_t i = 0; i < l->nr_fields; i++) {
 		const struct layout_field *f = &l->fields[i];
 
 		if (f->offset > next)
-			fprintf(out, "  %6u %5u  (padding)\n", next,
-				f->offset - next);
+			padding_row(&tab, next, f->offset - next);
 		if ((long)(f->offset / PROFILE_LINE) != line) {
 			line = f->offset / PROFILE_LINE;
 			fprintf(out, "  --- cache line %ld ---\n", line);
 		}
-		if (f->bit_size)
-			fprintf(out, "  %6u %5u  %s:%u (bit %u)\n", f->offset,
-				f->size, f->path, f->bit_size, f->bit_offset);
-		else
-			fprintf(out, "  %6u %5u  %s\n", f->offset, f->size,
-				f->path);
+		field_row(&tab, f);
 		if (f->offset + f->size > next)
 			next = f->offset + f->size;
 	}
 	if (l->size > next)
-		fprintf(out, "  %6u %5u  (padding)\n", next, l->size - next);
+		padding_row(&tab, next, l->size - next);
 }
 
 static void print_json(FILE *out, const struct layout *l)
 {
 	struct json j;
+	struct table tab = {
+		.cols = field_cols, .nr_cols = LC_N, .mode = TABLE_JSON,
+		.out = out, .j = &j,
+	};
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
 	json_string(&j, "name", l->name);
 	json_uint(&j, "size", l->size);
 	json_array_begin(&j, "fields");
-	for (size_t i = 0; i < l->nr_fields; i++) {
-		const struct layout_field *f = &l->fields[i];
-
-		json_object_begin(&j, NULL);
-		json_uint(&j, "offset", f->offset);
-		json_uint(&j, "size", f->size);
-		json_string(&j, "field", f->path);
-		if (f->bit_size) {
-			json_uint(&j, "bit_offset", f->bit_offset);
-			json_uint(&j, "bit_size", f->bit_size);
-		}
-		if (f->elem_size)
-			json_uint(&j, "element_size", f->elem_size);
-		json_object_end(&j);
-	}
+	for (size_t i = 0; i < l->nr_fields; i++)
+		field_row(&tab, &l->fields[i]);
 	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
+}
+
+static void print_bytes(FILE *out, const struct layout *l)
+{
+	struct table tab = {
+		.cols = byte_cols, .nr_cols = LB_N, .mode = TABLE_SCRIPT,
+		.out = out,
+	};
+	char name[512];
+
+	for (uint32_t b = 0; b < l->size; b++) {
+		struct cell c[LB_N] = {
+			[LB_BYTE] = { .u = b },
+			[LB_FIELD] = { .s = layout_name_at(l, b, name,
+							 sizeof(name)) },
+		};
+
+		table_row(&tab, c);
+	}
 }
 
 static struct btf *load_btf(const struct layout_opts *o, struct recording *r,
@@ -195,7 +259,7 @@ int cmd_layout(int argc, char **argv)
 	struct recording r = { 0 };
 	struct layout l;
 	struct btf *btf;
-	char err[600], name[512];
+	char err[600];
 	FILE *out = stdout;
 	int ret;
 
@@ -240,9 +304,7 @@ print:
 	if (o.a.view.json) {
 		print_json(out, &l);
 	} else if (o.bytes) {
-		for (uint32_t b = 0; b < l.size; b++)
-			fprintf(out, "%u %s\n", b,
-				layout_name_at(&l, b, name, sizeof(name)));
+		print_bytes(out, &l);
 	} else {
 		print_text(out, &l);
 	}

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "builtin.h"
+#include "columns.h"
 #include "json.h"
 #include "objects.h"
 #include "options.h"
@@ -38,25 +39,82 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
+/* Per CPU: the text table under each type, and the JSON "cpus" array. */
+enum { OC_CPU, OC_ALLOCS, OC_FREES, OC_REMOTE, OC_N };
+
+static const struct column cpu_cols[OC_N] = {
+	[OC_CPU] = { "cpu", "cpu", 0, COL_UINT, -5 },
+	[OC_ALLOCS] = { "allocs", "allocs", 0, COL_UINT, 12 },
+	[OC_FREES] = { "frees", "frees", 0, COL_UINT, 12 },
+	[OC_REMOTE] = { "remote_frees", "remote_frees", 0, COL_UINT, 14 },
+};
+
+/*
+ * Per type, JSON only: the text says the same in sentences below its
+ * CPU table.
+ */
+enum {
+	OT_NAME, OT_ALLOCS, OT_FREES, OT_PAIRS, OT_REMOTE, OT_UNMATCHED,
+	OT_LIVE, OT_BULK_ALLOCS, OT_BULK_FREES, OT_UNTRACKED, OT_MEAN,
+	OT_P50, OT_P90, OT_MAX, OT_N
+};
+
+static const struct column target_cols[OT_N] = {
+	[OT_NAME] = { NULL, "name", 0, COL_STR },
+	[OT_ALLOCS] = { NULL, "allocs", 0, COL_UINT },
+	[OT_FREES] = { NULL, "frees", 0, COL_UINT },
+	[OT_PAIRS] = { NULL, "pairs", 0, COL_UINT },
+	[OT_REMOTE] = { NULL, "remote_frees", 0, COL_UINT },
+	[OT_UNMATCHED] = { NULL, "unmatched_frees", 0, COL_UINT },
+	[OT_LIVE] = { NULL, "live_at_end", 0, COL_UINT },
+	[OT_BULK_ALLOCS] = { NULL, "bulk_allocs", 0, COL_UINT },
+	[OT_BULK_FREES] = { NULL, "bulk_frees", 0, COL_UINT },
+	[OT_UNTRACKED] = { NULL, "untracked", 0, COL_UINT },
+	[OT_MEAN] = { NULL, "lifetime_mean_ns", 0, COL_DOUBLE },
+	[OT_P50] = { NULL, "lifetime_p50_ns", 0, COL_UINT },
+	[OT_P90] = { NULL, "lifetime_p90_ns", 0, COL_UINT },
+	[OT_MAX] = { NULL, "lifetime_max_ns", 0, COL_UINT },
+};
+
+static void cpu_row(const struct table *tab, uint64_t cpu, const char *text,
+		    uint64_t allocs, uint64_t frees, uint64_t remote)
+{
+	struct cell c[OC_N] = {
+		[OC_CPU] = { .u = cpu, .text = text },
+		[OC_ALLOCS] = { .u = allocs },
+		[OC_FREES] = { .u = frees },
+		[OC_REMOTE] = { .u = remote },
+	};
+
+	table_row(tab, c);
+}
+
+/* @t's CPU rows; in text the sum over them, "all", below. */
+static void cpu_rows(const struct table *tab, const struct obj_summary *s,
+		     const struct obj_target_stats *t)
+{
+	for (int c = 0; c < s->nr_cpus; c++)
+		cpu_row(tab, (uint64_t)c, NULL, t->cpu[c].allocs,
+			t->cpu[c].frees, t->cpu[c].remote_frees);
+	if (tab->mode == TABLE_TEXT)
+		cpu_row(tab, 0, "all", t->allocs, t->frees, t->remote_frees);
+}
+
 static void objects_text(FILE *out, const struct recording *r,
 			 const struct obj_summary *s)
 {
+	struct table tab = {
+		.cols = cpu_cols, .nr_cols = OC_N, .mode = TABLE_TEXT,
+		.out = out, .indent = "  ",
+	};
+
 	for (size_t i = 0; i < s->nr_targets; i++) {
 		const struct obj_target_stats *t = &s->targets[i];
 
 		fprintf(out, "%s (object %u B)\n", r->targets[i].name,
 			r->targets[i].object_size);
-		fprintf(out, "  %-5s %12s %12s %14s\n", "cpu", "allocs",
-			"frees", "remote_frees");
-		for (int c = 0; c < s->nr_cpus; c++)
-			fprintf(out, "  %-5d %12llu %12llu %14llu\n", c,
-				(unsigned long long)t->cpu[c].allocs,
-				(unsigned long long)t->cpu[c].frees,
-				(unsigned long long)t->cpu[c].remote_frees);
-		fprintf(out, "  %-5s %12llu %12llu %14llu\n", "all",
-			(unsigned long long)t->allocs,
-			(unsigned long long)t->frees,
-			(unsigned long long)t->remote_frees);
+		table_header(&tab);
+		cpu_rows(&tab, s, t);
 		fprintf(out, "  freed on another CPU: %llu of %llu alloc/free pairs (%.1f%%)\n",
 			(unsigned long long)t->remote_frees,
 			(unsigned long long)t->matched,
@@ -129,6 +187,14 @@ static void objects_json(FILE *out, const struct recording *r,
 			 const struct obj_summary *s)
 {
 	struct json j;
+	struct table types = {
+		.cols = target_cols, .nr_cols = OT_N, .mode = TABLE_JSON,
+		.out = out, .j = &j,
+	};
+	struct table cpus = {
+		.cols = cpu_cols, .nr_cols = OC_N, .mode = TABLE_JSON,
+		.out = out, .j = &j,
+	};
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
@@ -137,33 +203,28 @@ static void objects_json(FILE *out, const struct recording *r,
 	json_array_begin(&j, "targets");
 	for (size_t i = 0; i < s->nr_targets; i++) {
 		const struct obj_target_stats *t = &s->targets[i];
+		struct cell c[OT_N] = {
+			[OT_NAME] = { .s = r->targets[i].name },
+			[OT_ALLOCS] = { .u = t->allocs },
+			[OT_FREES] = { .u = t->frees },
+			[OT_PAIRS] = { .u = t->matched },
+			[OT_REMOTE] = { .u = t->remote_frees },
+			[OT_UNMATCHED] = { .u = t->unmatched_frees },
+			[OT_LIVE] = { .u = t->live_at_end },
+			[OT_BULK_ALLOCS] = { .u = t->bulk_allocs },
+			[OT_BULK_FREES] = { .u = t->bulk_frees },
+			[OT_UNTRACKED] = { .u = t->untracked },
+			[OT_MEAN] = { .d = t->lifetime_mean_ns },
+			[OT_P50] = { .u = t->lifetime_p50_ns },
+			[OT_P90] = { .u = t->lifetime_p90_ns },
+			[OT_MAX] = { .u = t->lifetime_max_ns },
+		};
 
-		json_object_begin(&j, NULL);
-		json_string(&j, "name", r->targets[i].name);
-		json_uint(&j, "allocs", t->allocs);
-		json_uint(&j, "frees", t->frees);
-		json_uint(&j, "pairs", t->matched);
-		json_uint(&j, "remote_frees", t->remote_frees);
-		json_uint(&j, "unmatched_frees", t->unmatched_frees);
-		json_uint(&j, "live_at_end", t->live_at_end);
-		json_uint(&j, "bulk_allocs", t->bulk_allocs);
-		json_uint(&j, "bulk_frees", t->bulk_frees);
-		json_uint(&j, "untracked", t->untracked);
-		json_double(&j, "lifetime_mean_ns", t->lifetime_mean_ns);
-		json_uint(&j, "lifetime_p50_ns", t->lifetime_p50_ns);
-		json_uint(&j, "lifetime_p90_ns", t->lifetime_p90_ns);
-		json_uint(&j, "lifetime_max_ns", t->lifetime_max_ns);
+		table_row_open(&types, c);
 		json_array_begin(&j, "cpus");
-		for (int c = 0; c < s->nr_cpus; c++) {
-			json_object_begin(&j, NULL);
-			json_int(&j, "cpu", c);
-			json_uint(&j, "allocs", t->cpu[c].allocs);
-			json_uint(&j, "frees", t->cpu[c].frees);
-			json_uint(&j, "remote_frees", t->cpu[c].remote_frees);
-			json_object_end(&j);
-		}
+		cpu_rows(&cpus, s, t);
 		json_array_end(&j);
-		json_object_end(&j);
+		table_row_close(&types);
 	}
 	json_array_end(&j);
 	json_object_end(&j);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "diffstat.h"
 #include "builtin.h"
+#include "columns.h"
 #include "combine.h"
 #include "coverage.h"
 #include "json.h"
@@ -138,104 +139,170 @@ static void type_header(struct ctx *c, size_t t)
 		": the paths seen are likely all there are");
 }
 
-static void path_text(struct ctx *c, const struct path *p, size_t rank)
+/*
+ * A path's steps: the text table, the --script "step" lines and the JSON
+ * objects.  Columns without a head are not in the text, without a key
+ * not in JSON, with script 0 not in --script; the text's field is the
+ * short name, JSON's the full one.
+ */
+enum {
+	PS_NAME, PS_RANK, PS_INDEX, PS_TIME_US, PS_TIME_MEAN, PS_TIME_NS,
+	PS_MARK, PS_OFFSET, PS_FIELD_SHORT, PS_FIELD, PS_RW, PS_WRITE,
+	PS_CPU_CHANGE, PS_CHANGE_WORD, PS_SAMPLES, PS_MISSES, PS_INSN, PS_N
+};
+
+static const struct column step_cols[PS_N] = {
+	[PS_NAME] = { NULL, NULL, 1, COL_STR },
+	[PS_RANK] = { NULL, NULL, 2, COL_UINT },
+	[PS_INDEX] = { NULL, NULL, 3, COL_UINT },
+	[PS_TIME_US] = { "time_us", NULL, 0, COL_DOUBLE, 10, 0, 0, 2 },
+	[PS_TIME_MEAN] = { NULL, "time_mean_ns", 0, COL_DOUBLE },
+	[PS_TIME_NS] = { NULL, NULL, 4, COL_STR },
+	[PS_MARK] = { "", NULL, 0, COL_STR, 2 },
+	[PS_OFFSET] = { "offset", "offset", 5, COL_UINT, 6 },
+	[PS_FIELD_SHORT] = { "field", NULL, 0, COL_STR, -28 },
+	[PS_FIELD] = { NULL, "field", 0, COL_STR },
+	[PS_RW] = { "rw", NULL, 6, COL_STR, -5 },
+	[PS_WRITE] = { NULL, "write", 0, COL_BOOL },
+	[PS_CPU_CHANGE] = { NULL, "cpu_change", 0, COL_BOOL },
+	[PS_CHANGE_WORD] = { NULL, NULL, 7, COL_STR },
+	[PS_SAMPLES] = { "samples", "samples", 8, COL_UINT, 7 },
+	[PS_MISSES] = { NULL, "misses", 0, COL_UINT },
+	[PS_INSN] = { "instruction", "instruction", 9, COL_STR, 0, 2 },
+};
+
+/* A path: its --script "path" line and its JSON object (before steps). */
+enum {
+	PP_NAME, PP_RANK, PP_COUNT, PP_OF, PP_SHARE, PP_LO, PP_HI, PP_STEPS,
+	PP_CHANGES, PP_OFFSETS, PP_LIFETIME, PP_ALLOC, PP_FREE,
+	PP_FREE_OTHER, PP_N
+};
+
+static const struct column path_cols[PP_N] = {
+	[PP_NAME] = { NULL, NULL, 1, COL_STR },
+	[PP_RANK] = { NULL, NULL, 2, COL_UINT },
+	[PP_COUNT] = { NULL, "histories", 3, COL_UINT },
+	[PP_OF] = { NULL, "of_histories", 0, COL_UINT },
+	[PP_SHARE] = { NULL, "share", 0, COL_DOUBLE },
+	[PP_LO] = { NULL, "share_lo95", 0, COL_DOUBLE },
+	[PP_HI] = { NULL, "share_hi95", 0, COL_DOUBLE },
+	[PP_STEPS] = { NULL, NULL, 4, COL_UINT },
+	[PP_CHANGES] = { NULL, NULL, 5, COL_UINT },
+	[PP_OFFSETS] = { NULL, "offsets", 6, COL_LIST },
+	[PP_LIFETIME] = { NULL, "lifetime_mean_ns", 0, COL_DOUBLE },
+	[PP_ALLOC] = { NULL, "allocated_by", 0, COL_STR },
+	[PP_FREE] = { NULL, "freed_by", 0, COL_STR },
+	[PP_FREE_OTHER] = { NULL, "freed_on_other_cpu", 0, COL_BOOL },
+};
+
+/* The table of @c's output mode over @cols; @tag names --script lines. */
+static struct table ctx_table(const struct ctx *c, struct json *j,
+			      const struct column *cols, int nr,
+			      const char *tag)
+{
+	struct table t = {
+		.cols = cols, .nr_cols = nr, .out = c->out, .j = j,
+		.tag = tag, .indent = "    ",
+		.mode = c->o->a.view.json ? TABLE_JSON :
+			c->o->a.view.script ? TABLE_SCRIPT : TABLE_TEXT,
+	};
+
+	return t;
+}
+
+static void path_steps(struct ctx *c, struct json *j, const struct path *p,
+		       size_t rank)
+{
+	struct table tab = ctx_table(c, j, step_cols, PS_N, "step");
+	const char *name = c->r->targets[p->target].name;
+	char b[160], f[2048], fs[2048], ns[32];
+
+	table_header(&tab);
+	for (size_t i = 0; i < p->nr_steps; i++) {
+		const struct path_step *s = &p->steps[i];
+		double mean = s->time_sum_ns / (double)p->count;
+		struct cell cells[PS_N] = {
+			[PS_NAME] = { .s = name },
+			[PS_RANK] = { .u = rank },
+			[PS_INDEX] = { .u = i },
+			[PS_TIME_US] = { .d = mean / 1e3 },
+			[PS_TIME_MEAN] = { .d = mean },
+			[PS_TIME_NS] = { .s = ns },
+			[PS_MARK] = { .s = s->cpu_change ? "->" : "" },
+			[PS_OFFSET] = { .u = s->offset },
+			[PS_FIELD_SHORT] = {
+				.s = view_field_short(c->layouts[p->target],
+						      s->offset, p->len, fs,
+						      sizeof(fs)) },
+			[PS_FIELD] = { .s = view_field(c->layouts[p->target],
+						       s->offset, p->len, f,
+						       sizeof(f)) },
+			[PS_RW] = { .s = s->write ? "write" : "read" },
+			[PS_WRITE] = { .u = s->write },
+			[PS_CPU_CHANGE] = { .u = s->cpu_change },
+			[PS_CHANGE_WORD] = {
+				.s = s->cpu_change ? "change" : "same" },
+			[PS_SAMPLES] = { .u = s->samples },
+			[PS_MISSES] = { .u = s->misses },
+			[PS_INSN] = { .s = ksyms_format(&c->syms, s->ip, b,
+							sizeof(b)) },
+		};
+
+		snprintf(ns, sizeof(ns), "%.0f", mean);
+		table_row(&tab, cells);
+	}
+}
+
+/* A path: text header and steps, --script lines, or a JSON object. */
+static void emit_path(struct ctx *c, struct json *j, const struct path *p,
+		      size_t rank)
 {
 	const struct path_target *pt = &c->ps->t[p->target];
-	char a[160], b[160], f[2048], offs[64];
+	struct table tab = ctx_table(c, j, path_cols, PP_N, "path");
+	size_t n = pt->histories;
+	char a[160], b[160], offs[64];
 	double lo, hi;
+	struct cell cells[PP_N] = {
+		[PP_NAME] = { .s = c->r->targets[p->target].name },
+		[PP_RANK] = { .u = rank },
+		[PP_COUNT] = { .u = p->count },
+		[PP_OF] = { .u = n },
+		[PP_SHARE] = { .d = n ? (double)p->count / (double)n : 0 },
+		[PP_STEPS] = { .u = p->nr_steps },
+		[PP_CHANGES] = { .u = cpu_changes(p) },
+		[PP_OFFSETS] = { .list = p->offset, .n = p->nr_offsets },
+		[PP_LIFETIME] = { .d = p->lifetime_sum_ns / (double)p->count },
+		[PP_ALLOC] = { .s = ksyms_format(&c->syms, p->alloc_site, a,
+						 sizeof(a)) },
+		[PP_FREE] = { .s = ksyms_format(&c->syms, p->free_site, b,
+						sizeof(b)) },
+		[PP_FREE_OTHER] = { .u = p->free_cpu_change },
+	};
 
-	diff_wilson((double)p->count, (double)pt->histories, &lo, &hi);
+	diff_wilson((double)p->count, (double)n, &lo, &hi);
+	cells[PP_LO].d = lo;
+	cells[PP_HI].d = hi;
+	if (tab.mode != TABLE_TEXT) {
+		table_row_open(&tab, cells);
+		if (tab.mode == TABLE_JSON)
+			json_array_begin(j, "steps");
+		path_steps(c, j, p, rank);
+		if (tab.mode == TABLE_JSON)
+			json_array_end(j);
+		table_row_close(&tab);
+		return;
+	}
 	fprintf(c->out, "\n  path %zu: %llu of %zu histories (%.1f%%, 95%% %.1f-%.1f), offsets %s, %zu steps, %zu CPU change%s, lifetime %.1f us mean\n",
-		rank, (unsigned long long)p->count, pt->histories,
-		100.0 * (double)p->count / (double)pt->histories,
-		100 * lo, 100 * hi,
+		rank, (unsigned long long)p->count, n,
+		100.0 * (double)p->count / (double)n, 100 * lo, 100 * hi,
 		offsets_format(p->offset, p->nr_offsets, offs, sizeof(offs)),
 		p->nr_steps,
 		cpu_changes(p), cpu_changes(p) == 1 ? "" : "s",
 		p->lifetime_sum_ns / (double)p->count / 1e3);
-	fprintf(c->out, "    allocated by %s\n",
-		ksyms_format(&c->syms, p->alloc_site, a, sizeof(a)));
-	fprintf(c->out, "    %10s %2s %6s %-28s %-5s %7s  %s\n", "time_us", "",
-		"offset", "field", "rw", "samples", "instruction");
-	for (size_t i = 0; i < p->nr_steps; i++) {
-		const struct path_step *s = &p->steps[i];
-
-		fprintf(c->out, "    %10.2f %2s %6u %-28s %-5s %7llu  %s\n",
-			s->time_sum_ns / (double)p->count / 1e3,
-			s->cpu_change ? "->" : "", s->offset,
-			view_field_short(c->layouts[p->target], s->offset, p->len, f,
-				   sizeof(f)),
-			s->write ? "write" : "read",
-			(unsigned long long)s->samples,
-			ksyms_format(&c->syms, s->ip, b, sizeof(b)));
-	}
+	fprintf(c->out, "    allocated by %s\n", a);
+	path_steps(c, j, p, rank);
 	fprintf(c->out, "    %s freed by %s\n", p->free_cpu_change ? "->" : "  ",
-		ksyms_format(&c->syms, p->free_site, b, sizeof(b)));
-}
-
-static void path_script(struct ctx *c, const struct path *p, size_t rank)
-{
-	const char *name = c->r->targets[p->target].name;
-	char b[160], offs[64];
-
-	fprintf(c->out, "path %s %zu %llu %zu %zu %s\n", name, rank,
-		(unsigned long long)p->count, p->nr_steps, cpu_changes(p),
-		offsets_format(p->offset, p->nr_offsets, offs, sizeof(offs)));
-	for (size_t i = 0; i < p->nr_steps; i++) {
-		const struct path_step *s = &p->steps[i];
-
-		fprintf(c->out, "step %s %zu %zu %.0f %u %s %s %llu %s\n", name,
-			rank, i, s->time_sum_ns / (double)p->count, s->offset,
-			s->write ? "write" : "read",
-			s->cpu_change ? "change" : "same",
-			(unsigned long long)s->samples,
-			ksyms_format(&c->syms, s->ip, b, sizeof(b)));
-	}
-}
-
-static void path_json(struct ctx *c, struct json *j, const struct path *p)
-{
-	size_t n = c->ps->t[p->target].histories;
-	char b[160], f[2048];
-	double lo, hi;
-
-	diff_wilson((double)p->count, (double)n, &lo, &hi);
-	json_object_begin(j, NULL);
-	json_uint(j, "histories", p->count);
-	json_uint(j, "of_histories", n);
-	json_double(j, "share", n ? (double)p->count / (double)n : 0);
-	json_double(j, "share_lo95", lo);
-	json_double(j, "share_hi95", hi);
-	json_array_begin(j, "offsets");
-	for (int k = 0; k < p->nr_offsets; k++)
-		json_uint(j, NULL, p->offset[k]);
-	json_array_end(j);
-	json_double(j, "lifetime_mean_ns", p->lifetime_sum_ns / (double)p->count);
-	json_string(j, "allocated_by", ksyms_format(&c->syms, p->alloc_site, b,
-						    sizeof(b)));
-	json_string(j, "freed_by", ksyms_format(&c->syms, p->free_site, b,
-						sizeof(b)));
-	json_bool(j, "freed_on_other_cpu", p->free_cpu_change);
-	json_array_begin(j, "steps");
-	for (size_t i = 0; i < p->nr_steps; i++) {
-		const struct path_step *s = &p->steps[i];
-
-		json_object_begin(j, NULL);
-		json_double(j, "time_mean_ns", s->time_sum_ns / (double)p->count);
-		json_uint(j, "offset", s->offset);
-		json_string(j, "field", view_field(c->layouts[p->target],
-						   s->offset, p->len, f,
-						   sizeof(f)));
-		json_bool(j, "write", s->write);
-		json_bool(j, "cpu_change", s->cpu_change);
-		json_uint(j, "samples", s->samples);
-		json_uint(j, "misses", s->misses);
-		json_string(j, "instruction", ksyms_format(&c->syms, s->ip, b,
-							   sizeof(b)));
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_object_end(j);
+		b);
 }
 
 static const char *cpu_word(enum combined_cpu cpu)
@@ -250,28 +317,155 @@ static const char *cpu_mark(enum combined_cpu cpu)
 	       cpu == COMBINED_CPU_SAME ? "" : "?";
 }
 
-static void offsets_list(const struct combined_trace *t, char *buf,
-			 size_t size)
-{
-	size_t n = 0;
+/* A combined trace's steps, as a path's (above) with their own words. */
+enum {
+	CS_NAME, CS_RANK, CS_INDEX, CS_TIME_US, CS_TIME_MEAN, CS_TIME_NS,
+	CS_MARK, CS_OFFSET, CS_FIELD_SHORT, CS_FIELD, CS_RW, CS_WRITE,
+	CS_CPU, CS_BY_TIME, CS_ORDER_WORD, CS_HISTORIES, CS_SAMPLES,
+	CS_MISSES, CS_INSN, CS_N
+};
 
-	buf[0] = 0;
-	for (size_t i = 0; i < t->nr_offsets && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%u", i ? "," : "",
-				      t->offsets[i]);
+static const struct column cstep_cols[CS_N] = {
+	[CS_NAME] = { NULL, NULL, 1, COL_STR },
+	[CS_RANK] = { NULL, NULL, 2, COL_UINT },
+	[CS_INDEX] = { NULL, NULL, 3, COL_UINT },
+	[CS_TIME_US] = { "time_us", NULL, 0, COL_DOUBLE, 10, 0, 0, 2 },
+	[CS_TIME_MEAN] = { NULL, "time_mean_ns", 0, COL_DOUBLE },
+	[CS_TIME_NS] = { NULL, NULL, 4, COL_STR },
+	[CS_MARK] = { "", NULL, 0, COL_STR, 3 },
+	[CS_OFFSET] = { "offset", "offset", 5, COL_UINT, 6 },
+	[CS_FIELD_SHORT] = { "field", NULL, 0, COL_STR, -28 },
+	[CS_FIELD] = { NULL, "field", 0, COL_STR },
+	[CS_RW] = { "rw", NULL, 6, COL_STR, -5 },
+	[CS_WRITE] = { NULL, "write", 0, COL_BOOL },
+	[CS_CPU] = { NULL, "cpu", 7, COL_STR },
+	[CS_BY_TIME] = { NULL, "placed_by_time", 0, COL_BOOL },
+	[CS_ORDER_WORD] = { NULL, NULL, 8, COL_STR },
+	[CS_HISTORIES] = { NULL, "histories", 0, COL_UINT },
+	[CS_SAMPLES] = { "samples", "samples", 9, COL_UINT, 7 },
+	[CS_MISSES] = { NULL, "misses", 0, COL_UINT },
+	[CS_INSN] = { "instruction", "instruction", 10, COL_STR, 0, 2 },
+};
+
+/* A combined trace: its --script line and its JSON object. */
+enum {
+	CT_NAME, CT_RANK, CT_HISTORIES, CT_PATHS, CT_PATHS_OTHER,
+	CT_HISTORIES_OTHER, CT_STEPS, CT_CHANGES_S, CT_OFFSETS, CT_PAIRS,
+	CT_PAIRS_WATCHED, CT_BY_TIME, CT_WEIGHT, CT_BROKEN, CT_CHANGES,
+	CT_ALLOC, CT_FREE, CT_FREE_CPU, CT_N
+};
+
+static const struct column trace_cols[CT_N] = {
+	[CT_NAME] = { NULL, NULL, 1, COL_STR },
+	[CT_RANK] = { NULL, NULL, 2, COL_UINT },
+	[CT_HISTORIES] = { NULL, "histories", 3, COL_UINT },
+	[CT_PATHS] = { NULL, "paths", 0, COL_UINT },
+	[CT_PATHS_OTHER] = { NULL, "paths_left_out", 12, COL_UINT },
+	[CT_HISTORIES_OTHER] = { NULL, "histories_left_out", 0, COL_UINT },
+	[CT_STEPS] = { NULL, NULL, 4, COL_UINT },
+	[CT_CHANGES_S] = { NULL, NULL, 5, COL_UINT },
+	[CT_OFFSETS] = { NULL, "offsets", 6, COL_LIST },
+	[CT_PAIRS] = { NULL, "offset_pairs", 8, COL_UINT },
+	[CT_PAIRS_WATCHED] = { NULL, "offset_pairs_watched", 7, COL_UINT },
+	[CT_BY_TIME] = { NULL, "steps_by_time", 9, COL_UINT },
+	[CT_WEIGHT] = { NULL, "order_weight", 11, COL_UINT },
+	[CT_BROKEN] = { NULL, "order_broken", 10, COL_UINT },
+	[CT_CHANGES] = { NULL, "cpu_changes", 0, COL_UINT },
+	[CT_ALLOC] = { NULL, "allocated_by", 0, COL_STR },
+	[CT_FREE] = { NULL, "freed_by", 0, COL_STR },
+	[CT_FREE_CPU] = { NULL, "free_cpu", 0, COL_STR },
+};
+
+static void combined_steps(struct ctx *c, struct json *j,
+			   const struct combined_trace *t, size_t rank)
+{
+	struct table tab = ctx_table(c, j, cstep_cols, CS_N, "cstep");
+	const char *name = c->r->targets[t->target].name;
+	char b[160], f[2048], fs[256], ns[32], mark[4];
+
+	table_header(&tab);
+	for (size_t i = 0; i < t->nr_steps; i++) {
+		const struct combined_step *s = &t->steps[i];
+		struct cell cells[CS_N] = {
+			[CS_NAME] = { .s = name },
+			[CS_RANK] = { .u = rank },
+			[CS_INDEX] = { .u = i },
+			[CS_TIME_US] = { .d = s->time_mean_ns / 1e3 },
+			[CS_TIME_MEAN] = { .d = s->time_mean_ns },
+			[CS_TIME_NS] = { .s = ns },
+			[CS_MARK] = { .s = mark },
+			[CS_OFFSET] = { .u = s->offset },
+			[CS_FIELD_SHORT] = {
+				.s = view_field_short(c->layouts[t->target],
+						      s->offset, t->len, fs,
+						      sizeof(fs)) },
+			[CS_FIELD] = { .s = view_field(c->layouts[t->target],
+						       s->offset, t->len, f,
+						       sizeof(f)) },
+			[CS_RW] = { .s = s->write ? "write" : "read" },
+			[CS_WRITE] = { .u = s->write },
+			[CS_CPU] = { .s = cpu_word(s->cpu) },
+			[CS_BY_TIME] = { .u = s->by_time },
+			[CS_ORDER_WORD] = {
+				.s = s->by_time ? "by-time" : "ordered" },
+			[CS_HISTORIES] = { .u = s->histories },
+			[CS_SAMPLES] = { .u = s->samples },
+			[CS_MISSES] = { .u = s->misses },
+			[CS_INSN] = { .s = ksyms_format(&c->syms, s->ip, b,
+							sizeof(b)) },
+		};
+
+		snprintf(mark, sizeof(mark), "%s%s", cpu_mark(s->cpu),
+			 s->by_time ? "~" : "");
+		snprintf(ns, sizeof(ns), "%.0f", s->time_mean_ns);
+		table_row(&tab, cells);
+	}
 }
 
-static void combined_text(struct ctx *c, const struct combined_trace *t,
-			  size_t rank)
+/* A combined trace: text, --script lines, or a JSON object. */
+static void emit_trace(struct ctx *c, struct json *j,
+		       const struct combined_trace *t, size_t rank)
 {
-	char a[160], b[160], f[256], offs[512];
+	struct table tab = ctx_table(c, j, trace_cols, CT_N, "combined");
+	char a[160], b[160], offs[512];
+	struct cell cells[CT_N] = {
+		[CT_NAME] = { .s = c->r->targets[t->target].name },
+		[CT_RANK] = { .u = rank },
+		[CT_HISTORIES] = { .u = t->histories_used },
+		[CT_PATHS] = { .u = t->paths_used },
+		[CT_PATHS_OTHER] = { .u = t->paths_other },
+		[CT_HISTORIES_OTHER] = { .u = t->histories_other },
+		[CT_STEPS] = { .u = t->nr_steps },
+		[CT_CHANGES_S] = { .u = t->cpu_changes },
+		[CT_OFFSETS] = { .list = t->offsets, .n = (int)t->nr_offsets },
+		[CT_PAIRS] = { .u = t->pairs },
+		[CT_PAIRS_WATCHED] = { .u = t->pairs_watched },
+		[CT_BY_TIME] = { .u = t->by_time },
+		[CT_WEIGHT] = { .u = t->order_weight },
+		[CT_BROKEN] = { .u = t->order_broken },
+		[CT_CHANGES] = { .u = t->cpu_changes },
+		[CT_ALLOC] = { .s = ksyms_format(&c->syms, t->alloc_site, a,
+						 sizeof(a)) },
+		[CT_FREE] = { .s = ksyms_format(&c->syms, t->free_site, b,
+						sizeof(b)) },
+		[CT_FREE_CPU] = { .s = cpu_word(t->free_cpu) },
+	};
 
-	offsets_list(t, offs, sizeof(offs));
+	if (tab.mode != TABLE_TEXT) {
+		table_row_open(&tab, cells);
+		if (tab.mode == TABLE_JSON)
+			json_array_begin(j, "steps");
+		combined_steps(c, j, t, rank);
+		if (tab.mode == TABLE_JSON)
+			json_array_end(j);
+		table_row_close(&tab);
+		return;
+	}
 	fprintf(c->out, "\n  combined trace %zu: %llu histories in %zu paths, offsets %s\n",
 		rank, (unsigned long long)t->histories_used, t->paths_used,
-		offs);
-	fprintf(c->out, "    allocated by %s\n",
-		ksyms_format(&c->syms, t->alloc_site, a, sizeof(a)));
+		offsets_format(t->offsets, (int)t->nr_offsets, offs,
+			       sizeof(offs)));
+	fprintf(c->out, "    allocated by %s\n", a);
 	fprintf(c->out, "    order: %zu of %zu offset pairs watched together, %zu step%s placed by time (~), %llu of %llu histories' orderings broken\n",
 		t->pairs_watched, t->pairs, t->by_time,
 		t->by_time == 1 ? "" : "s",
@@ -283,97 +477,8 @@ static void combined_text(struct ctx *c, const struct combined_trace *t,
 			(unsigned long long)t->histories_other);
 	fprintf(c->out, "    %zu steps, %zu CPU change%s\n", t->nr_steps,
 		t->cpu_changes, t->cpu_changes == 1 ? "" : "s");
-	fprintf(c->out, "    %10s %3s %6s %-28s %-5s %7s  %s\n", "time_us", "",
-		"offset", "field", "rw", "samples", "instruction");
-	for (size_t i = 0; i < t->nr_steps; i++) {
-		const struct combined_step *s = &t->steps[i];
-		char mark[4];
-
-		snprintf(mark, sizeof(mark), "%s%s", cpu_mark(s->cpu),
-			 s->by_time ? "~" : "");
-		fprintf(c->out, "    %10.2f %3s %6u %-28s %-5s %7llu  %s\n",
-			s->time_mean_ns / 1e3, mark, s->offset,
-			view_field_short(c->layouts[t->target], s->offset,
-					 t->len, f, sizeof(f)),
-			s->write ? "write" : "read",
-			(unsigned long long)s->samples,
-			ksyms_format(&c->syms, s->ip, b, sizeof(b)));
-	}
-	fprintf(c->out, "    %3s freed by %s\n", cpu_mark(t->free_cpu),
-		ksyms_format(&c->syms, t->free_site, b, sizeof(b)));
-}
-
-static void combined_script(struct ctx *c, const struct combined_trace *t,
-			    size_t rank)
-{
-	const char *name = c->r->targets[t->target].name;
-	char b[160], offs[512];
-
-	offsets_list(t, offs, sizeof(offs));
-	fprintf(c->out, "combined %s %zu %llu %zu %zu %s %zu %zu %zu %llu %llu %zu\n",
-		name, rank, (unsigned long long)t->histories_used, t->nr_steps,
-		t->cpu_changes, offs, t->pairs_watched, t->pairs, t->by_time,
-		(unsigned long long)t->order_broken,
-		(unsigned long long)t->order_weight, t->paths_other);
-	for (size_t i = 0; i < t->nr_steps; i++) {
-		const struct combined_step *s = &t->steps[i];
-
-		fprintf(c->out, "cstep %s %zu %zu %.0f %u %s %s %s %llu %s\n",
-			name, rank, i, s->time_mean_ns, s->offset,
-			s->write ? "write" : "read", cpu_word(s->cpu),
-			s->by_time ? "by-time" : "ordered",
-			(unsigned long long)s->samples,
-			ksyms_format(&c->syms, s->ip, b, sizeof(b)));
-	}
-}
-
-static void combined_json(struct ctx *c, struct json *j,
-			  const struct combined_trace *t)
-{
-	char b[160], f[2048];
-
-	json_object_begin(j, NULL);
-	json_uint(j, "histories", t->histories_used);
-	json_uint(j, "paths", t->paths_used);
-	json_uint(j, "paths_left_out", t->paths_other);
-	json_uint(j, "histories_left_out", t->histories_other);
-	json_array_begin(j, "offsets");
-	for (size_t k = 0; k < t->nr_offsets; k++)
-		json_uint(j, NULL, t->offsets[k]);
-	json_array_end(j);
-	json_uint(j, "offset_pairs", t->pairs);
-	json_uint(j, "offset_pairs_watched", t->pairs_watched);
-	json_uint(j, "steps_by_time", t->by_time);
-	json_uint(j, "order_weight", t->order_weight);
-	json_uint(j, "order_broken", t->order_broken);
-	json_uint(j, "cpu_changes", t->cpu_changes);
-	json_string(j, "allocated_by", ksyms_format(&c->syms, t->alloc_site, b,
-						    sizeof(b)));
-	json_string(j, "freed_by", ksyms_format(&c->syms, t->free_site, b,
-						sizeof(b)));
-	json_string(j, "free_cpu", cpu_word(t->free_cpu));
-	json_array_begin(j, "steps");
-	for (size_t i = 0; i < t->nr_steps; i++) {
-		const struct combined_step *s = &t->steps[i];
-
-		json_object_begin(j, NULL);
-		json_double(j, "time_mean_ns", s->time_mean_ns);
-		json_uint(j, "offset", s->offset);
-		json_string(j, "field", view_field(c->layouts[t->target],
-						   s->offset, t->len, f,
-						   sizeof(f)));
-		json_bool(j, "write", s->write);
-		json_string(j, "cpu", cpu_word(s->cpu));
-		json_bool(j, "placed_by_time", s->by_time);
-		json_uint(j, "histories", s->histories);
-		json_uint(j, "samples", s->samples);
-		json_uint(j, "misses", s->misses);
-		json_string(j, "instruction", ksyms_format(&c->syms, s->ip, b,
-							   sizeof(b)));
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_object_end(j);
+	combined_steps(c, j, t, rank);
+	fprintf(c->out, "    %3s freed by %s\n", cpu_mark(t->free_cpu), b);
 }
 
 /* The combined traces of target @t, most histories first. */
@@ -389,12 +494,7 @@ static void emit_combined(struct ctx *c, struct json *j, size_t t)
 		if (c->o->top && rank >= (size_t)c->o->top)
 			break;
 		rank++;
-		if (c->o->a.view.json)
-			combined_json(c, j, ct);
-		else if (c->o->a.view.script)
-			combined_script(c, ct, rank);
-		else
-			combined_text(c, ct, rank);
+		emit_trace(c, j, ct, rank);
 	}
 	if (!rank && !c->o->a.view.json && !c->o->a.view.script)
 		fprintf(c->out, "  no combined trace: no family of paths watched two offsets or more\n");
@@ -460,12 +560,7 @@ static void emit(struct ctx *c)
 			if (c->o->top && rank >= (size_t)c->o->top)
 				continue;
 			rank++;
-			if (c->o->a.view.json)
-				path_json(c, &j, p);
-			else if (c->o->a.view.script)
-				path_script(c, p, rank);
-			else
-				path_text(c, p, rank);
+			emit_path(c, &j, p, rank);
 		}
 type_end:
 		if (c->o->a.view.json) {

@@ -29,6 +29,17 @@ void table_header(const struct table *t)
 	fputc('\n', t->out);
 }
 
+/* "A,B,C" of a COL_LIST cell, cut at @len. */
+static void list_text(const struct cell *v, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < v->n && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%u",
+				       k ? "," : "", v->list[k]);
+}
+
 static const char *value_text(const struct column *c,
 			      const struct cell *cells, int i, char *buf,
 			      size_t len)
@@ -55,6 +66,11 @@ static const char *value_text(const struct column *c,
 	case COL_DOUBLE:
 		snprintf(buf, len, "%.*f", c->prec, v->d);
 		break;
+	case COL_BOOL:
+		return v->u ? "yes" : "no";
+	case COL_LIST:
+		list_text(v, buf, len);
+		break;
 	}
 	return buf;
 }
@@ -80,8 +96,14 @@ static void script_cell(const struct table *t, const struct column *c,
 		fputs(v->s, t->out);
 	else if (c->type == COL_DOUBLE)
 		fprintf(t->out, "%.6g", v->d);
-	else
+	else if (c->type == COL_BOOL)
+		fputs(v->u ? "1" : "0", t->out);
+	else if (c->type == COL_LIST) {
+		for (int k = 0; k < v->n; k++)
+			fprintf(t->out, "%s%u", k ? "," : "", v->list[k]);
+	} else {
 		fprintf(t->out, "%llu", (unsigned long long)v->u);
+	}
 }
 
 static void json_cell(const struct table *t, const struct column *c,
@@ -95,7 +117,14 @@ static void json_cell(const struct table *t, const struct column *c,
 		json_string(t->j, c->key, v->s);
 	else if (c->type == COL_DOUBLE)
 		json_double(t->j, c->key, v->d);
-	else
+	else if (c->type == COL_BOOL)
+		json_bool(t->j, c->key, v->u != 0);
+	else if (c->type == COL_LIST) {
+		json_array_begin(t->j, c->key);
+		for (int k = 0; k < v->n; k++)
+			json_uint(t->j, NULL, v->list[k]);
+		json_array_end(t->j);
+	} else
 		json_uint(t->j, c->key, v->u);
 }
 

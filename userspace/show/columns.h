@@ -28,6 +28,17 @@ enum col_type {
 	 * JSON null when it is not finite.
 	 */
 	COL_DOUBLE,
+	/*
+	 * A truth value (the cell's u, non-zero true): JSON true or false,
+	 * --script 1 or 0, the text table "yes" or "no" unless the view
+	 * formatted it.
+	 */
+	COL_BOOL,
+	/*
+	 * A list of small counts (the cell's list, n of them): a JSON array,
+	 * comma-joined in the text table and --script.
+	 */
+	COL_LIST,
 };
 
 struct column {
@@ -52,6 +63,8 @@ struct cell {
 	const char *text;
 	uint64_t u;
 	double d;
+	const uint16_t *list;	/* COL_LIST */
+	int n;
 	bool null, absent;
 };
 
