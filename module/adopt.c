@@ -16,7 +16,10 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <linux/moduleparam.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "calibrate.h"
+#include "target.h"
+#include "liveset.h"
 
 bool dprof_have_kmalloc_target;
 

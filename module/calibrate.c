@@ -38,7 +38,8 @@
 #include <linux/moduleparam.h>
 #include <linux/uaccess.h>
 #include <linux/string.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "calibrate.h"
 #include "compat.h"
 
 #define CALIB_OBJECTS	16

@@ -15,10 +15,16 @@
 #include <linux/kthread.h>
 #include <linux/timex.h>
 #include <linux/seq_file.h>
+#include "uapi/dprof.h"
 #include "watch.h"
 #include "plan.h"
 #include "inuse.h"
 #include "compat.h"
+#include "target.h"
+#include "slab.h"
+#include "stats.h"
+#include "watch_config.h"
+#include "collector.h"
 
 static struct task_struct *thread;
 static unsigned int offsets_per_watch;	/* offsets one history watches, 1-4 */

@@ -23,9 +23,21 @@
 #include <linux/vmalloc.h>
 #include <linux/uaccess.h>
 #include <linux/ktime.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "calibrate.h"
+#include "target.h"
+#include "liveset.h"
+#include "ring.h"
+#include "slab.h"
+#include "stats.h"
+#include "sample.h"
+#include "facts.h"
+#include "profile.h"
+#include "scan.h"
+#include "debugfs.h"
 #include "own.h"
 #include "plan.h"
+#include "collector.h"
 
 #define EVENTS_BOUNCE	(64 * 1024)
 /* read() of "events" needs room for the largest record. */

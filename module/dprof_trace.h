@@ -21,7 +21,7 @@
 #include <linux/tracepoint.h>
 #include "compat.h"
 #include "decode.h"
-#include "dprof.h"
+#include "target.h"
 #include "uapi/dprof.h"
 
 /* Allocation and free of a target object: the address set. */

@@ -9,7 +9,11 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "target.h"
+#include "liveset.h"
+#include "facts.h"
+#include "profile.h"
 #include "sample.h"
 
 void *dprof_facts_build(size_t *len)

@@ -56,9 +56,16 @@
 #include <linux/workqueue.h>
 #include <linux/slab.h>
 #include <linux/seq_file.h>
+#include "uapi/dprof.h"
 #include "watch.h"
 #include "dprof_trace.h"
 #include "plan.h"
+#include "target.h"
+#include "ring.h"
+#include "stats.h"
+#include "history.h"
+#include "sample.h"
+#include "symbols.h"
 
 DEFINE_PER_CPU(int, dprof_self_alloc);
 /*

@@ -12,7 +12,8 @@
 #include <linux/string.h>
 #include <linux/timex.h>
 #include <linux/uaccess.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "stats.h"
 #include "sample.h"
 
 /*

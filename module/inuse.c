@@ -28,7 +28,8 @@
 #include <linux/jiffies.h>
 #include <linux/perf_event.h>
 #include <linux/random.h>
-#include "dprof.h"
+#include "target.h"
+#include "liveset.h"
 #include "own.h"
 #include "resolve.h"
 #include "inuse.h"

@@ -49,7 +49,10 @@
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 #include <linux/cpumask.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "calibrate.h"
+#include "target.h"
+#include "liveset.h"
 
 #define SLOT_EMPTY	0UL
 #define SLOT_TOMB	1UL	/* object addresses are never 1 */

@@ -10,7 +10,9 @@
 #include <linux/bitmap.h>
 #include <linux/hash.h>
 #include <linux/mutex.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "target.h"
+#include "liveset.h"
 
 /* The probes' gate, max(floor, gate_min): liveset.c sets it. */
 unsigned int dprof_track_gate;

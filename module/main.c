@@ -15,10 +15,22 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/vmstat.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "calibrate.h"
+#include "target.h"
+#include "liveset.h"
+#include "ring.h"
+#include "slab.h"
+#include "stats.h"
+#include "sample.h"
+#include "scan.h"
+#include "debugfs.h"
+#include "symbols.h"
 #include "own.h"
 #include "compat.h"
 #include "testparams.h"
+#include "watch_config.h"
+#include "collector.h"
 
 static char *target;
 module_param(target, charp, 0444);

@@ -11,7 +11,8 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "target.h"
 #include "plan.h"
 
 static struct hist_plan plans[DPROF_MAX_TARGETS];

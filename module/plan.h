@@ -13,7 +13,87 @@
 
 #include <linux/types.h>
 #include "uapi/dprof.h"
-#include "dprof.h"
+
+/*
+ * The three kinds of sample window, which sample disjoint accesses
+ * (design.rst, "Objects chosen at allocation" and "Objects in use"):
+ *   DPROF_WINDOW_OLD    on a live object older than a window and not in
+ *                       use, of a type in rotation, from a census of the
+ *                       live set: accesses at ages >= sample_window_ms
+ *   DPROF_WINDOW_YOUNG  on an object picked at its allocation, watched
+ *                       from there: accesses at ages < sample_window_ms
+ *   DPROF_WINDOW_INUSE  on an old object in use (inuse.c: the CPUs'
+ *                       registers held it lately), drawn by its use
+ *   DPROF_WINDOW_LIFE   a history: an object picked at its allocation,
+ *                       watched until its free or history_timeout_ms
+ *                       (design.rst, "Lives"); with lives on, it stands
+ *                       for the ages below the timeout, YOUNG does not
+ *                       count, and OLD and INUSE start at the timeout
+ */
+enum dprof_window_kind {
+	DPROF_WINDOW_OLD,
+	DPROF_WINDOW_YOUNG,
+	DPROF_WINDOW_INUSE,
+	DPROF_WINDOW_LIFE,
+	DPROF_NR_WINDOW_KINDS,
+};
+
+/* One kind of window on one type: its windows, their samples, its draws. */
+struct dprof_window_sums {
+	u64 windows;
+	/*
+	 * y: a window's samples times its draw's weight rho (window.c), in
+	 * 1/DPROF_WINDOW_RHO_ONE (2^16) samples.
+	 */
+	u64 samples;		/* sum over the windows of y */
+	u64 samples_sq;		/* sum of (y / 2^8)^2 */
+	/*
+	 * OLD: its live objects older than a window and not in use, summed
+	 * over the censuses (scaled by the tracking rate, each census
+	 * weighed by the milliseconds since the last); INUSE: the same of
+	 * all its old objects (the draws' weights are relative to them);
+	 * YOUNG: its allocations drawn by the any gate (by the histories'
+	 * turns too), how many windows it got; not its scale (allocs).
+	 */
+	u64 draws;
+	/*
+	 * YOUNG and LIFE: the type's allocations since load (dprof_target's
+	 * allocs_scaled).  Their windows are one allocation each of the
+	 * type, so the samples per window times this count is the type's:
+	 * the gate's draws (the first allocation after an instant) favour
+	 * a type that allocates first after a pause (memcslap's iovec,
+	 * kmalloc-192, drawn 7 times as often as the skbuff allocated in the
+	 * same sendmsg), so they say how many windows a type gets, not how
+	 * often it allocates.
+	 */
+	u64 allocs;
+	/*
+	 * A window watches one item of the plan, the items in turn: its
+	 * samples are the object's over cover_num / cover_den (the plan's
+	 * items times its members, over the offsets its items hold; the
+	 * items' count in history_mode=set).  0 / 0 before a plan.
+	 */
+	u64 cover_num, cover_den;
+};
+
+/*
+ * What the counts are out of, to put the kinds on one scale (samples per
+ * second of the type):
+ *   OLD, INUSE    (samples / windows) (draws / censuses) / window
+ *   YOUNG, LIFE   (samples / windows) allocs / elapsed
+ */
+struct dprof_window_scale {
+	u64 censuses;		/* their weights' sum */
+	u64 elapsed_ms;		/* since load */
+	unsigned int window_ms;
+	bool lives;		/* LIFE stands for YOUNG (dprof_history_config) */
+};
+
+/* From the plans (plan.c), where the windows count them; racy reads. */
+void dprof_plan_window_sums(unsigned int target,
+			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS]);
+/* The draws' part of the scale and window_ms (plan.c). */
+void dprof_plan_window_scale(struct dprof_window_scale *scale);
 
 /* Which offsets each history covers: one plan per target. */
 struct hist_plan {

@@ -13,8 +13,13 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/timex.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "target.h"
+#include "stats.h"
+#include "profile.h"
 #include "sample.h"
+#include "plan.h"
+#include "watch.h"
 
 struct type_sum {
 	/*

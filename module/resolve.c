@@ -12,7 +12,9 @@
  */
 #include <linux/mm.h>
 #include <linux/module.h>
-#include "dprof.h"
+#include "calibrate.h"
+#include "target.h"
+#include "liveset.h"
 #include "own.h"
 #include "resolve.h"
 

@@ -33,7 +33,8 @@
 #include <linux/percpu.h>
 #include <linux/vmalloc.h>
 #include <asm/local.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "stats.h"
 #include "ring.h"
 #include "dprof_trace.h"
 

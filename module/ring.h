@@ -87,4 +87,12 @@ static __always_inline void dprof_ring_commit(void *rec,
 	WRITE_ONCE(*(u64 *)rec, word);
 }
 
+/* ring.c's set-up, the writer for process context, and the reader. */
+int dprof_ring_init(unsigned long bytes_per_cpu);
+void dprof_ring_exit(void);
+bool dprof_ring_write(const void *rec, unsigned int size);
+/* Copy whole records of every CPU into @buf; returns bytes copied. */
+size_t dprof_ring_drain(void *buf, size_t room);
+u64 dprof_ring_lost_total(void);
+
 #endif /* _DPROF_RING_H */

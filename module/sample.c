@@ -40,7 +40,10 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/processor.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "ring.h"
+#include "stats.h"
+#include "symbols.h"
 #include "own.h"
 #include "resolve.h"
 #include "dprof_trace.h"

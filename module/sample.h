@@ -11,8 +11,47 @@
 
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
 #include "decode.h"
+
+struct seq_file;
+
+#define DPROF_SAMPLER_AUTO	100	/* pick the best available */
+
+/* The sampler= names, indexed by enum dprof_sampler (one table). */
+extern const char *const dprof_sampler_names[DPROF_SAMPLER_INJECT + 1];
+
+/* test_perf= (sampler=inject only): a counter through the IBS/PEBS path */
+enum dprof_test_perf {
+	DPROF_TEST_PERF_OFF,
+	DPROF_TEST_PERF_SOFTWARE,	/* cpu-clock on every CPU */
+	DPROF_TEST_PERF_REFUSE,		/* a PMU type nobody registers */
+};
+
+struct dprof_sample_config {
+	int sampler;		/* enum dprof_sampler or DPROF_SAMPLER_AUTO */
+	enum dprof_test_perf test_perf;
+	u64 period;		/* 0: the sampler's default */
+	unsigned int table_entries;	/* per CPU, a power of two */
+	bool records;		/* also emit every sample to the rings */
+};
+
+int dprof_sample_init(const struct dprof_sample_config *sc);
+void dprof_sample_exit(void);
+/*
+ * From the debug-register handler: one access to a target object, trapped
+ * by a sample window (@window) or by a history watch.  @rw_known: the
+ * breakpoints told a read from a write (@write); else neither is counted
+ * and "record" decodes the kind from the instruction at @ip.
+ */
+void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
+			bool rw_known, bool write, bool window);
+/* The sampler in use (after dprof_sample_init()). */
+enum dprof_sampler dprof_sample_which(void);
+size_t dprof_sample_read(void *buf, size_t room, loff_t *pos);
+size_t dprof_sample_read_data(void *buf, size_t room, loff_t *pos);
+/* sampler=inject: run the samples of @len bytes of text (debugfs). */
+ssize_t dprof_sample_inject(const char __user *ubuf, size_t len);
 
 #define MAX_PROBE	32
 

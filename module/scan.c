@@ -39,8 +39,13 @@
 #include <linux/slab.h>
 #include <linux/timex.h>
 #include <linux/rcupdate.h>
+#include "uapi/dprof.h"
 #include "compat.h"
-#include "dprof.h"
+#include "calibrate.h"
+#include "target.h"
+#include "liveset.h"
+#include "ring.h"
+#include "scan.h"
 #include "watch.h"
 
 struct scan_counters {

@@ -40,7 +40,13 @@
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <trace/events/kmem.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "calibrate.h"
+#include "target.h"
+#include "liveset.h"
+#include "slab.h"
+#include "stats.h"
+#include "history.h"
 #include "ring.h"
 #include "watch.h"
 #include "dprof_trace.h"

@@ -9,7 +9,8 @@
 #include <linux/irqflags.h>
 #include <linux/math64.h>
 #include <linux/timex.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "stats.h"
 
 DEFINE_PER_CPU(struct dprof_cpu_stats, dprof_stats);
 DEFINE_STATIC_KEY_FALSE(dprof_cost_parts);

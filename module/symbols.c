@@ -35,7 +35,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "target.h"
+#include "symbols.h"
 #include "resolve.h"
 
 #define KALLSYMS_CHUNK	(64 * 1024)

@@ -13,7 +13,9 @@
 #include <linux/hash.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
-#include "dprof.h"
+#include "uapi/dprof.h"
+#include "calibrate.h"
+#include "target.h"
 
 struct dprof_target dprof_targets[DPROF_MAX_TARGETS];
 unsigned int dprof_nr_targets;

@@ -9,8 +9,10 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include "uapi/dprof.h"
 #include "compat.h"
 #include "testparams.h"
+#include "sample.h"
 
 static unsigned int test_reserve_delay_ms;
 module_param(test_reserve_delay_ms, uint, 0444);

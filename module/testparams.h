@@ -7,7 +7,7 @@
 #ifndef DPROF_TESTPARAMS_H
 #define DPROF_TESTPARAMS_H
 
-#include "dprof.h"
+#include "sample.h"
 
 struct dprof_test_config {
 	unsigned int reserve_delay_ms;	/* history.c: hold each reserve */

@@ -33,9 +33,12 @@
 #include <linux/wait.h>
 #include <linux/timex.h>
 #include <linux/seq_file.h>
+#include "uapi/dprof.h"
 #include "watch.h"
 #include "own.h"
 #include "compat.h"
+#include "stats.h"
+#include "watch_config.h"
 
 struct watch dprof_watch;
 struct dprof_history_config dprof_watch_cfg;

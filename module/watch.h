@@ -18,7 +18,8 @@
 #include <linux/atomic.h>
 #include <linux/ktime.h>
 #include <linux/perf_event.h>
-#include "dprof.h"
+#include "liveset.h"
+#include "watch_config.h"
 
 #define NR_WATCH_OFFSETS	DPROF_HIST_MAX_OFFSETS
 #define MAX_BPS			4	/* x86 debug address registers */
@@ -113,6 +114,8 @@ struct watch_hits {
 
 extern struct watch dprof_watch;
 extern struct dprof_history_config dprof_watch_cfg;
+/* Whether the breakpoints tell writes from reads (history_split_rw=1). */
+bool dprof_watch_tells_writes(void);
 extern struct watch_stats dprof_watch_stats;
 extern struct watch_hits dprof_watch_hits;
 /* Debug registers per watched offset: 2 tell reads from writes, 1 not. */

@@ -30,12 +30,18 @@
 #include <linux/prandom.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include "uapi/dprof.h"
 #include "watch.h"
 #include "plan.h"
 #include "inuse.h"
 #include "own.h"
 #include "resolve.h"
 #include "dprof_trace.h"
+#include "target.h"
+#include "liveset.h"
+#include "ring.h"
+#include "sample.h"
+#include "watch_config.h"
 
 /*
  * Old windows are stratified by type.  A census of the live set, every

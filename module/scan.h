@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scan.c: objects older than the module.
+ */
+#ifndef _DPROF_SCAN_H
+#define _DPROF_SCAN_H
+
+#include <linux/types.h>
+
+struct seq_file;
+int dprof_scan_init(bool enabled, unsigned int test_delay_ms);
+void dprof_scan_start(void);
+void dprof_scan_exit(void);
+void dprof_scan_show(struct seq_file *m);
+
+#endif /* _DPROF_SCAN_H */
