@@ -161,14 +161,10 @@ static void take_turn(void)
 	/* Histories and windows take turns at the registers. */
 	window = cfg->windows && (!cfg->enabled || next_is_window);
 	next_is_window = !window;
-	if (window && dprof_watch_parked && !cfg->lives) {
+	if (window && dprof_watch_parked) {
 		/*
 		 * Young and old windows alternate; a young turn with no
 		 * type named yet (the any gate just opened) goes to an old.
-		 * With lives, the histories stand for the young ages in the
-		 * estimates and in the field shares: the young turns go to
-		 * the old and in-use strata, which had the fewest windows
-		 * (design.rst, "Field shares by kind of window").
 		 */
 		next_is_young = !next_is_young;
 		if (next_is_young && dprof_window_pick_next())
