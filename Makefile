@@ -21,7 +21,9 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat
 # formats).
 VIEW_DIRS := $(addprefix $(TOP)/userspace/,read analyse show)
 VIEW_INC := $(addprefix -I,$(VIEW_DIRS))
-VIEW_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
+# module/ only for uapi/dprof.h, searched after userspace's own folders:
+# the module's headers (profile.h, ...) must not stand in for theirs.
+VIEW_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -idirafter $(TOP)/module \
 	$(VIEW_INC)
 VIEW_LIBS := -lbpf -ldw -lelf -lcapstone -ljson-c -lz -lm
 
@@ -128,7 +130,7 @@ fuzz: $(BUILD)/fuzz-recording $(BUILD)/fuzz-seeds
 
 $(BUILD)/fuzz-recording: $(TOP)/userspace/fuzz/fuzz-recording.c $(VIEW_LIB_SRCS) $(VIEW_HDRS)
 	@mkdir -p $(BUILD)
-	clang -g -O1 $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(TOP)/module \
+	clang -g -O1 $(WARN) -std=gnu11 -D_GNU_SOURCE -idirafter $(TOP)/module \
 		$(VIEW_INC) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(VIEW_LIB_SRCS) $(VIEW_LIBS)
 

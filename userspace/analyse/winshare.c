@@ -59,8 +59,11 @@ static int stratum_of_window(const struct winshare_target *t, unsigned int kind)
 		return 0;
 	if (kind >= DPROF_WINDOW_REC_KINDS)
 		return -1;
-	/* Young windows stand for lives when no history does. */
-	if (kind == DPROF_WINDOW_REC_YOUNG && !t->lives_from_histories &&
+	/*
+	 * Young windows stand for the lives: the same objects, picked by
+	 * the same gate (see winshare.h for why not the histories).
+	 */
+	if (kind == DPROF_WINDOW_REC_YOUNG &&
 	    t->part[DPROF_WINDOW_REC_LIFE] > 0)
 		return DPROF_WINDOW_REC_LIFE;
 	return t->part[kind] > 0 ? (int)kind : -1;
@@ -85,24 +88,7 @@ static bool parts_of(struct winshare_target *t, const struct recording *r,
 	return true;
 }
 
-/* A complete life of @h as a unit of its type's lives' stratum. */
-static void add_life(struct winshare_target *t, const struct history *h)
-{
-	double samples[DPROF_HIST_MAX_OFFSETS] = { 0 };
-	unsigned int nr = h->nr_offsets < DPROF_HIST_MAX_OFFSETS ?
-			  h->nr_offsets : DPROF_HIST_MAX_OFFSETS;
-
-	for (size_t e = 0; e < h->nr_elems; e++)
-		for (unsigned int i = 0; i < nr; i++)
-			if (h->elems[e].offset == h->offset[i]) {
-				samples[i] += 1;
-				break;
-			}
-	add_unit(t, DPROF_WINDOW_REC_LIFE, h->offset, samples, nr, 1);
-}
-
-void winshare_build(struct winshare *ws, const struct recording *r,
-		    const struct history_set *hs)
+void winshare_build(struct winshare *ws, const struct recording *r)
 {
 	struct rec_iter it;
 	const struct dprof_rec_hdr *hdr;
@@ -117,8 +103,6 @@ void winshare_build(struct winshare *ws, const struct recording *r,
 		if (!t->stratified)
 			t->part[0] = 1;
 		ws->stratified += t->stratified;
-		t->lives_from_histories = t->stratified && hs &&
-					  t->part[DPROF_WINDOW_REC_LIFE] > 0;
 	}
 	rec_iter_init(&it, r);
 	while ((hdr = rec_iter_next(&it))) {
@@ -143,16 +127,6 @@ void winshare_build(struct winshare *ws, const struct recording *r,
 		add_unit(&ws->t[hdr->target], (unsigned int)k, rec.offset,
 			 samples, rec.nr_offsets,
 			 rec.rho / (double)DPROF_WINDOW_RHO_ONE);
-	}
-	for (size_t i = 0; hs && i < hs->n; i++) {
-		const struct history *h = &hs->h[i];
-
-		if (h->target < 0 || (size_t)h->target >= r->nr_targets ||
-		    !ws->t[h->target].lives_from_histories ||
-		    !history_complete(h) || !h->nr_offsets)
-			continue;
-		add_life(&ws->t[h->target], h);
-		ws->lives++;
 	}
 	for (size_t t = 0; t < ws->nr_targets; t++)
 		for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++) {

@@ -28,10 +28,15 @@
  * kind by how many windows it had; with parts, a field's share is the
  * kinds' own shares weighed by their parts, S = sum_k w_k S_k, and its
  * variance sum_k w_k^2 var(S_k), the kinds being independent draws.  The
- * lives' stratum takes its units from the complete histories (each a
- * window over one object's whole life, lives.h) when the caller has
- * them, else from the young windows (which see a life's first
- * sample_window_ms only).  A kind that never watched the field is left
+ * lives' stratum takes its units from the young windows, which watch the
+ * same objects (picked by the same gate) from their allocation.  The
+ * complete histories would be units too, and many more: on UDP skbuffs
+ * they gave the young windows' shares to 0.1 point with intervals ten
+ * times narrower, which then missed the referee's value on 17 of 27
+ * fields by 0.2 to 0.8 points (design.rst, "Field shares by kind of
+ * window"): a difference between the objects the gate picks and all of
+ * the type's that the windows' wider intervals cover and the histories'
+ * do not.  A kind that never watched the field is left
  * out and the others' parts renormalised; a kind with one unit, or so
  * few samples that its linearised variance passes 1/4, takes 1/4, the
  * most a share in [0, 1] can vary.  Without parts (recordings
@@ -43,7 +48,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "histories.h"
 #include "recfile.h"
 
 struct winshare_window {
@@ -76,14 +80,12 @@ struct winshare_target {
 	struct winshare_stratum k[DPROF_WINDOW_REC_KINDS];
 	double part[DPROF_WINDOW_REC_KINDS];	/* w_k, summing to 1 */
 	bool stratified;	/* by the module's parts; else pooled */
-	bool lives_from_histories;	/* the LIFE stratum's units */
 };
 
 struct winshare {
 	struct winshare_target *t;	/* by recording target */
 	size_t nr_targets;
 	uint64_t windows, left_out;	/* used; CPUs changed or never open */
-	uint64_t lives;		/* complete histories used as lives' units */
 	size_t stratified;	/* types weighed by the module's parts */
 };
 
@@ -91,12 +93,10 @@ struct winshare {
 struct winshare_est {
 	double share;		/* of the type's rate, 0..1 */
 	double half;		/* 95% half-width; < 0 unknown (< 2 windows) */
-	uint64_t windows;	/* that watched the field (lives included) */
+	uint64_t windows;	/* that watched the field */
 };
 
-/* @hs: the recording's histories, for the lives' stratum; NULL: none. */
-void winshare_build(struct winshare *ws, const struct recording *r,
-		    const struct history_set *hs);
+void winshare_build(struct winshare *ws, const struct recording *r);
 void winshare_free(struct winshare *ws);
 /*
  * The share of the offsets of @target in [@lo, @hi) (@hi == @lo: the

@@ -703,7 +703,6 @@ int cmd_profile(int argc, char **argv)
 	struct profile p;
 	struct ksyms syms;
 	struct winshare ws;
-	struct history_set hs;
 	FILE *out;
 	int ret;
 
@@ -752,9 +751,7 @@ int cmd_profile(int argc, char **argv)
 		goto out_map;
 	}
 	ksyms_load(&syms, r.kallsyms);
-	/* The complete histories are the lives' units of the field shares. */
-	histories_build(&hs, &r);
-	winshare_build(&ws, &r, &hs);
+	winshare_build(&ws, &r);
 	if (o.a.view.json)
 		profile_json(out, &r, &p, o.a.target, &syms, &ws);
 	else if (o.a.view.script)
@@ -764,7 +761,6 @@ int cmd_profile(int argc, char **argv)
 	ret = view_close(out, &o.a.view);
 	ksyms_free(&syms);
 	winshare_free(&ws);
-	histories_free(&hs);
 	profile_free(&p);
 	recording_free(&r);
 out_map:
