@@ -160,7 +160,14 @@ static void count_objects(const struct recording *r, struct report *rep)
 	while ((hdr = rec_iter_next(&it))) {
 		struct report_type *t;
 
-		if (hdr->target == DPROF_NO_TARGET)
+		/*
+		 * Only these kinds have a target where the header says: a
+		 * history element's 16-byte record keeps its tag there.
+		 */
+		if ((hdr->kind != DPROF_REC_SLAB_LIVE &&
+		     hdr->kind != DPROF_REC_ALLOC &&
+		     hdr->kind != DPROF_REC_FREE) ||
+		    hdr->target >= DPROF_MAX_TARGETS)
 			continue;
 		t = by_target[hdr->target];
 		if (!t)

@@ -24,6 +24,8 @@
 #include "profile.h"
 #include "rawsamples.h"
 #include "recfile.h"
+#include "report.h"
+#include "winshare.h"
 #include "workingset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -118,6 +120,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		ksyms_free(&syms);
 		profile_free(&p);
+		{
+			struct report rep;
+			struct winshare w;
+			struct winshare_est e;
+
+			report_build(&r, NULL, &rep);
+			report_free(&rep);
+			winshare_build(&w, &r);
+			for (size_t t = 0; t < r.nr_targets && t < 4; t++)
+				winshare_field(&w, (unsigned int)t, 0, 64, &e);
+			winshare_free(&w);
+		}
 		/* The differential profile's buckets, one of each source. */
 		for (int m = 0; m < DIFF_M_MAX; m++) {
 			struct diff_table t;

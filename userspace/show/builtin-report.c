@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "columns.h"
 #include "datasyms.h"
 #include "json.h"
 #include "report.h"
@@ -108,11 +109,127 @@ static const char *struct_text(const struct profile_type *t)
 	return strncmp(s, "struct ", 7) ? s : s + 7;
 }
 
+/*
+ * The ranking: one row per type, the text table's columns and the JSON
+ * object's keys from one list (the columns without a head are JSON's
+ * only, those without a key the text's).
+ */
+enum {
+	RC_RANK, RC_CACHE, RC_KIND, RC_STRUCT, RC_OBJSIZE, RC_WS_TEXT,
+	RC_OLDER_TEXT, RC_SAMPLES, RC_MISSES, RC_SHARE, RC_SHARE_ERR,
+	RC_SHARE_UPPER, RC_WINDOWS, RC_OLDER, RC_OLDER_TRACKED, RC_ALLOCS,
+	RC_FREES, RC_LIVE_END, RC_WS_BYTES, RC_BOUNCE, RC_BOUNCE_ERR,
+	RC_BOUNCE_ADDRS, RC_N
+};
+
+static const struct column type_cols[RC_N] = {
+	[RC_RANK] = { "rank", "rank", 0, COL_UINT, 4 },
+	[RC_CACHE] = { "type", "cache", 0, COL_STR, -26, 2 },
+	[RC_KIND] = { NULL, "kind", 0, COL_STR },
+	[RC_STRUCT] = { "struct", "struct", 0, COL_STR, -24 },
+	[RC_OBJSIZE] = { NULL, "object_size", 0, COL_UINT },
+	[RC_WS_TEXT] = { "ws", NULL, 0, COL_STR, 8 },
+	[RC_OLDER_TEXT] = { "older", NULL, 0, COL_UINT, 8 },
+	[RC_SAMPLES] = { "samples", "samples", 0, COL_UINT, 10 },
+	[RC_MISSES] = { NULL, "misses", 0, COL_UINT },
+	[RC_SHARE] = { "share", "share", 0, COL_DOUBLE, 16 },
+	[RC_SHARE_ERR] = { NULL, "share_err95", 0, COL_DOUBLE },
+	[RC_SHARE_UPPER] = { NULL, "share_upper95", 0, COL_DOUBLE },
+	[RC_WINDOWS] = { NULL, "windows", 0, COL_UINT },
+	[RC_OLDER] = { NULL, "older", 0, COL_UINT },
+	[RC_OLDER_TRACKED] = { NULL, "older_tracked", 0, COL_UINT },
+	[RC_ALLOCS] = { NULL, "allocs", 0, COL_UINT },
+	[RC_FREES] = { NULL, "frees", 0, COL_UINT },
+	[RC_LIVE_END] = { NULL, "live_end", 0, COL_UINT },
+	[RC_WS_BYTES] = { NULL, "ws_bytes", 0, COL_UINT },
+	[RC_BOUNCE] = { "bounce", "bounce", 0, COL_DOUBLE, 16 },
+	[RC_BOUNCE_ERR] = { NULL, "bounce_err95", 0, COL_DOUBLE },
+	[RC_BOUNCE_ADDRS] = { NULL, "bounce_addresses", 0, COL_UINT },
+};
+
+/* The share as the text shows it: with its interval, bound or reason. */
+static void share_text(const struct report_type *t, char *buf, size_t len)
+{
+	if (t->no_share)
+		snprintf(buf, len, "(variable)");
+	else if (t->no_window)
+		snprintf(buf, len, "(no window)");
+	else if (t->share_upper >= 0)
+		snprintf(buf, len, "<%.1f%%", 100 * t->share_upper);
+	else if (t->share_err >= 0)
+		snprintf(buf, len, "%5.1f%% ±%4.1f", 100 * t->share,
+			 100 * t->share_err);
+	else	/* shares of samples that are not independent draws */
+		snprintf(buf, len, "%5.1f%% ±?", 100 * t->share);
+}
+
+static void bounce_text(const struct report_type *t, char *buf, size_t len)
+{
+	if (t->bounce >= 0 && t->bounce_err >= 0)
+		snprintf(buf, len, "%.0f%% ±%.0f n=%llu", 100 * t->bounce,
+			 100 * t->bounce_err,
+			 (unsigned long long)t->bounce_addrs);
+	else if (t->bounce >= 0)
+		snprintf(buf, len, "%.0f%% n=%llu", 100 * t->bounce,
+			 (unsigned long long)t->bounce_addrs);
+	else
+		snprintf(buf, len, "?");
+}
+
+static void type_row(const struct table *tab, const struct report *rep,
+		     size_t i)
+{
+	const struct report_type *t = &rep->types[i];
+	char ws[32], share[48], bounce[48];
+	struct cell c[RC_N] = {
+		[RC_RANK] = { .u = i + 1 },
+		[RC_CACHE] = { .s = t->t->cache },
+		[RC_KIND] = { .s = t->t->data ?
+				   data_region_name(t->t->region) :
+				   t->t->variable ? "variable" : "slab" },
+		[RC_STRUCT] = { .s = t->t->struct_name,
+				.null = !t->t->struct_name,
+				.text = struct_text(t->t) },
+		[RC_OBJSIZE] = { .u = t->t->object_size },
+		[RC_WS_TEXT] = { .s = ws },
+		[RC_OLDER_TEXT] = { .u = t->older },
+		[RC_SAMPLES] = { .u = t->t->samples },
+		[RC_MISSES] = { .u = t->t->misses },
+		[RC_SHARE] = { .d = t->share, .text = share,
+			       .null = t->no_share || t->no_window },
+		[RC_SHARE_ERR] = { .d = t->share_err,
+				   .null = t->share_err < 0 },
+		[RC_SHARE_UPPER] = { .d = t->share_upper,
+				     .null = t->share_upper < 0 },
+		[RC_WINDOWS] = { .u = t->windows },
+		[RC_OLDER] = { .u = t->older },
+		[RC_OLDER_TRACKED] = { .u = t->older_tracked },
+		[RC_ALLOCS] = { .u = t->allocs },
+		[RC_FREES] = { .u = t->frees },
+		[RC_LIVE_END] = { .u = t->live_end },
+		[RC_WS_BYTES] = { .u = t->ws_bytes },
+		[RC_BOUNCE] = { .d = t->bounce, .text = bounce,
+				.null = t->bounce < 0 },
+		[RC_BOUNCE_ERR] = { .d = t->bounce_err,
+				    .null = t->bounce_err < 0 },
+		[RC_BOUNCE_ADDRS] = { .u = t->bounce_addrs },
+	};
+
+	bytes_text(t->ws_bytes, ws, sizeof(ws));
+	share_text(t, share, sizeof(share));
+	bounce_text(t, bounce, sizeof(bounce));
+	table_row(tab, c);
+}
+
 static void report_text(FILE *out, const struct report_opts *o,
 			const struct report *rep)
 {
 	const struct profile *p = &rep->profile;
 	const char *what = p->misses_measured ? "misses" : "sampled accesses";
+	struct table tab = {
+		.cols = type_cols, .nr_cols = RC_N, .mode = TABLE_TEXT,
+		.out = out,
+	};
 	size_t sampled = 0;
 
 	for (size_t i = 0; i < rep->nr_types; i++)
@@ -131,42 +248,10 @@ static void report_text(FILE *out, const struct report_opts *o,
 			(unsigned long long)rep->module_samples,
 			(unsigned long long)rep->not_slab,
 			rep->data_types ? " (ranked below by symbol: var, var[module], var(percpu), [stack], [user], [unnamed])" : "");
-	fprintf(out, "%4s  %-26s %-24s %8s %8s %10s %16s %16s\n", "rank", "type",
-		"struct", "ws", "older", "samples", "share", "bounce");
-	for (size_t i = 0; i < rep->nr_types; i++) {
-		const struct report_type *t = &rep->types[i];
-		char ws[32], share[48], bounce[48];
-
-		if (!shown(o, rep, i))
-			continue;
-		bytes_text(t->ws_bytes, ws, sizeof(ws));
-		if (t->no_share)
-			snprintf(share, sizeof(share), "(variable)");
-		else if (t->no_window)
-			snprintf(share, sizeof(share), "(no window)");
-		else if (t->share_upper >= 0)
-			snprintf(share, sizeof(share), "<%.1f%%",
-				 100 * t->share_upper);
-		else if (t->share_err >= 0)
-			snprintf(share, sizeof(share), "%5.1f%% ±%4.1f",
-				 100 * t->share, 100 * t->share_err);
-		else	/* shares of samples that are not independent draws */
-			snprintf(share, sizeof(share), "%5.1f%% ±?", 100 * t->share);
-		if (t->bounce >= 0 && t->bounce_err >= 0)
-			snprintf(bounce, sizeof(bounce), "%.0f%% ±%.0f n=%llu",
-				 100 * t->bounce, 100 * t->bounce_err,
-				 (unsigned long long)t->bounce_addrs);
-		else if (t->bounce >= 0)
-			snprintf(bounce, sizeof(bounce), "%.0f%% n=%llu",
-				 100 * t->bounce,
-				 (unsigned long long)t->bounce_addrs);
-		else
-			snprintf(bounce, sizeof(bounce), "?");
-		fprintf(out, "%4zu  %-26s %-24s %8s %8llu %10llu %16s %16s\n",
-			i + 1, t->t->cache, struct_text(t->t),
-			ws, (unsigned long long)t->older,
-			(unsigned long long)t->t->samples, share, bounce);
-	}
+	table_header(&tab);
+	for (size_t i = 0; i < rep->nr_types; i++)
+		if (shown(o, rep, i))
+			type_row(&tab, rep, i);
 }
 
 static void report_json(FILE *out, const struct report_opts *o,
@@ -174,6 +259,10 @@ static void report_json(FILE *out, const struct report_opts *o,
 {
 	const struct profile *p = &rep->profile;
 	struct json j;
+	struct table tab = {
+		.cols = type_cols, .nr_cols = RC_N, .mode = TABLE_JSON,
+		.out = out, .j = &j,
+	};
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
@@ -186,54 +275,9 @@ static void report_json(FILE *out, const struct report_opts *o,
 	json_uint(&j, "other_slab_samples", rep->other_slab);
 	json_uint(&j, "not_slab_samples", rep->not_slab);
 	json_array_begin(&j, "types");
-	for (size_t i = 0; i < rep->nr_types; i++) {
-		const struct report_type *t = &rep->types[i];
-
-		if (!shown(o, rep, i))
-			continue;
-		json_object_begin(&j, NULL);
-		json_uint(&j, "rank", i + 1);
-		json_string(&j, "cache", t->t->cache);
-		json_string(&j, "kind", t->t->data ?
-			    data_region_name(t->t->region) :
-			    t->t->variable ? "variable" : "slab");
-		if (t->t->struct_name)
-			json_string(&j, "struct", t->t->struct_name);
-		else
-			json_null(&j, "struct");
-		json_uint(&j, "object_size", t->t->object_size);
-		json_uint(&j, "samples", t->t->samples);
-		json_uint(&j, "misses", t->t->misses);
-		if (t->no_share || t->no_window)
-			json_null(&j, "share");
-		else
-			json_double(&j, "share", t->share);
-		if (t->share_err >= 0)
-			json_double(&j, "share_err95", t->share_err);
-		else
-			json_null(&j, "share_err95");
-		if (t->share_upper >= 0)
-			json_double(&j, "share_upper95", t->share_upper);
-		else
-			json_null(&j, "share_upper95");
-		json_uint(&j, "windows", t->windows);
-		json_uint(&j, "older", t->older);
-		json_uint(&j, "older_tracked", t->older_tracked);
-		json_uint(&j, "allocs", t->allocs);
-		json_uint(&j, "frees", t->frees);
-		json_uint(&j, "live_end", t->live_end);
-		json_uint(&j, "ws_bytes", t->ws_bytes);
-		if (t->bounce >= 0)
-			json_double(&j, "bounce", t->bounce);
-		else
-			json_null(&j, "bounce");
-		if (t->bounce_err >= 0)
-			json_double(&j, "bounce_err95", t->bounce_err);
-		else
-			json_null(&j, "bounce_err95");
-		json_uint(&j, "bounce_addresses", t->bounce_addrs);
-		json_object_end(&j);
-	}
+	for (size_t i = 0; i < rep->nr_types; i++)
+		if (shown(o, rep, i))
+			type_row(&tab, rep, i);
 	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
