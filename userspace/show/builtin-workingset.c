@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "columns.h"
 #include "cachesim.h"
 #include "json.h"
 #include "ksyms.h"
@@ -119,11 +120,88 @@ static int parse_opts(int argc, char **argv, struct ws_opts *o)
 	return opts_parse_view(&ws_cmd, o, argc, argv, &o->a);
 }
 
+/*
+ * The occupancy model's types: the text table and the JSON objects from
+ * one list (no head: JSON's only; no key: the text's).
+ */
+enum {
+	WC_CACHE, WC_OBJECTS, WC_LPO, WC_LINES_CI, WC_BYTES, WC_CACHE_PCT,
+	WC_CACHE_CI, WC_HISTORIES, WC_FEWEST, WC_INTERVAL, WC_LPO_LO,
+	WC_LPO_HI, WC_BYTES_LO, WC_BYTES_HI, WC_FROM, WC_N
+};
+
+static const struct column type_cols[WC_N] = {
+	[WC_CACHE] = { "type", "cache", 0, COL_STR, -24 },
+	[WC_OBJECTS] = { "objects", "objects", 0, COL_DOUBLE, 9, 0, 0, 1 },
+	[WC_LPO] = { "lines/obj", "lines_per_object", 0, COL_DOUBLE, 10, 0,
+		     0, 2 },
+	[WC_LINES_CI] = { "95%", NULL, 0, COL_STR, 11 },
+	[WC_BYTES] = { "bytes", "bytes", 0, COL_DOUBLE, 11 },
+	[WC_CACHE_PCT] = { "cache%", NULL, 0, COL_DOUBLE, 7 },
+	[WC_CACHE_CI] = { "95%", NULL, 0, COL_STR, 13 },
+	[WC_HISTORIES] = { "n", "histories", 0, COL_UINT, 6 },
+	[WC_FEWEST] = { NULL, "fewest_histories_per_line", 0, COL_UINT },
+	[WC_INTERVAL] = { NULL, "interval", 0, COL_BOOL },
+	[WC_LPO_LO] = { NULL, "lines_per_object_lo", 0, COL_DOUBLE },
+	[WC_LPO_HI] = { NULL, "lines_per_object_hi", 0, COL_DOUBLE },
+	[WC_BYTES_LO] = { NULL, "bytes_lo", 0, COL_DOUBLE },
+	[WC_BYTES_HI] = { NULL, "bytes_hi", 0, COL_DOUBLE },
+	[WC_FROM] = { "touched lines from", NULL, 0, COL_STR, 0, 2 },
+};
+
+static void type_row(const struct table *tab, const struct workingset *ws,
+		     const struct recording *r, size_t t)
+{
+	const struct ws_geometry *g = &ws->geo;
+	const struct ws_type *ty = &ws->types[t];
+	char lines_ci[32] = "-", cache_ci[32] = "-", from[64], b[32], pc[32];
+	bool iv = ty->from_histories;
+	struct cell c[WC_N] = {
+		[WC_CACHE] = { .s = r->targets[t].name },
+		[WC_OBJECTS] = { .d = ty->objects },
+		[WC_LPO] = { .d = ty->lines_per_object },
+		[WC_LINES_CI] = { .s = lines_ci },
+		[WC_BYTES] = { .d = ty->bytes, .text = b },
+		[WC_CACHE_PCT] = { .d = 100.0 * ty->bytes / (double)g->size,
+				   .text = pc },
+		[WC_CACHE_CI] = { .s = cache_ci },
+		[WC_HISTORIES] = { .u = ty->histories },
+		[WC_FEWEST] = { .u = ty->fewest },
+		[WC_INTERVAL] = { .u = iv },
+		[WC_LPO_LO] = { .d = ty->lines_lo, .absent = !iv },
+		[WC_LPO_HI] = { .d = ty->lines_hi, .absent = !iv },
+		[WC_BYTES_LO] = { .d = ty->bytes_lo, .absent = !iv },
+		[WC_BYTES_HI] = { .d = ty->bytes_hi, .absent = !iv },
+		[WC_FROM] = { .s = from },
+	};
+
+	format_bytes(b, sizeof(b), (uint64_t)ty->bytes);
+	snprintf(pc, sizeof(pc), "%.1f%%", c[WC_CACHE_PCT].d);
+	if (iv) {
+		snprintf(lines_ci, sizeof(lines_ci), "%.2f-%.2f",
+			 ty->lines_lo, ty->lines_hi);
+		snprintf(cache_ci, sizeof(cache_ci), "%.1f-%.1f%%",
+			 100.0 * ty->bytes_lo / (double)g->size,
+			 100.0 * ty->bytes_hi / (double)g->size);
+		snprintf(from, sizeof(from), "histories (fewest %llu per line)",
+			 (unsigned long long)ty->fewest);
+	} else {
+		snprintf(from, sizeof(from), "%s",
+			 ty->lines_per_object > 0 ? "samples (no interval)" :
+			 "nothing (no histories or samples)");
+	}
+	table_row(tab, c);
+}
+
 static void text(FILE *out, const struct workingset *ws,
 		 const struct recording *r)
 {
 	const struct ws_geometry *g = &ws->geo;
-	char sz[32], b[32];
+	struct table tab = {
+		.cols = type_cols, .nr_cols = WC_N, .mode = TABLE_TEXT,
+		.out = out,
+	};
+	char sz[32];
 
 	format_bytes(sz, sizeof(sz), g->size);
 	char lvl[16];
@@ -137,34 +215,10 @@ static void text(FILE *out, const struct workingset *ws,
 	if (ws->track_one_in > 1)
 		fprintf(out, "objects followed up to 1 in %u per cache (track_one_in, status): each stands for as many of its cache, an estimate whose sampling error the intervals leave out; few objects of a type make it unreliable: record with track_one_in=1 for the exact set\n",
 			ws->track_one_in);
-	fprintf(out, "\n%-24s %9s %10s %11s %11s %7s %13s %6s  %s\n", "type",
-		"objects", "lines/obj", "95%", "bytes", "cache%", "95%",
-		"n", "touched lines from");
-	for (size_t t = 0; t < ws->nr_types; t++) {
-		const struct ws_type *ty = &ws->types[t];
-		char lines_ci[32] = "-", cache_ci[32] = "-", from[64];
-
-		format_bytes(b, sizeof(b), (uint64_t)ty->bytes);
-		if (ty->from_histories) {
-			snprintf(lines_ci, sizeof(lines_ci), "%.2f-%.2f",
-				 ty->lines_lo, ty->lines_hi);
-			snprintf(cache_ci, sizeof(cache_ci), "%.1f-%.1f%%",
-				 100.0 * ty->bytes_lo / (double)g->size,
-				 100.0 * ty->bytes_hi / (double)g->size);
-			snprintf(from, sizeof(from),
-				 "histories (fewest %llu per line)",
-				 (unsigned long long)ty->fewest);
-		} else {
-			snprintf(from, sizeof(from), "%s",
-				 ty->lines_per_object > 0 ?
-				 "samples (no interval)" :
-				 "nothing (no histories or samples)");
-		}
-		fprintf(out, "%-24s %9.1f %10.2f %11s %11s %6.1f%% %13s %6llu  %s\n",
-			r->targets[t].name, ty->objects, ty->lines_per_object,
-			lines_ci, b, 100.0 * ty->bytes / (double)g->size,
-			cache_ci, (unsigned long long)ty->histories, from);
-	}
+	fputc('\n', out);
+	table_header(&tab);
+	for (size_t t = 0; t < ws->nr_types; t++)
+		type_row(&tab, ws, r, t);
 	fprintf(out, "95%%: Wilson intervals of each line's share of the histories (n) that touched it, summed over an object's lines; objects are counted, not estimated\n");
 	fprintf(out, "\nlines per set: average %.2f, most %.2f; %u lines fit (%u sets x %u ways)\n",
 		ws->avg_set_lines, ws->max_set_lines, g->sets * g->ways,
@@ -243,9 +297,87 @@ static size_t top_conflict_sets(const struct cachesim *sim, unsigned int *top,
 
 #define SIM_TOP_SETS 8
 
+/* The simulation's types, as the occupancy model's above. */
+enum {
+	SC_CACHE, SC_TEMPLATE, SC_T_HISTORIES, SC_T_SETS, SC_T_VARIANTS,
+	SC_T_ACCESSES, SC_LIVES, SC_ACCESSES, SC_MISSES, SC_COLD,
+	SC_CAPACITY, SC_CONFLICT, SC_MISS_CI, SC_MISS_HALF, SC_COLD_HALF,
+	SC_CAPACITY_HALF, SC_CONFLICT_HALF, SC_BATCHES, SC_HELD,
+	SC_TEMPLATE_TEXT, SC_N
+};
+
+static const struct column sim_cols[SC_N] = {
+	[SC_CACHE] = { "type", "cache", 0, COL_STR, -24 },
+	[SC_TEMPLATE] = { NULL, "template", 0, COL_STR },
+	[SC_T_HISTORIES] = { NULL, "template_histories", 0, COL_UINT },
+	[SC_T_SETS] = { NULL, "template_offset_sets", 0, COL_UINT },
+	[SC_T_VARIANTS] = { NULL, "template_variants", 0, COL_UINT },
+	[SC_T_ACCESSES] = { NULL, "template_accesses_per_life", 0,
+			    COL_DOUBLE },
+	[SC_LIVES] = { "lives", "lives", 0, COL_UINT, 8 },
+	[SC_ACCESSES] = { "accesses", "accesses", 0, COL_UINT, 10 },
+	[SC_MISSES] = { "miss%", "misses", 0, COL_PCT, 6, 0, SC_ACCESSES },
+	[SC_COLD] = { "cold%", "cold", 0, COL_PCT, 6, 0, SC_ACCESSES },
+	[SC_CAPACITY] = { "capacity%", "capacity", 0, COL_PCT, 9, 0,
+			  SC_ACCESSES },
+	[SC_CONFLICT] = { "conflict%", "conflict", 0, COL_PCT, 9, 0,
+			  SC_ACCESSES },
+	[SC_MISS_CI] = { "miss±95%", NULL, 0, COL_STR, 8 },
+	/* Half 95% intervals of the rates; -1: under two batches. */
+	[SC_MISS_HALF] = { NULL, "miss_rate_half95", 0, COL_DOUBLE },
+	[SC_COLD_HALF] = { NULL, "cold_rate_half95", 0, COL_DOUBLE },
+	[SC_CAPACITY_HALF] = { NULL, "capacity_rate_half95", 0, COL_DOUBLE },
+	[SC_CONFLICT_HALF] = { NULL, "conflict_rate_half95", 0, COL_DOUBLE },
+	[SC_BATCHES] = { NULL, "batches", 0, COL_UINT },
+	[SC_HELD] = { "lines_held", "lines_held", 0, COL_DOUBLE, 9, 0, 0, 1 },
+	[SC_TEMPLATE_TEXT] = { "template", NULL, 0, COL_STR, 0, 2 },
+};
+
+static void sim_row(const struct table *tab, const struct cachesim *sim,
+		    const struct sim_template *t, const struct recording *r,
+		    size_t i)
+{
+	const struct sim_type *ty = &sim->types[i];
+	double half = sim_rate_half(ty, SIM_MISS);
+	char ci[16] = "-", tmpl[160];
+	struct cell c[SC_N] = {
+		[SC_CACHE] = { .s = r->targets[i].name },
+		[SC_TEMPLATE] = { .s = source_name(t[i].source) },
+		[SC_T_HISTORIES] = { .u = t[i].histories },
+		[SC_T_SETS] = { .u = t[i].offset_sets },
+		[SC_T_VARIANTS] = { .u = t[i].nv },
+		[SC_T_ACCESSES] = { .d = sim_template_accesses(&t[i]) },
+		[SC_LIVES] = { .u = ty->lives },
+		[SC_ACCESSES] = { .u = ty->accesses },
+		[SC_MISSES] = { .u = ty->misses },
+		[SC_COLD] = { .u = ty->cold },
+		[SC_CAPACITY] = { .u = ty->capacity },
+		[SC_CONFLICT] = { .u = ty->conflict },
+		[SC_MISS_CI] = { .s = ci },
+		[SC_MISS_HALF] = { .d = half },
+		[SC_COLD_HALF] = { .d = sim_rate_half(ty, SIM_COLD) },
+		[SC_CAPACITY_HALF] = { .d = sim_rate_half(ty, SIM_CAPACITY) },
+		[SC_CONFLICT_HALF] = { .d = sim_rate_half(ty, SIM_CONFLICT) },
+		[SC_BATCHES] = { .u = SIM_BATCHES },
+		[SC_HELD] = { .d = ty->lines_in_cache },
+		[SC_TEMPLATE_TEXT] = { .s = tmpl },
+	};
+
+	if (half >= 0)
+		snprintf(ci, sizeof(ci), "%.1f", 100 * half);
+	snprintf(tmpl, sizeof(tmpl), "%s (%zu, %zu offset sets, %.1f accesses/life)",
+		 source_name(t[i].source), t[i].histories, t[i].offset_sets,
+		 sim_template_accesses(&t[i]));
+	table_row(tab, c);
+}
+
 static void sim_text(FILE *out, const struct cachesim *sim,
 		     const struct sim_template *t, const struct recording *r)
 {
+	struct table tab = {
+		.cols = sim_cols, .nr_cols = SC_N, .mode = TABLE_TEXT,
+		.out = out,
+	};
 	unsigned int top[SIM_TOP_SETS];
 	size_t n;
 
@@ -255,27 +387,9 @@ static void sim_text(FILE *out, const struct cachesim *sim,
 		(unsigned long long)sim->lives,
 		(unsigned long long)sim->accesses,
 		(unsigned long long)sim->lives_skipped, sim->snapshots);
-	fprintf(out, "%-24s %8s %10s %6s %6s %9s %9s %8s %9s  %s\n", "type", "lives",
-		"accesses", "miss%", "cold%", "capacity%", "conflict%",
-		"miss±95%", "lines_held", "template");
-	for (size_t i = 0; i < sim->nr_types; i++) {
-		const struct sim_type *ty = &sim->types[i];
-		double half = sim_rate_half(ty, SIM_MISS);
-		char ci[16] = "-";
-
-		if (half >= 0)
-			snprintf(ci, sizeof(ci), "%.1f", 100 * half);
-		fprintf(out, "%-24s %8llu %10llu %5.1f%% %5.1f%% %8.1f%% %8.1f%% %8s %9.1f  %s (%zu, %zu offset sets, %.1f accesses/life)\n",
-			r->targets[i].name, (unsigned long long)ty->lives,
-			(unsigned long long)ty->accesses,
-			pct(ty->misses, ty->accesses),
-			pct(ty->cold, ty->accesses),
-			pct(ty->capacity, ty->accesses),
-			pct(ty->conflict, ty->accesses), ci,
-			ty->lines_in_cache,
-			source_name(t[i].source), t[i].histories,
-			t[i].offset_sets, sim_template_accesses(&t[i]));
-	}
+	table_header(&tab);
+	for (size_t i = 0; i < sim->nr_types; i++)
+		sim_row(&tab, sim, t, r, i);
 	fprintf(out, "miss±95%%: over %d batches of lives in allocation order, the stream's own variation (the templates rest on the histories counted in the last column; their sampling is not in it)\n",
 		SIM_BATCHES);
 	fprintf(out, "misses: %.1f%% of accesses (cold %.1f%%, capacity %.1f%%, conflict %.1f%%); a fully associative cache of as many lines: %.1f%%\n",
@@ -298,6 +412,9 @@ static void sim_text(FILE *out, const struct cachesim *sim,
 static void sim_json(struct json *j, const struct cachesim *sim,
 		     const struct sim_template *t, const struct recording *r)
 {
+	struct table tab = {
+		.cols = sim_cols, .nr_cols = SC_N, .mode = TABLE_JSON, .j = j,
+	};
 	unsigned int top[SIM_TOP_SETS];
 	size_t n = top_conflict_sets(sim, top, SIM_TOP_SETS);
 
@@ -313,34 +430,8 @@ static void sim_json(struct json *j, const struct cachesim *sim,
 	json_uint(j, "fully_associative_misses", sim->fa_misses);
 	json_uint(j, "snapshots", sim->snapshots);
 	json_array_begin(j, "types");
-	for (size_t i = 0; i < sim->nr_types; i++) {
-		const struct sim_type *ty = &sim->types[i];
-
-		json_object_begin(j, NULL);
-		json_string(j, "cache", r->targets[i].name);
-		json_string(j, "template", source_name(t[i].source));
-		json_uint(j, "template_histories", t[i].histories);
-		json_uint(j, "template_offset_sets", t[i].offset_sets);
-		json_uint(j, "template_variants", t[i].nv);
-		json_double(j, "template_accesses_per_life",
-			    sim_template_accesses(&t[i]));
-		json_uint(j, "lives", ty->lives);
-		json_uint(j, "accesses", ty->accesses);
-		json_uint(j, "misses", ty->misses);
-		json_uint(j, "cold", ty->cold);
-		json_uint(j, "capacity", ty->capacity);
-		json_uint(j, "conflict", ty->conflict);
-		/* Half 95% intervals of the rates; -1: under two batches. */
-		json_double(j, "miss_rate_half95", sim_rate_half(ty, SIM_MISS));
-		json_double(j, "cold_rate_half95", sim_rate_half(ty, SIM_COLD));
-		json_double(j, "capacity_rate_half95",
-			    sim_rate_half(ty, SIM_CAPACITY));
-		json_double(j, "conflict_rate_half95",
-			    sim_rate_half(ty, SIM_CONFLICT));
-		json_uint(j, "batches", SIM_BATCHES);
-		json_double(j, "lines_held", ty->lines_in_cache);
-		json_object_end(j);
-	}
+	for (size_t i = 0; i < sim->nr_types; i++)
+		sim_row(&tab, sim, t, r, i);
 	json_array_end(j);
 	json_array_begin(j, "conflict_sets");
 	for (size_t k = 0; k < n; k++) {
@@ -359,6 +450,10 @@ static void json(FILE *out, const struct workingset *ws,
 		 const struct sim_template *tmpl)
 {
 	struct json j;
+	struct table tab = {
+		.cols = type_cols, .nr_cols = WC_N, .mode = TABLE_JSON,
+		.out = out, .j = &j,
+	};
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
@@ -373,23 +468,8 @@ static void json(FILE *out, const struct workingset *ws,
 	json_double(&j, "duration_s", ws->duration_ns / 1e9);
 	json_uint(&j, "track_one_in", ws->track_one_in);
 	json_array_begin(&j, "types");
-	for (size_t t = 0; t < ws->nr_types; t++) {
-		json_object_begin(&j, NULL);
-		json_string(&j, "cache", r->targets[t].name);
-		json_double(&j, "objects", ws->types[t].objects);
-		json_double(&j, "lines_per_object", ws->types[t].lines_per_object);
-		json_double(&j, "bytes", ws->types[t].bytes);
-		json_uint(&j, "histories", ws->types[t].histories);
-		json_uint(&j, "fewest_histories_per_line", ws->types[t].fewest);
-		json_bool(&j, "interval", ws->types[t].from_histories);
-		if (ws->types[t].from_histories) {
-			json_double(&j, "lines_per_object_lo", ws->types[t].lines_lo);
-			json_double(&j, "lines_per_object_hi", ws->types[t].lines_hi);
-			json_double(&j, "bytes_lo", ws->types[t].bytes_lo);
-			json_double(&j, "bytes_hi", ws->types[t].bytes_hi);
-		}
-		json_object_end(&j);
-	}
+	for (size_t t = 0; t < ws->nr_types; t++)
+		type_row(&tab, ws, r, t);
 	json_array_end(&j);
 	json_double(&j, "avg_set_lines", ws->avg_set_lines);
 	json_double(&j, "max_set_lines", ws->max_set_lines);
