@@ -27,9 +27,17 @@ T=/sys/kernel/tracing
 [ -d $T/events ] || skip "no tracefs in this kernel"
 echo 4096 >$T/buffer_size_kb
 
+# ftrace prints %p hashed only with its hash-ptr option on (the default
+# on Debian's kernels; it read raw addresses on the debug kernel): the
+# test turns it on, so that what it checks is dprof's format, and puts
+# the system's setting back at the end.
+hash_ptr=$(cat $T/options/hash-ptr 2>/dev/null)
+[ -n "$hash_ptr" ] && echo 1 >$T/options/hash-ptr
+
 trace_off() {
 	[ -d $T/events/dprof ] && echo 0 >$T/events/dprof/enable
 	echo 0 >$T/tracing_on 2>/dev/null
+	[ -n "$hash_ptr" ] && echo "$hash_ptr" >$T/options/hash-ptr
 	return 0
 }
 
@@ -70,9 +78,15 @@ expect_eq "dprof_alloc events" "$(events dprof_alloc | grep -c 'cache=dprof_work
 expect_eq "dprof_free events" "$(events dprof_free | grep -c 'cache=dprof_workload ')" 500
 events dprof_alloc | field addr >"$TMP/allocated"
 [ -s "$TMP/allocated" ] || fail "no address in the dprof_alloc events"
-# Hashed (%p), not the raw kernel address (issue 29 point 9).
-expect_eq "raw kernel addresses printed by dprof_alloc" \
-	"$(grep -c '^0xffff\|^ffff' "$TMP/allocated")" 0
+# Hashed (%p), not the raw kernel address (issue 29 point 9), unless the
+# kernel prints every %p raw: no_hash_pointers, which SLUB debugging
+# turns on (the debug kernel of make check-debug says so at boot).
+if dmesg | grep -q "shows unhashed kernel memory addresses"; then
+	echo "note: this kernel shows every %p unhashed (no_hash_pointers): the hashing is not checked here"
+else
+	expect_eq "raw kernel addresses printed by dprof_alloc" \
+		"$(grep -c '^0xffff\|^ffff' "$TMP/allocated")" 0
+fi
 unmatched=$(events dprof_free | field addr |
 	awk 'NR == FNR { a[$1] = 1; next } !($1 in a)' "$TMP/allocated" - | wc -l)
 expect_eq "frees at addresses never allocated" "$unmatched" 0
