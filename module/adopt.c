@@ -19,6 +19,7 @@
 #include "uapi/dprof.h"
 #include "calibrate.h"
 #include "target.h"
+#include "allocount.h"
 #include "liveset.h"
 
 bool dprof_have_kmalloc_target;
@@ -575,6 +576,8 @@ int dprof_target_init(const char *spec)
 	kfree(copy);
 	if (ret)
 		dprof_target_exit();
+	else if (dprof_target_all)
+		dprof_alloc_count_init();
 	return ret;
 }
 
@@ -594,6 +597,7 @@ void dprof_target_stop(void)
 void dprof_target_exit(void)
 {
 	cancel_delayed_work_sync(&rescan_work);
+	dprof_alloc_count_exit();
 	dprof_target_clear();
 	dprof_have_kmalloc_target = false;
 	dprof_target_all = false;

@@ -26,6 +26,7 @@
 #include "uapi/dprof.h"
 #include "calibrate.h"
 #include "target.h"
+#include "allocount.h"
 #include "liveset.h"
 #include "ring.h"
 #include "slab.h"
@@ -391,7 +392,8 @@ static int status_show(struct seq_file *m, void *v)
 			   dprof_target_missed_siblings());
 	if (dprof_target_all) {
 		u64 unknown;
-		unsigned int over, too_large, rescans, retried;
+		unsigned int over, too_large, rescans, retried, own, shared;
+		bool counting;
 
 		dprof_target_all_stats(&unknown, &over, &too_large, &rescans,
 				       &retried);
@@ -402,6 +404,12 @@ static int status_show(struct seq_file *m, void *v)
 		if (retried)
 			seq_printf(m, "  rescans that met a cache being destroyed: %u (walked again)\n",
 				   retried);
+		dprof_alloc_count_stats(&counting, &own, &shared);
+		if (counting)
+			seq_printf(m, "  allocations counted by cache: every one for %u caches; %u share a counter with another, scaled from their tracked ones (the young windows' and lives' scale)\n",
+				   own, shared);
+		else
+			seq_puts(m, "  allocations not counted by cache (no memory for the counters): the young windows' and lives' scale is the tracked allocations, scaled\n");
 	}
 	show_layout(m);
 	dprof_slab_show_hooks(m);

@@ -435,7 +435,8 @@ void dprof_plan_count_window(unsigned int t, enum dprof_window_kind kind,
 }
 
 void dprof_plan_window_sums(unsigned int target,
-			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS])
+			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS],
+			    u64 allocs)
 {
 	unsigned int k;
 
@@ -444,8 +445,7 @@ void dprof_plan_window_sums(unsigned int target,
 		sums[k].draws = READ_ONCE(plan_draws[k][target]);
 		if (!dprof_plan_built(target))
 			continue;
-		/* Added to racily by the hooks (slab.c): a reading, not a sum. */
-		sums[k].allocs = data_race(dprof_targets[target].allocs_scaled);
+		sums[k].allocs = allocs;
 		sums[k].windows = READ_ONCE(plans[target].win[k].windows);
 		sums[k].samples = READ_ONCE(plans[target].win[k].samples);
 		sums[k].samples_sq = READ_ONCE(plans[target].win[k].samples_sq);

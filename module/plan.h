@@ -57,8 +57,9 @@ struct dprof_window_sums {
 	 */
 	u64 draws;
 	/*
-	 * YOUNG and LIFE: the type's allocations since load (dprof_target's
-	 * allocs_scaled).  Their windows are one allocation each of the
+	 * YOUNG and LIFE: the type's allocations since load, the caller's
+	 * (profile.c; allocount.h: every one where counted, else the
+	 * tracked ones scaled).  Their windows are one allocation each of the
 	 * type, so the samples per window times this count is the type's:
 	 * the gate's draws (the first allocation after an instant) favour
 	 * a type that allocates first after a pause (memcslap's iovec,
@@ -91,7 +92,8 @@ struct dprof_window_scale {
 
 /* From the plans (plan.c), where the windows count them; racy reads. */
 void dprof_plan_window_sums(unsigned int target,
-			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS]);
+			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS],
+			    u64 allocs);
 /* The draws' part of the scale and window_ms (plan.c). */
 void dprof_plan_window_scale(struct dprof_window_scale *scale);
 

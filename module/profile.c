@@ -15,6 +15,7 @@
 #include <linux/timex.h>
 #include "uapi/dprof.h"
 #include "target.h"
+#include "allocount.h"
 #include "stats.h"
 #include "profile.h"
 #include "sample.h"
@@ -112,9 +113,14 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 				types[e->target].lat_misses += e->misses;
 		}
 	}
-	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH)
+	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH) {
+		u16 *owners = dprof_alloc_count_owners();
+
 		for (i = 0; i < nr; i++)
-			dprof_plan_window_sums(i, types[i].win);
+			dprof_plan_window_sums(i, types[i].win,
+					       dprof_alloc_count(i, owners, NULL));
+		kfree(owners);
+	}
 }
 
 /* Shares and variances in fixed point: 1 is SHARE_ONE. */

@@ -43,6 +43,7 @@
 #include "uapi/dprof.h"
 #include "calibrate.h"
 #include "target.h"
+#include "allocount.h"
 #include "liveset.h"
 #include "slab.h"
 #include "stats.h"
@@ -227,6 +228,7 @@ static void probe_cache_alloc(void *data, unsigned long call_site,
 
 	if (!READ_ONCE(dprof_enabled) || !ptr)
 		return;
+	dprof_count_allocs(s, 1);
 	if (dprof_cost_count(DPROF_HOOK_CACHE_ALLOC)) {
 		cache_alloc_timed(call_site, ptr, s);
 		return;
@@ -303,12 +305,19 @@ static void probe_kmalloc(void *data, unsigned long call_site,
 		return;
 	timed = dprof_cost_enter(DPROF_HOOK_KMALLOC, &start);
 	maybe = dprof_alloc_maybe((unsigned long)ptr);
-	if (!maybe && !dprof_track_low_any()) {
+	/*
+	 * Under target=all the low set is almost never empty: the cache is
+	 * looked up on every call anyway, and counted (allocount.h).
+	 */
+	if (!maybe && !dprof_track_low_any() &&
+	    !READ_ONCE(dprof_alloc_counts)) {
 		dprof_cost_leave(DPROF_HOOK_KMALLOC, timed, false, start);
 		return;
 	}
 	/* The slab's address with the cache: the grid check needs it too. */
 	s = dprof_cache_of_object(ptr, &slab_base);
+	if (s)
+		dprof_count_allocs(s, 1);
 	target = s && (maybe || dprof_track_low(s)) ?
 		 dprof_target_of_cache(s) : -2;
 	hit = target >= 0 && dprof_alloc_wanted(target, (unsigned long)ptr);
@@ -349,6 +358,7 @@ struct alloc_bulk_call {
 	void **objects;
 	unsigned long call_site;
 	int target;
+	struct kmem_cache *cache;
 };
 
 static int alloc_bulk_entry(struct kretprobe_instance *ri,
@@ -360,6 +370,7 @@ static int alloc_bulk_entry(struct kretprobe_instance *ri,
 	if (!READ_ONCE(dprof_enabled))
 		return 1;
 	s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
+	call->cache = s;
 	call->target = dprof_target_of_cache(s);
 	if (call->target < 0)
 		return 1;	/* not a target: skip the return handler */
@@ -375,6 +386,8 @@ static int alloc_bulk_return(struct kretprobe_instance *ri,
 	long i, n = (int)regs_return_value(regs);
 	u64 start = get_cycles();
 
+	if (n > 0)
+		dprof_count_allocs(call->cache, n);
 	for (i = 0; i < n; i++)
 		object_alloc(call->target, call->objects[i], call->call_site,
 			     DPROF_OBJ_BULK, 0);

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every allocation counted by cache (see allocount.h).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include "target.h"
+#include "allocount.h"
+
+#define ALLOC_COUNT_SLOTS	BIT(DPROF_ALLOC_COUNT_BITS)
+
+u64 __percpu *dprof_alloc_counts;
+
+void dprof_alloc_count_init(void)
+{
+	u64 __percpu *c = __alloc_percpu(ALLOC_COUNT_SLOTS * sizeof(u64),
+					 sizeof(u64));
+
+	/* Without it the tracked allocations, scaled, are the count. */
+	if (!c)
+		pr_warn("no memory for the allocation counters: young windows are scaled by the tracked allocations\n");
+	WRITE_ONCE(dprof_alloc_counts, c);
+}
+
+void dprof_alloc_count_exit(void)
+{
+	u64 __percpu *c = dprof_alloc_counts;
+
+	WRITE_ONCE(dprof_alloc_counts, NULL);
+	free_percpu(c);
+}
+
+static unsigned int slot_of(const struct dprof_target *t)
+{
+	return hash_ptr(t->cache, DPROF_ALLOC_COUNT_BITS);
+}
+
+u16 *dprof_alloc_count_owners(void)
+{
+	unsigned int i, nr = READ_ONCE(dprof_nr_targets);
+	u16 *owners;
+
+	if (!READ_ONCE(dprof_alloc_counts))
+		return NULL;
+	owners = kcalloc(ALLOC_COUNT_SLOTS, sizeof(*owners), GFP_KERNEL);
+	if (!owners)
+		return NULL;
+	/*
+	 * Dead targets too: their counts stay in the slot.  A cache not yet
+	 * adopted (the rescan runs every second) adds its allocations to its
+	 * slot's owner until then, unseen.
+	 */
+	for (i = 0; i < nr; i++)
+		if (dprof_targets[i].cache &&
+		    !(dprof_targets[i].flags & DPROF_TARGET_VAR))
+			owners[slot_of(&dprof_targets[i])]++;
+	return owners;
+}
+
+u64 dprof_alloc_count(unsigned int t, const u16 *owners, bool *exact)
+{
+	const struct dprof_target *tg = &dprof_targets[t];
+	u64 __percpu *c = READ_ONCE(dprof_alloc_counts);
+	unsigned int slot, cpu;
+	u64 sum = 0;
+
+	if (exact)
+		*exact = false;
+	if (!c || !owners || !tg->cache || (tg->flags & DPROF_TARGET_VAR) ||
+	    owners[slot_of(tg)] != 1)
+		/* Added to racily by the hooks (slab.c): a reading. */
+		return data_race(tg->allocs_scaled);
+	slot = slot_of(tg);
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(c, cpu)[slot]);
+	if (exact)
+		*exact = true;
+	return sum;
+}
+
+void dprof_alloc_count_stats(bool *counting, unsigned int *own,
+			     unsigned int *shared)
+{
+	unsigned int i, nr = READ_ONCE(dprof_nr_targets);
+	u16 *owners = dprof_alloc_count_owners();
+	bool exact;
+
+	*counting = owners;
+	*own = 0;
+	*shared = 0;
+	for (i = 0; owners && i < nr; i++) {
+		if (!dprof_targets[i].cache ||
+		    (dprof_targets[i].flags & DPROF_TARGET_VAR))
+			continue;
+		dprof_alloc_count(i, owners, &exact);
+		if (exact)
+			(*own)++;
+		else
+			(*shared)++;
+	}
+	kfree(owners);
+}
