@@ -186,6 +186,14 @@ expect_eq() {
 }
 
 cleanup_modules() {
+	# A test that failed while a reader of dprof's files ran in the
+	# background (dprof-view record) left the module held: its rmmod
+	# failed with EAGAIN and the next test's load with EEXIST
+	# (test-sampler-windows then test-all-sampled on 6.12).  End the
+	# readers first.
+	if [ -d /sys/module/dprof ] && pkill -f "dprof-view record" 2>/dev/null; then
+		loop_until '! pgrep -f "dprof-view record" >/dev/null'
+	fi
 	[ -d /sys/module/dprof ] && rmmod dprof
 	[ -d /sys/module/dprof_workload ] && rmmod dprof_workload
 	[ -d /sys/module/dprof_sharing ] && rmmod dprof_sharing
