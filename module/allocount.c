@@ -4,7 +4,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include "target.h"
 #include "allocount.h"
 
@@ -12,14 +14,31 @@
 
 u64 __percpu *dprof_alloc_counts;
 
+/*
+ * The draw's recent rates (dprof_alloc_count_draw(), the collector's
+ * only): each target's count at the last refresh, and its growth since
+ * the one before.
+ */
+static struct {
+	u64 *last;
+	u32 *rate;
+	u64 at_ns;
+} draw;
+
 void dprof_alloc_count_init(void)
 {
 	u64 __percpu *c = __alloc_percpu(ALLOC_COUNT_SLOTS * sizeof(u64),
 					 sizeof(u64));
 
-	/* Without it the tracked allocations, scaled, are the count. */
-	if (!c)
-		pr_warn("no memory for the allocation counters: young windows are scaled by the tracked allocations\n");
+	draw.last = kcalloc(DPROF_MAX_TARGETS, sizeof(*draw.last), GFP_KERNEL);
+	draw.rate = kcalloc(DPROF_MAX_TARGETS, sizeof(*draw.rate), GFP_KERNEL);
+	draw.at_ns = 0;
+	/* Without them the tracked allocations, scaled, are the count. */
+	if (!c || !draw.last || !draw.rate) {
+		pr_warn("no memory for the allocation counters: young windows are scaled by the tracked allocations, their types drawn by the any gate\n");
+		free_percpu(c);
+		c = NULL;
+	}
 	WRITE_ONCE(dprof_alloc_counts, c);
 }
 
@@ -29,6 +48,10 @@ void dprof_alloc_count_exit(void)
 
 	WRITE_ONCE(dprof_alloc_counts, NULL);
 	free_percpu(c);
+	kfree(draw.last);
+	kfree(draw.rate);
+	draw.last = NULL;
+	draw.rate = NULL;
 }
 
 static unsigned int slot_of(const struct dprof_target *t)
@@ -100,4 +123,54 @@ void dprof_alloc_count_stats(bool *counting, unsigned int *own,
 			(*shared)++;
 	}
 	kfree(owners);
+}
+
+/* Every DRAW_REFRESH_MS or more: a rate, not one allocation's burst. */
+#define DRAW_REFRESH_MS	250
+
+static void draw_refresh(void)
+{
+	unsigned int i, nr = READ_ONCE(dprof_nr_targets);
+	u16 *owners = dprof_alloc_count_owners();
+	u64 c;
+
+	for (i = 0; i < nr; i++) {
+		c = dprof_alloc_count(i, owners, NULL);
+		draw.rate[i] = min_t(u64, c - draw.last[i], U32_MAX);
+		draw.last[i] = c;
+	}
+	kfree(owners);
+}
+
+static u64 draw_weight(unsigned int t, enum dprof_draw_rule rule)
+{
+	if (READ_ONCE(dprof_targets[t].flags) &
+	    (DPROF_TARGET_DEAD | DPROF_TARGET_VAR))
+		return 0;
+	return rule == DPROF_DRAW_SQRT ? int_sqrt(draw.rate[t]) : draw.rate[t];
+}
+
+int dprof_alloc_count_draw(enum dprof_draw_rule rule)
+{
+	unsigned int i, nr = READ_ONCE(dprof_nr_targets);
+	u64 now = ktime_get_mono_fast_ns(), total = 0, u, w;
+
+	if (!READ_ONCE(dprof_alloc_counts) || rule == DPROF_DRAW_GATE)
+		return -1;
+	if (now - draw.at_ns >= DRAW_REFRESH_MS * NSEC_PER_MSEC) {
+		draw_refresh();
+		draw.at_ns = now;
+	}
+	for (i = 0; i < nr; i++)
+		total += draw_weight(i, rule);
+	if (!total)
+		return -1;
+	u = get_random_u64() % total;
+	for (i = 0; i < nr; i++) {
+		w = draw_weight(i, rule);
+		if (u < w)
+			return i;
+		u -= w;
+	}
+	return -1;
 }

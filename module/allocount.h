@@ -42,7 +42,10 @@ static __always_inline void dprof_count_allocs(const struct kmem_cache *s,
 			     n);
 }
 
-/* target=all: counting starts; an allocation failure leaves it off. */
+/*
+ * target=all: counting starts; an allocation failure leaves it off (and
+ * the draws to the any gate).
+ */
 void dprof_alloc_count_init(void);
 /* After the hooks are gone (their calls have returned). */
 void dprof_alloc_count_exit(void);
@@ -56,6 +59,22 @@ u16 *dprof_alloc_count_owners(void);
  * its counter is its own (*@exact true), else its tracked ones scaled.
  */
 u64 dprof_alloc_count(unsigned int t, const u16 *owners, bool *exact);
+/*
+ * How target=all draws the type of a young window or a life (pick_types=,
+ * main.c): the any gate (the first allocation after an instant, whatever
+ * its cache; the default), or from the counters, in proportion to each
+ * type's allocations over the last quarter second or to their square
+ * root (design.rst, "Types drawn from the counters").
+ */
+enum dprof_draw_rule {
+	DPROF_DRAW_GATE,
+	DPROF_DRAW_RATE,
+	DPROF_DRAW_SQRT,
+	DPROF_NR_DRAW_RULES,
+};
+
+/* The collector: a target drawn by @rule, or -1 (then the any gate). */
+int dprof_alloc_count_draw(enum dprof_draw_rule rule);
 /* For status: counting at all, and the caches with a counter of their own. */
 void dprof_alloc_count_stats(bool *counting, unsigned int *own,
 			     unsigned int *shared);

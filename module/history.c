@@ -444,8 +444,9 @@ static int pick_target(void)
 /*
  * Parked breakpoints (design.rst, "Objects chosen at allocation"): open
  * the gate for the next allocation of a target.  Named targets take
- * turns; under target=all the "any" gate first names a type, drawn by
- * allocation rate, and the turn after opens that type's gate.
+ * turns; under target=all a type is drawn (dprof_pick_take_name(): the
+ * "any" gate names one and the turn after opens that type's gate, or,
+ * with pick_types=rate or sqrt, from the allocation counters).
  */
 static void pick_next(void)
 {

@@ -18,6 +18,7 @@
 #include "uapi/dprof.h"
 #include "calibrate.h"
 #include "target.h"
+#include "allocount.h"
 #include "liveset.h"
 #include "ring.h"
 #include "slab.h"
@@ -129,6 +130,11 @@ module_param(history_pick, bool, 0444);
 MODULE_PARM_DESC(history_pick,
 		 "Y: the object a history watches is the next allocation of its type, armed in the allocation hook, the debug registers kept and retargeted (needs history_split_rw=N); with target=all the type is drawn by allocation rate. N: the collector reserves an object and waits for its address to be reused (default Y)");
 
+static char *pick_types = "gate";
+module_param(pick_types, charp, 0444);
+MODULE_PARM_DESC(pick_types,
+		 "target=all: how the type of a young window or a life (a history) is drawn: rate, in proportion to its allocations over the last quarter second, every one counted by cache; sqrt, to their square root (rare types get more windows); gate, the type of the first allocation after an instant, whatever its cache (it under-draws types allocated right after another, Apache's TCP sockets, but the type it names has just allocated, so its next allocation comes soon) (default gate)");
+
 static char *history_cpus;
 module_param(history_cpus, charp, 0444);
 MODULE_PARM_DESC(history_cpus,
@@ -212,6 +218,16 @@ static int history_params(struct dprof_history_config *hc)
 		return -EINVAL;
 	hc->window_ms = sample_window_ms;
 	hc->pick = history_pick;
+	if (!strcmp(pick_types, "rate")) {
+		hc->pick_types = DPROF_DRAW_RATE;
+	} else if (!strcmp(pick_types, "sqrt")) {
+		hc->pick_types = DPROF_DRAW_SQRT;
+	} else if (!strcmp(pick_types, "gate")) {
+		hc->pick_types = DPROF_DRAW_GATE;
+	} else {
+		pr_err("pick_types=%s: must be rate, sqrt or gate\n", pick_types);
+		return -EINVAL;
+	}
 	cpumask_setall(&hc->pick_cpus);
 	if (history_cpus && *history_cpus &&
 	    (cpulist_parse(history_cpus, &hc->pick_cpus) ||

@@ -36,6 +36,7 @@
 #include "uapi/dprof.h"
 #include "watch.h"
 #include "own.h"
+#include "allocount.h"
 #include "compat.h"
 #include "stats.h"
 #include "watch_config.h"
@@ -283,7 +284,12 @@ void dprof_pick_name(int target)
 
 int dprof_pick_take_name(void)
 {
-	int target = atomic_xchg(&pick_named, -1);
+	/* From the counters, without the gate's timing (allocount.h). */
+	int target = dprof_alloc_count_draw(dprof_watch_cfg.pick_types);
+
+	if (target >= 0)
+		return target;
+	target = atomic_xchg(&pick_named, -1);
 
 	if (target < 0 && READ_ONCE(dprof_pick) == DPROF_PICK_CLOSED)
 		WRITE_ONCE(dprof_pick, DPROF_PICK_ANY);

@@ -259,11 +259,12 @@ int dprof_watch_park(unsigned int offsets);
 /* Parked mode, from the allocation hook: arm the published watch. */
 void dprof_watch_arm_here(void);
 /*
- * The pick gate's other side.  dprof_pick_take_name(): the type the any
- * gate named since the last call, or -1 after opening the any gate (if
- * closed); each name is one allocation drawn in proportion to the types'
- * allocation rates.  dprof_pick_open(): a type's gate, once its watch is
- * WAITING.  dprof_pick_close(): no hook claims anything after this.
+ * The pick gate's other side.  dprof_pick_take_name(): a type drawn from
+ * the allocation counters by pick_types= (allocount.h); without them, or
+ * with pick_types=gate, the type the any gate named since the last call,
+ * or -1 after opening the any gate (if closed).  dprof_pick_open(): a
+ * type's gate, once its watch is WAITING.  dprof_pick_close(): no hook
+ * claims anything after this.
  */
 void dprof_pick_name(int target);
 int dprof_pick_take_name(void);

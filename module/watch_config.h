@@ -27,6 +27,8 @@ struct dprof_history_config {
 	const char *offsets;	/* members to cover, NULL: every offset */
 	unsigned int test_reserve_delay_ms;	/* tests: hold each reserve */
 	bool pick;		/* objects chosen at allocation (watch.c) */
+	/* target=all: how a type is drawn (enum dprof_draw_rule, allocount.h) */
+	unsigned int pick_types;
 	struct cpumask pick_cpus;	/* where a pick may be claimed */
 	/*
 	 * Lives (design.rst, "Lives"): the histories, picked at allocation
