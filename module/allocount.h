@@ -70,10 +70,13 @@ enum dprof_draw_rule {
 	DPROF_DRAW_GATE,
 	DPROF_DRAW_RATE,
 	DPROF_DRAW_SQRT,
-	DPROF_NR_DRAW_RULES,
 };
 
-/* The collector: a target drawn by @rule, or -1 (then the any gate). */
+/*
+ * The collector: a target drawn by @rule, or -1 (then the any gate): no
+ * counters, the gate's rule, or a type drawn that allocates under 100
+ * times a second (its wait would idle the watch).
+ */
 int dprof_alloc_count_draw(enum dprof_draw_rule rule);
 /* For status: counting at all, and the caches with a counter of their own. */
 void dprof_alloc_count_stats(bool *counting, unsigned int *own,

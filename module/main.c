@@ -130,10 +130,10 @@ module_param(history_pick, bool, 0444);
 MODULE_PARM_DESC(history_pick,
 		 "Y: the object a history watches is the next allocation of its type, armed in the allocation hook, the debug registers kept and retargeted (needs history_split_rw=N); with target=all the type is drawn by allocation rate. N: the collector reserves an object and waits for its address to be reused (default Y)");
 
-static char *pick_types = "gate";
+static char *pick_types = "rate";
 module_param(pick_types, charp, 0444);
 MODULE_PARM_DESC(pick_types,
-		 "target=all: how the type of a young window or a life (a history) is drawn: rate, in proportion to its allocations over the last quarter second, every one counted by cache; sqrt, to their square root (rare types get more windows); gate, the type of the first allocation after an instant, whatever its cache (it under-draws types allocated right after another, Apache's TCP sockets, but the type it names has just allocated, so its next allocation comes soon) (default gate)");
+		 "target=all: how the type of a young window or a life (a history) is drawn: rate, in proportion to its allocations over the last quarter second, every one counted by cache; sqrt, to their square root (rare types get more windows); gate, the type of the first allocation after an instant, whatever its cache (it under-draws types allocated right after another, Apache's TCP sockets). With rate and sqrt a type drawn that allocates under 100 times a second gives its turn to the gate, whose type comes soon (default rate)");
 
 static char *history_cpus;
 module_param(history_cpus, charp, 0444);

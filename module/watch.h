@@ -260,8 +260,9 @@ int dprof_watch_park(unsigned int offsets);
 void dprof_watch_arm_here(void);
 /*
  * The pick gate's other side.  dprof_pick_take_name(): a type drawn from
- * the allocation counters by pick_types= (allocount.h); without them, or
- * with pick_types=gate, the type the any gate named since the last call,
+ * the allocation counters by pick_types= (allocount.h); without them,
+ * with pick_types=gate, or when the type drawn allocates too seldom, the
+ * type the any gate named since the last call,
  * or -1 after opening the any gate (if closed).  dprof_pick_open(): a
  * type's gate, once its watch is WAITING.  dprof_pick_close(): no hook
  * claims anything after this.

@@ -24,24 +24,41 @@
 #  9. dprof-view advise's layout applied and measured: dprof_sharing
 #     rebuilt from the proposal, judged by dprof and the referee
 #     (scripts/check-advise-loop.sh)
-# Ends with one "N passed, N failed" line over all of them.
+# Ends with each step's time, the names of the failed ones and one
+# "N passed, N failed" line over all of them: CI shows only the tail.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-passed=0 failed=0
+passed=0 failed=0 failed_names="" times=""
 step() {
 	name=$1
 	shift
 	echo "=== $name"
-	if "$@"; then
+	t0=$(date +%s)
+	log=$logs/step-$((passed + failed + 1)).log
+	{
+		"$@"
+		echo $? >"$log.rc"
+	} 2>&1 | tee "$log"
+	if [ "$(cat "$log.rc")" -eq 0 ]; then
 		passed=$((passed + 1))
-		echo "=== $name: ok"
+		verdict=ok
 	else
 		failed=$((failed + 1))
-		echo "=== $name: FAILED"
+		verdict=FAILED
+		# The guest's TAP names the failed tests inside a step.
+		failed_names="$failed_names
+  $name$(grep -o '^not ok [0-9]* [^ ]*' "$log" | sed 's/^not ok [0-9]* / /' | tr -d '\n')"
 	fi
+	secs=$(($(date +%s) - t0))
+	echo "=== $name: $verdict (${secs} s)"
+	times="$times
+$(printf '%6d s  %-6s %s' "$secs" "$verdict" "$name")"
 }
 
+logs=$top/build/check-logs
+rm -rf "$logs"
+mkdir -p "$logs"
 start=$(date +%s)
 step "unit tests" make -s unit-test
 step "fuzzing the recording reader (30 s)" make -s fuzz FUZZ_SECONDS=30
@@ -49,10 +66,16 @@ step "module builds (6.1, 6.12)" make -s build-test
 step "checkpatch --strict" scripts/lint.sh
 step "module layers: no cycle, no file over 700 lines" python3 scripts/check-layers.py
 step "field names vs pahole (6.1, 6.12)" scripts/check-layout.sh
-# A suite takes 9-13 min of wall time under TCG, test-workingset-truth
-# alone 4-7.5 min (the guest's dprof-view reads millions of lives).
-step "guest selftests on 6.1" scripts/vm.sh -k 6.1 -t 1200 selftests/run.sh
-step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 1200 selftests/run.sh
+# A suite takes 8-10 min of wall time under TCG.  test-all-types runs
+# under -icount below, on both kernels, where it also checks the shares:
+# not here.  test-workingset-truth (80-110 s, the guest's dprof-view
+# reading millions of lives) judges dprof-view's working-set analyses,
+# which do not depend on the kernel, and the histories they read, which
+# test-histories-truth checks on both: on 6.1 only.
+step "guest selftests on 6.1" scripts/vm.sh -k 6.1 -t 1200 selftests/run.sh \
+	-x test-all-types.sh
+step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 1200 selftests/run.sh \
+	-x test-all-types.sh -x test-workingset-truth.sh
 step "exports read by pprof and speedscope" scripts/check-exports.sh
 step "Debian packages: lintian, DKMS for 6.1 and 6.12, loaded in guests" scripts/check-deb.sh
 for k in 6.1 6.12; do
@@ -78,6 +101,8 @@ for k in 6.1 6.12; do
 	step "advise: the layout loop closed on $k (dprof and the referee)" \
 		scripts/check-advise-loop.sh -k $k
 done
+echo "=== each step's time$times"
+[ -z "$failed_names" ] || echo "=== failed:$failed_names"
 echo "make check took $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
