@@ -327,17 +327,22 @@ static int __init dprof_setup(void)
 	if (ret)
 		return ret;
 	/*
-	 * test_fail_nth=: the points so far do not depend on the targets, so
-	 * a sweep of a second configuration may start after them.
+	 * test_fail_nth=: where each step of init ends, in allocation points
+	 * (test-init-failures.sh fails the first, last and some points
+	 * between of every step).  The points up to calibration's end do not
+	 * depend on the targets: a sweep of a second configuration may start
+	 * after them.
 	 */
 	dprof_test_fail_nth_note("calibration");
 	/* Destroys are followed before any cache is looked for (target.c). */
 	ret = dprof_slab_destroy_init();
+	dprof_test_fail_nth_note("destroy hooks");
 	if (ret) {
 		dprof_layout_exit();
 		return ret;
 	}
 	ret = dprof_target_init(target);
+	dprof_test_fail_nth_note("targets");
 	/*
 	 * The calibration caches anchor the walk of slab_caches: target=all
 	 * walks it again for caches created later, others are done with it.
@@ -349,6 +354,7 @@ static int __init dprof_setup(void)
 		return ret;
 	}
 	ret = dprof_symbols_init(watch_symbols);
+	dprof_test_fail_nth_note("symbols");
 	if (ret)
 		goto err_target;
 	objects = max_objects ? max_objects :
@@ -356,21 +362,27 @@ static int __init dprof_setup(void)
 	ret = dprof_liveset_init(objects, track_one_in,
 				 dprof_target_all ? slab_objects_estimate() : 0,
 				 track_max_rate);
+	dprof_test_fail_nth_note("live set");
 	if (ret)
 		goto err_target;
 	ret = dprof_own_init();
+	dprof_test_fail_nth_note("own objects");
 	if (ret)
 		goto err_liveset;
 	ret = dprof_ring_init((unsigned long)ring_kb << 10);
+	dprof_test_fail_nth_note("rings");
 	if (ret)
 		goto err_own;
 	ret = dprof_sample_init(&sc);
+	dprof_test_fail_nth_note("sampler");
 	if (ret)
 		goto err_ring;
 	ret = dprof_scan_init(scan, tc.scan_delay_ms);
+	dprof_test_fail_nth_note("scan");
 	if (ret)
 		goto err_sample;
 	ret = dprof_slab_init();
+	dprof_test_fail_nth_note("slab hooks");
 	if (ret)
 		goto err_scan;
 	/* With the hooks in, no free can slip past the scan or the rescan. */
@@ -389,6 +401,7 @@ static int __init dprof_setup(void)
 	hc.lives = hc.lives && hc.windows;
 	hc.variables = dprof_nr_variables() > 0;
 	ret = dprof_history_init(&hc);
+	dprof_test_fail_nth_note("histories");
 	if (ret)
 		goto err_slab;
 	/*

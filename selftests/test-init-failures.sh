@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every allocation of dprof's init fails in turn, and each failure is clean.
+# Allocations of dprof's init fail in turn, in every step of it, and each
+# failure is clean.
 #
 # For the debug kernel of make check-debug (fault injection built in;
 # skipped elsewhere).  dprof's test_fail_nth=N makes the N-th slab or page
@@ -8,10 +9,13 @@
 # first, their number varies from load to load (KASAN, kmemleak), and the
 # kernel handles their failure itself (a failed jump-label allocation
 # WARNs by design).  Registrations (tracepoints, kprobes, debugfs) fail
-# through their allocations.  N runs from 1 until the kernel log says the
-# N-th point was not reached (for target=all from the end of calibration
-# on: the points before it do not depend on the targets, and
-# target=skbuff's sweep failed each of them).  Each load must either fail with ENOMEM and
+# through their allocations.  A load without a fault says how many points
+# init passes and where each of its steps ends; then N takes, in every
+# step, its first two points, its last two and two at random between
+# them, or every point (for target=all from the end of calibration on:
+# the points before it do not depend on the targets, and target=skbuff's
+# sweep failed them).  A reader loops on every debugfs file all along.
+# Each load must either fail with ENOMEM and
 # leave nothing behind (no module, no calibration cache, no kernel report),
 # or succeed despite the fault (a fallback absorbed it), work and unload.
 # At the end kmemleak must find no new unreferenced object and
@@ -24,7 +28,8 @@
 # single point; the vmallocinfo count is a coarser second look.  Small
 # rings and live set keep the number of points, and the run, short.
 . ./functions.sh
-trap cleanup_modules EXIT
+reader=
+trap '[ -n "$reader" ] && kill $reader 2>/dev/null; cleanup_modules' EXIT
 ENOMEM=12
 FI=/sys/kernel/debug
 
@@ -46,69 +51,141 @@ if [ -f "$KMEMLEAK" ]; then
 fi
 vmalloc_before=$(wc -l </proc/vmallocinfo)
 
-# sweep LABEL FIRST PARAMS...: fail each point of dprof's init in turn,
-# from point FIRST on
-sweep() {
-	local label=$1 n=$2 first=$2 out rc said injected=0 absorbed=0 errs="" t0
+# The sweep's reach: "steps" (the default) fails, in every step of init
+# (dprof logs where each ends: main.c), its first two points, its last two
+# and two drawn at random between them; "every" fails every point, which
+# took 57 minutes at 1,133 points and takes longer as init grows (boot
+# with DPROF_APPEND=dprof_sweep=every: make check-debug TESTS=...).
+MODE=$(sed -n 's/.*dprof_sweep=\([a-z]*\).*/\1/p' /proc/cmdline)
+MODE=${MODE:-steps}
+case $MODE in
+steps|every) ;;
+*) fail "dprof_sweep=$MODE: must be steps or every" ;;
+esac
+
+injected=0 absorbed=0 errs="" reached=1
+# point LABEL N PARAMS...: one load with its N-th point failed.  Sets
+# $reached to 0 when the load ended before point N (then it must have
+# worked; it is unloaded).
+point() {
+	local label=$1 n=$2 out rc said
 	shift 2
-	t0=$(date +%s)
-	while [ "$n" -le 5000 ]; do
-		log_canary
-		# A load stuck for 5 minutes leaves the blocked tasks' stacks
-		# and every CPU's backtrace in the log (it hung once, in the
-		# bulk kretprobe's failures, with nothing to tell why).
-		(sleep 300 && echo "point $n: load still running after 300 s" &&
-			echo w >/proc/sysrq-trigger && echo l >/proc/sysrq-trigger) &
-		watchdog=$!
-		out=$(modload "$MODDIR/dprof.ko" "$@" test_fail_nth=$n)
-		rc=$?
-		kill "$watchdog" 2>/dev/null
-		said=$(dmesg_since_canary | grep -o "test_fail_nth=$n: .*")
-		case "$said" in
-		*": injected"*) ;;
-		*": not reached"*)
-			[ "$rc" -eq 0 ] || fail "$label: the load without a fault failed: $out"
-			unload_mod dprof
-			[ -z "$errs" ] ||
-				fail "$label: loads failed with other errors than ENOMEM (point:errno):$errs"
-			calibration=$(dmesg_since_canary | sed -n "s/.*test_fail_nth=$n: calibration passed \([0-9]*\) points.*/\1/p" | tail -n 1)
-			echo "$label: points $first..$((n - 1)), each failed once: $injected loads failed with ENOMEM, $absorbed succeeded despite the fault ($(($(date +%s) - t0)) s; the first ${calibration:-?} points are calibration's)"
-			return 0
-			;;
-		*) fail "$label: point $n: no word from test_fail_nth ($out)" ;;
-		esac
-		if [ "$rc" -eq 0 ]; then
-			# A fallback absorbed the fault: the module must work.
-			absorbed=$((absorbed + 1))
-			grep -q "^target" "$DPROF_DIR/status" ||
-				fail "$label: loaded with point $n failed, but status says nothing"
-			unload_mod dprof
-		else
-			injected=$((injected + 1))
-			[ "$rc" -eq "$ENOMEM" ] || errs="$errs $n:$rc"
-			[ ! -d /sys/module/dprof ] ||
-				fail "$label: point $n: the load failed but dprof is loaded"
-		fi
-		grep -q "^dprof_calib" /proc/slabinfo &&
-			fail "$label: point $n: a calibration cache was left behind"
-		dmesg_since_canary | grep -E "BUG:|WARNING:|Oops|general protection" &&
-			fail "$label: point $n: the kernel reported a problem (above)"
-		# Also on the console: a run stopped by its time limit still
-		# shows how far it got.
-		[ $((n % 50)) -ne 0 ] ||
-			echo "$label: point $n after $(($(date +%s) - t0)) s" |
-			tee /dev/console
-		n=$((n + 1))
-	done
-	fail "$label: more than 5000 allocation points: the sweep did not end"
+	log_canary
+	# A load stuck for 5 minutes leaves the blocked tasks' stacks and
+	# every CPU's backtrace in the log (it hung once, in the bulk
+	# kretprobe's failures, with nothing to tell why).
+	(sleep 300 && echo "point $n: load still running after 300 s" &&
+		echo w >/proc/sysrq-trigger && echo l >/proc/sysrq-trigger) &
+	watchdog=$!
+	out=$(modload "$MODDIR/dprof.ko" "$@" test_fail_nth=$n)
+	rc=$?
+	kill "$watchdog" 2>/dev/null
+	said=$(dmesg_since_canary | grep -o "test_fail_nth=$n: .*")
+	case "$said" in
+	*": injected"*) reached=1 ;;
+	*": not reached"*)
+		reached=0
+		[ "$rc" -eq 0 ] || fail "$label: the load without a fault failed: $out"
+		grep -q "^target" "$DPROF_DIR/status" ||
+			fail "$label: loaded without a fault, but status says nothing"
+		unload_mod dprof
+		return 0
+		;;
+	*) fail "$label: point $n: no word from test_fail_nth ($out)" ;;
+	esac
+	if [ "$rc" -eq 0 ]; then
+		# A fallback absorbed the fault: the module must work.
+		absorbed=$((absorbed + 1))
+		grep -q "^target" "$DPROF_DIR/status" ||
+			fail "$label: loaded with point $n failed, but status says nothing"
+		unload_mod dprof
+	else
+		injected=$((injected + 1))
+		[ "$rc" -eq "$ENOMEM" ] || errs="$errs $n:$rc"
+		[ ! -d /sys/module/dprof ] ||
+			fail "$label: point $n: the load failed but dprof is loaded"
+	fi
+	grep -q "^dprof_calib" /proc/slabinfo &&
+		fail "$label: point $n: a calibration cache was left behind"
+	dmesg_since_canary | grep -E "BUG:|WARNING:|Oops|general protection" &&
+		fail "$label: point $n: the kernel reported a problem (above)"
+	return 0
 }
 
+# plan FIRST: the points a "steps" sweep fails, from a load without a
+# fault (its log, since the canary, names where each step ends).
+plan() {
+	dmesg_since_canary | sed -n 's/.*test_fail_nth=[0-9]*: \(.*\) passed \([0-9]*\) points.*/\2 \1/p;
+		s/.*test_fail_nth=[0-9]*: not reached, init passed \([0-9]*\) points.*/\1 debugfs/p' |
+	awk -v first="$1" -v seed="$(date +%s)" 'BEGIN { srand(seed); prev = 0 }
+		{
+			lo = prev + 1; hi = $1; prev = $1
+			if (lo < first) lo = first
+			if (hi < lo) next
+			print lo; print lo + 1; print hi - 1; print hi
+			print lo + int(rand() * (hi - lo + 1))
+			print lo + int(rand() * (hi - lo + 1))
+		}' | awk -v first="$1" '$1 >= first' | sort -n -u
+}
+
+# sweep LABEL FIRST PARAMS...: fail points of dprof's init in turn, from
+# point FIRST on
+sweep() {
+	local label=$1 first=$2 n t0 points total missed=0 tried=0
+	shift 2
+	t0=$(date +%s)
+	injected=0 absorbed=0 errs=""
+	# The load without a fault first: where each step ends.
+	point "$label" 1000000 "$@"
+	[ "$reached" -eq 0 ] || fail "$label: point 1000000 was reached"
+	total=$(dmesg_since_canary | sed -n 's/.*test_fail_nth=1000000: not reached, init passed \([0-9]*\) points.*/\1/p' | tail -n 1)
+	calibration=$(dmesg_since_canary | sed -n 's/.*test_fail_nth=1000000: calibration passed \([0-9]*\) points.*/\1/p' | tail -n 1)
+	[ -n "$total" ] || fail "$label: dprof did not say how many points its init passed"
+	echo "$label: init passes $total allocation points; where its steps end:"
+	dmesg_since_canary | grep -v "not reached" |
+		sed -n 's/.*test_fail_nth=1000000: \(.*\) passed \([0-9]*\) points.*/  \2 \1/p'
+	if [ "$MODE" = every ]; then
+		points=$(seq "$first" "$total")
+	else
+		points=$(plan "$first")
+	fi
+	for n in $points; do
+		point "$label" "$n" "$@"
+		tried=$((tried + 1))
+		# The count can differ a little from load to load (target=all:
+		# caches created meanwhile); a point past the end is no fault.
+		[ "$reached" -eq 1 ] || missed=$((missed + 1))
+		[ $((tried % 50)) -ne 0 ] ||
+			echo "$label: $tried points after $(($(date +%s) - t0)) s" |
+			tee /dev/console
+	done
+	[ -z "$errs" ] ||
+		fail "$label: loads failed with other errors than ENOMEM (point:errno):$errs"
+	[ "$tried" -gt 0 ] || fail "$label: no point to fail"
+	[ "$missed" -lt "$tried" ] || fail "$label: no point was reached"
+	echo "$label ($MODE): $tried of points $first..$total failed once each: $injected loads failed with ENOMEM, $absorbed succeeded despite the fault, $missed past the end of a shorter init ($(($(date +%s) - t0)) s; the first ${calibration:-?} points are calibration's)"
+	[ "$MODE" = every ] || echo "  points: $(echo $points)"
+}
+
+# A reader on every file all along: no load may publish a file before
+# what it reads is set up, or leave one after a failure freed it.
+(
+	while :; do
+		[ -d "$DPROF_DIR" ] || usleep 20000
+		for f in "$DPROF_DIR"/*; do
+			[ -r "$f" ] && cat "$f" >/dev/null 2>&1
+		done
+	done
+) &
+reader=$!
 calibration=
 sweep "target=skbuff" 1 target=skbuff ring_kb=64 max_objects=1024
 # The points up to the end of calibration do not depend on the targets
 # (dprof logs how many there were): target=all's sweep starts after them.
 [ -n "$calibration" ] || fail "dprof did not say where calibration ended"
 sweep "target=all" $((calibration + 1)) target=all ring_kb=64 max_objects=4096
+kill "$reader"
+reader=
 # kmemleak reports objects unreferenced for 5 s and more.
 sleep 6
 new="none in this kernel"
