@@ -61,6 +61,19 @@ hexadd() {
 	printf '%x' $(( 0x$1 + $2 ))
 }
 
+# A row of dprof-view report's table: rank type struct ws older samples
+# share [bounce].  report_samples ROW: its samples.  report_has_interval
+# ROW: true when its share carries a 95% interval ("12.0% ± 2.7" or
+# "12.0% ±12.7"; not "±?" of a single unit, not "-"); the bounce column
+# after it can hold a ± of its own, so a grep of the row would not do.
+report_samples() {
+	echo "$1" | awk '{ print $6 }'
+}
+
+report_has_interval() {
+	echo "$1" | awk '{ exit !($8 ~ /^±[0-9]/ || ($8 == "±" && $9 ~ /^[0-9]/)) }'
+}
+
 # loop_until CMD...: retry for up to 10 s
 loop_until() {
 	local i=0

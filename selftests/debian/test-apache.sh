@@ -59,26 +59,20 @@ lo=$(awk '$1 == "row" && $3 == "TCP" { printf "%d", $7 }' "$TMP/diff")
 	fail "TCP sockets live ${lo:-?} times longer at 64 clients than at 2 (lower end), expected about 32: $(cat "$TMP/diff")"
 echo "ok: TCP sockets live $lo times longer or more at 64 clients than at 2"
 
-# ROW: a report row whose share has its 95% interval (not "±?", not
-# "-"): rank type struct ws older samples share; the bounce column that
-# follows can carry a ± of its own.
-with_interval() {
-	echo "$1" | awk '{ exit !($8 ~ /^±[0-9]/ || ($8 == "±" && $9 ~ /^[0-9]/)) }'
-}
 line=$(awk '$2 == "skbuff_fclone_cache"' "$TMP/report.txt")
 [ -n "$line" ] || fail "skbuff_fclone_cache is not in the report"
 rank=$(echo "$line" | awk '{ print $1 }')
-samples=$(echo "$line" | awk '{ print $6 }')
+samples=$(report_samples "$line")
 [ "$rank" -le 8 ] || fail "skbuff_fclone_cache ranks $rank, not in the top 8: $line"
 [ "$samples" -ge 100 ] || fail "skbuff_fclone_cache has $samples samples, fewer than 100: $line"
-with_interval "$line" || fail "skbuff_fclone_cache has no share with an interval: $line"
+report_has_interval "$line" || fail "skbuff_fclone_cache has no share with an interval: $line"
 echo "ok: skbuff_fclone_cache ranks $rank with $samples samples and an interval"
 tcp=""
 for c in TCP TCPv6; do
 	line=$(awk -v c="$c" '$2 == c' "$TMP/report.txt")
 	echo "$c: ${line:-not in the report}"
 	[ -n "$line" ] && [ "$(echo "$line" | awk '{ print $1 }')" -le 8 ] &&
-		with_interval "$line" && tcp="$tcp $c"
+		report_has_interval "$line" && tcp="$tcp $c"
 done
 [ -n "$tcp" ] || fail "neither TCP nor TCPv6 is in the top 8 with an interval"
 echo "ok: in the top 8 with an interval:$tcp"

@@ -54,12 +54,12 @@ for c in skbuff_head_cache UDP; do
 	line=$(awk -v c="$c" '$2 == c' "$TMP/report.txt")
 	[ -n "$line" ] || fail "$c is not in the report"
 	rank=$(echo "$line" | awk '{ print $1 }')
-	samples=$(echo "$line" | awk '{ for (i = NF; i > 0; i--) if ($i ~ /^[0-9]+$/) { print $i; exit } }')
+	samples=$(report_samples "$line")
 	echo "$c: rank $rank, $samples samples: $line"
 	[ "$c" != skbuff_head_cache ] || [ "$rank" -le 8 ] ||
 		fail "$c ranks $rank, not in the top 8"
 	[ "$samples" -ge 100 ] || fail "$c has $samples samples, fewer than 100"
-	echo "$line" | grep -q "±[ 0-9]" || fail "$c has no share with an interval: $line"
+	report_has_interval "$line" || fail "$c has no share with an interval: $line"
 done
 if [ "$sets" -ge $((N / 2)) ]; then
 	# The bounce column: "P% ±E n=ADDRESSES" (or "P% n=1").
