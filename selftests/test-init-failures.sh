@@ -63,6 +63,19 @@ steps|every) ;;
 *) fail "dprof_sweep=$MODE: must be steps or every" ;;
 esac
 
+# unload_read NAME: rmmod while the reader below may hold a file open: an
+# open debugfs file holds a reference on the module, and rmmod fails with
+# EAGAIN until the reader closes it (a few milliseconds).
+unload_read() {
+	local i=0
+	while ! rmmod "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -le 200 ] || fail "unloading $1 failed for 10 s with the reader running"
+		usleep 50000
+	done
+	[ ! -d "/sys/module/$1" ] || fail "$1 still present after rmmod"
+}
+
 injected=0 absorbed=0 errs="" reached=1
 # point LABEL N PARAMS...: one load with its N-th point failed.  Sets
 # $reached to 0 when the load ended before point N (then it must have
@@ -88,7 +101,7 @@ point() {
 		[ "$rc" -eq 0 ] || fail "$label: the load without a fault failed: $out"
 		grep -q "^target" "$DPROF_DIR/status" ||
 			fail "$label: loaded without a fault, but status says nothing"
-		unload_mod dprof
+		unload_read dprof
 		return 0
 		;;
 	*) fail "$label: point $n: no word from test_fail_nth ($out)" ;;
@@ -98,7 +111,7 @@ point() {
 		absorbed=$((absorbed + 1))
 		grep -q "^target" "$DPROF_DIR/status" ||
 			fail "$label: loaded with point $n failed, but status says nothing"
-		unload_mod dprof
+		unload_read dprof
 	else
 		injected=$((injected + 1))
 		[ "$rc" -eq "$ENOMEM" ] || errs="$errs $n:$rc"

@@ -7,7 +7,8 @@
 # workload runs in the kernel proper), so dprof's own are not counted.
 cd /selftests && . ./functions.sh
 trap cleanup_modules EXIT
-PACKETS=${PACKETS:-10000}
+# Datagrams: the first argument (check-referee.sh -n), 10,000 by default.
+PACKETS=${1:-10000}
 # What the kernel allocates while dprof.ko loads (its perf events above
 # all, which the perf core touches on every trap and tick) is dprof's
 # own: the referee leaves its accesses out (progs/referee_own.c).
