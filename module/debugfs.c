@@ -6,8 +6,8 @@
  * is "inject" (0200, write only), which refuses writes unless
  * sampler=inject (under lockdown it cannot be opened; nothing else needs
  * it).  The files are created last at load and removed first at unload
- * (main.c), so no reader reaches a table that is not there.  Runtime
- * control goes through module parameters instead.  Every file but "version"
+ * (main.c): no reader reaches a table that is not there.  Runtime control
+ * is by module parameters.  Every file but "version"
  * checks at open what perf checks for kernel data (perfmon_capable(),
  * LOCKDOWN_PERF).  Documentation/debugfs.rst describes each file.
  */
@@ -45,6 +45,7 @@
 #define EVENTS_MIN_READ	64
 
 static struct dentry *dir;
+static unsigned int files_missing;	/* dprof_debugfs_init() says why */
 static atomic_t events_open = ATOMIC_INIT(0);
 /* Threads that share the one open descriptor share its bounce buffer. */
 static DEFINE_MUTEX(events_read_lock);
@@ -161,11 +162,9 @@ static void show_cpu_row(struct seq_file *m, const char *label,
 
 /*
  * Instruction budgets: a hook on an object nothing follows, and on a
- * followed one; 0 where none applies (bulk calls vary with their size).
- * The slab hooks' are issue "Cheap enough to leave on"'s (20 to decide
- * nothing is to be done, 150 for a followed allocation or free); before
- * them 100 and 400 ("Costs that repeat").  The timed figures include the
- * timing's own few instructions.
+ * followed one; 0 where none applies (bulk calls vary with their size):
+ * issue "Cheap enough to leave on"'s 20 and 150, before them 100 and 400
+ * ("Costs that repeat"), timing's own few instructions included.
  */
 static const unsigned int budget_other[DPROF_NR_HOOKS] = {
 	[DPROF_HOOK_CACHE_ALLOC] = 20, [DPROF_HOOK_CACHE_FREE] = 20,
@@ -357,6 +356,9 @@ static int status_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "dprof %s abi %d\n", DPROF_VERSION, DPROF_ABI_VERSION);
 	seq_printf(m, "enabled: %d\n", READ_ONCE(dprof_enabled));
+	if (files_missing)
+		seq_printf(m, "WARNING: %u debugfs files missing (no memory at load): unload and load again\n",
+			   files_missing);
 	seq_printf(m, "loaded_for_s: %llu.%03llu\n", elapsed / NSEC_PER_SEC,
 		   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
 	seq_printf(m, "targets: %u\n", dprof_nr_targets);
@@ -639,8 +641,8 @@ static const struct {
 	umode_t mode;
 	const struct file_operations *fops;
 } debugfs_files[] = {
-	{ DPROF_FILE_VERSION, 0400, &version_fops },
 	{ DPROF_FILE_STATUS, 0400, &status_fops },
+	{ DPROF_FILE_VERSION, 0400, &version_fops },
 	{ DPROF_FILE_TARGETS, 0400, &targets_fops },
 	{ DPROF_FILE_DROPPED, 0400, &dropped_fops },
 	{ DPROF_FILE_EVENTS, 0400, &events_fops },
@@ -656,10 +658,10 @@ static const struct {
 };
 
 /*
- * The files are dprof's only interface: a load that could not create
- * one of them fails (the sweep of test-init-failures.sh found a load
- * that succeeded with no status file), where most drivers may ignore
- * debugfs errors.
+ * The interface, status first: a load that cannot create it fails.  Past
+ * it the load must not fail (a reader may hold a file open, and a module
+ * whose init failed is freed whatever its references: the close would
+ * run freed text); a missing file is logged and counted in status.
  */
 int dprof_debugfs_init(void)
 {
@@ -672,16 +674,21 @@ int dprof_debugfs_init(void)
 		       PTR_ERR(dir));
 		return PTR_ERR(dir);
 	}
+	files_missing = 0;
 	for (i = 0; i < ARRAY_SIZE(debugfs_files); i++) {
 		d = debugfs_create_file(debugfs_files[i].name,
 					debugfs_files[i].mode, dir, NULL,
 					debugfs_files[i].fops);
-		if (IS_ERR(d)) {
-			pr_err("cannot create debugfs file %s (%ld)\n",
-			       debugfs_files[i].name, PTR_ERR(d));
+		if (!IS_ERR(d))
+			continue;
+		pr_err("cannot create debugfs file %s (%ld)%s\n",
+		       debugfs_files[i].name, PTR_ERR(d),
+		       i ? ": unload and load again" : "");
+		if (!i) {
 			dprof_debugfs_exit();
 			return PTR_ERR(d);
 		}
+		files_missing++;
 	}
 	return 0;
 }
