@@ -88,7 +88,15 @@ expect_eq "dprof_sharing_global.both label" "$4" true-sharing
 echo "both: $*"
 set -- $(row "$AONLY")
 [ $# -gt 0 ] || fail "no classification for dprof_sharing_global+$AONLY"
-expect_eq "dprof_sharing_global.a_only label" "$4" neither
 echo "a_only: $*"
+# Its histories must have seen A's increments for a label to be due: in
+# one run of many (6.12, a slow machine) the 7 that watched it all fell
+# between A's rounds, 0 accesses, and classify rightly said undecided.
+# Any decided label other than neither is still a failure.
+if [ "$4" = undecided ] && [ "$5" -eq 0 ]; then
+	echo "a_only: no access in its histories (they fell between A's rounds): not judged"
+else
+	expect_eq "dprof_sharing_global.a_only label" "$4" neither
+fi
 unload_mod dprof_sharing
 exit 0
