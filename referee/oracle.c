@@ -61,6 +61,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 /* on_mem's udata: what the instruction is */
 #define INSN_ATOMIC	1
 #define INSN_STRING	2
+/* The rest of a memory callback's udata: the instruction's address. */
+#define INSN_FLAG_BITS	2
 /* referee_own begin|end: nopl 0x44504f31(%rax), nopl 0x44504f30(%rax) */
 #define MARKER_LEN	7
 static const uint8_t own_begin[MARKER_LEN] = {
@@ -125,6 +127,14 @@ struct cache_info {
 struct field_stats {
 	uint64_t key;		/* the table's: cache << 32 | offset, + 1 */
 	uint64_t kinds[3];	/* enum coh_kind */
+	/*
+	 * Stores that were the second half of a plain read-modify-write
+	 * (add, or, inc... to memory without lock): its load and its store
+	 * are both in kinds[] and both in the cache model, but the
+	 * instruction is one access, as a data breakpoint or a sampled
+	 * instruction counts it ("rmw" in the JSON).
+	 */
+	uint64_t rmw;
 	uint64_t results[COH_NR_RESULTS];
 };
 
@@ -142,6 +152,9 @@ struct pending {
 struct vcpu {
 	struct qemu_plugin_register *rax, *rdi, *rsi, *rdx, *rcx, *rsp;
 	uint64_t atomic_load;	/* vaddr of the atomic whose load was seen */
+	/* The last plain load: its instruction's udata and its vaddr. */
+	uintptr_t load_insn;
+	uint64_t load_vaddr;
 	/* A string instruction's last 8-byte slot loaded, stored; + 1. */
 	uint64_t string_slot[2];
 	struct pending pending[PENDING_DEPTH];
@@ -467,7 +480,7 @@ static bool global_of(uint64_t addr, uint32_t *id, uint64_t *base)
 }
 
 static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
-		    unsigned int size, enum coh_kind kind)
+		    unsigned int size, enum coh_kind kind, bool rmw)
 {
 	struct coh_outcome out = coh_access(o.model, cpu, paddr, size, kind);
 	bool own = false;
@@ -491,6 +504,7 @@ static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
 						   (uint64_t)id << 32 | off);
 
 		f->kinds[kind]++;
+		f->rmw += rmw;
 		f->results[out.result]++;
 		if (out.result == COH_TRUE_SHARING ||
 		    out.result == COH_FALSE_SHARING)
@@ -528,6 +542,7 @@ static void mem_locked(unsigned int cpu, qemu_plugin_meminfo_t info,
 	unsigned int size, first;
 	enum coh_kind kind;
 	uint64_t paddr;
+	bool rmw = false;
 
 	if (!o.active)
 		return;
@@ -565,6 +580,16 @@ static void mem_locked(unsigned int cpu, qemu_plugin_meminfo_t info,
 		kind = COH_ATOMIC;
 	} else {
 		kind = store ? COH_STORE : COH_LOAD;
+		/*
+		 * A store by the instruction whose load of the same address
+		 * came just before: one read-modify-write.  The instruction's
+		 * address is in udata, so a load and a store of two
+		 * instructions (x = p->f; p->f = x + 1) stay two accesses.
+		 */
+		rmw = store && v->load_insn == (uintptr_t)udata &&
+		      v->load_vaddr == vaddr;
+		v->load_insn = store ? 0 : (uintptr_t)udata;
+		v->load_vaddr = vaddr;
 	}
 	paddr = phys_of(info, vaddr);
 	size = 1u << qemu_plugin_mem_size_shift(info);
@@ -578,11 +603,12 @@ static void mem_locked(unsigned int cpu, qemu_plugin_meminfo_t info,
 	if (size > first) {
 		/* Crosses a line: two accesses, one per line. */
 		o.split++;
-		account(cpu, vaddr, paddr, first, kind);
-		account(cpu, vaddr + first, paddr + first, size - first, kind);
+		account(cpu, vaddr, paddr, first, kind, rmw);
+		account(cpu, vaddr + first, paddr + first, size - first, kind,
+			rmw);
 		return;
 	}
-	account(cpu, vaddr, paddr, size, kind);
+	account(cpu, vaddr, paddr, size, kind, rmw);
 }
 
 static void on_entry(unsigned int cpu, void *udata)
@@ -743,7 +769,8 @@ static void translate_locked(struct qemu_plugin_tb *tb, size_t n)
 			continue;
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
 			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-			(void *)(uintptr_t)((insn_atomic(bytes, len) ?
+			(void *)(uintptr_t)((pc << INSN_FLAG_BITS) |
+					    (insn_atomic(bytes, len) ?
 					     INSN_ATOMIC : 0) |
 					    (insn_string(bytes, len) ?
 					     INSN_STRING : 0)));
@@ -859,11 +886,11 @@ static void write_json(FILE *f)
 		if (!s)
 			continue;
 		type_of((s->key - 1) >> 32, &name, &kind, &size);
-		fprintf(f, "%s\n    {\"cache\": \"%s\", \"kind\": \"%s\", \"object_size\": %" PRIu64 ", \"offset\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", ",
+		fprintf(f, "%s\n    {\"cache\": \"%s\", \"kind\": \"%s\", \"object_size\": %" PRIu64 ", \"offset\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", \"rmw\": %" PRIu64 ", ",
 			first ? "" : ",", name, kind, size,
 			(s->key - 1) & 0xffffffff,
 			s->kinds[COH_LOAD], s->kinds[COH_STORE],
-			s->kinds[COH_ATOMIC]);
+			s->kinds[COH_ATOMIC], s->rmw);
 		json_results(f, s->results);
 		fputc('}', f);
 		first = false;

@@ -6,9 +6,14 @@
 #include "judge.h"
 #include "util.h"
 
+/*
+ * Instructions that accessed the field, as a breakpoint or a sampled
+ * instruction counts them: a plain read-modify-write is one (its store
+ * half is counted in rmw as well as in stores).
+ */
 static uint64_t accesses(const struct oracle_field *f)
 {
-	return f->loads + f->stores + f->atomics;
+	return f->loads + f->stores - f->rmw + f->atomics;
 }
 
 /* The bytes each offset of @target's plan watches (history_len). */

@@ -34,6 +34,12 @@ static int field_of(struct oracle_field *f, struct json_object *obj)
 	f->loads = u64_of(obj, "loads");
 	f->stores = u64_of(obj, "stores");
 	f->atomics = u64_of(obj, "atomics");
+	f->rmw = u64_of(obj, "rmw");
+	if (f->rmw > f->stores) {	/* a store half it never counted */
+		free(f->cache);
+		f->cache = NULL;
+		return -1;
+	}
 	f->compulsory = u64_of(obj, "compulsory");
 	f->true_sharing = u64_of(obj, "true_sharing");
 	f->false_sharing = u64_of(obj, "false_sharing");

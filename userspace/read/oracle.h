@@ -17,6 +17,12 @@ struct oracle_field {
 	uint32_t object_size;
 	uint32_t offset;	/* byte where the access began */
 	uint64_t loads, stores, atomics;
+	/*
+	 * Of the stores, those that were the second half of one plain
+	 * read-modify-write instruction (its load is in loads): the
+	 * instruction is one access.  0 in tables before the count.
+	 */
+	uint64_t rmw;
 	uint64_t compulsory, true_sharing, false_sharing, conflict, capacity;
 };
 

@@ -3,10 +3,13 @@
  * A recording judged by a referee table written by hand: the windows of
  * test-winshare (offset 0 at 2/3 +- 0.30 of cache0's samples per
  * window, offset 8 at 1/3) against a referee that saw 66 and 34
- * accesses there: both intervals hold the referee's shares.  The
+ * accesses there (at 12: 16 loads and 34 stores, 16 of them the store
+ * halves of read-modify-writes, so 34 instructions): both intervals
+ * hold the referee's shares.  The
  * referee's busiest type is one dprof did not profile ("other"), so
  * cache0 is its second and dprof's first: one of dprof's top one in the
- * referee's top five.  A malformed table is refused.
+ * referee's top five.  A malformed table is refused, and so is a field
+ * with more read-modify-writes than stores.
  *
  * Working sets: dprof's interval [lo, hi] against the referee's touched
  * lines times 64: held inside, not held outside, not judged where dprof
@@ -72,7 +75,7 @@ static void test_judge(void)
 	path = write_table("{\"referee\": 1, \"measured\": {\"seconds\": 2, \"accesses\": 1100},"
 			   " \"fields\": ["
 			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 66},"
-			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 12, \"stores\": 34},"
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 12, \"loads\": 16, \"stores\": 34, \"rmw\": 16},"
 			   "{\"cache\": \"other\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 1000}]}");
 	CHECK(path && oracle_load(&o, path) == 0);
 	judge_build(&j, &r, &o, &ws, NULL, NULL, NULL, 10);
@@ -89,6 +92,10 @@ static void test_judge(void)
 	oracle_free(&o);
 	unlink(path);
 	path = write_table("{\"fields\": []}");
+	CHECK(path && oracle_load(&o, path) == -1);
+	unlink(path);
+	path = write_table("{\"fields\": [{\"cache\": \"x\", \"kind\": \"slab\","
+			   " \"stores\": 1, \"rmw\": 2}]}");
 	CHECK(path && oracle_load(&o, path) == -1);
 	unlink(path);
 	winshare_free(&ws);
