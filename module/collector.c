@@ -41,32 +41,50 @@ static bool watching(void)
 
 /* ---- #DB context ------------------------------------------------------- */
 
+/* One watched offset accessed: to the window or history it belongs to. */
+static bool count_hit(unsigned long word, unsigned int w, bool write,
+		      struct pt_regs *regs, u64 when)
+{
+	if (word_state(word) == W_SAMPLING)
+		return dprof_window_hit(w, write, regs);
+	if (word_state(word) == W_ACTIVE) {
+		dprof_history_hit(word, w, write, regs, when);
+		return true;
+	}
+	atomic64_inc(&dprof_watch_hits.outside_life);
+	return false;
+}
+
 /*
  * Breakpoint handler, from #DB (NMI-like).  Context bit 0: write-only
- * breakpoint; the rest: which watched offset.
+ * breakpoint; the rest: which watched offset.  A rep string instruction
+ * that ran to its end before it trapped also counts the other watched
+ * offsets it went through (strop.h): with one breakpoint per offset the
+ * kind comes from the instruction, as for any trap; with two, they are
+ * writes where the instruction wrote them.
  */
 static void watch_hit(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs)
 {
 	unsigned long ctx = (unsigned long)bp->overflow_handler_context;
-	unsigned int w = ctx >> 1;
-	bool write_bp = ctx & 1;
+	unsigned int w = ctx >> 1, rest, i;
+	bool write_bp = ctx & 1, dest = false;
 	u64 start = get_cycles(), when = watch_now_ns();
 	unsigned long word = atomic_long_read(&dprof_watch.word);
 	bool emitted = false;
 
 	smp_rmb();	/* word before alloc_ns, paired with the claim */
-	if (dprof_watch_second_report(regs, w, write_bp))
+	if (dprof_watch_second_report(regs, w, write_bp) ||
+	    dprof_watch_string_counted(regs, w, when))
 		goto out;
 	atomic64_inc(&dprof_watch_hits.traps);
-	if (word_state(word) == W_SAMPLING) {
-		emitted = dprof_window_hit(w, write_bp, regs);
-	} else if (word_state(word) == W_ACTIVE) {
-		dprof_history_hit(word, w, write_bp, regs, when);
-		emitted = true;
-	} else {
-		atomic64_inc(&dprof_watch_hits.outside_life);
-	}
+	emitted = count_hit(word, w, write_bp, regs, when);
+	rest = dprof_watch_string_rest(regs, w, when, &dest);
+	for (i = 0; rest; i++, rest >>= 1)
+		if (rest & 1)
+			emitted |= count_hit(word, i,
+					     dest && dprof_watch_bps_per_offset > 1,
+					     regs, when);
 out:
 	dprof_cost_add(DPROF_HOOK_BP_HIT, emitted, get_cycles() - start);
 }
@@ -482,11 +500,12 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	dprof_history_show_reserve(m);
 	for_each_possible_cpu(cpu)
 		hits += READ_ONCE(per_cpu_ptr(&dprof_stats, cpu)->cost[DPROF_HOOK_BP_HIT].hits);
-	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside a life or window, %llu ip out of range\n",
+	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside a life or window, %llu ip out of range; %llu offsets a rep string instruction went through after its one trap (counted with it)\n",
 		   hits, (u64)atomic64_read(&h->window),
 		   (u64)atomic64_read(&h->rate_dropped),
 		   (u64)atomic64_read(&h->outside_life),
-		   (u64)atomic64_read(&h->ip_out_of_range));
+		   (u64)atomic64_read(&h->ip_out_of_range),
+		   (u64)atomic64_read(&h->string_rest));
 	if (brief)
 		return;
 	seq_puts(m, "coverage:\n");

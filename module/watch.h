@@ -109,6 +109,8 @@ struct watch_hits {
 	atomic64_t ip_out_of_range;
 	atomic64_t window;		/* samples taken in windows */
 	atomic64_t traps;		/* #DB handled, for watch_max_traps */
+	/* offsets a rep string instruction went through untrapped (strop.h) */
+	atomic64_t string_rest;
 	atomic_t this_second;		/* elements, for history_max_hits */
 };
 
@@ -258,6 +260,18 @@ extern bool dprof_watch_parked;
 int dprof_watch_park(unsigned int offsets);
 /* Parked mode, from the allocation hook: arm the published watch. */
 void dprof_watch_arm_here(void);
+/*
+ * #DB context, for the watched offset @w reported at @now.  string_counted():
+ * true when a rep string instruction's trap already counted @w in this
+ * #DB (skip it), called first for every report.  string_rest(), after
+ * @w was counted: the other offsets the instruction went through without
+ * a trap of their own (strop.h), by index, none counted in this #DB
+ * yet; *@dest: they were written (else read).
+ */
+bool dprof_watch_string_counted(struct pt_regs *regs, unsigned int w,
+				u64 now);
+unsigned int dprof_watch_string_rest(struct pt_regs *regs, unsigned int w,
+				     u64 now, bool *dest);
 /*
  * The pick gate's other side.  dprof_pick_take_name(): a type drawn from
  * the allocation counters by pick_types= (allocount.h); without them,

@@ -51,6 +51,15 @@
  * atomic used by one CPU shares nothing).  Offsets are in "stats"
  * (offsetof, so a debug kernel's larger spinlock_t moves them).
  *
+ * String instructions (test-string-truth.sh): "strings ROUNDS ITERS A B
+ * [PAUSE_US]" runs lockstep rounds on dprof_sharing objects where each
+ * iteration A clears the first 256 bytes with one rep stosq and B copies
+ * them out with one rep movsq, so every offset below 256 takes one
+ * access of each per iteration (plus the hand-off at 256, as ever).  A
+ * data breakpoint sees each: the CPU traps inside the instruction after
+ * the iteration that hit; QEMU's TCG reports only the first watched
+ * offset of the instruction, which dprof makes up for (module/strop.h).
+ *
  * A merged alias (test-cache-alias.sh): "dprof_alias", 192 bytes, no
  * constructor, is merged by SLUB into a compatible cache (its sysfs entry
  * is a symlink); unloading destroys the alias, which only drops a
@@ -309,6 +318,46 @@ static const struct workload global_wl = {
 	.init = global_init,
 	.iter_a = global_iter_a,
 	.iter_b = global_iter_b,
+	.handoff = offsetof(struct dprof_sharing_obj, handoff_seq),
+};
+
+/* ---- string instructions (strop.h) ---- */
+
+#define STRINGS_WORDS	(offsetof(struct dprof_sharing_obj, handoff_seq) / 8)
+
+static void strings_init(void *obj, unsigned long r)
+{
+}
+
+/* One rep stosq over the object's first 256 bytes: a memset, not inlined. */
+static void strings_iter_a(void *obj, unsigned long i)
+{
+	unsigned long cx, di;
+
+	asm volatile("rep stosq"
+		     : "=&c"(cx), "=&D"(di)
+		     : "0"(STRINGS_WORDS), "1"(obj), "a"(0UL)
+		     : "memory");
+}
+
+/* One rep movsq of the same bytes out of the object: a memcpy. */
+static void strings_iter_b(void *obj, unsigned long i)
+{
+	u64 copy[STRINGS_WORDS];
+	unsigned long cx, di, si;
+
+	asm volatile("rep movsq"
+		     : "=&c"(cx), "=&D"(di), "=&S"(si)
+		     : "0"(STRINGS_WORDS), "1"(copy), "2"(obj)
+		     : "memory");
+	barrier_data(copy);
+}
+
+static const struct workload strings_wl = {
+	.cache = &cache,
+	.init = strings_init,
+	.iter_a = strings_iter_a,
+	.iter_b = strings_iter_b,
 	.handoff = offsetof(struct dprof_sharing_obj, handoff_seq),
 };
 
@@ -617,6 +666,10 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			  &a, &b, &pause_us) >= 4) {
 		wl = &global_wl;
 		lockstep = 1;	/* each increment follows the other CPU's */
+	} else if (sscanf(cmd, "strings %lu %lu %d %d %lu", &rounds, &iters,
+			  &a, &b, &pause_us) >= 4) {
+		wl = &strings_wl;
+		lockstep = 1;
 	} else if (sscanf(cmd, "run %lu %lu %d %d %lu %d", &rounds, &iters,
 			  &a, &b, &pause_us, &lockstep) < 4 ||
 		   lockstep < 0 || lockstep > 1) {
