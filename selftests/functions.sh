@@ -207,7 +207,12 @@ cleanup_modules() {
 	if [ -d /sys/module/dprof ] && pkill -f "dprof-view record" 2>/dev/null; then
 		loop_until '! pgrep -f "dprof-view record" >/dev/null'
 	fi
-	[ -d /sys/module/dprof ] && rmmod dprof
+	# A file closed by a reader just killed is released a moment later
+	# (the kernel's delayed fput): until then rmmod says EAGAIN.
+	if [ -d /sys/module/dprof ]; then
+		loop_until 'rmmod dprof 2>/dev/null || [ ! -d /sys/module/dprof ]' ||
+			rmmod dprof
+	fi
 	[ -d /sys/module/dprof_workload ] && rmmod dprof_workload
 	[ -d /sys/module/dprof_sharing ] && rmmod dprof_sharing
 	[ -d /sys/module/dprof_sharing_adv ] && rmmod dprof_sharing_adv
