@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diffstat.h"
+#include "histories.h"
 #include "winshare.h"
 #include "util.h"
 
@@ -60,12 +61,14 @@ static int stratum_of_window(const struct winshare_target *t, unsigned int kind)
 	if (kind >= DPROF_WINDOW_REC_KINDS)
 		return -1;
 	/*
-	 * Young windows stand for the lives: the same objects, picked by
-	 * the same gate (see winshare.h for why not the histories).
+	 * With lives on, the histories are the lives' units; without
+	 * them (none usable, or none given), the young windows stand for
+	 * the lives: the same objects, picked by the same gate, but each
+	 * cut at sample_window_ms (winshare.h).
 	 */
 	if (kind == DPROF_WINDOW_REC_YOUNG &&
 	    t->part[DPROF_WINDOW_REC_LIFE] > 0)
-		return DPROF_WINDOW_REC_LIFE;
+		return t->lives_from_histories ? -1 : DPROF_WINDOW_REC_LIFE;
 	return t->part[kind] > 0 ? (int)kind : -1;
 }
 
@@ -88,7 +91,56 @@ static bool parts_of(struct winshare_target *t, const struct recording *r,
 	return true;
 }
 
-void winshare_build(struct winshare *ws, const struct recording *r)
+/*
+ * A history that is a unit of the lives: it watched the object from its
+ * allocation to its free or to history_timeout_ms (the ages the lives
+ * stand for), every element kept, no CPU came or went.
+ */
+static bool history_is_life(const struct history *h)
+{
+	return (h->reason == DPROF_HIST_FREED ||
+		h->reason == DPROF_HIST_TIMEOUT) && !h->dropped &&
+	       !((h->begin_flags | h->end_flags) &
+		 (DPROF_HIST_CPUS_CHANGED | DPROF_HIST_TRUNCATED));
+}
+
+/* Each life's samples at the offsets its history watched. */
+static void add_lives(struct winshare *ws, const struct history_set *hs)
+{
+	size_t *n = xcalloc(ws->nr_targets + 1, sizeof(*n));
+
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+
+		if (h->target >= 0 && (size_t)h->target < ws->nr_targets &&
+		    history_is_life(h))
+			n[h->target]++;
+	}
+	for (size_t t = 0; t < ws->nr_targets; t++)
+		ws->t[t].lives_from_histories =
+			ws->t[t].stratified && n[t] >= 2 &&
+			ws->t[t].part[DPROF_WINDOW_REC_LIFE] > 0;
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+		double samples[DPROF_HIST_MAX_OFFSETS] = { 0 };
+
+		if (h->target < 0 || (size_t)h->target >= ws->nr_targets ||
+		    !ws->t[h->target].lives_from_histories ||
+		    !history_is_life(h))
+			continue;
+		for (size_t e = 0; e < h->nr_elems; e++)
+			for (int k = 0; k < h->nr_offsets; k++)
+				if (h->elems[e].offset == h->offset[k])
+					samples[k]++;
+		add_unit(&ws->t[h->target], DPROF_WINDOW_REC_LIFE, h->offset,
+			 samples, h->nr_offsets, 1);
+		ws->lives++;
+	}
+	free(n);
+}
+
+void winshare_build(struct winshare *ws, const struct recording *r,
+		    const struct history_set *hs)
 {
 	struct rec_iter it;
 	const struct dprof_rec_hdr *hdr;
@@ -104,6 +156,8 @@ void winshare_build(struct winshare *ws, const struct recording *r)
 			t->part[0] = 1;
 		ws->stratified += t->stratified;
 	}
+	if (hs)
+		add_lives(ws, hs);
 	rec_iter_init(&it, r);
 	while ((hdr = rec_iter_next(&it))) {
 		struct dprof_window_rec rec;

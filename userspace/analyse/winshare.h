@@ -28,15 +28,15 @@
  * kind by how many windows it had; with parts, a field's share is the
  * kinds' own shares weighed by their parts, S = sum_k w_k S_k, and its
  * variance sum_k w_k^2 var(S_k), the kinds being independent draws.  The
- * lives' stratum takes its units from the young windows, which watch the
- * same objects (picked by the same gate) from their allocation.  The
- * complete histories would be units too, and many more: on UDP skbuffs
- * they gave the young windows' shares to 0.1 point with intervals ten
- * times narrower, which then missed the referee's value on 17 of 27
- * fields by 0.2 to 0.8 points (design.rst, "Field shares by kind of
- * window"): a difference between the objects the gate picks and all of
- * the type's that the windows' wider intervals cover and the histories'
- * do not.  A kind that never watched the field is left
+ * lives' units are the histories that watched an object from its
+ * allocation to its free or history_timeout_ms, the ages the lives
+ * stand for (design.rst, "Field shares by kind of window").  Without
+ * them (none given, fewer than two) the young windows stand in: the
+ * same objects, picked by the same gate, but each cut at
+ * sample_window_ms, so that an object living longer has its late
+ * accesses left out (UDP skbuffs under the referee live 20-60 ms: the
+ * group of head, data and users read 62 accesses a window for 82 a
+ * life).  A kind that never watched the field is left
  * out and the others' parts renormalised; a kind with one unit, or so
  * few samples that its linearised variance passes 1/4, takes 1/4, the
  * most a share in [0, 1] can vary.  Without parts (recordings
@@ -80,6 +80,7 @@ struct winshare_target {
 	struct winshare_stratum k[DPROF_WINDOW_REC_KINDS];
 	double part[DPROF_WINDOW_REC_KINDS];	/* w_k, summing to 1 */
 	bool stratified;	/* by the module's parts; else pooled */
+	bool lives_from_histories;	/* the lives' units: histories */
 };
 
 struct winshare {
@@ -87,6 +88,7 @@ struct winshare {
 	size_t nr_targets;
 	uint64_t windows, left_out;	/* used; CPUs changed or never open */
 	size_t stratified;	/* types weighed by the module's parts */
+	size_t lives;		/* histories used as lives' units */
 };
 
 /* One field's estimate. */
@@ -96,7 +98,10 @@ struct winshare_est {
 	uint64_t windows;	/* that watched the field */
 };
 
-void winshare_build(struct winshare *ws, const struct recording *r);
+struct history_set;
+/* @hs: the recording's histories, the lives' units; NULL: young windows. */
+void winshare_build(struct winshare *ws, const struct recording *r,
+		    const struct history_set *hs);
 void winshare_free(struct winshare *ws);
 /*
  * The share of the offsets of @target in [@lo, @hi) (@hi == @lo: the

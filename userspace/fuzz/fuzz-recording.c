@@ -127,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			report_build(&r, NULL, &rep);
 			report_free(&rep);
-			winshare_build(&w, &r);
+			winshare_build(&w, &r, NULL);
 			for (size_t t = 0; t < r.nr_targets && t < 4; t++)
 				winshare_field(&w, (unsigned int)t, 0, 64, &e);
 			winshare_free(&w);

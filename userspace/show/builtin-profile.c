@@ -703,6 +703,7 @@ int cmd_profile(int argc, char **argv)
 	struct profile p;
 	struct ksyms syms;
 	struct winshare ws;
+	struct history_set hs;
 	FILE *out;
 	int ret;
 
@@ -751,7 +752,9 @@ int cmd_profile(int argc, char **argv)
 		goto out_map;
 	}
 	ksyms_load(&syms, r.kallsyms);
-	winshare_build(&ws, &r);
+	/* The lives' units (winshare.h). */
+	histories_build(&hs, &r);
+	winshare_build(&ws, &r, &hs);
 	if (o.a.view.json)
 		profile_json(out, &r, &p, o.a.target, &syms, &ws);
 	else if (o.a.view.script)
@@ -761,6 +764,7 @@ int cmd_profile(int argc, char **argv)
 	ret = view_close(out, &o.a.view);
 	ksyms_free(&syms);
 	winshare_free(&ws);
+	histories_free(&hs);
 	profile_free(&p);
 	recording_free(&r);
 out_map:

@@ -459,7 +459,7 @@ int cmd_referee(int argc, char **argv)
 	}
 	histories_build(&hs, &r);
 	classify_build(&c, &hs);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, &hs);
 	/* The referee's line is 64 bytes; so is every x86 data cache's. */
 	if (ws_geometry_from(&r, 0, &geo) && geo.line == 64 &&
 	    !objects_summarize(&r, &objs)) {

@@ -71,7 +71,7 @@ static void test_judge(void)
 	window(&f, 8, 5);
 	fixture_end(&f);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	path = write_table("{\"referee\": 1, \"measured\": {\"seconds\": 2, \"accesses\": 1100},"
 			   " \"fields\": ["
 			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 66},"
@@ -124,7 +124,7 @@ static void test_judge_workingset(void)
 	window(&f, 0, 10);
 	fixture_end(&f);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	/* cache0: 15 lines = 960 B, inside; cache1: 12 lines = 768 B, above. */
 	path = write_table("{\"referee\": 1, \"fields\": [],"
 			   " \"occupancy\": ["

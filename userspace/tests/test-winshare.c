@@ -60,7 +60,7 @@ static void test_winshare(void)
 	window(&f, 8, 500, true);
 	fixture_end(&f);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	CHECK_EQ_U64(ws.windows, 6);
 	CHECK_EQ_U64(ws.left_out, 1);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
@@ -103,7 +103,7 @@ static void test_winshare_weighed(void)
 	weighed_window(&f, 8, 8, one / 2);
 	fixture_end(&f);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
 	CHECK(e.share > 15 / 23.0 - 1e-9 && e.share < 15 / 23.0 + 1e-9);
 	winshare_free(&ws);
@@ -146,7 +146,7 @@ static void test_winshare_abi6(void)
 	fixture_end(&f);
 	memcpy(f.buf + 8, &abi6, sizeof(abi6));	/* the header's abi_version */
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	CHECK_EQ_U64(ws.windows, 3);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
 	CHECK(e.share > 0.7499 && e.share < 0.7501);
@@ -223,7 +223,7 @@ static void test_winshare_strata(void)
 	facts_section(&sec, buf, 2500, 0, 7500, 0);
 	fixture_end_sections(&f, &sec, 1);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	CHECK_EQ_U64(ws.stratified, 1);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
 	CHECK(fabs(e.share - 0.6875) < 1e-9);
@@ -241,7 +241,7 @@ static void test_winshare_strata(void)
 	facts_section(&sec, buf, 0, 0, 0, 10000);
 	fixture_end_sections(&f, &sec, 1);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r);
+	winshare_build(&ws, &r, NULL);
 	CHECK(winshare_field(&ws, 0, 0, 8, &e));
 	CHECK(fabs(e.share - 0.5) < 1e-9);
 	CHECK_EQ_U64(e.windows, 2);
