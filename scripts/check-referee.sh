@@ -43,11 +43,10 @@
 # Last, dprof judged by the referee in one run (item 5): the same UDP
 # traffic with dprof.ko loaded (target=skbuff, its defaults) and
 # recording, the referee leaving module text out; dprof-view referee
-# compares the two.  It prints whether dprof's 95 % intervals hold the
+# compares the two.  It fails unless dprof's 95 % intervals hold the
 # referee's share for at least 85 % of the fields with 100 samples or
-# more (the issue's mark, met about 84 % of the time: see below), and
-# fails when the count of misses rejects 85 % at 5 %, or when a decided
-# sharing label contradicts the referee.  Also prints the
+# more (the issue's mark), or when a decided sharing label contradicts
+# the referee.  Also prints the
 # referee's cost: the same guest run without and with the plugin, and the
 # plugin's host time per access while measuring.
 set -eu
@@ -201,23 +200,18 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 bad = 0
 cal, held, n = j["fields_calibrated"], j["fields_held"], j["min_samples"]
-# The issue asks 85 %.  Measured here the intervals hold about 84 %
-# (11 of 13 with 10,000 datagrams, 16 of 19 with 30,000: the misses are
-# fields within 0.7 points of the referee with intervals of +-0.5, so the
-# intervals are somewhat too narrow; README, "Judged by the referee").
-# Held against 85 % as such, the suite failed in two runs of two.  It
-# fails when the count rejects "the intervals hold 85 % of fields" (one
-# sided binomial, 5 %): it catches intervals far too narrow, not 84 %
-# against 85 %; that line says whether 85 % itself was met.
-from math import comb
-misses = cal - held
-p_tail = sum(comb(cal, k) * 0.15 ** k * 0.85 ** (cal - k) for k in range(misses, cal + 1))
-met = cal > 0 and held >= 0.85 * cal
-print(f"calibration: dprof's intervals hold the referee's share for {held} of {cal} fields with {n} samples or more; 85 % {'met' if met else 'NOT met'}")
-ok = cal >= 10 and p_tail >= 0.05
-print(("ok: " if ok else "FAIL: ") +
-      f"{misses} misses of {cal} intervals: P = {p_tail:.3f} of as many or more if they held 85 % (fails under 0.05; at least 10 fields needed)")
-bad += not ok
+# The issue's mark: the intervals hold the referee's share for 85 % of
+# the fields with 100 samples or more, at least 10 of them.  Until
+# 2026-11-28 they held about 84 % and this check was a binomial test
+# against 85 %; the misses were measurement errors, not statistics (a
+# rep string instruction's watched offsets after the first, a plain
+# read-modify-write counted twice by the referee, young windows cut
+# before the skbuff's free: design.rst, "Field shares by kind of
+# window").  Fixed, two judged recordings held 28 of 28.
+met = cal >= 10 and held >= 0.85 * cal
+print(("ok: " if met else "FAIL: ") +
+      f"calibration: dprof's intervals hold the referee's share for {held} of {cal} fields with {n} samples or more (85 % and at least 10 fields needed)")
+bad += not met
 ok = j["labels_contradicted"] == 0
 print(("ok: " if ok else "FAIL: ") +
       f"{j['labels_contradicted']} of {j['labels']} decided sharing labels contradict the referee")
