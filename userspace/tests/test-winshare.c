@@ -15,6 +15,7 @@
 #include "harness.h"
 #include <string.h>
 #include "fixture.h"
+#include "histories.h"
 #include "winshare.h"
 
 /* One window on @offset; @rho other than RHO_ONE makes it an in-use one. */
@@ -201,7 +202,8 @@ static void kind_window(struct fixture *f, uint8_t kind, uint32_t a,
  * against 10, 0.714.  Young windows count for nothing there: neither
  * their kind nor the lives have a part.  When the lives have one and no
  * history is given, the young windows stand for them: with all of the
- * type on lives, they alone set the share (11 / 22 = 0.5).
+ * type on lives, they alone set the share (11 / 22 = 0.5).  Given the
+ * histories, the lives are theirs.
  */
 static void test_winshare_strata(void)
 {
@@ -249,6 +251,55 @@ static void test_winshare_strata(void)
 	recording_free(&r);
 	fixture_free(&f);
 
+	/*
+	 * All on lives, histories given: they are the units and the young
+	 * windows count for nothing.  Three lives on offsets 0 and 8 saw
+	 * (3, 1), (3, 1) and (2, 2): 8 / 12 for offset 0.  A history ended
+	 * by the unload and one with an element dropped are no lives.
+	 */
+	fixture_begin(&f, 1);
+	kind_window(&f, DPROF_WINDOW_REC_YOUNG, 5, 5);
+	kind_window(&f, DPROF_WINDOW_REC_YOUNG, 6, 6);
+	facts_section(&sec, buf, 0, 0, 0, 10000);
+	fixture_end_sections(&f, &sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	{
+		static const unsigned int seen[5][2] = {
+			{ 3, 1 }, { 3, 1 }, { 2, 2 }, { 100, 0 }, { 100, 0 },
+		};
+		struct history h[5];
+		struct hist_elem el[5][100];
+		struct history_set hs = { .h = h, .n = 5 };
+
+		memset(h, 0, sizeof(h));
+		memset(el, 0, sizeof(el));
+		for (int i = 0; i < 5; i++) {
+			h[i].id = (uint32_t)i + 1;
+			h[i].target = 0;
+			h[i].nr_offsets = 2;
+			h[i].offset[0] = 0;
+			h[i].offset[1] = 8;
+			h[i].offset[2] = DPROF_HIST_NO_OFFSET;
+			h[i].offset[3] = DPROF_HIST_NO_OFFSET;
+			h[i].reason = i == 3 ? DPROF_HIST_UNLOAD :
+				      DPROF_HIST_FREED;
+			h[i].dropped = i == 4;
+			h[i].elems = el[i];
+			for (unsigned int k = 0; k < seen[i][0] + seen[i][1]; k++)
+				el[i][k].offset = k < seen[i][0] ? 0 : 8;
+			h[i].nr_elems = seen[i][0] + seen[i][1];
+		}
+		winshare_build(&ws, &r, &hs);
+	}
+	CHECK_EQ_U64(ws.lives, 3);
+	CHECK(winshare_field(&ws, 0, 0, 8, &e));
+	CHECK(fabs(e.share - 8 / 12.0) < 1e-9);
+	CHECK_EQ_U64(e.windows, 3);
+	CHECK(e.half > 0);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+
 	/* A part out of range: the reader refuses the facts. */
 	fixture_begin(&f, 1);
 	facts_section(&sec, buf, 10001, 0, 0, 0);
@@ -262,6 +313,6 @@ const struct unit_test winshare_tests[] = {
 	{ "winshare: rates per window, windows as units, a counts floor", test_winshare },
 	{ "winshare: in-use samples weighed by the draw's rho; a weight of 0 refused", test_winshare_weighed },
 	{ "winshare: ABI 6 window records (no rho) read as uniform draws", test_winshare_abi6 },
-	{ "winshare: kinds weighed by the module's parts, young windows for lives", test_winshare_strata },
+	{ "winshare: kinds weighed by the module's parts; lives from histories, else young windows", test_winshare_strata },
 	{ NULL, NULL },
 };
