@@ -25,6 +25,7 @@
 #include "stats.h"
 #include "watch_config.h"
 #include "collector.h"
+#include "strop.h"
 
 static struct task_struct *thread;
 static unsigned int offsets_per_watch;	/* offsets one history watches, 1-4 */
@@ -71,15 +72,22 @@ static void watch_hit(struct perf_event *bp, struct perf_sample_data *data,
 	bool write_bp = ctx & 1, dest = false;
 	u64 start = get_cycles(), when = watch_now_ns();
 	unsigned long word = atomic_long_read(&dprof_watch.word);
+	unsigned long addr;
 	bool emitted = false;
 
+	BUILD_BUG_ON(NR_WATCH_OFFSETS > DPROF_STROP_MAX);
 	smp_rmb();	/* word before alloc_ns, paired with the claim */
+	addr = READ_ONCE(dprof_watch.addr);
 	if (dprof_watch_second_report(regs, w, write_bp) ||
-	    dprof_watch_string_counted(regs, w, when))
+	    dprof_strop_counted(regs, addr, w, when))
 		goto out;
 	atomic64_inc(&dprof_watch_hits.traps);
 	emitted = count_hit(word, w, write_bp, regs, when);
-	rest = dprof_watch_string_rest(regs, w, when, &dest);
+	rest = dprof_strop_rest(regs, addr, dprof_watch.offset,
+				READ_ONCE(dprof_watch.nr_offsets),
+				dprof_watch_cfg.len, w, when, &dest);
+	if (rest)
+		atomic64_add(hweight32(rest), &dprof_watch_hits.string_rest);
 	for (i = 0; rest; i++, rest >>= 1)
 		if (rest & 1)
 			emitted |= count_hit(word, i,

@@ -1,8 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Watched offsets a rep string instruction went through (see strop.h). */
+#include <linux/bitops.h>
+#include <linux/percpu.h>
+#include <linux/time64.h>
 #include <linux/uaccess.h>
 #include <asm/processor-flags.h>
 #include "strop.h"
+
+/* The #DB under way on this CPU: the offsets counted, and credited. */
+struct strop_db {
+	const struct pt_regs *regs;
+	unsigned long ip, addr;
+	u64 ns;
+	unsigned int seen, credited;
+};
+
+static DEFINE_PER_CPU(struct strop_db, strop_db);
 
 /*
  * The element size of the rep stos / rep movs whose last byte is just
@@ -66,10 +79,15 @@ static unsigned long reach(unsigned long hit_lo, unsigned int len,
 	return hit_lo + len > end ? hit_lo + len - end : ULONG_MAX;
 }
 
-unsigned int dprof_strop_covered(const struct pt_regs *regs,
-				 const unsigned long *lo, unsigned int nr,
-				 unsigned int len, unsigned int hit,
-				 bool *dest)
+/*
+ * The ranges [@lo[i], + @len) (i != @hit) that the string instruction
+ * ending at regs->ip went through after [@lo[@hit], + @len): a mask by i,
+ * 0 when it is no rep stos or rep movs that ran to its end.  *@dest:
+ * whether they were its destination (written) or its source (read).
+ */
+static unsigned int covered(const struct pt_regs *regs,
+			    const unsigned long *lo, unsigned int nr,
+			    unsigned int len, unsigned int hit, bool *dest)
 {
 	bool movs = false, down = regs->flags & X86_EFLAGS_DF;
 	unsigned long end, to_di, to_si;
@@ -96,4 +114,76 @@ unsigned int dprof_strop_covered(const struct pt_regs *regs,
 		if (i != hit && on_path(lo[i], len, lo[hit], end, elem, down))
 			mask |= 1U << i;
 	return mask;
+}
+
+/*
+ * One #DB may report several offsets: those a string instruction's trap
+ * credited are not counted again when reported.  A #DB is told by its
+ * frame, ip and object, its calls coming within SAME_DB_NS of each other,
+ * and by reporting each offset once: an offset reported again is a new
+ * #DB (the same instruction again, in a loop), so the state starts over.
+ * Only offsets credited by a string instruction are ever skipped, once
+ * each.
+ */
+#define SAME_DB_NS	(1000 * NSEC_PER_USEC)
+
+static bool same_db(const struct strop_db *db, const struct pt_regs *regs,
+		    unsigned long addr, u64 now)
+{
+	return db->regs == regs && db->ip == regs->ip && db->addr == addr &&
+	       now - db->ns < SAME_DB_NS;
+}
+
+bool dprof_strop_counted(const struct pt_regs *regs, unsigned long addr,
+			 unsigned int w, u64 now)
+{
+	struct strop_db *db = this_cpu_ptr(&strop_db);
+
+	/* Every trap asks: one load while nothing is credited. */
+	if (likely(!db->credited))
+		return false;
+	if (!same_db(db, regs, addr, now) ||
+	    (db->seen & ~db->credited & BIT(w))) {
+		db->seen = 0;
+		db->credited = 0;
+		return false;
+	}
+	if (db->credited & BIT(w)) {
+		db->credited &= ~BIT(w);
+		return true;
+	}
+	db->seen |= BIT(w);
+	return false;
+}
+
+unsigned int dprof_strop_rest(const struct pt_regs *regs, unsigned long addr,
+			      const u16 *offset, unsigned int nr,
+			      unsigned int len, unsigned int w, u64 now,
+			      bool *dest)
+{
+	struct strop_db *db = this_cpu_ptr(&strop_db);
+	unsigned long lo[DPROF_STROP_MAX];
+	unsigned int i, rest;
+
+	/* Most traps: not at the end of a string instruction. */
+	if (likely(regs->cx) || !addr || w >= nr || nr > DPROF_STROP_MAX)
+		return 0;
+	for (i = 0; i < nr; i++)
+		lo[i] = addr + offset[i];
+	rest = covered(regs, lo, nr, len, w, dest);
+	if (!rest)
+		return 0;
+	if (!same_db(db, regs, addr, now)) {
+		db->regs = regs;
+		db->ip = regs->ip;
+		db->addr = addr;
+		db->seen = 0;
+		db->credited = 0;
+	}
+	db->ns = now;
+	db->seen |= BIT(w);
+	rest &= ~db->seen;
+	db->seen |= rest;
+	db->credited |= rest;
+	return rest;
 }

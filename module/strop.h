@@ -22,19 +22,25 @@
 #define DPROF_STROP_H
 
 #include <linux/ptrace.h>
+#include <linux/types.h>
+
+#define DPROF_STROP_MAX	4	/* watched offsets: the debug registers */
 
 /*
- * @regs: the trap frame of a data breakpoint on [@lo[@hit], + @len).
- * The other ranges [@lo[i], + @len) (@nr of them, i != @hit) that the
- * string instruction ending at regs->ip went through after @hit:
- * a mask by i, 0 when the instruction before the ip is not a rep stos or
- * rep movs that ran to its end.  *@dest: whether they were its
- * destination (written) or its source (read).  #DB context: reads three
- * bytes of kernel text, nothing else.
+ * #DB context, for the watched offset @w of the object at @addr reported
+ * at @now.  dprof_strop_counted(), called first for every report: true
+ * when a string instruction's trap already counted @w in this #DB (a CPU
+ * that sets a DR6 bit for every offset such an instruction hit): skip it.
+ * dprof_strop_rest(), after @w was counted: the other watched offsets,
+ * @offset[i] (@nr of them, @len bytes each), that the instruction went
+ * through without a trap of their own, by index, none counted in this
+ * #DB yet; *@dest: they were its destination (written), else its source.
  */
-unsigned int dprof_strop_covered(const struct pt_regs *regs,
-				 const unsigned long *lo, unsigned int nr,
-				 unsigned int len, unsigned int hit,
-				 bool *dest);
+bool dprof_strop_counted(const struct pt_regs *regs, unsigned long addr,
+			 unsigned int w, u64 now);
+unsigned int dprof_strop_rest(const struct pt_regs *regs, unsigned long addr,
+			      const u16 *offset, unsigned int nr,
+			      unsigned int len, unsigned int w, u64 now,
+			      bool *dest);
 
 #endif

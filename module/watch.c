@@ -40,7 +40,6 @@
 #include "compat.h"
 #include "stats.h"
 #include "watch_config.h"
-#include "strop.h"
 
 struct watch dprof_watch;
 struct dprof_history_config dprof_watch_cfg;
@@ -59,11 +58,6 @@ struct watch_cpu {
 	struct pt_regs *w_regs;
 	unsigned long w_ip;
 	unsigned int w_watch;
-	/* This #DB's offsets counted, and credited by a string (strop.h). */
-	struct pt_regs *s_regs;
-	unsigned long s_ip, s_addr;
-	u64 s_ns;
-	unsigned int s_seen, s_credited;
 };
 
 bool dprof_watch_parked;
@@ -577,80 +571,6 @@ bool dprof_watch_second_report(struct pt_regs *regs, unsigned int w,
 	}
 	wc->w_regs = NULL;
 	return false;
-}
-
-/*
- * One #DB may report several offsets (a CPU that sets a DR6 bit for each
- * offset a string instruction hit before it trapped): the offsets a
- * string instruction's trap counted are not counted again when reported.
- * A #DB is told by its frame, ip and object, its calls coming within
- * STRING_SAME_DB_NS of each other, and by reporting each offset once: an
- * offset reported again is a new #DB (the same instruction again, in a
- * loop), so the state starts over.  Only offsets credited by a string
- * instruction are ever skipped, once each.
- */
-#define STRING_SAME_DB_NS	(1000 * NSEC_PER_USEC)
-
-static bool same_db(const struct watch_cpu *wc, const struct pt_regs *regs,
-		    unsigned long addr, u64 now)
-{
-	return wc->s_regs == regs && wc->s_ip == regs->ip &&
-	       wc->s_addr == addr && now - wc->s_ns < STRING_SAME_DB_NS;
-}
-
-bool dprof_watch_string_counted(struct pt_regs *regs, unsigned int w,
-				u64 now)
-{
-	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
-
-	/* Every trap asks: one load while nothing is credited. */
-	if (likely(!wc->s_credited))
-		return false;
-	if (!same_db(wc, regs, READ_ONCE(dprof_watch.addr), now) ||
-	    (wc->s_seen & ~wc->s_credited & BIT(w))) {
-		wc->s_seen = 0;
-		wc->s_credited = 0;
-		return false;
-	}
-	if (wc->s_credited & BIT(w)) {
-		wc->s_credited &= ~BIT(w);
-		return true;
-	}
-	wc->s_seen |= BIT(w);
-	return false;
-}
-
-unsigned int dprof_watch_string_rest(struct pt_regs *regs, unsigned int w,
-				     u64 now, bool *dest)
-{
-	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
-	struct watch *wa = &dprof_watch;
-	unsigned long addr = READ_ONCE(wa->addr), lo[NR_WATCH_OFFSETS];
-	unsigned int nr = READ_ONCE(wa->nr_offsets), i, rest;
-
-	/* Most traps: not at the end of a string instruction. */
-	if (likely(regs->cx) || !addr || w >= nr || nr > NR_WATCH_OFFSETS)
-		return 0;
-	for (i = 0; i < nr; i++)
-		lo[i] = addr + wa->offset[i];
-	rest = dprof_strop_covered(regs, lo, nr, dprof_watch_cfg.len, w, dest);
-	if (!rest)
-		return 0;
-	if (!same_db(wc, regs, addr, now)) {
-		wc->s_regs = regs;
-		wc->s_ip = regs->ip;
-		wc->s_addr = addr;
-		wc->s_seen = 0;
-		wc->s_credited = 0;
-	}
-	wc->s_ns = now;
-	wc->s_seen |= BIT(w);
-	rest &= ~wc->s_seen;
-	wc->s_seen |= rest;
-	wc->s_credited |= rest;
-	if (rest)
-		atomic64_add(hweight32(rest), &dprof_watch_hits.string_rest);
-	return rest;
 }
 
 /* The registers, the limits and the costs of arming and of the handler. */

@@ -261,18 +261,6 @@ int dprof_watch_park(unsigned int offsets);
 /* Parked mode, from the allocation hook: arm the published watch. */
 void dprof_watch_arm_here(void);
 /*
- * #DB context, for the watched offset @w reported at @now.  string_counted():
- * true when a rep string instruction's trap already counted @w in this
- * #DB (skip it), called first for every report.  string_rest(), after
- * @w was counted: the other offsets the instruction went through without
- * a trap of their own (strop.h), by index, none counted in this #DB
- * yet; *@dest: they were written (else read).
- */
-bool dprof_watch_string_counted(struct pt_regs *regs, unsigned int w,
-				u64 now);
-unsigned int dprof_watch_string_rest(struct pt_regs *regs, unsigned int w,
-				     u64 now, bool *dest);
-/*
  * The pick gate's other side.  dprof_pick_take_name(): a type drawn from
  * the allocation counters by pick_types= (allocount.h); without them,
  * with pick_types=gate, or when the type drawn allocates too seldom, the
