@@ -11,10 +11,10 @@
  * runs the whole instruction before it raises the #DB and reports only
  * the first watched offset it met: the others are lost.  Measured on
  * UDP skbuffs (6.1): __alloc_skb's inlined memset (rep stosq over the
- * first 184 bytes) was seen once per object instead of once per watched
- * offset, 4 of every 20-27 accesses of a group of four offsets, and the
- * referee's shares fell outside dprof's intervals on the offsets with few
- * accesses.  So when a trap comes after a rep string instruction that ran
+ * first 184 bytes) was seen at the first watched offset of a group of
+ * four and missed at the other three (cb at +72, whose one access per
+ * skbuff is that memset, read 0), and the referee's shares fell outside
+ * dprof's intervals on the offsets with few accesses.  So when a trap comes after a rep string instruction that ran
  * to its end (rcx 0), the watched ranges between the one that trapped and
  * where the instruction stopped were accessed too, in that direction.
  */
