@@ -14,9 +14,10 @@
  * first 184 bytes) was seen at the first watched offset of a group of
  * four and missed at the other three (cb at +72, whose one access per
  * skbuff is that memset, read 0), and the referee's shares fell outside
- * dprof's intervals on the offsets with few accesses.  So when a trap comes after a rep string instruction that ran
- * to its end (rcx 0), the watched ranges between the one that trapped and
- * where the instruction stopped were accessed too, in that direction.
+ * dprof's intervals on the offsets with few accesses.  So when a trap
+ * comes after a rep string instruction that ran to its end (rcx 0), the
+ * watched ranges between the one that trapped and where the instruction
+ * stopped were accessed too, in that direction.
  */
 #ifndef DPROF_STROP_H
 #define DPROF_STROP_H
