@@ -534,8 +534,14 @@ static int target_init_all(void)
 	return 0;
 }
 
-int dprof_target_init(const char *spec)
+static char *target_spec;
+module_param_named(target, target_spec, charp, 0444);
+MODULE_PARM_DESC(target,
+		 "Slab caches to profile, comma-separated (names from /proc/slabinfo; aliases: skbuff, tcp, udp, size-N (every cache kmalloc() of N bytes uses: kmalloc-N, kmalloc-cg-N, kmem_buckets and random kmalloc caches of that size), kmalloc-N; at most 8), or all: every cache, those created later included. Required.");
+
+int dprof_target_init(void)
 {
+	const char *spec = target_spec;
 	char *copy, *cursor, *name;
 	unsigned int named = 0;
 	int ret = 0;

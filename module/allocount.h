@@ -61,10 +61,11 @@ u16 *dprof_alloc_count_owners(void);
 u64 dprof_alloc_count(unsigned int t, const u16 *owners, bool *exact);
 /*
  * How target=all draws the type of a young window or a life (pick_types=,
- * main.c): the any gate (the first allocation after an instant, whatever
- * its cache; the default), or from the counters, in proportion to each
- * type's allocations over the last quarter second or to their square
- * root (design.rst, "Types drawn from the counters").
+ * collector.c): from the counters, in proportion to each type's
+ * allocations over the last quarter second (the default) or to their
+ * square root, or by the any gate (the first allocation after an
+ * instant, whatever its cache) (design.rst, "Types drawn from the
+ * counters").
  */
 enum dprof_draw_rule {
 	DPROF_DRAW_GATE,

@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kthread.h>
+#include <linux/moduleparam.h>
 #include <linux/timex.h>
 #include <linux/seq_file.h>
 #include "uapi/dprof.h"
@@ -21,6 +22,7 @@
 #include "inuse.h"
 #include "compat.h"
 #include "target.h"
+#include "allocount.h"
 #include "slab.h"
 #include "stats.h"
 #include "watch_config.h"
@@ -315,6 +317,159 @@ static int collector(void *unused)
 }
 
 /* ---- set-up ------------------------------------------------------------ */
+
+/*
+ * The parameters of histories and sample windows, checked before
+ * anything is set up (main.c calls dprof_history_params() first).
+ */
+static bool history_enabled = true;
+module_param_named(history, history_enabled, bool, 0444);
+MODULE_PARM_DESC(history,
+		 "Collect object access histories with debug registers (default Y)");
+
+static char *history_mode = "set";
+module_param(history_mode, charp, 0444);
+MODULE_PARM_DESC(history_mode,
+		 "set: each history watches two offsets, a round covers every offset once (default); pairs: a round covers every pair of offsets");
+
+static char *history_offsets;
+module_param(history_offsets, charp, 0444);
+MODULE_PARM_DESC(history_offsets,
+		 "Byte offsets to watch, comma-separated, multiples of history_len (default: every offset of the object)");
+
+static unsigned int history_len = 8;
+module_param(history_len, uint, 0444);
+MODULE_PARM_DESC(history_len, "Bytes watched at each offset: 1, 2, 4 or 8 (default 8)");
+
+static bool history_split_rw;
+module_param(history_split_rw, bool, 0444);
+MODULE_PARM_DESC(history_split_rw,
+		 "Y: two debug registers per offset (write-only + read/write), two offsets per history, the breakpoints tell writes; N: one read/write register per offset, four offsets per history, record decodes the kind from the instruction (default N)");
+
+static unsigned int history_max_arms = 100;
+module_param(history_max_arms, uint, 0444);
+MODULE_PARM_DESC(history_max_arms,
+		 "Objects armed per second at most (1..10000, default 100)");
+
+static unsigned int history_max_hits = 20000;
+module_param(history_max_hits, uint, 0444);
+MODULE_PARM_DESC(history_max_hits,
+		 "History elements recorded per second at most, the rest counted as dropped (100..10000000, default 20000)");
+
+/*
+ * 20,000 a second: some 2 % of one CPU where a trap costs 1 us (a
+ * hardware #DB with dprof's handler), 1.3 % of the guest under -icount
+ * (about 640 instructions a trap, make bench-insns -w memcached); the
+ * memcached case traps 3,800-12,000 a second on average, so the default
+ * bounds the worst case (every CPU hammering a watched field) and holds
+ * memcached back only in its bursts.
+ */
+static unsigned int watch_max_traps = 20000;
+module_param(watch_max_traps, uint, 0444);
+MODULE_PARM_DESC(watch_max_traps,
+		 "Debug-register traps per second, all CPUs, that sample windows and histories may cost on average: after one that trapped T times, the next waits until T/watch_max_traps seconds after its start (0 or 100..10000000, default 20000; 0: no bound)");
+
+static unsigned int history_timeout_ms = 1000;
+module_param(history_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(history_timeout_ms,
+		 "End a history whose object lives longer than this (10..4000, default 1000)");
+
+static unsigned int history_wait_ms = 500;
+module_param(history_wait_ms, uint, 0444);
+MODULE_PARM_DESC(history_wait_ms,
+		 "Give up on an armed address not reallocated within this time (10..60000, default 500)");
+
+static bool window_lives = true;
+module_param(window_lives, bool, 0444);
+MODULE_PARM_DESC(window_lives,
+		 "watch sampler with histories picked on every CPU: Y: each history is a life, the type's accesses below history_timeout_ms are estimated from its lives and the old windows start at the timeout; N: from young windows, the old ones starting at sample_window_ms (default Y)");
+
+static bool history_pick = true;
+module_param(history_pick, bool, 0444);
+MODULE_PARM_DESC(history_pick,
+		 "Y: the object a history watches is the next allocation of its type, armed in the allocation hook, the debug registers kept and retargeted (needs history_split_rw=N); with target=all the type is drawn by allocation rate. N: the collector reserves an object and waits for its address to be reused (default Y)");
+
+static char *pick_types = "rate";
+module_param(pick_types, charp, 0444);
+MODULE_PARM_DESC(pick_types,
+		 "target=all: how the type of a young window or a life (a history) is drawn: rate, in proportion to its allocations over the last quarter second, every one counted by cache; sqrt, to their square root (rare types get more windows); gate, the type of the first allocation after an instant, whatever its cache (it under-draws types allocated right after another, Apache's TCP sockets). With rate and sqrt a type drawn that allocates under 100 times a second gives its turn to the gate, whose type comes soon (default rate)");
+
+static char *history_cpus;
+module_param(history_cpus, charp, 0444);
+MODULE_PARM_DESC(history_cpus,
+		 "history_pick=Y: only allocations on these CPUs start a history (a cpulist such as 0 or 0-3,8; default: every CPU), e.g. the CPUs of the server whose objects matter");
+
+static unsigned int sample_window_ms = 20;
+module_param(sample_window_ms, uint, 0444);
+MODULE_PARM_DESC(sample_window_ms,
+		 "watch sampler: how long one window watches the offsets of a random live object, and one watch of a watch_symbols= variable lasts (default 20 ms)");
+
+static bool range_ok(const char *name, unsigned int value, unsigned int lo,
+		     unsigned int hi)
+{
+	if (value >= lo && value <= hi)
+		return true;
+	pr_err("%s=%u: must be between %u and %u\n", name, value, lo, hi);
+	return false;
+}
+
+int dprof_history_params(struct dprof_history_config *hc)
+{
+	hc->enabled = history_enabled;
+	hc->len = history_len;
+	hc->split_rw = history_split_rw;
+	hc->max_arms = history_max_arms;
+	hc->max_hits = history_max_hits;
+	hc->max_traps = watch_max_traps;
+	hc->timeout_ms = history_timeout_ms;
+	hc->wait_ms = history_wait_ms;
+	hc->offsets = history_offsets;
+	if (!strcmp(history_mode, "set")) {
+		hc->pairs = false;
+	} else if (!strcmp(history_mode, "pairs")) {
+		hc->pairs = true;
+	} else {
+		pr_err("history_mode=%s: must be set or pairs\n", history_mode);
+		return -EINVAL;
+	}
+	if (history_len != 1 && history_len != 2 && history_len != 4 &&
+	    history_len != 8) {
+		pr_err("history_len=%u: must be 1, 2, 4 or 8\n", history_len);
+		return -EINVAL;
+	}
+	if (!range_ok("history_max_arms", history_max_arms, 1, 10000) ||
+	    !range_ok("history_max_hits", history_max_hits, 100, 10000000) ||
+	    (watch_max_traps &&
+	     !range_ok("watch_max_traps", watch_max_traps, 100, 10000000)) ||
+	    !range_ok("history_timeout_ms", history_timeout_ms, 10, 4000) ||
+	    !range_ok("history_wait_ms", history_wait_ms, 10, 60000) ||
+	    !range_ok("sample_window_ms", sample_window_ms, 1, 1000))
+		return -EINVAL;
+	hc->window_ms = sample_window_ms;
+	hc->pick = history_pick;
+	if (!strcmp(pick_types, "rate")) {
+		hc->pick_types = DPROF_DRAW_RATE;
+	} else if (!strcmp(pick_types, "sqrt")) {
+		hc->pick_types = DPROF_DRAW_SQRT;
+	} else if (!strcmp(pick_types, "gate")) {
+		hc->pick_types = DPROF_DRAW_GATE;
+	} else {
+		pr_err("pick_types=%s: must be rate, sqrt or gate\n", pick_types);
+		return -EINVAL;
+	}
+	cpumask_setall(&hc->pick_cpus);
+	if (history_cpus && *history_cpus &&
+	    (cpulist_parse(history_cpus, &hc->pick_cpus) ||
+	     !cpumask_intersects(&hc->pick_cpus, cpu_possible_mask))) {
+		pr_err("history_cpus=%s: not a list of this machine's CPUs (e.g. 0 or 0-3,8)\n",
+		       history_cpus);
+		return -EINVAL;
+	}
+	/* Lives stand for every allocation only if any CPU's may start one. */
+	hc->lives = window_lives && history_enabled && history_pick &&
+		    !(history_cpus && *history_cpus);
+	return 0;
+}
 
 #define QUARANTINE_NOTE \
 	"histories: KASAN's quarantine (CONFIG_KASAN_GENERIC) holds freed objects back, so the object freed to be watched is seldom allocated again within history_wait_ms; expect few histories on this kernel"

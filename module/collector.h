@@ -8,6 +8,8 @@
 
 #include "watch_config.h"
 
+/* The history_*, window and pick parameters into @hc, or -EINVAL. */
+int dprof_history_params(struct dprof_history_config *hc);
 int dprof_history_init(const struct dprof_history_config *config);
 void dprof_history_exit(void);
 void dprof_history_sync(void);

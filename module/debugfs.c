@@ -28,6 +28,7 @@
 #include "target.h"
 #include "allocount.h"
 #include "liveset.h"
+#include "trackrate.h"
 #include "ring.h"
 #include "slab.h"
 #include "stats.h"
@@ -423,8 +424,7 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times (%u for the allocation rate, at most %u tracked per second per CPU), %llu entries dropped by %u sweeps of the set%s\n",
 		   one_in, track_auto ? "adaptive" : "fixed",
 		   one_in > 1 ? SCALED_NOTE : "", raises, rate_raises,
-		   max_rate, swept, sweeps,
-		   owed ? SWEEP_OWED_NOTE : "");
+		   max_rate, swept, sweeps, owed ? SWEEP_OWED_NOTE : "");
 	show_track_per_cache(m, one_in);
 	if (READ_ONCE(dprof_track_gate))
 		seq_printf(m, "track gate: the hooks test 1 in %u before looking a cache up; %u caches followed more closely (the low set, %u of %u bits) take the lookup on every call\n",

@@ -22,11 +22,9 @@
  * the same rule, and a cache's objects are sampled alike whatever their
  * age (its shares need no correction; its counts scale by 2^shift).  In
  * auto mode (the default) every cache's rate halves when the set fills,
- * and every RATE_PERIOD_MS, while the tracked allocations of the period
- * pass track_max_rate per online CPU, the busiest cache's halves: the
- * budget goes to the slow caches, followed in full, and the busy ones
- * are sampled.  A raise publishes the new rules; a sweep, at once when
- * it pays or later (track_raise()), waits for every hook still using the
+ * and the busiest cache's when the tracked allocations pass their budget
+ * (trackrate.c).  A raise publishes the new rules; a sweep, at once when
+ * it pays or later (dprof_track_raise()), waits for every hook still using the
  * old ones (they run with preemption off) and drops the entries the new
  * rules reject; until it ends, frees test the old rules (sweep_shift).
  *
@@ -39,6 +37,8 @@
  * is, once, in process context, which the estimate tolerates.  Entries of
  * the load-time scan are born long ago (BORN_BEFORE_LOAD).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/vmalloc.h>
 #include <linux/jiffies.h>
 #include <linux/hash.h>
@@ -49,6 +49,9 @@
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 #include <linux/cpumask.h>
+#include <linux/moduleparam.h>
+#include <linux/mm.h>
+#include <linux/vmstat.h>
 #include "uapi/dprof.h"
 #include "calibrate.h"
 #include "target.h"
@@ -144,7 +147,6 @@ unsigned int dprof_track_floor;		/* min(base, every sweep_shift) */
 static unsigned int gate_min;		/* DPROF_TRACK_GATE in auto mode */
 static bool track_auto;
 static unsigned int raises;		/* times the rate was halved */
-static unsigned int rate_raises;	/* of them, for the allocation rate */
 static u64 swept;			/* entries the sweeps dropped */
 static unsigned int sweeps;		/* walks of the set for raises */
 static bool sweep_owed;			/* rules raised since the last */
@@ -154,26 +156,54 @@ static u64 owed_lookups;
 /* An owed sweep is paid after this at the latest. */
 #define SWEEP_MAX_MS	10000
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
-/* Auto mode's budget: tracked allocations per second per online CPU. */
-static unsigned int track_max_rate;
-static unsigned int rate_last[DPROF_MAX_TARGETS];	/* tracked, last period */
-static unsigned int rate_count[DPROF_MAX_TARGETS];	/* in this period */
-static u8 rate_by[DPROF_MAX_TARGETS];			/* raises decided */
-/* A period's raises at most: each halves the busiest target's count. */
-#define RATE_MAX_RAISES	64
-static void rate_check(struct work_struct *work);
-static DECLARE_DELAYED_WORK(rate_work, rate_check);
-#define RATE_PERIOD_MS	20
 
-#define TRACK_MAX_SHIFT	20
 /* The scan's objects are older than the module: 2^30 jiffies (12 days at HZ=1000) before now. */
 #define BORN_BEFORE_LOAD	BIT(30)
 
-int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
-		       unsigned long expected, unsigned int max_rate)
+static unsigned int max_objects;
+module_param(max_objects, uint, 0444);
+MODULE_PARM_DESC(max_objects,
+		 "Live target objects tracked for address resolution (256..16777216; default 0: 65536, 1048576 with target=all); 16 bytes of table each");
+
+static unsigned int track_one_in;
+module_param(track_one_in, uint, 0444);
+MODULE_PARM_DESC(track_one_in,
+		 "Track 1 object in N (a power of two, by address hash; 1: all, the exact address set); 0 (default): adaptive, from 1 (named caches) or the slab size at load (target=all), halved whenever max_objects fills or the tracked allocations pass track_max_rate");
+
+int dprof_liveset_params(void)
 {
+	if (track_one_in && !is_power_of_2(track_one_in)) {
+		pr_err("track_one_in=%u: must be 0 (auto) or a power of two\n",
+		       track_one_in);
+		return -EINVAL;
+	}
+	if (max_objects && (max_objects < 256 || max_objects > 16777216)) {
+		pr_err("max_objects=%u: must be between 256 and 16777216\n",
+		       max_objects);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Objects in slabs now, roughly: slab memory over a typical 64-byte stride. */
+static unsigned long slab_objects_estimate(void)
+{
+	unsigned long pages =
+		global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) +
+		global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B);
+
+	return pages * (PAGE_SIZE / 64);
+}
+
+int dprof_liveset_init(void)
+{
+	unsigned int objects = max_objects ? max_objects :
+			       dprof_target_all ? 1048576 : 65536;
+	/* target=all starts where the slabs' objects fill three quarters. */
+	unsigned long expected = dprof_target_all ? slab_objects_estimate() : 0;
 	/* Twice the expected maximum keeps the load factor at or below 1/2. */
-	unsigned long nr = roundup_pow_of_two((unsigned long)max_objects * 2);
+	unsigned long nr = roundup_pow_of_two((unsigned long)objects * 2);
+	unsigned int one_in = track_one_in;
 	unsigned int i;
 	int cpu;
 
@@ -181,12 +211,7 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 	born = vzalloc(array_size(nr, sizeof(*born)));
 	owner = vzalloc(array_size(nr, sizeof(*owner)));
 	if (!slots || !born || !owner) {
-		vfree(slots);
-		vfree(born);
-		vfree(owner);
-		slots = NULL;
-		born = NULL;
-		owner = NULL;
+		dprof_liveset_exit();
 		return -ENOMEM;
 	}
 	slot_bits = ilog2(nr);
@@ -194,18 +219,16 @@ int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
 		per_cpu(live_count, cpu) = 0;
 	max_probe_seen = 0;
 	raises = 0;
-	rate_raises = 0;
 	swept = 0;
 	sweeps = 0;
 	sweep_owed = false;
 	owed_lookups = 0;
 	last_sweep = jiffies;
-	track_max_rate = max_rate;
 	track_auto = !one_in;
 	dprof_track_base = one_in ? ilog2(one_in) : 0;
 	/* Auto: start where @expected objects fill three quarters. */
-	while (track_auto && dprof_track_base < TRACK_MAX_SHIFT &&
-	       (expected >> dprof_track_base) > (unsigned long)max_objects * 3 / 4)
+	while (track_auto && dprof_track_base < DPROF_TRACK_MAX_SHIFT &&
+	       (expected >> dprof_track_base) > (unsigned long)objects * 3 / 4)
 		dprof_track_base++;
 	/*
 	 * A fixed rule follows every cache alike: the floor is the rule and
@@ -296,7 +319,7 @@ static void track_sweep(void)
 	}
 	/* Only target=all adopts caches after load, at the base. */
 	floor = dprof_target_all ? READ_ONCE(dprof_track_base) :
-		TRACK_MAX_SHIFT;
+		DPROF_TRACK_MAX_SHIFT;
 	for (t = 0; t < nr_targets; t++) {
 		tg = &dprof_targets[t];
 		WRITE_ONCE(tg->sweep_shift, tg->track_shift);
@@ -321,20 +344,20 @@ static void track_sweep(void)
 
 /*
  * Whether a sweep pays for itself within a second: until it runs, the
- * raised caches cost @lookups lookups in the set a period (some 100
+ * raised caches cost @lookups lookups in the set a second (some 100
  * instructions each, make bench-insns: their frees that only the older
  * rules pass, and every call of a cache still in the low set), against
  * a walk of every slot (some 2 instructions a slot, 20 an entry).
  */
 static bool sweep_pays(u64 lookups)
 {
-	return lookups * (MSEC_PER_SEC / RATE_PERIOD_MS) * 100 >=
+	return lookups * 100 >=
 	       (2UL << slot_bits) + 20UL * max(live_total(), 0L);
 }
 
 /*
  * Track 2^@by[t] times fewer objects of each target t, whose rules cost
- * @lookups a period until the sweep; or of all targets and those adopted
+ * @lookups a second until the sweep; or of all targets and those adopted
  * later, by one halving, when @by is NULL (process context).  False when
  * the load-time scan, which holds track_lock for its whole walk, is
  * running: try next time.
@@ -343,11 +366,11 @@ static bool sweep_pays(u64 lookups)
  * entries they reject walks every slot (2 M under target=all).  It runs
  * at once when it pays (sweep_pays(): a flood's raises) or the set is
  * full (@by NULL: the slots are needed now); the small raises that
- * follow a noisy rate owe it, and rate_check() pays it once their
+ * follow a noisy rate owe it, and trackrate.c pays it once their
  * lookups add up, or after SWEEP_MAX_MS.  Until the sweep, frees test the
  * older rules.
  */
-static bool track_raise(const u8 *by, u64 lookups)
+bool dprof_track_raise(const u8 *by, u64 lookups)
 {
 	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
 	struct dprof_target *tg;
@@ -356,12 +379,12 @@ static bool track_raise(const u8 *by, u64 lookups)
 		return false;
 	if (!by)
 		WRITE_ONCE(dprof_track_base,
-			   min(dprof_track_base + 1, (unsigned int)TRACK_MAX_SHIFT));
+			   min(dprof_track_base + 1, (unsigned int)DPROF_TRACK_MAX_SHIFT));
 	for (t = 0; t < nr_targets; t++) {
 		tg = &dprof_targets[t];
 		WRITE_ONCE(tg->track_shift,
 			   min(tg->track_shift + (by ? by[t] : 1),
-			       (unsigned int)TRACK_MAX_SHIFT));
+			       (unsigned int)DPROF_TRACK_MAX_SHIFT));
 	}
 	raises++;
 	owed_lookups += lookups;
@@ -373,8 +396,47 @@ static bool track_raise(const u8 *by, u64 lookups)
 	return true;
 }
 
-/* rate_check(): the sweep the raises owe, once it pays or is due. */
-static void track_sweep_owed(void)
+/*
+ * A target adopted while a raise lifted the floor may start below it:
+ * its objects entered only past the floor (the probes test it first), so
+ * its rules are lifted to the floor, which its counts' scale and status
+ * then say.  Under track_lock, so that no raise of adopt.c's rescan (the
+ * set filling) runs meanwhile; skipped while one does.
+ */
+void dprof_track_lift_to_floor(void)
+{
+	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
+	unsigned int floor = READ_ONCE(dprof_track_floor);
+
+	if (!mutex_trylock(&track_lock))
+		return;
+	for (t = 0; t < nr_targets; t++) {
+		struct dprof_target *tg = &dprof_targets[t];
+
+		if (tg->track_shift < floor) {
+			WRITE_ONCE(tg->track_shift, floor);
+			WRITE_ONCE(tg->sweep_shift, floor);
+			dprof_track_low_sync(tg);
+		} else if (READ_ONCE(tg->low) && READ_ONCE(tg->gone)) {
+			/* Buried: its bit need not cost lookups. */
+			dprof_track_low_sync(tg);
+		}
+	}
+	mutex_unlock(&track_lock);
+}
+
+void dprof_track_counts(struct dprof_track_counts *c)
+{
+	c->one_in = 1U << READ_ONCE(dprof_track_base);
+	c->is_auto = track_auto;
+	c->raises = READ_ONCE(raises);
+	c->swept = READ_ONCE(swept);
+	c->sweeps = READ_ONCE(sweeps);
+	c->owed = READ_ONCE(sweep_owed);
+}
+
+/* The sweep the raises owe, once it pays or is due. */
+void dprof_track_sweep_owed(void)
 {
 	if (!READ_ONCE(sweep_owed) ||
 	    time_before(jiffies, last_sweep + msecs_to_jiffies(SWEEP_MAX_MS)) ||
@@ -393,138 +455,9 @@ void dprof_liveset_adapt(void)
 {
 	if (!slots || !track_auto ||
 	    live_total() * 8 <= (long)(1UL << slot_bits) * 3 ||
-	    dprof_track_base >= TRACK_MAX_SHIFT)
+	    dprof_track_base >= DPROF_TRACK_MAX_SHIFT)
 		return;
-	track_raise(NULL, 0);
-}
-
-/* Each target's tracked allocations since the last call, and their sum. */
-static u64 rate_take(unsigned int nr_targets)
-{
-	unsigned int t, cur;
-	u64 sum = 0;
-
-	for (t = 0; t < nr_targets; t++) {
-		/* The hooks' racy increments: a rate, not a total. */
-		cur = data_race(READ_ONCE(dprof_targets[t].tracked));
-		rate_count[t] = cur - rate_last[t];
-		rate_last[t] = cur;
-		sum += rate_count[t];
-	}
-	return sum;
-}
-
-/*
- * Auto mode, every RATE_PERIOD_MS: while the tracked allocations of the
- * period pass the budget (track_max_rate per online CPU), the busiest
- * cache is followed at half its rate.  So the budget goes to the caches
- * allocated slowly, followed in full (a server's few sockets), and the
- * busy ones are sampled (its skbuffs).  A burst is tracked in full for
- * one period at most.
- */
-static void rate_check(struct work_struct *work)
-{
-	unsigned int nr_targets = READ_ONCE(dprof_nr_targets), t, k;
-	u64 budget = max_t(u64, 1, (u64)track_max_rate * num_online_cpus() *
-			   RATE_PERIOD_MS / MSEC_PER_SEC);
-	u64 sum = rate_take(nr_targets), raised;
-	unsigned int floor = READ_ONCE(dprof_track_floor);
-	bool any = false;
-	int best;
-
-	/*
-	 * A target adopted while a raise lifted the floor may start below
-	 * it: its objects entered only past the floor (the probes test it
-	 * first), so lift its rules to the floor, which its counts' scale
-	 * and status then say.  Under track_lock, so that no raise of
-	 * adopt.c's rescan (the set filling) runs meanwhile.
-	 */
-	if (mutex_trylock(&track_lock)) {
-		for (t = 0; t < nr_targets; t++) {
-			struct dprof_target *tg = &dprof_targets[t];
-
-			if (tg->track_shift < floor) {
-				WRITE_ONCE(tg->track_shift, floor);
-				WRITE_ONCE(tg->sweep_shift, floor);
-				dprof_track_low_sync(tg);
-			} else if (READ_ONCE(tg->low) && READ_ONCE(tg->gone)) {
-				/* Buried: its bit need not cost lookups. */
-				dprof_track_low_sync(tg);
-			}
-		}
-		mutex_unlock(&track_lock);
-	}
-
-	memset(rate_by, 0, nr_targets);
-	raised = 0;
-	for (k = 0; k < RATE_MAX_RAISES && sum > budget; k++) {
-		best = -1;
-		for (t = 0; t < nr_targets; t++)
-			if (dprof_targets[t].track_shift + rate_by[t] <
-			    TRACK_MAX_SHIFT &&
-			    (best < 0 || rate_count[t] > rate_count[best]))
-				best = t;
-		if (best < 0 || !rate_count[best])
-			break;
-		/*
-		 * The lookups it costs until the sweep: its frees the older
-		 * rule passes, or every call while it is in the low set.
-		 */
-		if (!rate_by[best])
-			raised += READ_ONCE(dprof_targets[best].low) ?
-				  (u64)rate_count[best] <<
-				  dprof_targets[best].sweep_shift :
-				  rate_count[best];
-		rate_by[best]++;
-		sum -= rate_count[best] - rate_count[best] / 2;
-		rate_count[best] /= 2;
-		any = true;
-	}
-	if (any && track_raise(rate_by, raised)) {
-		rate_raises++;
-		/* A sweep took time: count from its end. */
-		rate_take(nr_targets);
-	} else {
-		track_sweep_owed();
-	}
-	dprof_liveset_adapt();
-	/*
-	 * Unbound: on a CPU-bound CPU's own queue (an allocation loop in a
-	 * kernel thread that never yields) the check waited for the loop to
-	 * end, and tracked all of it.
-	 */
-	queue_delayed_work(system_unbound_wq, &rate_work,
-			   msecs_to_jiffies(RATE_PERIOD_MS));
-}
-
-/* Once the hooks are in; stopped before anything a sweep ends. */
-void dprof_liveset_start(void)
-{
-	if (!track_auto || !track_max_rate)
-		return;
-	rate_take(READ_ONCE(dprof_nr_targets));
-	queue_delayed_work(system_unbound_wq, &rate_work,
-			   msecs_to_jiffies(RATE_PERIOD_MS));
-}
-
-void dprof_liveset_stop(void)
-{
-	cancel_delayed_work_sync(&rate_work);
-}
-
-void dprof_track_stats(unsigned int *one_in, bool *is_auto,
-		       unsigned int *nr_raises, unsigned int *nr_rate_raises,
-		       unsigned int *max_rate, u64 *nr_swept,
-		       unsigned int *nr_sweeps, bool *owed)
-{
-	*one_in = 1U << READ_ONCE(dprof_track_base);
-	*is_auto = track_auto;
-	*nr_raises = READ_ONCE(raises);
-	*nr_rate_raises = READ_ONCE(rate_raises);
-	*max_rate = track_max_rate;
-	*nr_swept = READ_ONCE(swept);
-	*nr_sweeps = READ_ONCE(sweeps);
-	*owed = READ_ONCE(sweep_owed);
+	dprof_track_raise(NULL, 0);
 }
 
 void dprof_liveset_exit(void)

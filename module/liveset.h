@@ -18,13 +18,13 @@ enum dprof_liveset_result {
 };
 
 /*
- * @one_in: track 1 object in @one_in (a power of two) by address hash;
- * 0: auto, starting from @expected objects and halving when full.
+ * max_objects= and track_one_in= (liveset.c): checked first, then the set
+ * sized by max_objects (or its default, larger for target=all) and 1
+ * object in track_one_in followed by address hash; 0: auto, starting
+ * where the slabs' objects would fill three quarters, halving when full.
  */
-int dprof_liveset_init(unsigned int max_objects, unsigned int one_in,
-		       unsigned long expected, unsigned int max_rate);
-void dprof_liveset_start(void);
-void dprof_liveset_stop(void);
+int dprof_liveset_params(void);
+int dprof_liveset_init(void);
 void dprof_liveset_exit(void);
 /*
  * Tracking 1 object in 2^shift, per target: inline, because every target
@@ -52,6 +52,8 @@ extern unsigned int dprof_track_floor;
  * allocation and free of the kernel through the lookup (target=all).
  */
 #define DPROF_TRACK_GATE	5
+/* The sparsest rule: 1 object in 2^20 of a cache. */
+#define DPROF_TRACK_MAX_SHIFT	20
 /*
  * 2^16 bits (8 KiB): with some 250 slow caches low under target=all, a
  * busy cache shares a bit with one of them 0.4% of the time (6% with
@@ -108,10 +110,25 @@ static inline bool dprof_track_maybe(int target, unsigned long base)
 void dprof_liveset_adapt(void);
 void dprof_liveset_lock(void);
 void dprof_liveset_unlock(void);
-void dprof_track_stats(unsigned int *one_in, bool *is_auto,
-		       unsigned int *nr_raises, unsigned int *nr_rate_raises,
-		       unsigned int *max_rate, u64 *nr_swept,
-		       unsigned int *nr_sweeps, bool *owed);
+/*
+ * For the rate rule above (trackrate.c; process context): track 2^@by[t]
+ * times fewer objects of each target t, whose rules cost @lookups a second
+ * until the sweep (false: the scan holds the set, try later); pay an owed
+ * sweep; lift targets adopted below the floor to it.
+ */
+bool dprof_track_raise(const u8 *by, u64 lookups);
+void dprof_track_sweep_owed(void);
+void dprof_track_lift_to_floor(void);
+struct dprof_track_counts {
+	unsigned int one_in;	/* the base rule, 1 in N */
+	bool is_auto;		/* track_one_in=0 */
+	unsigned int raises;	/* times a rule was halved */
+	u64 swept;		/* entries the sweeps dropped */
+	unsigned int sweeps;	/* walks of the set for raises */
+	bool owed;		/* a raise waits for its sweep */
+};
+
+void dprof_track_counts(struct dprof_track_counts *c);
 /* A target about to be published starts at the current base rule. */
 void dprof_track_init_target(struct dprof_target *t);
 enum dprof_liveset_result dprof_liveset_insert(unsigned long base, int target);

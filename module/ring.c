@@ -30,6 +30,7 @@
 #include <linux/cpumask.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/vmalloc.h>
 #include <asm/local.h>
@@ -53,10 +54,21 @@ void dprof_ring_exit(void)
 	}
 }
 
-int dprof_ring_init(unsigned long bytes_per_cpu)
+static unsigned int ring_kb = 2048;
+module_param(ring_kb, uint, 0444);
+MODULE_PARM_DESC(ring_kb,
+		 "Output ring size per CPU in KiB (64..1048576, default 2048)");
+
+int dprof_ring_init(void)
 {
-	unsigned long bytes = roundup_pow_of_two(bytes_per_cpu);
+	unsigned long bytes;
 	unsigned int cpu;
+
+	if (ring_kb < 64 || ring_kb > 1048576) {
+		pr_err("ring_kb=%u: must be between 64 and 1048576\n", ring_kb);
+		return -EINVAL;
+	}
+	bytes = roundup_pow_of_two((unsigned long)ring_kb << 10);
 
 	for_each_possible_cpu(cpu) {
 		struct dprof_cpu_ring *r = per_cpu_ptr(&dprof_rings, cpu);

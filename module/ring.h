@@ -88,7 +88,8 @@ static __always_inline void dprof_ring_commit(void *rec,
 }
 
 /* ring.c's set-up, the writer for process context, and the reader. */
-int dprof_ring_init(unsigned long bytes_per_cpu);
+/* ring_kb= (ring.c): the size of each CPU's ring. */
+int dprof_ring_init(void);
 void dprof_ring_exit(void);
 bool dprof_ring_write(const void *rec, unsigned int size);
 /* Copy whole records of every CPU into @buf; returns bytes copied. */

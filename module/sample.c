@@ -29,9 +29,9 @@
 #include <linux/perf_event.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpu.h>
-#include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -39,7 +39,6 @@
 #include <linux/timex.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#include <asm/processor.h>
 #include "uapi/dprof.h"
 #include "ring.h"
 #include "stats.h"
@@ -49,11 +48,8 @@
 #include "dprof_trace.h"
 #include "decode.h"
 #include "compat.h"
+#include "pmu.h"
 #include "sample.h"
-
-#define IBS_SYSFS	"/sys/bus/event_source/devices/ibs_op/type"
-#define PEBS_LOADS	"/sys/bus/event_source/devices/cpu/events/mem-loads"
-#define PEBS_STORES	"/sys/bus/event_source/devices/cpu/events/mem-stores"
 
 DEFINE_PER_CPU(struct agg_table, dprof_agg);
 DEFINE_PER_CPU(struct sample_counters, dprof_scount);
@@ -64,8 +60,7 @@ struct sample_events {
 static DEFINE_PER_CPU(struct sample_events, perf_ev);
 struct sample_state dprof_sampling;
 static int hotplug_state = -1;
-static struct perf_event_attr attrs[2];	/* loads (or IBS op), stores */
-static unsigned int nr_attrs;
+static struct dprof_pmu_attrs pmu;	/* the counters' settings */
 static bool emit_records;		/* sample_records=1 */
 
 const char *const dprof_sampler_names[DPROF_SAMPLER_INJECT + 1] = {
@@ -303,10 +298,10 @@ static int perf_create_cpu(unsigned int cpu)
 	struct perf_event **ev = per_cpu_ptr(&perf_ev, cpu)->ev;
 	unsigned int i;
 
-	for (i = 0; i < nr_attrs; i++) {
+	for (i = 0; i < pmu.nr; i++) {
 		struct perf_event *e;
 
-		e = dprof_own_counter(&attrs[i], cpu, dprof_sample_perf_hit,
+		e = dprof_own_counter(&pmu.attr[i], cpu, dprof_sample_perf_hit,
 				      NULL);
 		if (IS_ERR(e)) {
 			perf_release_cpu(cpu);
@@ -329,134 +324,6 @@ static int sample_cpu_offline(unsigned int cpu)
 {
 	perf_release_cpu(cpu);
 	return 0;
-}
-
-/* A short sysfs file into @buf; -errno when absent. */
-static int read_sysfs(const char *path, char *buf, size_t len)
-{
-	struct file *f = filp_open(path, O_RDONLY, 0);
-	loff_t pos = 0;
-	ssize_t n;
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	n = kernel_read(f, buf, len - 1, &pos);
-	filp_close(f, NULL);
-	if (n < 0)
-		return n;
-	buf[n] = '\0';
-	return 0;
-}
-
-/* "event=0xcd,umask=0x1,ldlat=3" -> config, config1 */
-static int parse_event(const char *text, u64 *config, u64 *config1)
-{
-	char buf[128], *cur = buf, *tok;
-	unsigned long long v;
-
-	strscpy(buf, text, sizeof(buf));
-	*config = 0;
-	*config1 = 0;
-	while ((tok = strsep(&cur, ",\n"))) {
-		char *eq = strchr(tok, '=');
-
-		if (!eq)
-			continue;
-		*eq++ = '\0';
-		if (kstrtoull(eq, 0, &v))
-			return -EINVAL;
-		if (!strcmp(tok, "event"))
-			*config |= v & 0xff;
-		else if (!strcmp(tok, "umask"))
-			*config |= (v & 0xff) << 8;
-		else if (!strcmp(tok, "ldlat"))
-			*config1 = v;
-	}
-	return *config ? 0 : -EINVAL;
-}
-
-static void attr_common(struct perf_event_attr *attr)
-{
-	attr->size = sizeof(*attr);
-	attr->sample_period = dprof_sampling.period;
-	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
-			    PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT;
-	attr->pinned = 1;
-	attr->exclude_user = 1;	/* kernel objects only */
-}
-
-static int setup_ibs(void)
-{
-	char buf[32];
-	unsigned int type;
-	int ret;
-
-	if (!get_ibs_caps()) {
-		dprof_sampling.why = "no AMD IBS on this CPU";
-		return -ENODEV;
-	}
-	ret = read_sysfs(IBS_SYSFS, buf, sizeof(buf));
-	if (ret || kstrtouint(strim(buf), 0, &type)) {
-		dprof_sampling.why = "no ibs_op PMU in " IBS_SYSFS;
-		return -ENODEV;
-	}
-	memset(attrs, 0, sizeof(attrs));
-	attrs[0].type = type;
-	attr_common(&attrs[0]);
-	attrs[0].exclude_user = 0;	/* IBS has no exclude_* bits */
-	nr_attrs = 1;
-	return 0;
-}
-
-static int setup_pebs(void)
-{
-	char buf[128];
-	u64 config, config1;
-
-	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL) {
-		dprof_sampling.why = "not an Intel CPU";
-		return -ENODEV;
-	}
-	if (read_sysfs(PEBS_LOADS, buf, sizeof(buf)) ||
-	    parse_event(buf, &config, &config1)) {
-		dprof_sampling.why = "no mem-loads event in " PEBS_LOADS;
-		return -ENODEV;
-	}
-	memset(attrs, 0, sizeof(attrs));
-	attrs[0].type = PERF_TYPE_RAW;
-	attrs[0].config = config;
-	attrs[0].config1 = config1 ? config1 : 30;	/* ldlat cycles */
-	attr_common(&attrs[0]);
-	attrs[0].precise_ip = 2;
-	nr_attrs = 1;
-	if (!read_sysfs(PEBS_STORES, buf, sizeof(buf)) &&
-	    !parse_event(buf, &config, &config1)) {
-		attrs[1] = attrs[0];
-		attrs[1].config = config;
-		attrs[1].config1 = 0;
-		nr_attrs = 2;
-	}
-	return 0;
-}
-
-/*
- * test_perf= (sampler=inject): one counter per CPU through start_perf(),
- * the path of the IBS and PEBS counters, so that their creation, hotplug,
- * overflow handler and refusal run where neither PMU exists.  "refuse"
- * names a PMU type no kernel registers: perf_event_create_kernel_counter()
- * fails (-ENOENT) and takes the error path a refused IBS or PEBS counter
- * takes (another user holds it, or the PMU cannot count it: other errnos).
- */
-#define DPROF_NO_SUCH_PMU	0x7ffffff0U
-
-static void setup_test_counter(enum dprof_test_perf mode)
-{
-	memset(attrs, 0, sizeof(attrs));
-	attrs[0].type = mode == DPROF_TEST_PERF_REFUSE ? DPROF_NO_SUCH_PMU :
-			PERF_TYPE_SOFTWARE;
-	attrs[0].config = PERF_COUNT_SW_CPU_CLOCK;
-	attr_common(&attrs[0]);
-	nr_attrs = 1;
 }
 
 /* Create the counters on every online CPU and follow hotplug. */
@@ -519,11 +386,62 @@ static void free_tables(void)
 
 static int try_hardware(enum dprof_sampler which)
 {
-	int ret = which == DPROF_SAMPLER_IBS ? setup_ibs() : setup_pebs();
+	u64 period = dprof_sampling.period;
+	const char **why = &dprof_sampling.why;
+	int ret = which == DPROF_SAMPLER_IBS ? dprof_pmu_ibs(&pmu, period, why) :
+		  dprof_pmu_pebs(&pmu, period, why);
 
 	if (!ret)
 		ret = start_perf();
 	return ret;
+}
+
+/* The sampler's parameters, checked before anything is set up. */
+static char *sampler_name = "auto";
+module_param_named(sampler, sampler_name, charp, 0444);
+MODULE_PARM_DESC(sampler,
+		 "Access sampler: auto (best available, default), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), inject (tests: samples written to debugfs inject), off");
+
+static unsigned long sample_period;
+module_param_named(period, sample_period, ulong, 0444);
+MODULE_PARM_DESC(period,
+		 "Sampling period: ops between IBS samples, events between PEBS samples; 0 (default): 100000 for IBS, 10007 for PEBS");
+
+static unsigned int sample_table = 4096;
+module_param(sample_table, uint, 0444);
+MODULE_PARM_DESC(sample_table,
+		 "Aggregated sample entries per CPU, a power of two (256..1048576, default 4096; 40 bytes each)");
+
+static bool sample_records;
+module_param(sample_records, bool, 0444);
+MODULE_PARM_DESC(sample_records,
+		 "Also write every access sample (32 bytes) to the rings, besides the per-CPU aggregation (default N)");
+
+int dprof_sample_params(struct dprof_sample_config *sc)
+{
+	int i;
+
+	sc->sampler = -1;
+	if (!strcmp(sampler_name, "auto"))
+		sc->sampler = DPROF_SAMPLER_AUTO;
+	for (i = 0; i < ARRAY_SIZE(dprof_sampler_names); i++)
+		if (!strcmp(sampler_name, dprof_sampler_names[i]))
+			sc->sampler = i;
+	if (sc->sampler < 0) {
+		pr_err("sampler=%s: must be auto, ibs, pebs, watch, inject or off\n",
+		       sampler_name);
+		return -EINVAL;
+	}
+	if (sample_table < 256 || sample_table > 1048576 ||
+	    !is_power_of_2(sample_table)) {
+		pr_err("sample_table=%u: must be a power of two between 256 and 1048576\n",
+		       sample_table);
+		return -EINVAL;
+	}
+	sc->period = sample_period;
+	sc->table_entries = sample_table;
+	sc->records = sample_records;
+	return 0;
 }
 
 enum dprof_sampler dprof_sample_which(void)
@@ -561,7 +479,8 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 		dprof_sampling.why = "no hardware: samples come from debugfs inject (a test)";
 		if (sc->test_perf != DPROF_TEST_PERF_OFF) {
 			dprof_sampling.period = sc->period ? sc->period : NSEC_PER_MSEC;
-			setup_test_counter(sc->test_perf);
+			dprof_pmu_test(&pmu, dprof_sampling.period,
+				       sc->test_perf == DPROF_TEST_PERF_REFUSE);
 			ret = start_perf();
 			if (ret) {
 				pr_err("sampler=inject test_perf: %s (%d)\n",

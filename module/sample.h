@@ -36,6 +36,8 @@ struct dprof_sample_config {
 	bool records;		/* also emit every sample to the rings */
 };
 
+/* sampler=, period=, sample_table=, sample_records= into @sc, or -EINVAL. */
+int dprof_sample_params(struct dprof_sample_config *sc);
 int dprof_sample_init(const struct dprof_sample_config *sc);
 void dprof_sample_exit(void);
 /*

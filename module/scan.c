@@ -32,6 +32,7 @@
 #include <linux/kthread.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/mmzone.h>
 #include <linux/nodemask.h>
 #include <linux/sched.h>
@@ -269,8 +270,14 @@ out:
 #define SCAN_QUARANTINE_NOTE \
 	"scan: off: KASAN's quarantine (CONFIG_KASAN_GENERIC) keeps freed objects in use in their slabs, so a full slab is not a slab of live objects: objects older than the module are not profiled"
 
-int dprof_scan_init(bool enabled, unsigned int test_delay_ms)
+static bool scan_enabled = true;
+module_param_named(scan, scan_enabled, bool, 0444);
+MODULE_PARM_DESC(scan,
+		 "Find the live objects allocated before load (a kthread walks memory once; progress in status) (default Y)");
+
+int dprof_scan_init(unsigned int test_delay_ms)
 {
+	bool enabled = scan_enabled;
 	int nid;
 
 	memset(&sc, 0, sizeof(sc));

@@ -8,7 +8,8 @@
 #include <linux/types.h>
 
 struct seq_file;
-int dprof_scan_init(bool enabled, unsigned int test_delay_ms);
+/* scan= (scan.c) turns it off; @test_delay_ms: test_scan_delay_ms=. */
+int dprof_scan_init(unsigned int test_delay_ms);
 void dprof_scan_start(void);
 void dprof_scan_exit(void);
 void dprof_scan_show(struct seq_file *m);

@@ -6,6 +6,7 @@
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/irqflags.h>
 #include <linux/math64.h>
 #include <linux/timex.h>
@@ -73,7 +74,12 @@ static noinline u64 empty_pair(void)
 	return least;
 }
 
-void dprof_stats_init(bool parts)
+static bool cost_parts;
+module_param(cost_parts, bool, 0444);
+MODULE_PARM_DESC(cost_parts,
+		 "Measure where a target's alloc and free hooks spend their instructions, part by part (status; costs a few get_cycles() per target call; default N)");
+
+void dprof_stats_init(void)
 {
 	int cpu;
 
@@ -87,7 +93,7 @@ void dprof_stats_init(bool parts)
 	 * Before the hooks exist: no hook sees the key change; the key
 	 * leaves with the module.
 	 */
-	if (parts)
+	if (cost_parts)
 		static_branch_enable(&dprof_cost_parts);
 }
 

@@ -113,7 +113,8 @@ void dprof_stats_sum(struct dprof_cpu_stats *sum, int cpu);
 void dprof_target_history_done(unsigned int target, bool moved);
 void dprof_target_moves(unsigned int target, u64 *moved, u64 *histories);
 u64 dprof_load_time_ns(void);
-void dprof_stats_init(bool parts);
+/* cost_parts= (stats.c): the hooks' costs part by part. */
+void dprof_stats_init(void);
 /*
  * get_cycles() ticks per 1000 instructions, measured at load on a loop of
  * known length (0: not measured).  Under QEMU -icount guest time counts

@@ -283,8 +283,14 @@ static int parse_spec(const char *spec)
 	return ret;
 }
 
-int dprof_symbols_init(const char *spec)
+static char *watch_symbols;
+module_param(watch_symbols, charp, 0444);
+MODULE_PARM_DESC(watch_symbols,
+		 "Kernel variables to watch with the debug registers, comma-separated symbols of /proc/kallsyms ([module:]name[/SIZE]: the module when the name is ambiguous, the size in bytes when kallsyms has none; at most 8): each is watched sample_window_ms at a time, taking turns with the other watches, so dprof-view classify tells its sharing");
+
+int dprof_symbols_init(void)
 {
+	const char *spec = watch_symbols;
 	unsigned int i, n;
 	int ret;
 

@@ -9,7 +9,8 @@
 
 #define DPROF_MAX_VARIABLES	8
 
-int dprof_symbols_init(const char *spec);
+/* watch_symbols= (symbols.c): the variables to watch. */
+int dprof_symbols_init(void);
 void dprof_symbols_exit(void);
 unsigned int dprof_nr_variables(void);
 struct dprof_resolved;

@@ -51,7 +51,8 @@ extern bool dprof_target_all;	/* target=all */
 /* Offsets in records and tables are 16 bits (struct dprof_sample_agg). */
 #define DPROF_MAX_OBJECT_SIZE	65536
 
-int dprof_target_init(const char *spec);
+/* target= (adopt.c): the caches named, or every cache. */
+int dprof_target_init(void);
 void dprof_target_start(void);
 void dprof_target_stop(void);
 void dprof_target_exit(void);

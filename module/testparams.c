@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Module parameters for tests only (testparams.h): the user's are in
- * main.c.  Each opens a window a test needs (a reserve held while a
+ * the files they configure.  Each opens a window a test needs (a reserve held while a
  * cache is destroyed, a late scan, a failed allocation at a chosen point
  * of init, the counter path of IBS/PEBS without their hardware).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The debug registers' configuration (main.c fills it from the module
+ * The debug registers' configuration (collector.c fills it from the module
  * parameters, watch.c keeps it as dprof_watch_cfg), with what it decides
  * for the sample windows.  Data only: no file of its own.
  */
