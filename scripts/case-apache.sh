@@ -10,8 +10,8 @@
 # also measures the thesis' evaluation: history collection time and cost
 # per type (Table 6.7) and the cost against the window rate (Figure 6-2);
 # the profile boot, unique paths against histories collected (Figure 6-3).
-# Tables, plots (SVG) and recordings land in build/case-apache/.  Some
-# 15 minutes at the defaults.
+# Tables, plots (SVG) and recordings land in build/case-apache/.  About
+# 25 minutes at the defaults (2026-11-28).
 #
 #   scripts/case-apache.sh [-k KERNEL] [-n REQUESTS] [-r ROUNDS] [-l LEVELS] [-T TARGETS]
 #   -n  requests per ab run (default 4000)
