@@ -20,7 +20,8 @@
 #   (511), the thesis' fix (a short queue, 32) and a long one (4096,
 #   net.core.somaxconn raised to match).  Writes levels: "PEAK DROP".
 # - overhead N ROUNDS PEAK TARGETS (-icount): at the peak, none,
-#   target=all and target=TARGETS, ROUNDS rounds each.
+#   target=all's hooks alone (sampler=off history=0: where the
+#   instructions go), target=all and target=TARGETS, ROUNDS rounds each.
 # - profile N PEAK DROP TARGETS (multi-threaded TCG): target=all at the
 #   drop-off (the thesis' Table 6.5: the report's top types), then
 #   target=TARGETS twice at the peak and twice at the drop-off, and
@@ -153,8 +154,12 @@ overhead)
 	say "overhead at the peak ($peak clients), $rounds_n rounds each: req/s in guest time under -icount"
 	header run | tee $out/overhead.txt
 	: >$work/rows
-	for cfg in none all "$targets"; do
-		[ "$cfg" = none ] || dprof_load target="$cfg"
+	for cfg in none hooks all "$targets"; do
+		case $cfg in
+		none) ;;
+		hooks) dprof_load target=all sampler=off history=0 ;;
+		*) dprof_load target="$cfg" ;;
+		esac
 		rounds "$cfg" "$peak" "$rounds_n"
 		[ "$cfg" = none ] || rmmod dprof
 	done | tee -a $out/overhead.txt
