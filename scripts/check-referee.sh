@@ -71,8 +71,13 @@ keep() {
 	cp "$judged/udp.dprof" "$KEEP/judged-udp.dprof"
 }
 trap 'keep 2>/dev/null; rm -rf "$share" "$udp" "$judged"' EXIT
+# Each part's host seconds, printed at the end (make check's budget).
+parts=
+part() { parts="$parts$1 $(($(date +%s) - part_start)) s; "; part_start=$(date +%s); }
+part_start=$(date +%s)
 "$top/scripts/referee.sh" build
 plugin=$("$top/scripts/referee.sh" plugin "$kver" "$share/referee.json")
+part "plugin build:"
 # The same run without the plugin, for its cost.
 start=$(date +%s)
 "$top/scripts/vm.sh" -k "$kernel" -s "$share" -t 900 \
@@ -82,6 +87,7 @@ start=$(date +%s)
 DPROF_PLUGIN=$plugin "$top/scripts/vm.sh" -k "$kernel" -s "$share" -t 900 \
 	"$top/selftests/referee/guest-sharing.sh"
 secs=$(($(date +%s) - start))
+part "proof on dprof_sharing (plain and plugin runs):"
 [ -s "$share/referee.json" ] || { echo "FAIL: the referee wrote no JSON" >&2; exit 1; }
 python3 - "$share/referee.json" "$share/sharing-stats" "$secs" "$plain" <<'PY'
 import json, sys
@@ -147,6 +153,7 @@ PY
 plugin=$("$top/scripts/referee.sh" plugin "$kver" "$udp/referee.json")
 DPROF_PLUGIN=$plugin "$top/scripts/vm.sh" -k "$kernel" -s "$udp" -t 900 \
 	"$top/selftests/referee/guest-udp.sh"
+part "sk_buff hand-offs:"
 [ -s "$udp/referee.json" ] || { echo "FAIL: the referee wrote no JSON for UDP" >&2; exit 1; }
 btf=$top/build/btf-$kver
 off() {
@@ -191,6 +198,7 @@ DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000" \
 	"$top/selftests/referee/guest-udp-dprof.sh" "$judged_packets"
 [ -s "$judged/referee.json" ] && [ -s "$judged/udp.dprof" ] ||
 	{ echo "FAIL: the judged run left no recording or no referee table" >&2; exit 1; }
+part "judged run:"
 "$top/build/dprof-view" referee -t skbuff_head_cache "$judged/udp.dprof" "$judged/referee.json"
 "$top/build/dprof-view" referee --json "$judged/udp.dprof" "$judged/referee.json" \
 	>"$judged/judged.json"
@@ -218,3 +226,4 @@ print(("ok: " if ok else "FAIL: ") +
 bad += not ok
 sys.exit(1 if bad else 0)
 PY
+echo "check-referee: $parts"
