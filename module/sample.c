@@ -30,6 +30,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cpu.h>
 #include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/seq_file.h>
