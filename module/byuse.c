@@ -24,7 +24,6 @@
 
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
-#include <linux/vmalloc.h>
 #include "uapi/dprof.h"
 #include "target.h"
 #include "liveset.h"
@@ -52,35 +51,15 @@ struct byuse_state {
 	u64 expired;		/* not seen again: left the set */
 	u64 full;		/* no slot, or the set full: not entered */
 	u64 busy;		/* the scan held the set: seen, not looked at */
-	u64 touched;		/* allocated or freed since load: not older */
 };
 
 static struct byuse_state bu;
 /* Set by the scan's init: older objects wanted, and can be told live. */
 static bool byuse_wanted;
-static bool byuse_nomem;	/* wanted, but no memory for the filter */
-
-unsigned long *dprof_touched;
 
 void dprof_byuse_want(bool on)
 {
-	unsigned long *map = NULL;
-
-	/* Without memory for it, status says so (no load fails for it). */
-	if (on)
-		map = vzalloc(BITS_TO_LONGS(1UL << DPROF_TOUCHED_BITS) *
-			      sizeof(long));
-	byuse_nomem = on && !map;
-	WRITE_ONCE(dprof_touched, map);
-	WRITE_ONCE(byuse_wanted, !!map);
-}
-
-/* After the hooks are out (and synchronised): none reads the filter. */
-void dprof_byuse_teardown(void)
-{
-	WRITE_ONCE(byuse_wanted, false);
-	vfree(dprof_touched);
-	dprof_touched = NULL;
+	WRITE_ONCE(byuse_wanted, on);
 }
 
 /* The scan and the collector: two threads add to a target's older count. */
@@ -155,11 +134,6 @@ static void enter(unsigned long base, unsigned int target)
 	/* The rule may have narrowed since the tick (a sweep). */
 	if (!dprof_track_wanted(target, base))
 		return;
-	/* Allocated or freed since load: not an older object. */
-	if (test_bit(hash_long(base, DPROF_TOUCHED_BITS), dprof_touched)) {
-		bu.touched++;
-		return;
-	}
 	if (bu.nr == BYUSE_SLOTS) {
 		bu.full++;
 		return;
@@ -244,12 +218,10 @@ void dprof_byuse_exit(void)
 void dprof_byuse_show(struct seq_file *m)
 {
 	if (!READ_ONCE(byuse_wanted)) {
-		seq_printf(m, "older objects by use: off (%s)\n",
-			   byuse_nomem ? "no memory for the filter of touched addresses" :
-			   "no scan");
+		seq_puts(m, "older objects by use: off (no scan)\n");
 		return;
 	}
-	seq_printf(m, "older objects by use: %llu established (register sightings %llu, %llu while the scan held the set, %llu of addresses allocated or freed since load; %llu entered as pending, %u pending now, %llu freed or allocated meanwhile, %llu not seen again or their cache destroyed, %llu not entered: table or set full)\n",
-		   bu.established, bu.sightings, bu.busy, bu.touched,
-		   bu.pending, bu.nr, bu.gone, bu.expired, bu.full);
+	seq_printf(m, "older objects by use: %llu established (register sightings %llu, %llu while the scan held the set; %llu entered as pending, %u pending now, %llu freed or allocated meanwhile, %llu not seen again or their cache destroyed, %llu not entered: table or set full)\n",
+		   bu.established, bu.sightings, bu.busy, bu.pending, bu.nr,
+		   bu.gone, bu.expired, bu.full);
 }

@@ -536,16 +536,6 @@ retry:
 			this_cpu_dec(pending_count);
 			return DPROF_LIVE_INSERTED;
 		}
-		if (v == base && val == base) {
-			/*
-			 * An allocation of a live object: its free was not
-			 * seen, or it was established by use while free
-			 * (byuse.c).  This is a new object: born now.
-			 */
-			WRITE_ONCE(born[slot - slots], when);
-			WRITE_ONCE(owner[slot - slots], target);
-			return DPROF_LIVE_DUPLICATE;
-		}
 		if (v == base || v == (base | SLOT_PENDING))
 			return DPROF_LIVE_DUPLICATE;
 		if (v == SLOT_TOMB && !free_slot) {

@@ -29,7 +29,6 @@
 #include "testparams.h"
 #include "watch_config.h"
 #include "collector.h"
-#include "byuse.h"
 
 static int __init dprof_setup(void)
 {
@@ -160,7 +159,6 @@ err_ring:
 err_own:
 	dprof_own_exit();
 err_liveset:
-	dprof_byuse_teardown();
 	dprof_liveset_exit();
 err_target:
 	dprof_symbols_exit();
@@ -189,7 +187,6 @@ static void __exit dprof_exit(void)
 	dprof_sample_exit();
 	dprof_ring_exit();
 	dprof_own_exit();
-	dprof_byuse_teardown();
 	dprof_liveset_exit();
 	dprof_symbols_exit();
 	dprof_target_exit();
