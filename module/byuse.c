@@ -50,7 +50,6 @@ struct byuse_state {
 	u64 gone;		/* freed or allocated while pending */
 	u64 expired;		/* not seen again: left the set */
 	u64 full;		/* no slot, or the set full: not entered */
-	u64 busy;		/* the scan held the set: seen, not looked at */
 };
 
 static struct byuse_state bu;
@@ -105,16 +104,6 @@ static void forget(struct byuse_candidate *c)
 	bu.nr--;
 }
 
-/* Out of the set if still pending; else a free or an allocation came. */
-static void drop(struct byuse_candidate *c)
-{
-	if (dprof_liveset_drop_pending(c->base))
-		bu.expired++;
-	else
-		bu.gone++;
-	forget(c);
-}
-
 /* Seen again a period later: an older object, if still pending. */
 static void confirm(struct byuse_candidate *c)
 {
@@ -162,27 +151,11 @@ void dprof_byuse_seen(unsigned long base, unsigned int target)
 	if (!READ_ONCE(byuse_wanted))
 		return;
 	bu.sightings++;
-	/*
-	 * Pending entries and commits must not race a sweep of the set (a
-	 * live entry the new rule does not follow would outlive its free).
-	 * The scan holds the lock for its whole walk: the next sighting
-	 * tries again.
-	 */
-	if (!dprof_liveset_trylock()) {
-		bu.busy++;
-		return;
-	}
 	c = find(base);
-	if (c && c->target != target) {
-		/* Its slab went to another cache: the old entry is stale. */
-		drop(c);
-		c = NULL;
-	}
 	if (!c)
 		enter(base, target);
 	else if (bu.period - c->first >= 2)
 		confirm(c);	/* a period apart at least: a second or more */
-	dprof_liveset_unlock();
 }
 
 void dprof_byuse_period(void)
@@ -195,12 +168,14 @@ void dprof_byuse_period(void)
 	for (i = 0; i < BYUSE_SLOTS; i++) {
 		struct byuse_candidate *c = &bu.cand[i];
 
-		/* Not seen again, or its cache destroyed (every object freed). */
-		if (c->base &&
-		    (bu.period - c->first > BYUSE_KEEP_PERIODS ||
-		     READ_ONCE(dprof_targets[c->target].flags) &
-		     DPROF_TARGET_DEAD))
-			drop(c);
+		if (!c->base || bu.period - c->first <= BYUSE_KEEP_PERIODS)
+			continue;
+		/* Removed by a free or made live by an allocation: gone. */
+		if (dprof_liveset_drop_pending(c->base))
+			bu.expired++;
+		else
+			bu.gone++;
+		forget(c);
 	}
 }
 
@@ -221,7 +196,7 @@ void dprof_byuse_show(struct seq_file *m)
 		seq_puts(m, "older objects by use: off (no scan)\n");
 		return;
 	}
-	seq_printf(m, "older objects by use: %llu established (register sightings %llu, %llu while the scan held the set; %llu entered as pending, %u pending now, %llu freed or allocated meanwhile, %llu not seen again or their cache destroyed, %llu not entered: table or set full)\n",
-		   bu.established, bu.sightings, bu.busy, bu.pending, bu.nr,
-		   bu.gone, bu.expired, bu.full);
+	seq_printf(m, "older objects by use: %llu established (register sightings %llu; %llu entered as pending, %u pending now, %llu freed or allocated meanwhile, %llu not seen again, %llu not entered: table or set full)\n",
+		   bu.established, bu.sightings, bu.pending, bu.nr, bu.gone,
+		   bu.expired, bu.full);
 }

@@ -92,8 +92,6 @@ static unsigned int slot_bits;
  * different CPUs do not bounce one counter's line at every allocation.
  */
 static DEFINE_PER_CPU(long, live_count);
-/* Of them, pending (the scan's, byuse.c's): in the set, not yet live. */
-static DEFINE_PER_CPU(long, pending_count);
 
 static long live_total(void)
 {
@@ -102,16 +100,6 @@ static long live_total(void)
 
 	for_each_possible_cpu(cpu)
 		sum += READ_ONCE(per_cpu(live_count, cpu));
-	return sum;
-}
-
-static long pending_total(void)
-{
-	long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu(pending_count, cpu));
 	return sum;
 }
 
@@ -228,10 +216,8 @@ int dprof_liveset_init(void)
 		return -ENOMEM;
 	}
 	slot_bits = ilog2(nr);
-	for_each_possible_cpu(cpu) {
+	for_each_possible_cpu(cpu)
 		per_cpu(live_count, cpu) = 0;
-		per_cpu(pending_count, cpu) = 0;
-	}
 	max_probe_seen = 0;
 	raises = 0;
 	swept = 0;
@@ -261,10 +247,7 @@ int dprof_liveset_init(void)
 	return 0;
 }
 
-/*
- * Inserts of pending entries and their commits (the scan's, byuse.c's)
- * and sweeps exclude each other (process context).
- */
+/* Scan inserts and sweeps exclude each other (process context). */
 void dprof_liveset_lock(void)
 {
 	mutex_lock(&track_lock);
@@ -273,12 +256,6 @@ void dprof_liveset_lock(void)
 void dprof_liveset_unlock(void)
 {
 	mutex_unlock(&track_lock);
-}
-
-/* byuse.c's: the scan holds the lock for seconds; it tries again later. */
-bool dprof_liveset_trylock(void)
-{
-	return mutex_trylock(&track_lock);
 }
 
 void dprof_track_init_target(struct dprof_target *t)
@@ -332,15 +309,10 @@ static void track_sweep(void)
 		if (target < 0 ||
 		    dprof_track_wanted(target, v & ~SLOT_PENDING))
 			continue;
-		/*
-		 * Freed meanwhile; no commit races: the scan and byuse.c
-		 * commit holding track_lock.
-		 */
+		/* Freed meanwhile; no commit races: the scan holds track_lock. */
 		if (cmpxchg(&slots[i], v, SLOT_TOMB) != v)
 			continue;
 		this_cpu_dec(live_count);
-		if (v & SLOT_PENDING)
-			this_cpu_dec(pending_count);
 		swept++;
 		/* It left the set: a window on it must end, as on a free. */
 		if (!(v & SLOT_PENDING) && drop_fn)
@@ -533,7 +505,6 @@ retry:
 				goto retry;
 			WRITE_ONCE(born[slot - slots], when);
 			WRITE_ONCE(owner[slot - slots], target);
-			this_cpu_dec(pending_count);
 			return DPROF_LIVE_INSERTED;
 		}
 		if (v == base || v == (base | SLOT_PENDING))
@@ -558,8 +529,6 @@ retry:
 	WRITE_ONCE(owner[free_slot - slots], target);
 	note_probe(i);
 	this_cpu_inc(live_count);
-	if (val & SLOT_PENDING)
-		this_cpu_inc(pending_count);
 	return DPROF_LIVE_INSERTED;
 }
 
@@ -601,10 +570,7 @@ bool dprof_liveset_commit(unsigned long base)
 	unsigned long *slot, v;
 
 	slot = find_slot(base, &v);
-	if (!slot || v != (base | SLOT_PENDING) || cmpxchg(slot, v, base) != v)
-		return false;
-	this_cpu_dec(pending_count);
-	return true;
+	return slot && v == (base | SLOT_PENDING) && cmpxchg(slot, v, base) == v;
 }
 
 bool dprof_liveset_remove(unsigned long base)
@@ -616,8 +582,6 @@ bool dprof_liveset_remove(unsigned long base)
 		if (cmpxchg(slot, v, SLOT_TOMB) != v)
 			continue;
 		this_cpu_dec(live_count);
-		if (v != base)
-			this_cpu_dec(pending_count);
 		/* A pending entry was not live yet: nothing watched it. */
 		return v == base;
 	}
@@ -634,7 +598,6 @@ bool dprof_liveset_drop_pending(unsigned long base)
 	    cmpxchg(slot, v, SLOT_TOMB) != v)
 		return false;
 	this_cpu_dec(live_count);
-	this_cpu_dec(pending_count);
 	return true;
 }
 
@@ -679,12 +642,9 @@ void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
 }
 
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
-			 unsigned long *pending, unsigned long *max_probe)
+			 unsigned long *max_probe)
 {
-	long p = max(pending_total(), 0L);
-
 	*capacity = slots ? 1UL << slot_bits : 0;
-	*live = max(live_total() - p, 0L);
-	*pending = p;
+	*live = max(live_total(), 0L);
 	*max_probe = READ_ONCE(max_probe_seen);
 }

@@ -110,7 +110,6 @@ static inline bool dprof_track_maybe(int target, unsigned long base)
 void dprof_liveset_adapt(void);
 void dprof_liveset_lock(void);
 void dprof_liveset_unlock(void);
-bool dprof_liveset_trylock(void);
 /*
  * For the rate rule above (trackrate.c; process context): track 2^@by[t]
  * times fewer objects of each target t, whose rules cost @lookups a second
@@ -153,8 +152,7 @@ void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
  * hot path: sweeps run in a work); NULL tells no one.
  */
 void dprof_liveset_on_sweep_drop(void (*fn)(unsigned long base));
-/* @live: entries live; @pending: entries pending besides (not live yet). */
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
-			 unsigned long *pending, unsigned long *max_probe);
+			 unsigned long *max_probe);
 
 #endif /* _DPROF_LIVESET_H */
