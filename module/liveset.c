@@ -61,10 +61,9 @@
 #define SLOT_TOMB	1UL	/* object addresses are never 1 */
 /*
  * Objects are at least 8-byte aligned, so bit 1 is free to mark an entry
- * as pending: entered by the scan or byuse.c, liveness not yet
- * confirmed.  Pending entries are invisible to lookups and picks; frees
- * remove them, an allocation makes them live (a new object); whoever
- * entered them commits or removes them.
+ * as pending: entered by the scan, liveness not yet confirmed.  Pending
+ * entries are invisible to lookups and picks; frees remove them; the scan
+ * commits or removes them.
  */
 #define SLOT_PENDING	2UL
 #define PROBE_LIMIT	64
@@ -495,18 +494,6 @@ retry:
 		unsigned long *slot = &slots[slot_index(base, i)];
 		unsigned long v = READ_ONCE(*slot);
 
-		if (v == (base | SLOT_PENDING) && val == base) {
-			/*
-			 * The allocation of an object entered as pending
-			 * (the scan's, or byuse.c's): it was free, and this
-			 * is a new object.  The entry counts already.
-			 */
-			if (cmpxchg(slot, v, val) != v)
-				goto retry;
-			WRITE_ONCE(born[slot - slots], when);
-			WRITE_ONCE(owner[slot - slots], target);
-			return DPROF_LIVE_INSERTED;
-		}
 		if (v == base || v == (base | SLOT_PENDING))
 			return DPROF_LIVE_DUPLICATE;
 		if (v == SLOT_TOMB && !free_slot) {
@@ -586,19 +573,6 @@ bool dprof_liveset_remove(unsigned long base)
 		return v == base;
 	}
 	return false;
-}
-
-/* Remove @base if it is pending; false if it is not (live, or gone). */
-bool dprof_liveset_drop_pending(unsigned long base)
-{
-	unsigned long *slot, v;
-
-	slot = find_slot(base, &v);
-	if (!slot || v != (base | SLOT_PENDING) ||
-	    cmpxchg(slot, v, SLOT_TOMB) != v)
-		return false;
-	this_cpu_dec(live_count);
-	return true;
 }
 
 bool dprof_liveset_contains(unsigned long base)

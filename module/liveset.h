@@ -136,7 +136,6 @@ enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base,
 						       int target);
 bool dprof_liveset_commit(unsigned long base);
 bool dprof_liveset_remove(unsigned long base);
-bool dprof_liveset_drop_pending(unsigned long base);
 bool dprof_liveset_contains(unsigned long base);
 unsigned long dprof_liveset_age(unsigned long base);
 /*
