@@ -345,7 +345,7 @@ static int show_records(struct seq_file *m)
 
 static int status_show(struct seq_file *m, void *v)
 {
-	unsigned long capacity, live, max_probe;
+	unsigned long capacity, live, pending, max_probe;
 	unsigned int one_in, raises, rate_raises, max_rate, aliases, overflow;
 	unsigned int sweeps;
 	bool track_auto, owed;
@@ -416,9 +416,9 @@ static int status_show(struct seq_file *m, void *v)
 	}
 	show_layout(m);
 	dprof_slab_show_hooks(m);
-	dprof_liveset_stats(&capacity, &live, &max_probe);
-	seq_printf(m, "live objects: %lu of %lu slots (longest probe %lu)\n",
-		   live, capacity, max_probe);
+	dprof_liveset_stats(&capacity, &live, &pending, &max_probe);
+	seq_printf(m, "live objects: %lu of %lu slots (longest probe %lu; %lu more pending: older objects not yet told live)\n",
+		   live, capacity, max_probe, pending);
 	dprof_track_stats(&one_in, &track_auto, &raises, &rate_raises,
 			  &max_rate, &swept, &sweeps, &owed);
 	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times (%u for the allocation rate, at most %u tracked per second per CPU), %llu entries dropped by %u sweeps of the set%s\n",

@@ -32,6 +32,7 @@
 #include "liveset.h"
 #include "own.h"
 #include "resolve.h"
+#include "byuse.h"
 #include "inuse.h"
 
 /*
@@ -53,6 +54,11 @@
 #define INUSE_SHOW_TYPES	6
 /* The general registers a pointer can sit in (not sp, ip). */
 #define INUSE_NR_REGS		15
+/*
+ * A ring entry's target with this bit: an object the live set lacks
+ * (byuse.c).  Target indices are below DPROF_MAX_TARGETS (4,095).
+ */
+#define INUSE_CANDIDATE		0x8000
 
 struct inuse_cpu {
 	unsigned long base[INUSE_RING];
@@ -101,6 +107,8 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 	unsigned long seen[INUSE_NR_REGS];
 	struct dprof_resolved r;
 	unsigned int i, j, nr = 0, head;
+	bool slab;
+	int how;
 
 	if (user_mode(regs))
 		return;
@@ -108,7 +116,10 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 	head = c->head;
 	for (i = 0; i < INUSE_NR_REGS; i++) {
 		/* Small integers, user pointers: no resolution. */
-		if (reg[i] < PAGE_OFFSET || dprof_resolve(reg[i], &r))
+		if (reg[i] < PAGE_OFFSET)
+			continue;
+		how = dprof_resolve_any(reg[i], &r, &slab);
+		if (how < 0)
 			continue;
 		for (j = 0; j < nr && seen[j] != r.base; j++)
 			;
@@ -120,7 +131,9 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 			continue;
 		}
 		c->base[head % INUSE_RING] = r.base;
-		c->target[head % INUSE_RING] = r.target;
+		/* Not in the live set: a candidate for byuse.c. */
+		c->target[head % INUSE_RING] = r.target |
+			(how == DPROF_RESOLVE_UNKNOWN ? INUSE_CANDIDATE : 0);
 		head++;
 		c->hits++;
 	}
@@ -174,6 +187,8 @@ int dprof_inuse_init(void)
 		ret = -ENOMEM;
 		goto err;
 	}
+	BUILD_BUG_ON(DPROF_MAX_TARGETS >= INUSE_CANDIDATE);
+	dprof_byuse_init();
 	inuse.period_ns = ktime_get_mono_fast_ns();
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "dprof/inuse",
 				inuse_cpu_online, inuse_cpu_offline);
@@ -194,6 +209,8 @@ void dprof_inuse_exit(void)
 
 	if (inuse.hotplug_state > 0)
 		cpuhp_remove_state(inuse.hotplug_state);	/* releases ticks */
+	/* The ticks are gone: no candidate comes any more. */
+	dprof_byuse_exit();
 	kvfree(inuse.table);
 	kvfree(inuse.set);
 	memset(&inuse, 0, sizeof(inuse));
@@ -274,15 +291,23 @@ void dprof_inuse_fold(unsigned long min_age)
 
 		/* The entries after the index that published them. */
 		head = smp_load_acquire(&c->head);
-		for (t = c->tail; t != head; t++)
-			table_add(c->base[t % INUSE_RING],
-				  c->target[t % INUSE_RING], INUSE_HIT);
+		for (t = c->tail; t != head; t++) {
+			u16 target = c->target[t % INUSE_RING];
+
+			if (target & INUSE_CANDIDATE)
+				dprof_byuse_seen(c->base[t % INUSE_RING],
+						 target & ~INUSE_CANDIDATE);
+			else
+				table_add(c->base[t % INUSE_RING], target,
+					  INUSE_HIT);
+		}
 		/* The slots read before the tick may write them again. */
 		smp_store_release(&c->tail, head);
 	}
 	now = ktime_get_mono_fast_ns();
 	if (now - inuse.period_ns >= INUSE_PERIOD_MS * NSEC_PER_MSEC) {
 		period_end();
+		dprof_byuse_period();
 		inuse.period_ns = now;
 	}
 }
@@ -419,4 +444,5 @@ void dprof_inuse_show(struct seq_file *m)
 		   ticks, INUSE_HZ, hits, lost, inuse.table_lost, inuse.periods,
 		   INUSE_PERIOD_MS, inuse.nr_set, inuse.set_total);
 	show_top_types(m);
+	dprof_byuse_show(m);
 }

@@ -61,9 +61,10 @@
 #define SLOT_TOMB	1UL	/* object addresses are never 1 */
 /*
  * Objects are at least 8-byte aligned, so bit 1 is free to mark an entry
- * as pending: entered by the scan, liveness not yet confirmed.  Pending
- * entries are invisible to lookups and picks; frees remove them; the scan
- * commits or removes them.
+ * as pending: entered by the scan or byuse.c, liveness not yet
+ * confirmed.  Pending entries are invisible to lookups and picks; frees
+ * remove them, an allocation makes them live (a new object); whoever
+ * entered them commits or removes them.
  */
 #define SLOT_PENDING	2UL
 #define PROBE_LIMIT	64
@@ -91,6 +92,8 @@ static unsigned int slot_bits;
  * different CPUs do not bounce one counter's line at every allocation.
  */
 static DEFINE_PER_CPU(long, live_count);
+/* Of them, pending (the scan's, byuse.c's): in the set, not yet live. */
+static DEFINE_PER_CPU(long, pending_count);
 
 static long live_total(void)
 {
@@ -99,6 +102,16 @@ static long live_total(void)
 
 	for_each_possible_cpu(cpu)
 		sum += READ_ONCE(per_cpu(live_count, cpu));
+	return sum;
+}
+
+static long pending_total(void)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(pending_count, cpu));
 	return sum;
 }
 
@@ -215,8 +228,10 @@ int dprof_liveset_init(void)
 		return -ENOMEM;
 	}
 	slot_bits = ilog2(nr);
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		per_cpu(live_count, cpu) = 0;
+		per_cpu(pending_count, cpu) = 0;
+	}
 	max_probe_seen = 0;
 	raises = 0;
 	swept = 0;
@@ -246,7 +261,10 @@ int dprof_liveset_init(void)
 	return 0;
 }
 
-/* Scan inserts and sweeps exclude each other (process context). */
+/*
+ * Inserts of pending entries and their commits (the scan's, byuse.c's)
+ * and sweeps exclude each other (process context).
+ */
 void dprof_liveset_lock(void)
 {
 	mutex_lock(&track_lock);
@@ -255,6 +273,12 @@ void dprof_liveset_lock(void)
 void dprof_liveset_unlock(void)
 {
 	mutex_unlock(&track_lock);
+}
+
+/* byuse.c's: the scan holds the lock for seconds; it tries again later. */
+bool dprof_liveset_trylock(void)
+{
+	return mutex_trylock(&track_lock);
 }
 
 void dprof_track_init_target(struct dprof_target *t)
@@ -308,10 +332,15 @@ static void track_sweep(void)
 		if (target < 0 ||
 		    dprof_track_wanted(target, v & ~SLOT_PENDING))
 			continue;
-		/* Freed meanwhile; no commit races: the scan holds track_lock. */
+		/*
+		 * Freed meanwhile; no commit races: the scan and byuse.c
+		 * commit holding track_lock.
+		 */
 		if (cmpxchg(&slots[i], v, SLOT_TOMB) != v)
 			continue;
 		this_cpu_dec(live_count);
+		if (v & SLOT_PENDING)
+			this_cpu_dec(pending_count);
 		swept++;
 		/* It left the set: a window on it must end, as on a free. */
 		if (!(v & SLOT_PENDING) && drop_fn)
@@ -494,6 +523,29 @@ retry:
 		unsigned long *slot = &slots[slot_index(base, i)];
 		unsigned long v = READ_ONCE(*slot);
 
+		if (v == (base | SLOT_PENDING) && val == base) {
+			/*
+			 * The allocation of an object entered as pending
+			 * (the scan's, or byuse.c's): it was free, and this
+			 * is a new object.  The entry counts already.
+			 */
+			if (cmpxchg(slot, v, val) != v)
+				goto retry;
+			WRITE_ONCE(born[slot - slots], when);
+			WRITE_ONCE(owner[slot - slots], target);
+			this_cpu_dec(pending_count);
+			return DPROF_LIVE_INSERTED;
+		}
+		if (v == base && val == base) {
+			/*
+			 * An allocation of a live object: its free was not
+			 * seen, or it was established by use while free
+			 * (byuse.c).  This is a new object: born now.
+			 */
+			WRITE_ONCE(born[slot - slots], when);
+			WRITE_ONCE(owner[slot - slots], target);
+			return DPROF_LIVE_DUPLICATE;
+		}
 		if (v == base || v == (base | SLOT_PENDING))
 			return DPROF_LIVE_DUPLICATE;
 		if (v == SLOT_TOMB && !free_slot) {
@@ -516,6 +568,8 @@ retry:
 	WRITE_ONCE(owner[free_slot - slots], target);
 	note_probe(i);
 	this_cpu_inc(live_count);
+	if (val & SLOT_PENDING)
+		this_cpu_inc(pending_count);
 	return DPROF_LIVE_INSERTED;
 }
 
@@ -557,7 +611,10 @@ bool dprof_liveset_commit(unsigned long base)
 	unsigned long *slot, v;
 
 	slot = find_slot(base, &v);
-	return slot && v == (base | SLOT_PENDING) && cmpxchg(slot, v, base) == v;
+	if (!slot || v != (base | SLOT_PENDING) || cmpxchg(slot, v, base) != v)
+		return false;
+	this_cpu_dec(pending_count);
+	return true;
 }
 
 bool dprof_liveset_remove(unsigned long base)
@@ -569,10 +626,26 @@ bool dprof_liveset_remove(unsigned long base)
 		if (cmpxchg(slot, v, SLOT_TOMB) != v)
 			continue;
 		this_cpu_dec(live_count);
+		if (v != base)
+			this_cpu_dec(pending_count);
 		/* A pending entry was not live yet: nothing watched it. */
 		return v == base;
 	}
 	return false;
+}
+
+/* Remove @base if it is pending; false if it is not (live, or gone). */
+bool dprof_liveset_drop_pending(unsigned long base)
+{
+	unsigned long *slot, v;
+
+	slot = find_slot(base, &v);
+	if (!slot || v != (base | SLOT_PENDING) ||
+	    cmpxchg(slot, v, SLOT_TOMB) != v)
+		return false;
+	this_cpu_dec(live_count);
+	this_cpu_dec(pending_count);
+	return true;
 }
 
 bool dprof_liveset_contains(unsigned long base)
@@ -616,9 +689,12 @@ void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
 }
 
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
-			 unsigned long *max_probe)
+			 unsigned long *pending, unsigned long *max_probe)
 {
+	long p = max(pending_total(), 0L);
+
 	*capacity = slots ? 1UL << slot_bits : 0;
-	*live = max(live_total(), 0L);
+	*live = max(live_total() - p, 0L);
+	*pending = p;
 	*max_probe = READ_ONCE(max_probe_seen);
 }

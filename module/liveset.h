@@ -110,6 +110,7 @@ static inline bool dprof_track_maybe(int target, unsigned long base)
 void dprof_liveset_adapt(void);
 void dprof_liveset_lock(void);
 void dprof_liveset_unlock(void);
+bool dprof_liveset_trylock(void);
 /*
  * For the rate rule above (trackrate.c; process context): track 2^@by[t]
  * times fewer objects of each target t, whose rules cost @lookups a second
@@ -136,6 +137,7 @@ enum dprof_liveset_result dprof_liveset_insert_pending(unsigned long base,
 						       int target);
 bool dprof_liveset_commit(unsigned long base);
 bool dprof_liveset_remove(unsigned long base);
+bool dprof_liveset_drop_pending(unsigned long base);
 bool dprof_liveset_contains(unsigned long base);
 unsigned long dprof_liveset_age(unsigned long base);
 /*
@@ -151,7 +153,8 @@ void dprof_liveset_for_each(void (*fn)(unsigned long base, unsigned long age,
  * hot path: sweeps run in a work); NULL tells no one.
  */
 void dprof_liveset_on_sweep_drop(void (*fn)(unsigned long base));
+/* @live: entries live; @pending: entries pending besides (not live yet). */
 void dprof_liveset_stats(unsigned long *capacity, unsigned long *live,
-			 unsigned long *max_probe);
+			 unsigned long *pending, unsigned long *max_probe);
 
 #endif /* _DPROF_LIVESET_H */

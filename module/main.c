@@ -29,6 +29,7 @@
 #include "testparams.h"
 #include "watch_config.h"
 #include "collector.h"
+#include "byuse.h"
 
 static int __init dprof_setup(void)
 {
@@ -159,6 +160,7 @@ err_ring:
 err_own:
 	dprof_own_exit();
 err_liveset:
+	dprof_byuse_teardown();
 	dprof_liveset_exit();
 err_target:
 	dprof_symbols_exit();
@@ -187,6 +189,7 @@ static void __exit dprof_exit(void)
 	dprof_sample_exit();
 	dprof_ring_exit();
 	dprof_own_exit();
+	dprof_byuse_teardown();
 	dprof_liveset_exit();
 	dprof_symbols_exit();
 	dprof_target_exit();

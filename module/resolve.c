@@ -8,7 +8,7 @@
  * A racing free can make the folio stop being a slab; the cache pointer read
  * from it is then only compared with target pointers, never dereferenced,
  * and the live-set lookup rejects objects that are not live (the tracked
- * ones: see dprof_resolve_slab()).
+ * ones: see dprof_resolve_any()).
  */
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -19,11 +19,15 @@
 #include "resolve.h"
 
 /*
- * dprof_resolve(), and in *@slab whether @addr is in a slab at all: the
- * sample path then need not look the folio up a second time.
+ * Where @addr falls: in a live target object (0), in an object on the
+ * grid of a target's slab whose address the tracking rule follows and
+ * that is not in the live set (DPROF_RESOLVE_UNKNOWN: free, or older than
+ * the module and not established), or neither (-ENOENT).  *@slab tells
+ * whether @addr is in a slab at all: the sample path then need not look
+ * the folio up a second time.
  */
-int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
-		       bool *slab)
+int dprof_resolve_any(unsigned long addr, struct dprof_resolved *out,
+		      bool *slab)
 {
 	const struct dprof_target *t;
 	struct kmem_cache *s;
@@ -50,6 +54,9 @@ int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 	/* dprof's own perf events are not the workload's (own.h). */
 	if (dprof_own_object(s, base))
 		return -ENOENT;
+	out->target = target;
+	out->base = base;
+	out->offset = addr - base;
 	/*
 	 * The live set tells a live object from a free one only for the
 	 * objects it tracks.  Under sampled tracking (track_one_in > 1) an
@@ -57,11 +64,14 @@ int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 	 * and dropping its samples would keep 1 in track_one_in of them.
 	 */
 	if (dprof_track_maybe(target, base) && !dprof_liveset_contains(base))
-		return -ENOENT;
-	out->target = target;
-	out->base = base;
-	out->offset = addr - base;
+		return DPROF_RESOLVE_UNKNOWN;
 	return 0;
+}
+
+int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
+		       bool *slab)
+{
+	return dprof_resolve_any(addr, out, slab) ? -ENOENT : 0;
 }
 
 int dprof_resolve(unsigned long addr, struct dprof_resolved *out)

@@ -20,6 +20,16 @@ struct dprof_resolved {
  */
 int dprof_resolve(unsigned long addr, struct dprof_resolved *out);
 
+/*
+ * dprof_resolve(), or DPROF_RESOLVE_UNKNOWN with @out filled for an
+ * object on a target's grid that the live set follows and does not hold
+ * (free, or older than the module and not established: byuse.c), telling
+ * in *@slab whether @addr is in a slab at all.
+ */
+#define DPROF_RESOLVE_UNKNOWN	1
+int dprof_resolve_any(unsigned long addr, struct dprof_resolved *out,
+		      bool *slab);
+
 /* dprof_resolve(), telling in *@slab whether @addr is in a slab at all. */
 int dprof_resolve_slab(unsigned long addr, struct dprof_resolved *out,
 		       bool *slab);

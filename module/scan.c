@@ -45,8 +45,8 @@
 #include "calibrate.h"
 #include "target.h"
 #include "liveset.h"
-#include "ring.h"
 #include "scan.h"
+#include "byuse.h"
 #include "watch.h"
 
 struct scan_counters {
@@ -73,21 +73,6 @@ static unsigned int scan_delay_ms;	/* tests: start the walk this late */
 static u32 slab_counters(struct folio *folio)
 {
 	return READ_ONCE(*(u32 *)((char *)folio + dprof_layout.slab_counters));
-}
-
-static void emit_slab_live(int target, unsigned long first, u32 objects,
-			   u32 tracked)
-{
-	struct dprof_slab_live rec = {
-		.hdr = {
-			.kind = DPROF_REC_SLAB_LIVE, .size = sizeof(rec),
-			.cpu = raw_smp_processor_id(), .target = target,
-		},
-		.time_ns = ktime_get_mono_fast_ns(),
-		.addr = first, .objects = objects, .tracked = tracked,
-	};
-
-	dprof_ring_write(&rec, sizeof(rec));
 }
 
 /* A full slab whose objects are pending, until the grace period ends. */
@@ -158,10 +143,8 @@ static void batch_finish(void)
 		if (!older)
 			continue;
 		sc.established += older;
-		WRITE_ONCE(dprof_targets[p->target].older,
-			   dprof_targets[p->target].older + older);
 		sc.tracked += n;
-		emit_slab_live(p->target, slab_object(p, 0), older, n);
+		dprof_older_add(p->target, slab_object(p, 0), older, n);
 	}
 	batch_len = 0;
 	cond_resched();
@@ -286,6 +269,9 @@ int dprof_scan_init(unsigned int test_delay_ms)
 	scan_quarantine = enabled && DPROF_FREE_QUARANTINE;
 	if (scan_quarantine)
 		pr_warn("%s\n", SCAN_QUARANTINE_NOTE);
+	/* Older objects can be told live: byuse.c may establish some too. */
+	dprof_byuse_want(enabled && !scan_quarantine &&
+			 dprof_layout.slab_counters >= 0);
 	if (!enabled || scan_quarantine || dprof_layout.slab_counters < 0)
 		return 0;
 	for_each_online_node(nid)

@@ -45,6 +45,7 @@
 #include "target.h"
 #include "allocount.h"
 #include "liveset.h"
+#include "byuse.h"
 #include "slab.h"
 #include "stats.h"
 #include "history.h"
@@ -104,6 +105,7 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 		dprof_history_pick(target, base, call_site);
 		return;
 	}
+	dprof_byuse_touch(base);	/* not older than the module */
 	if ((!slab_base && !dprof_cache_of_object(ptr, &slab_base)) ||
 	    base - slab_base < t->left_pad ||
 	    (base - slab_base - t->left_pad) % t->stride) {
@@ -164,6 +166,7 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	/* Sampled tracking: this object never entered the set. */
 	if (!dprof_track_maybe(target, (unsigned long)ptr))
 		return;
+	dprof_byuse_touch((unsigned long)ptr);	/* no longer older */
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_FILTER);
 	if (!dprof_liveset_remove((unsigned long)ptr)) {
 		if (paused)

@@ -218,6 +218,7 @@ cleanup_modules() {
 	[ -d /sys/module/dprof_sharing_adv ] && rmmod dprof_sharing_adv
 	[ -d /sys/module/dprof_caches ] && rmmod dprof_caches
 	[ -d /sys/module/dprof_rank ] && rmmod dprof_rank
+	[ -d /sys/module/dprof_older ] && rmmod dprof_older
 	return 0
 }
 

@@ -162,7 +162,9 @@ struct dprof_obj_event {
  * ones cannot be told apart and stay in).  `tracked` of them entered the
  * live set (1 in track_one_in, by address hash).  Slabs with free objects
  * are not reported: their objects' liveness is unknown (debugfs "status"
- * counts them).
+ * counts them).  One object of such a slab that the CPUs' registers held
+ * in two periods a second apart (byuse.c) comes as a record of its own:
+ * objects = tracked = 1, addr the object, cpu the collector's.
  */
 struct dprof_slab_live {
 	struct dprof_rec_hdr hdr;	/* target; cpu: the scanning CPU */
