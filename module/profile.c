@@ -3,9 +3,8 @@
  * The profile debugfs file: the sampler's state and counters, then every
  * type ranked by misses (IBS/PEBS) or by its estimated share of the
  * accesses (watch), with the share's 95% interval and its top offsets.
- * The watch sampler's estimator (young and old sample windows on one
- * scale) is here; the windows themselves are window.c's.  Reads the
- * aggregation tables sample.c fills (sample.h).
+ * The watch sampler's estimator is estimate.c's, the windows window.c's.
+ * Reads the aggregation tables sample.c fills (sample.h).
  */
 #include <linux/math64.h>
 #include <linux/percpu.h>
@@ -21,6 +20,7 @@
 #include "sample.h"
 #include "plan.h"
 #include "watch.h"
+#include "estimate.h"
 
 struct type_sum {
 	/*
@@ -28,25 +28,15 @@ struct type_sum {
 	 * drivers give stores no latency, so the average is over these.
 	 */
 	u64 count, misses, latency, lat_misses;
-	/* watch: per-window sums of each kind of window */
-	struct dprof_window_sums win[DPROF_NR_WINDOW_KINDS];
-	/* watch: estimated samples per second, each kind's, and its variance */
-	u64 weight;
-	u64 part[DPROF_NR_WINDOW_KINDS];
-	u64 relvar;			/* in 1/SHARE_ONE */
-	bool relvar_unknown;		/* a kind with samples in 1 window */
-	u64 fewest_windows;	/* of the kinds with samples: Student's t */
-	/* No window saw an access: the weight's 95% upper bound (3 / w). */
-	u64 zero_bound;
+	/* watch: the sums of each kind of window, and the type's estimate */
+	struct window_estimate est;
 	unsigned int target;
 };
 
 /* What every type's share is taken of. */
 struct share_base {
 	u64 all;		/* samples (watch) or misses (IBS/PEBS) */
-	u64 weight;		/* watch: sum of the types' weights */
-	u64 spread;		/* watch: sum of p^2 relvar, in 1/SHARE_ONE^2 */
-	struct dprof_window_scale scale;	/* watch: the draws' scale */
+	struct window_base win;	/* watch: the window estimates' */
 };
 
 struct offset_sum {
@@ -68,8 +58,8 @@ static int offset_cmp(const void *a, const void *b)
 static int type_cmp(const void *a, const void *b)
 {
 	const struct type_sum *x = a, *y = b;
-	u64 wx = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? x->weight : x->misses;
-	u64 wy = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? y->weight : y->misses;
+	u64 wx = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? x->est.weight : x->misses;
+	u64 wy = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? y->est.weight : y->misses;
 
 	if (wx == wy && dprof_sampling.sampler == DPROF_SAMPLER_WATCH) {
 		wx = x->count;
@@ -117,188 +107,27 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 		u16 *owners = dprof_alloc_count_owners();
 
 		for (i = 0; i < nr; i++)
-			dprof_plan_window_sums(i, types[i].win,
+			dprof_plan_window_sums(i, types[i].est.win,
 					       dprof_alloc_count(i, owners, NULL));
 		kfree(owners);
 	}
 }
 
-/* Shares and variances in fixed point: 1 is SHARE_ONE. */
-#define SHARE_SHIFT	20
-#define SHARE_ONE	BIT_ULL(SHARE_SHIFT)
-/* A relative variance of 16 is an interval wider than any share. */
-#define RELVAR_MAX	(16 * SHARE_ONE)
-
-/* a * b / c, saturated where the quotient might not fit (c > 0). */
-static u64 mul_div(u64 a, u64 b, u64 c)
-{
-	if (fls64(a) + fls64(b) - fls64(c) >= 63)
-		return U64_MAX >> 9;	/* still summable over all targets */
-	return mul_u64_u64_div_u64(a, b, c);
-}
-
-/*
- * The watch sampler's share of type t in the accesses:
- *	p_t = A_t / sum_u A_u,	A_t = A_t,old + A_t,inuse + A_t,young
- * the type's estimated samples per second at ages of a window and more
- * (on objects not in use, and in use) and at younger ages, from the
- * three kinds of window (dprof.h).  Each is
- *	A_t,k = r_t,k G_t c_t,k K_k
- * r_t,k = s / w its samples per window (s samples in w windows of that
- * kind on t; for in-use windows each window's samples weighed by its
- * draw's rho = H / (N n), window.c), G_t the objects' accesses per
- * access to the watched item
- * (a window watches one item of the type's plan, the items in turn: in
- * history_mode=set G is the items' count, 8 for a 232-byte sk_buff, 262
- * for a task_struct; without it a type of large objects weighed as
- * little as the few bytes of it a window watches), c_t,k its draws,
- * and K_k the kind's scale (struct
- * dprof_window_scale): old, c is the type's old objects not in use
- * summed over the censuses and K one per census per window length
- * (window.c stratifies the old windows by type); in use, the same with
- * all its old objects (rho is relative to them); young and life
- * (histories, dprof.h), c is the type's allocations since load and K
- * one per second of it (the gate's draws are not in proportion to
- * them: dprof_window_sums).  Taking s_t / sum_u s_u instead would swing
- * with how many windows each type happened to get.
- *
- * The error, linearised: var(p_t) = p_t^2 ((1 - 2 p_t) R_t + S), where
- * S = sum_u p_u^2 R_u, R_u = var(A_u) / A_u^2, and per kind
- * R_u,k = q / s^2 - 1 / w, q the sum of the squared samples per
- * window (the windows are the independent draws, not the samples).
- * Old objects and allocations are counted, not drawn.  The kinds are
- * independent: R_u = sum_k (A_u,k / A_u)^2 R_u,k.  The scales are taken
- * as exact (their counts are of every object, not of draws).
- */
-#define WEIGHT_SHIFT	16	/* estimated samples per second, fixed point */
-
-/* K_k as the fraction @num / @den of samples per second per draw. */
-static void kind_scale(const struct dprof_window_scale *sc,
-		       enum dprof_window_kind k, u64 *num, u64 *den)
-{
-	if (k == DPROF_WINDOW_OLD || k == DPROF_WINDOW_INUSE) {
-		/* the mean over the censuses, per window_ms */
-		*num = MSEC_PER_SEC;
-		*den = sc->censuses * sc->window_ms;
-	} else {
-		/* the type's allocations (dprof_window_sums.allocs) per second */
-		*num = MSEC_PER_SEC;
-		*den = sc->elapsed_ms;
-	}
-}
-
-/* @a, the watched item's, as the whole object's: times G_t. */
-static u64 cover(u64 a, const struct dprof_window_sums *w)
-{
-	return w->cover_num && w->cover_den ?
-	       mul_div(a, w->cover_num, w->cover_den) : a;
-}
-
-/*
- * A_t,k in 1/2^WEIGHT_SHIFT samples per second, and R_t,k; where no
- * window of the kind saw an access, 0 and its 95% upper bound in @bound
- * (the rule of three: a sum of 0 over w windows bounds the mean by 3 / w).
- */
-static u64 kind_weight(const struct dprof_window_sums *w,
-		       const struct dprof_window_scale *sc,
-		       enum dprof_window_kind k, u64 *relvar, u64 *bound)
-{
-	/* Counts, taken as exact: old objects, or the type's allocations. */
-	u64 n = k == DPROF_WINDOW_YOUNG || k == DPROF_WINDOW_LIFE ?
-		w->allocs : w->draws;
-	u64 num, den, rel, sub;
-
-	*relvar = 0;
-	*bound = 0;
-	kind_scale(sc, k, &num, &den);
-	if (!w->windows || !n || !num || !den)
-		return 0;
-	if (!w->samples) {
-		/* 3 samples, in the sums' 1/DPROF_WINDOW_RHO_ONE */
-		*bound = cover(mul_div(mul_div(3ULL << WEIGHT_SHIFT, n,
-					       w->windows), num, den), w);
-		return 0;
-	}
-	/*
-	 * q / s^2 <= max y / s: (q / s) / s, q / s in fixed point first.
-	 * s is in 1/2^16 samples and q in 1/2^16 squared samples (plan.c
-	 * squares y / 2^8): q / s^2 is the ratio over 2^16.
-	 */
-	rel = mul_div(mul_div(w->samples_sq, SHARE_ONE, w->samples),
-		      DPROF_WINDOW_RHO_ONE, w->samples);
-	sub = div64_u64(SHARE_ONE, w->windows);
-	*relvar = min_t(u64, rel > sub ? rel - sub : 0, RELVAR_MAX);
-	/*
-	 * The sums are in 1/DPROF_WINDOW_RHO_ONE samples (window.c), the
-	 * weight's fixed point.
-	 */
-	BUILD_BUG_ON(DPROF_WINDOW_RHO_ONE != 1 << WEIGHT_SHIFT);
-	return cover(mul_div(mul_div(w->samples, n, w->windows), num, den), w);
-}
-
-static void window_weight(struct type_sum *t,
-			  const struct dprof_window_scale *sc)
-{
-	u64 a[DPROF_NR_WINDOW_KINDS], rv[DPROF_NR_WINDOW_KINDS], f, bound;
-	unsigned int k;
-
-	t->weight = 0;
-	t->relvar = 0;
-	t->relvar_unknown = false;
-	t->fewest_windows = 0;
-	t->zero_bound = 0;
-	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
-		/* Lives stand for the ages young windows would (dprof.h). */
-		a[k] = k == (sc->lives ? DPROF_WINDOW_YOUNG :
-			     DPROF_WINDOW_LIFE) ? 0 :
-		       kind_weight(&t->win[k], sc, k, &rv[k], &bound);
-		rv[k] = a[k] ? rv[k] : 0;
-		t->part[k] = a[k];
-		t->weight += a[k];
-		t->zero_bound += bound;
-		/* One window with samples: their spread is unknown. */
-		if (a[k] && t->win[k].windows < 2)
-			t->relvar_unknown = true;
-		if (a[k] && (!t->fewest_windows ||
-			     t->win[k].windows < t->fewest_windows))
-			t->fewest_windows = t->win[k].windows;
-	}
-	if (!t->weight)
-		return;
-	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
-		/* (A_k / A)^2 R_k: f^2 <= 2^40, R_k <= 2^24 */
-		f = mul_div(a[k], SHARE_ONE, t->weight);
-		t->relvar += ((f * f) >> SHARE_SHIFT) * rv[k] >> SHARE_SHIFT;
-	}
-	t->relvar = min_t(u64, t->relvar, RELVAR_MAX);
-}
-
-/* p in 1/SHARE_ONE (at most SHARE_ONE). */
-static u64 window_share(const struct type_sum *t, const struct share_base *b)
-{
-	return b->weight ? min_t(u64, mul_div(t->weight, SHARE_ONE, b->weight),
-				 SHARE_ONE) : 0;
-}
-
-/* The weights of every type and what their shares are taken of. */
-static void window_base(struct type_sum *types, unsigned int nr,
-			struct share_base *b)
+/* The window estimates of every type (estimate.c), in its three passes. */
+static void estimate_windows(struct type_sum *types, unsigned int nr,
+			     struct window_base *b)
 {
 	unsigned int i;
-	u64 p;
 
 	dprof_plan_window_scale(&b->scale);
 	b->scale.elapsed_ms = div_u64(ktime_get_mono_fast_ns() - dprof_sampling.start_ns,
 				      NSEC_PER_MSEC);
-	for (i = 0; i < nr; i++) {
-		window_weight(&types[i], &b->scale);
-		b->weight += types[i].weight;
-	}
-	for (i = 0; i < nr; i++) {
-		p = window_share(&types[i], b);
-		/* p^2 in 1/SHARE_ONE, times relvar <= 2^24: at most 2^44 */
-		b->spread += (p * p >> SHARE_SHIFT) * types[i].relvar;
-	}
+	for (i = 0; i < nr; i++)
+		dprof_estimate_pool(b, &types[i].est);
+	for (i = 0; i < nr; i++)
+		dprof_estimate_weigh(b, &types[i].est);
+	for (i = 0; i < nr; i++)
+		dprof_estimate_spread(b, &types[i].est);
 }
 
 /*
@@ -313,56 +142,10 @@ static void shares_prepare(struct type_sum *types, unsigned int nr,
 
 	sum_types(types, nr);
 	if (!hw)
-		window_base(types, nr, b);
+		estimate_windows(types, nr, &b->win);
 	for (t = 0; t < nr; t++)
 		if (hw || !is_variable(t))
 			b->all += hw ? types[t].misses : types[t].count;
-}
-
-/*
- * Student's t at 97.5% times 1000 for the windows of the kind with the
- * fewest (df = windows - 1): two windows that agree are not a narrow
- * interval (a type estimated from 2 windows on memcached read 85.2% +-
- * 19.1 with 1.96, for 0.0% by the referee).
- */
-static u64 t975_milli(u64 windows)
-{
-	static const u16 t[] = {
-		12706, 12706, 4303, 3182, 2776, 2571, 2447, 2365, 2306, 2262,
-		2228, 2201, 2179, 2160, 2145, 2131, 2120, 2110, 2101, 2093,
-		2086, 2080, 2074, 2069, 2064, 2060, 2056, 2052, 2048, 2045,
-	};
-
-	return windows >= 2 && windows - 1 < ARRAY_SIZE(t) ? t[windows - 1] :
-	       windows < 2 ? t[0] : 1960;
-}
-
-/* Half-width of the 95% interval of the share, in 1/10000. */
-static u64 window_half95(const struct type_sum *t, const struct share_base *b)
-{
-	u64 p = window_share(t, b);
-	s64 v = (s64)b->spread +
-		((s64)SHARE_ONE - 2 * (s64)p) * (s64)t->relvar;
-
-	if (v <= 0)
-		return 0;
-	/* sqrt(v) is sqrt(V) in 1/SHARE_ONE: p sqrt(v) <= 2^46, t <= 2^14 */
-	return (10 * t975_milli(t->fewest_windows) * p * int_sqrt64(v)) >>
-	       (2 * SHARE_SHIFT);
-}
-
-/*
- * IBS/PEBS: the binomial half-width of the share p = s_t / s of
- * independent samples, 1.96 sqrt(p (1 - p) / s), in 1/10000.
- */
-static u64 binomial_half95(u64 s_t, u64 s)
-{
-	u64 p;
-
-	if (!s || s_t > s)
-		return 0;
-	p = div64_u64(s_t << 10, s);
-	return div64_u64(19600 * int_sqrt64(p * (1024 - p) * s), 1024 * s);
 }
 
 /*
@@ -377,29 +160,28 @@ static u8 share_of(const struct type_sum *t, const struct share_base *b,
 	*half = 0;
 	if (dprof_sampling.sampler != DPROF_SAMPLER_WATCH) {
 		*pm = b->all ? div64_u64(10000 * t->misses, b->all) : 0;
-		*half = min_t(u64, binomial_half95(t->misses, b->all), 10000);
+		*half = dprof_binomial_half95(t->misses, b->all);
 		return DPROF_SHARE_INTERVAL;
 	}
-	if (!b->weight) {
+	if (!b->win.weight) {
 		/* No window took a sample: only the histories' counts. */
 		*pm = b->all ? div64_u64(10000 * t->count, b->all) : 0;
 		return DPROF_SHARE_NO_ERROR;
 	}
-	if (!t->win[DPROF_WINDOW_OLD].windows &&
-	    !t->win[DPROF_WINDOW_YOUNG].windows &&
-	    !t->win[DPROF_WINDOW_INUSE].windows &&
-	    !t->win[DPROF_WINDOW_LIFE].windows)
+	if (!t->est.win[DPROF_WINDOW_OLD].windows &&
+	    !t->est.win[DPROF_WINDOW_YOUNG].windows &&
+	    !t->est.win[DPROF_WINDOW_INUSE].windows &&
+	    !t->est.win[DPROF_WINDOW_LIFE].windows)
 		return DPROF_SHARE_NONE;  /* histories only: no draw weighs them */
-	if (!t->weight && t->zero_bound) {
+	if (!t->est.weight && t->est.zero_bound) {
 		/* No window saw an access: below the bound's share. */
-		*half = div64_u64(10000 * t->zero_bound,
-				  b->weight + t->zero_bound);
+		*half = dprof_estimate_below(&t->est, &b->win);
 		return DPROF_SHARE_BELOW;
 	}
-	*pm = (10000 * window_share(t, b)) >> SHARE_SHIFT;
-	if (t->relvar_unknown)
+	*pm = dprof_estimate_share(&t->est, &b->win);
+	if (t->est.relvar_unknown)
 		return DPROF_SHARE_NO_ERROR;
-	*half = min_t(u64, window_half95(t, b), 10000);
+	*half = dprof_estimate_half95(&t->est, &b->win);
 	return DPROF_SHARE_INTERVAL;
 }
 
@@ -455,16 +237,16 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 			   READ_ONCE(dprof_targets[t].older), bounce);
 	else
 		seq_printf(m, " %10s %9llu %9llu  %-6s %6llu %6llu %6llu %6llu\n",
-			   "est.", s->win[DPROF_WINDOW_OLD].windows +
-			   s->win[DPROF_WINDOW_YOUNG].windows +
-			   s->win[DPROF_WINDOW_INUSE].windows,
+			   "est.", s->est.win[DPROF_WINDOW_OLD].windows +
+			   s->est.win[DPROF_WINDOW_YOUNG].windows +
+			   s->est.win[DPROF_WINDOW_INUSE].windows,
 			   READ_ONCE(dprof_targets[t].older), bounce,
-			   base->scale.censuses ?
-			   div64_u64(s->win[DPROF_WINDOW_INUSE].draws,
-				     base->scale.censuses) : 0,
-			   s->win[DPROF_WINDOW_YOUNG].windows,
-			   s->win[DPROF_WINDOW_YOUNG].draws,
-			   s->win[DPROF_WINDOW_LIFE].windows);
+			   base->win.scale.censuses ?
+			   div64_u64(s->est.win[DPROF_WINDOW_INUSE].draws,
+				     base->win.scale.censuses) : 0,
+			   s->est.win[DPROF_WINDOW_YOUNG].windows,
+			   s->est.win[DPROF_WINDOW_YOUNG].draws,
+			   s->est.win[DPROF_WINDOW_LIFE].windows);
 	if (histories)
 		seq_printf(m, "  bounce: %llu of %llu watched objects were used or freed on another CPU than the allocating one\n",
 			   moved, histories);
@@ -618,7 +400,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		seq_printf(m, "\n%u of %u types sampled; share: of the misses in all types, +- its 95%% interval (binomial); older: objects live before load (scan)\n",
 			   seen, nr);
 	else
-		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from three kinds of window: on objects older than a window and not in use, by type, the samples per window times the type's such objects; on old objects in use (the CPUs' registers held them lately), drawn by their use, the samples per window weighed by the draw (rho) times the type's old objects; and on objects picked at allocation, watched from there, the samples per window times the type's allocations (under target=all every one, counted by cache; with lives on, the histories, each watched from allocation to free or history_timeout_ms, stand for those ages and the old kinds start at the timeout); +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window; <P%% when no window on the type saw an access, P its 95%% upper bound; +-? when one window is all a kind has, or no window sampled anything: then of the history samples); windows: sample windows opened on the type, all kinds; older: objects live before load (scan); old: its live objects older than a window (mean over time of the censuses); young: windows picked at allocation; picked: its allocations drawn (in proportion to its allocation rate); lives: its histories counted as lives\n",
+		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from three kinds of window: on objects older than a window and not in use, by type, the samples per window times the type's such objects; on old objects in use (the CPUs' registers held them lately), drawn by their use, the samples per window weighed by the draw (rho) times the type's old objects; and on objects picked at allocation, watched from there, the samples per window times the type's allocations (under target=all every one, counted by cache; with lives on, the histories, each watched from allocation to free or history_timeout_ms, stand for those ages and the old kinds start at the timeout); +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window; <P%% when no window on the type saw an access, P its 95%% upper bound; a kind with one window takes the spread of that kind's windows on all types, pooled, and its degrees of freedom; +-? when no other type has two such windows, or no window sampled anything: then of the history samples); windows: sample windows opened on the type, all kinds; older: objects live before load (scan); old: its live objects older than a window (mean over time of the censuses); young: windows picked at allocation; picked: its allocations drawn (in proportion to its allocation rate); lives: its histories counted as lives\n",
 			   seen, nr);
 	seq_printf(m, "%-24s %10s %15s %10s %9s %9s  %s%s\n", "type", "samples",
 		   "share+-95%", "misses", hw ? "avg_lat" : "windows", "older",
@@ -682,7 +464,7 @@ int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
 		const struct type_sum *s = &types[t];
 
 		for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++)
-			tf[t].windows += s->win[k].windows;
+			tf[t].windows += s->est.win[k].windows;
 		/* As "profile" shows rows: not variables, target=all's seen. */
 		if (dprof_sampling.sampler == DPROF_SAMPLER_NONE ||
 		    (!hw && is_variable(t)) || (dprof_target_all && !s->count))
@@ -690,9 +472,9 @@ int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
 		tf[t].share_kind = share_of(s, &base, &pm, &half);
 		tf[t].share = pm;
 		tf[t].half = half;
-		for (k = 0; !hw && s->weight && k < DPROF_NR_WINDOW_KINDS; k++)
-			tf[t].kind_part[k] = mul_div(s->part[k], 10000,
-						     s->weight);
+		for (k = 0; !hw && k < DPROF_NR_WINDOW_KINDS; k++)
+			tf[t].kind_part[k] = dprof_estimate_kind_part(&s->est,
+								      k);
 	}
 	kvfree(types);
 	return 0;
