@@ -94,7 +94,12 @@ calib=$(grep -c '^dprof_calib' /proc/slabinfo)
 [ "$ncaches" -ge $((nslab - calib - large)) ] ||
 	fail "target=all profiles $ncaches caches, /proc/slabinfo has $nslab ($calib of them dprof's calibration caches)"
 
-dprof-view record -o all.data -d 60 >record.log 2>&1 || fail "record: $(cat record.log)"
+# 90 s: the kthread's own objects, established by their use since
+# 2026-11-28, take in-use windows too (they are in its registers at every
+# tick); in 60 s the own caches got 10 to 14 windows each, at the test's
+# floor of 10 (the floor keeps each share testable), in 90 s 19 to 45
+# (four runs), for some 70 s more of wall time under -icount.
+dprof-view record -o all.data -d 90 >record.log 2>&1 || fail "record: $(cat record.log)"
 cat "$RANK"
 grep "^sample windows:" "$DPROF_DIR/status"
 sed -n '/types sampled/,$p' "$DPROF_DIR/profile" | grep -v "^ " | head -20
