@@ -8,8 +8,9 @@
  *    estimates a type's share as its samples per window times its live
  *    objects drawn at random (more draws than windows, so the shares do
  *    not swing with how many windows each type got) and prints it with
- *    its linearised 95% half-width (profile.c, window_weight()); "+-?"
- *    where a kind of window has one window only, "<P%" (a 95% upper
+ *    its linearised 95% half-width (estimate.c; a kind with one window
+ *    takes its kind's pooled spread); "+-?" where such a kind has no
+ *    pool, "<P%" (a 95% upper
  *    bound) where no window saw an access.  The report takes these from
  *    the profile dprof-view record saved; a type sampled only by
  *    histories has no window and so no share.  Without
