@@ -14,24 +14,31 @@
 # Output in build/case-referee/: the recording, the referee's table,
 # the judgment as text and JSON.  About 2 minutes at the default.
 #
-#   scripts/case-referee.sh [-k KERNEL] [-n SETS] [-p PARAMS]
-#   -n  sets memcslap sends (default 8000)
+#   scripts/case-referee.sh [-k KERNEL] [-n SETS] [-g GETS] [-p PARAMS]
+#   -n  sets memcslap sends over UDP (default 8000)
+#   -g  TCP gets memcslap sends after them (default 0; the run of issue
+#       "real applications" sends half as many gets as sets)
 #   -p  more dprof.ko parameters, after target=all (e.g. track_one_in=1)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=6.1
 sets=8000
 params=
-while getopts k:n:p: o; do
+gets=0
+while getopts k:n:g:p: o; do
 	case $o in
 	k) kernel=$OPTARG ;;
 	n) sets=$OPTARG ;;
+	g) gets=$OPTARG ;;
 	p) params=$OPTARG ;;
-	*) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	*) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 case $sets in
 ''|*[!0-9]*) echo "case-referee: -n $sets: not a count of sets" >&2; exit 2 ;;
+esac
+case $gets in
+''|*[!0-9]*) echo "case-referee: -g $gets: not a count of gets" >&2; exit 2 ;;
 esac
 out=$top/build/case-referee
 kver=$("$top/scripts/kernel.sh" "$kernel")
@@ -42,11 +49,11 @@ plugin=$("$top/scripts/referee.sh" plugin "$kver" "$out/referee.json")
 start=$(date +%s)
 DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000" \
 	"$top/scripts/vm.sh" -k "$kernel" -r debian -s "$out" -t 3600 \
-	"$top/selftests/referee/guest-memcached-dprof.sh" "$sets" "$params"
+	"$top/selftests/referee/guest-memcached-dprof.sh" "$sets" "$params" "$gets"
 echo "guest run: $(($(date +%s) - start)) s with the plugin"
 [ -s "$out/referee.json" ] && [ -s "$out/memcached.dprof" ] ||
 	{ echo "case-referee: the run left no recording or no referee table" >&2; exit 1; }
-grep -E "^sets_" "$out/memcached.log"
+grep -E "^sets_|^tcp_gets_" "$out/memcached.log"
 "$top/build/dprof-view" referee "$out/memcached.dprof" "$out/referee.json" |
 	tee "$out/judged.txt"
 "$top/build/dprof-view" referee --json "$out/memcached.dprof" \

@@ -8,13 +8,16 @@
 # around memcslap (memcached is up before).
 # Writes the recording, memcslap's output and memcached's count of sets
 # to /host.  Its arguments: the sets to send (default 8,000: 2 minutes
-# under the plugin), and more dprof.ko parameters (none by default).
+# under the plugin), more dprof.ko parameters (none by default), and TCP
+# gets to send after the sets (default none; issue "real applications"'
+# run sends half as many gets as sets).
 cd /selftests && . ./functions.sh
 trap 'pkill -x memcached; cleanup_modules' EXIT
 command -v memcached >/dev/null || skip "not in the Debian guest (scripts/vm.sh -r debian)"
 N=${1:-8000}
 # shellcheck disable=SC2086
 PARAMS=${2:-}
+GETS=${3:-0}
 # What the kernel allocates while dprof.ko loads (its perf events above
 # all, which the perf core touches on every trap and tick) is dprof's
 # own: the referee leaves its accesses out (progs/referee_own.c).
@@ -27,12 +30,16 @@ loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||
 	fail "memcached did not come up"
 # The referee's window (sync to sync) is the load, inside the
 # recording (see guest-udp-dprof.sh).
+gets=true
+[ "$GETS" -gt 0 ] &&
+	gets="taskset -c 1 memcslap -s 127.0.0.1:11211 -t get -e $GETS -c 1 >/dev/null"
 dprof-view record --no-progress -o /host/memcached.dprof -- \
-	sh -c "sync && taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && sync" \
+	sh -c "sync && taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && $gets && sync" \
 	>/host/memcached.log 2>&1 ||
 	fail "record around memcslap failed: $(cat /host/memcached.log)"
 memcstat --servers=127.0.0.1:11211 |
 	awk '$1 == "cmd_set:" { print "sets_done " $2 }' >>/host/memcached.log
 echo "sets_sent $N" >>/host/memcached.log
+echo "tcp_gets_sent $GETS" >>/host/memcached.log
 unload_mod dprof
 exit 0
