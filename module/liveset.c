@@ -95,24 +95,24 @@ static DEFINE_PER_CPU(long, live_count);
 /* Of them, pending (the scan's, byuse.c's): in the set, not yet live. */
 static DEFINE_PER_CPU(long, pending_count);
 
-static long live_total(void)
+static long sum_over_cpus(long __percpu *counter)
 {
 	long sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu(live_count, cpu));
+		sum += READ_ONCE(*per_cpu_ptr(counter, cpu));
 	return sum;
+}
+
+static long live_total(void)
+{
+	return sum_over_cpus(&live_count);
 }
 
 static long pending_total(void)
 {
-	long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu(pending_count, cpu));
-	return sum;
+	return sum_over_cpus(&pending_count);
 }
 
 /*
