@@ -178,7 +178,6 @@ void dprof_estimate_weigh(struct window_base *b, struct window_estimate *e)
 	e->weight = 0;
 	e->relvar = 0;
 	e->relvar_unknown = false;
-	e->spread_pooled = false;
 	e->fewest_df = 0;
 	e->zero_bound = 0;
 	for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++) {
@@ -202,7 +201,6 @@ void dprof_estimate_weigh(struct window_base *b, struct window_estimate *e)
 						     b->pool_df[k]),
 				      RELVAR_MAX);
 			df = b->pool_df[k];
-			e->spread_pooled = true;
 		} else {
 			e->relvar_unknown = true;
 			df = 0;

@@ -19,8 +19,6 @@ struct window_estimate {
 	u64 weight;
 	u64 relvar;		/* var(weight) / weight^2, in 1/2^20 */
 	bool relvar_unknown;	/* a kind with samples in 1 window, no pool */
-	/* a kind with samples in 1 window took its kind's pooled spread */
-	bool spread_pooled;
 	u64 fewest_df;		/* degrees of freedom of its least-known kind */
 	/* No window saw an access: the weight's 95% upper bound (3 / w). */
 	u64 zero_bound;
