@@ -262,8 +262,17 @@ static void add_line(struct classify *c, size_t *lcap, int target,
 	count_group(l, lc);
 }
 
+/* One history's watched slots and its counts on each (for whole_lines()). */
+struct hist_slots {
+	int target;
+	bool aligned;		/* to a line: object_line() is offset / 64 */
+	int nr;
+	uint16_t offset[DPROF_HIST_MAX_OFFSETS];
+	uint64_t n[DPROF_HIST_MAX_OFFSETS], r[DPROF_HIST_MAX_OFFSETS];
+};
+
 static void replay(struct classify *c, size_t *cap, size_t *lcap,
-		   const struct history *h)
+		   const struct history *h, struct hist_slots *out)
 {
 	uint8_t *class = xcalloc(h->nr_elems + 1, 1);
 	const struct hist_elem **writer = xcalloc(h->nr_elems + 1,
@@ -283,6 +292,9 @@ static void replay(struct classify *c, size_t *cap, size_t *lcap,
 		x->offset[x->nr_offsets++] = h->offset[k];
 	}
 
+	out->target = h->target;
+	out->aligned = h->addr % CLASSIFY_LINE == 0;
+	out->nr = h->nr_offsets;
 	for (int k = 0; k < h->nr_offsets; k++) {
 		f = field_of(c, cap, h->target, h->offset[k]);
 		f->histories++;
@@ -342,6 +354,9 @@ static void replay(struct classify *c, size_t *cap, size_t *lcap,
 		t = (double)(f->true_sharing - t0[k]);
 		fs = (double)(f->false_sharing - f0[k]);
 		r = (double)(f->transfers - r0[k]);
+		out->offset[k] = h->offset[k];
+		out->n[k] = f->accesses - n0[k];
+		out->r[k] = f->transfers - r0[k];
 		f->sums.n2 += n * n;
 		f->sums.t2 += t * t;
 		f->sums.tn += t * n;
@@ -532,8 +547,78 @@ static void finish_line(struct classify *c, struct classify_line *l)
 		c->lines_decided++;
 }
 
+/* The first field of @target at @offset or after, in the sorted fields. */
+static size_t first_field(const struct classify *c, int target,
+			  uint16_t offset)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct classify_field *f = &c->f[mid];
+
+		if (f->target < target ||
+		    (f->target == target && f->offset < offset))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Did @s watch every slot of line @line that any history saw accessed? */
+static bool watched_whole(const struct classify *c,
+			  const struct hist_slots *s, uint16_t line)
+{
+	uint16_t lo = line * CLASSIFY_LINE;
+
+	for (size_t i = first_field(c, s->target, lo);
+	     i < c->n && c->f[i].target == s->target &&
+	     c->f[i].offset < lo + CLASSIFY_LINE; i++) {
+		bool watched = false;
+
+		if (!c->f[i].accesses)
+			continue;
+		for (int k = 0; k < s->nr; k++)
+			watched |= s->offset[k] == c->f[i].offset;
+		if (!watched)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The transfers a field can be charged with: those of the histories that
+ * watched its line whole (struct classify_field, transfer_histories).  A
+ * slot no history watched is not known to be accessed, and is not asked
+ * for; the coverage line counts such slots.  After the fields are sorted.
+ */
+static void whole_lines(struct classify *c, const struct hist_slots *s,
+			size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (int k = 0; s[i].aligned && k < s[i].nr; k++) {
+			size_t at = first_field(c, s[i].target,
+						s[i].offset[k]);
+			struct classify_field *f = &c->f[at];
+			double x = (double)s[i].n[k], r = (double)s[i].r[k];
+
+			if (!watched_whole(c, &s[i],
+					   s[i].offset[k] / CLASSIFY_LINE))
+				continue;
+			f->transfer_histories++;
+			f->sums.whole_accesses += s[i].n[k];
+			f->sums.whole_transfers += s[i].r[k];
+			f->sums.whole_n2 += x * x;
+			f->sums.whole_r2 += r * r;
+			f->sums.whole_rn += r * x;
+		}
+	}
+}
+
 void classify_build(struct classify *c, const struct history_set *hs)
 {
+	struct hist_slots *slots = xcalloc(hs->n + 1, sizeof(*slots));
 	size_t cap = 0, lcap = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -543,10 +628,14 @@ void classify_build(struct classify *c, const struct history_set *hs)
 			c->skipped++;
 			continue;
 		}
+		replay(c, &cap, &lcap, &hs->h[i], &slots[c->histories]);
 		c->histories++;
 		c->unaligned += hs->h[i].addr % CLASSIFY_LINE != 0;
-		replay(c, &cap, &lcap, &hs->h[i]);
 	}
+	if (c->n)
+		qsort(c->f, c->n, sizeof(*c->f), by_field);
+	whole_lines(c, slots, c->histories);
+	free(slots);
 	for (size_t i = 0; i < c->n; i++) {
 		struct classify_field *f = &c->f[i];
 
@@ -579,17 +668,30 @@ void classify_build(struct classify *c, const struct history_set *hs)
 						  f->sums.fn, f->sums.n2,
 						  f->histories);
 		}
-		f->transfer_share = share_of(f->transfers, f->accesses,
-					     f->sums.r2, f->sums.rn,
-					     f->sums.n2, f->histories);
-		f->label = label_of(f->true_share, f->false_share,
-				    f->transfer_share, c->threshold,
-				    f->histories, f->false_histories,
-				    &f->histories_to_decide);
+		f->transfer_share = share_of(f->sums.whole_transfers,
+					     f->sums.whole_accesses,
+					     f->sums.whole_r2,
+					     f->sums.whole_rn,
+					     f->sums.whole_n2,
+					     f->transfer_histories);
+		if (f->transfer_share.half < 0) {
+			/* Moves not placed: the label leaves them out. */
+			struct classify_share none = { 0, 0 };
+
+			f->label = label_of(f->true_share, f->false_share,
+					    none, c->threshold, f->histories,
+					    f->false_histories,
+					    &f->histories_to_decide);
+			f->transfer_share.p = f->accesses ?
+				(double)f->transfers / f->accesses : 0;
+		} else {
+			f->label = label_of(f->true_share, f->false_share,
+					    f->transfer_share, c->threshold,
+					    f->histories, f->false_histories,
+					    &f->histories_to_decide);
+		}
 		count_label(c, f->label);
 	}
-	if (c->n)
-		qsort(c->f, c->n, sizeof(*c->f), by_field);
 	for (size_t i = 0; i < c->nl; i++)
 		finish_line(c, &c->l[i]);
 	if (c->nl)

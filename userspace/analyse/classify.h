@@ -10,7 +10,8 @@
  *     is kept);
  *   a transfer when it is c's first access to L and another CPU wrote L
  *     before: the object moving between CPUs (a hand-off), which sharing
- *     does not cause and moving less would avoid;
+ *     does not cause and moving less would avoid (charged to a field only
+ *     by histories that watched the whole line: transfer_histories);
  *   a first touch when it is c's first access to L and no other CPU wrote
  *     it: cold for this CPU, unclassified;
  *   a hit otherwise.
@@ -83,6 +84,9 @@ struct classify_sums {
 	double n2, t2, tn, f2, fn, r2, rn;	/* r: transfers */
 	uint64_t mate_histories, mate_accesses, mate_false;
 	double mate_n2, mate_f2, mate_fn;
+	/* Over the histories that watched the field's line whole (below). */
+	uint64_t whole_accesses, whole_transfers;
+	double whole_n2, whole_r2, whole_rn;
 };
 
 struct classify_field {
@@ -100,6 +104,18 @@ struct classify_field {
 	/* false_share: over the histories with a line-mate, if any */
 	struct classify_share true_share, false_share, transfer_share;
 	uint64_t false_histories;	/* the histories false_share is over */
+	/*
+	 * A move lands on the first watched slot the arriving CPU touches,
+	 * which is the field that took the miss only if the history watched
+	 * every slot of the line the CPU might touch first.  The transfer
+	 * share is over the histories that watched every slot of the line
+	 * that any history saw accessed; with fewer than two, its interval
+	 * is unknown, transfer_share.p is the share over all the field's
+	 * histories (an upper bound: the move may have been another slot's),
+	 * and the label is from the invalidations alone: the line's row
+	 * says whether the line moves.
+	 */
+	uint64_t transfer_histories;
 	enum classify_label label;
 	/*
 	 * Undecided: about how many histories in all would decide it (the

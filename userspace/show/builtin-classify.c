@@ -40,7 +40,7 @@ static const struct opt classify_own[] = {
 	  "    TRANSFERS FIRST_TOUCH WRITER_OFFSETS\n"
 	  "    HISTORIES TRUE_HALF95 FALSE_HALF95 DECIDE\n"
 	  "    FALSE_HISTORIES TRUE_SHARE FALSE_SHARE\n"
-	  "    TRANSFER_HALF95 TRANSFER_SHARE\n"
+	  "    TRANSFER_HALF95 TRANSFER_SHARE TRANSFER_HISTORIES\n"
 	  "  line CACHE LINE LABEL ACCESSES TRUE FALSE\n"
 	  "    TRANSFERS FIRST_TOUCH HISTORIES SLOTS TOGETHER\n"
 	  "    MOVED GROUP_HISTORIES MOVED_LO MOVED_HI\n"
@@ -92,6 +92,12 @@ static const struct command_opts classify_cmd = {
 	"many histories in all would settle it (never: the share sits on 5%).\n"
 	"A line-mate's writes are seen only by histories that watched both,\n"
 	"so the false-sharing share is over those (n_false) where there are any.\n"
+	"A move lands on the first watched field the arriving CPU touches,\n"
+	"which took the miss only if every field of the line it might touch\n"
+	"first was watched too: the transfer share is over the histories that\n"
+	"watched every slot of the line any history saw used (n_tr); with\n"
+	"fewer than two it shows <= the share over all (a bound), the label\n"
+	"leaves moves out and the line's row says whether the line moves.\n"
 	"These are estimates from access order, not\n"
 	"measured misses; a write to another field is seen only by histories\n"
 	"that watched both (history_mode=pairs).  Conflict and capacity misses\n"
@@ -188,7 +194,8 @@ enum {
 	COL_CACHE, COL_OFFSET, COL_FIELD, COL_HISTORIES, COL_ACCESSES,
 	COL_HITS, COL_TRUE, COL_TRUE_HALF, COL_FALSE, COL_FALSE_HALF,
 	COL_FALSE_HISTORIES, COL_TRUE_SHARE, COL_FALSE_SHARE,
-	COL_TRANSFERS, COL_TRANSFER_HALF, COL_TRANSFER_SHARE, COL_FIRST,
+	COL_TRANSFERS, COL_TRANSFER_HALF, COL_TRANSFER_HISTORIES,
+	COL_TRANSFER_SHARE, COL_FIRST,
 	COL_LABEL, COL_DECIDE, COL_WRITERS, COL_WRITER_OFFSETS,
 	NR_CLASSIFY_COLS
 };
@@ -217,6 +224,9 @@ static const struct column classify_cols[NR_CLASSIFY_COLS] = {
 			    COL_ACCESSES },
 	[COL_TRANSFER_HALF] = { "±95%", "transfers_half95", 18, COL_DOUBLE,
 				6, 0, 0, 1 },
+	/* The histories that watched the field's line whole. */
+	[COL_TRANSFER_HISTORIES] = { "n_tr", "transfer_histories", 20,
+				     COL_UINT, 5 },
 	[COL_TRANSFER_SHARE] = { NULL, "transfers_share", 19, COL_DOUBLE },
 	[COL_FIRST] = { "1st_touch", "first_touch", 8, COL_PCT, 9, 0,
 			COL_ACCESSES },
@@ -231,7 +241,7 @@ static const struct column classify_cols[NR_CLASSIFY_COLS] = {
 struct classify_bufs {
 	char name[2048], short_name[2048], fit[64];
 	char true_half[16], false_half[16], transfer_half[16], decide[32];
-	char false_pct[16];
+	char false_pct[16], transfer_pct[16];
 	char writers[8192], writers_short[8192], offsets[256];
 };
 
@@ -320,6 +330,12 @@ static void classify_cells(struct cell *cells, const struct classify_field *f,
 	half_cell(&cells[COL_TRANSFER_HALF], f->transfer_share,
 		  b->transfer_half, sizeof(b->transfer_half));
 	cells[COL_TRANSFER_SHARE].d = f->transfer_share.p;
+	cells[COL_TRANSFER_HISTORIES].u = f->transfer_histories;
+	/* Over the histories that watched the line whole; else a bound. */
+	snprintf(b->transfer_pct, sizeof(b->transfer_pct), "%s%.1f%%",
+		 f->transfer_share.half < 0 && f->transfers ? "<=" : "",
+		 100 * f->transfer_share.p);
+	cells[COL_TRANSFERS].text = b->transfer_pct;
 	cells[COL_HISTORIES].u = f->histories;
 	cells[COL_FALSE_HISTORIES].u = f->false_histories;
 	cells[COL_TRUE_SHARE].d = f->true_share.p;

@@ -342,7 +342,138 @@ static void test_classify_count_labels(void)
 	classify_done(&c, &hs, &r, &f);
 }
 
+/*
+ * A move charged to the field that took it.  cpu0 writes offsets 0, 8
+ * and 16 of one line, then cpu1 reads 16 and then 8: the line arrives
+ * with 16.  Histories watching {0, 8} see cpu1's read of 8 as the move
+ * (its first watched access to the line), histories watching {0, 8, 16}
+ * see it at 16 and 8 hit.  Only the second kind watched every slot used
+ * (0, 8 and 16), so 16 is handoff, 8 neither, though 8's raw count has
+ * three transfers, which an attribution to any watching history would
+ * have labelled handoff (3 of 12 accesses).
+ */
+static void mover_history(struct fixture *f, uint32_t id, bool with_16)
+{
+	struct dprof_hist_begin b = {
+		.hdr = { .kind = DPROF_REC_HIST_BEGIN, .size = sizeof(b) },
+		.time_ns = 1000, .addr = 0xffff888000004000ull + 64 * id,
+		.id = id, .offset = { 0, 8, 16 }, .len = 8,
+		.nr_offsets = with_16 ? 3 : 2,
+	};
+	struct dprof_hist_end x = {
+		.hdr = { .kind = DPROF_REC_HIST_END, .size = sizeof(x) },
+		.time_ns = 9000, .id = id, .reason = DPROF_HIST_FREED,
+		.elements = with_16 ? 5 : 3,
+	};
+	/* cpu, watch slot, write */
+	static const int seq[5][3] = {
+		{ 0, 0, 1 }, { 0, 1, 1 }, { 0, 2, 1 }, { 1, 2, 0 }, { 1, 1, 0 },
+	};
+
+	fixture_raw(f, &b, sizeof(b));
+	for (int i = 0; i < 5; i++) {
+		struct dprof_hist_elem e = {
+			.kind = DPROF_REC_HIST_ELEM, .size = sizeof(e),
+			.cpu = (uint16_t)seq[i][0],
+			.tag = id | DPROF_ELEM_WATCH(seq[i][1]) |
+			       (seq[i][2] ? DPROF_ELEM_WRITE : 0),
+			.ip_lo = 0x81000200 + i, .time_ns = 10 * (i + 1),
+		};
+
+		if (seq[i][1] == 2 && !with_16)
+			continue;
+		fixture_raw(f, &e, sizeof(e));
+	}
+	fixture_raw(f, &x, sizeof(x));
+}
+
+static void test_classify_moves_placed(void)
+{
+	struct fixture f;
+	struct recording r;
+	struct history_set hs;
+	struct classify c;
+	struct rec_error err;
+
+	fixture_begin(&f, 1);
+	for (uint32_t i = 0; i < 3; i++)
+		mover_history(&f, 300 + i, false);
+	for (uint32_t i = 0; i < 3; i++)
+		mover_history(&f, 310 + i, true);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	histories_build(&hs, &r);
+	classify_build(&c, &hs);
+	CHECK_EQ_U64(c.histories, 6);
+	CHECK_EQ_U64(c.n, 3);
+	if (c.n == 3) {
+		const struct classify_field *f8 = &c.f[1], *f16 = &c.f[2];
+
+		CHECK_EQ_U64(f8->offset, 8);
+		CHECK_EQ_U64(f8->transfers, 3);
+		CHECK_EQ_U64(f8->transfer_histories, 3);
+		CHECK(f8->transfer_share.p == 0 && f8->transfer_share.half == 0);
+		CHECK(f8->label == CLASSIFY_NEITHER);
+		CHECK_EQ_U64(f16->offset, 16);
+		CHECK_EQ_U64(f16->transfer_histories, 3);
+		CHECK(f16->transfer_share.p > 0.499 &&
+		      f16->transfer_share.p < 0.501);
+		CHECK(f16->label == CLASSIFY_HANDOFF);
+	}
+	/* The line moved in every life, whichever slot took it. */
+	CHECK_EQ_U64(c.nl, 1);
+	if (c.nl == 1) {
+		CHECK_EQ_U64(c.l[0].transfers, 6);
+		CHECK(c.l[0].label == CLASSIFY_HANDOFF);
+	}
+	classify_done(&c, &hs, &r, &f);
+
+	/*
+	 * With no history watching 16, nothing says 16 is used: {0, 8} is
+	 * the line whole as far as the histories know, and 8 takes the
+	 * moves (the limit classify.h states; the coverage line counts
+	 * planned slots no history watched).
+	 */
+	fixture_begin(&f, 1);
+	for (uint32_t i = 0; i < 3; i++)
+		mover_history(&f, 300 + i, false);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	histories_build(&hs, &r);
+	classify_build(&c, &hs);
+	CHECK_EQ_U64(c.n, 2);
+	if (c.n == 2) {
+		CHECK_EQ_U64(c.f[1].transfer_histories, 3);
+		CHECK(c.f[1].label == CLASSIFY_HANDOFF);
+	}
+	classify_done(&c, &hs, &r, &f);
+
+	/*
+	 * One whole-line history: no interval for the placed share, so 8's
+	 * label leaves the moves out (neither: no invalidation) and its
+	 * share is the bound over all its histories, 3 of 8 accesses.
+	 */
+	fixture_begin(&f, 1);
+	for (uint32_t i = 0; i < 3; i++)
+		mover_history(&f, 300 + i, false);
+	mover_history(&f, 310, true);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	histories_build(&hs, &r);
+	classify_build(&c, &hs);
+	CHECK_EQ_U64(c.n, 3);
+	if (c.n == 3) {
+		CHECK_EQ_U64(c.f[1].transfer_histories, 1);
+		CHECK(c.f[1].transfer_share.half < 0);
+		CHECK(c.f[1].transfer_share.p > 0.374 &&
+		      c.f[1].transfer_share.p < 0.376);
+		CHECK(c.f[1].label == CLASSIFY_NEITHER);
+	}
+	classify_done(&c, &hs, &r, &f);
+}
+
 const struct unit_test classify_tests[] = {
+	{ "classify_moves_placed", test_classify_moves_placed },
 	{ "classify_known_history", test_classify_known_history },
 	{ "classify_intervals", test_classify_intervals },
 	{ "classify_lines", test_classify_lines },
