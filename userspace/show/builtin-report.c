@@ -125,7 +125,7 @@ enum {
 	RC_OLDER_TEXT, RC_SAMPLES, RC_MISSES, RC_SHARE, RC_SHARE_ERR,
 	RC_SHARE_UPPER, RC_WINDOWS, RC_OLDER, RC_OLDER_TRACKED, RC_ALLOCS,
 	RC_FREES, RC_LIVE_END, RC_WS_BYTES, RC_BOUNCE, RC_BOUNCE_ERR,
-	RC_BOUNCE_ADDRS, RC_N
+	RC_BOUNCE_ADDRS, RC_ESTABLISHED, RC_N
 };
 
 static const struct column type_cols[RC_N] = {
@@ -151,6 +151,7 @@ static const struct column type_cols[RC_N] = {
 	[RC_BOUNCE] = { "bounce", "bounce", 0, COL_DOUBLE, 16 },
 	[RC_BOUNCE_ERR] = { NULL, "bounce_err95", 0, COL_DOUBLE },
 	[RC_BOUNCE_ADDRS] = { NULL, "bounce_addresses", 0, COL_UINT },
+	[RC_ESTABLISHED] = { NULL, "told_from_zero", 0, COL_BOOL },
 };
 
 /* The share as the text shows it: with its interval, bound or reason. */
@@ -219,6 +220,7 @@ static void type_row(const struct table *tab, const struct report *rep,
 		[RC_BOUNCE_ERR] = { .d = t->bounce_err,
 				    .null = t->bounce_err < 0 },
 		[RC_BOUNCE_ADDRS] = { .u = t->bounce_addrs },
+		[RC_ESTABLISHED] = { .u = t->established },
 	};
 
 	bytes_text(t->ws_bytes, ws, sizeof(ws));
@@ -255,9 +257,15 @@ static void report_text(FILE *out, const struct report_opts *o,
 			(unsigned long long)rep->not_slab,
 			rep->data_types ? " (ranked below by symbol: var, var[module], var(percpu), [stack], [user], [unnamed])" : "");
 	table_header(&tab);
-	for (size_t i = 0; i < rep->nr_types; i++)
-		if (shown(o, rep, i))
-			type_row(&tab, rep, i);
+	for (size_t i = 0; i < rep->nr_types; i++) {
+		if (!shown(o, rep, i))
+			continue;
+		if (!rep->types[i].established &&
+		    (!i || rep->types[i - 1].established))
+			fprintf(out, "# below: shares not told from zero (their 95%% interval reaches 0, or is unknown), ranked by share: too few windows to rank them above those measured%s\n",
+				i ? "" : " (none is told from zero)");
+		type_row(&tab, rep, i);
+	}
 }
 
 static void report_json(FILE *out, const struct report_opts *o,
