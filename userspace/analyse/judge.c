@@ -141,11 +141,23 @@ static const struct classify_field *classified(const struct classify *c,
 	return NULL;
 }
 
+/* A verdict on a decided label from the referee's true and false misses. */
+static enum judge_verdict verdict_of(enum classify_label label,
+				     uint64_t oracle_true,
+				     uint64_t oracle_false)
+{
+	/* A hand-off miss is a true-sharing miss to the referee. */
+	bool says_true = label != CLASSIFY_FALSE_SHARING;
+
+	if (!oracle_true && !oracle_false)
+		return JUDGE_NO_MISSES;
+	return says_true == (oracle_true >= oracle_false) ? JUDGE_AGREE :
+							   JUDGE_CONTRADICT;
+}
+
 static void judge_label(struct judge *j, struct judge_field *f,
 			const struct classify_field *cf)
 {
-	bool says_true;
-
 	if (!cf)
 		return;
 	f->classified = true;
@@ -156,19 +168,42 @@ static void judge_label(struct judge *j, struct judge_field *f,
 	if (!f->labelled)
 		return;
 	j->labels++;
-	/* A hand-off miss is a true-sharing miss to the referee. */
-	says_true = cf->label != CLASSIFY_FALSE_SHARING;
-	if (!f->oracle_true && !f->oracle_false)
-		f->verdict = JUDGE_NO_MISSES;
-	else if (says_true == (f->oracle_true >= f->oracle_false))
-		f->verdict = JUDGE_AGREE;
-	else
-		f->verdict = JUDGE_CONTRADICT;
+	f->verdict = verdict_of(cf->label, f->oracle_true, f->oracle_false);
 	j->contradicted += f->verdict != JUDGE_AGREE;
 }
 
 /* The referee's line, in bytes (referee/coherence.h's COH_LINE). */
 #define REFEREE_LINE 64
+
+/* classify's decided line labels against the referee's lines. */
+static void judge_lines(struct judge *j, const struct recording *r,
+			const struct oracle *o, const struct classify *c)
+{
+	for (size_t i = 0; c && i < c->nl; i++) {
+		const struct classify_line *cl = &c->l[i];
+		struct judge_field sum = { 0 };
+		struct judge_line *l;
+
+		if (cl->label != CLASSIFY_TRUE_SHARING &&
+		    cl->label != CLASSIFY_FALSE_SHARING &&
+		    cl->label != CLASSIFY_HANDOFF)
+			continue;
+		if (cl->target < 0 || (size_t)cl->target >= r->nr_targets)
+			continue;
+		oracle_slot(o, r->targets[cl->target].name,
+			    cl->line * REFEREE_LINE, REFEREE_LINE, &sum);
+		j->l = xrealloc(j->l, (j->nl + 1) * sizeof(*j->l));
+		l = &j->l[j->nl++];
+		l->target = cl->target;
+		l->line = cl->line;
+		l->label = cl->label;
+		l->oracle_true = sum.oracle_true;
+		l->oracle_false = sum.oracle_false;
+		l->verdict = verdict_of(cl->label, sum.oracle_true,
+					sum.oracle_false);
+		j->lines_contradicted += l->verdict != JUDGE_AGREE;
+	}
+}
 
 /*
  * dprof's working set of each type against the referee's occupancy:
@@ -328,6 +363,7 @@ void judge_build(struct judge *j, const struct recording *r,
 					  (double)all;
 		judge_label(j, f, cf);
 	}
+	judge_lines(j, r, o, c);
 	judge_workingset(j, r, o, wset);
 	dprof_weights(j, r, rep);
 	rank_types(j);
@@ -367,5 +403,6 @@ void judge_free(struct judge *j)
 {
 	free(j->t);
 	free(j->f);
+	free(j->l);
 	memset(j, 0, sizeof(*j));
 }

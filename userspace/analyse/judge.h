@@ -84,11 +84,28 @@ struct judge_field {
 	enum judge_verdict verdict;	/* of a decided label */
 };
 
+/*
+ * A cache line's decided label (classify's per-line table) against the
+ * referee's sharing misses over the line's 64 bytes: reported, not
+ * judged.  A move between CPUs is charged to the line whichever field
+ * the arriving CPU touched first, so this is where handoff is decided.
+ */
+struct judge_line {
+	int target;
+	uint16_t line;		/* offset / 64 */
+	enum classify_label label;
+	uint64_t oracle_true, oracle_false;
+	enum judge_verdict verdict;
+};
+
 struct judge {
 	struct judge_type *t;
 	size_t nt;
 	struct judge_field *f;
 	size_t nf;
+	struct judge_line *l;	/* the lines with a decided label */
+	size_t nl;
+	size_t lines_contradicted;
 	double spearman;	/* over the types both saw; NAN below 2 */
 	size_t both_types;	/* types both saw */
 	uint64_t oracle_slab_accesses;	/* the referee's, over slab types */

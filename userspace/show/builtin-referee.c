@@ -70,7 +70,9 @@ static const struct command_opts referee_cmd = {
 	"classify's decided sharing labels against the referee's majority class\n"
 	"among the field's sharing misses (a hand-off miss is true sharing to the\n"
 	"referee, as in the thesis); a label where the referee saw no sharing\n"
-	"miss counts against it.  Working set: workingset's bytes a type keeps in\n"
+	"miss counts against it.  The per-line labels likewise, against the\n"
+	"referee's misses over the line's 64 bytes (reported, not judged).\n"
+	"Working set: workingset's bytes a type keeps in\n"
 	"use on average (lines its lives touch, from histories, 95% interval)\n"
 	"against the referee's lines touched by the type's live objects, its\n"
 	"line-time divided by dprof's span (first to last alloc/free event); the\n"
@@ -253,14 +255,59 @@ static void ws_rows(const struct table *tab, const struct judge *jd)
 	}
 }
 
-static const char *verdict_name(const struct judge_field *f)
+static const char *verdict_text(enum judge_verdict v)
 {
-	if (!f->labelled)
-		return "-";
-	switch (f->verdict) {
+	switch (v) {
 	case JUDGE_AGREE: return "agrees";
 	case JUDGE_CONTRADICT: return "contradicts";
 	default: return "no-misses";
+	}
+}
+
+static const char *verdict_name(const struct judge_field *f)
+{
+	return f->labelled ? verdict_text(f->verdict) : "-";
+}
+
+/* classify's decided line labels against the referee's lines. */
+enum {
+	NC_CACHE, NC_LINE, NC_BYTES, NC_LABEL, NC_OTRUE, NC_OFALSE,
+	NC_VERDICT, NR_LINE_COLS
+};
+
+static const struct column line_cols[NR_LINE_COLS] = {
+	[NC_CACHE] = { "type", "cache", 0, COL_STR, -26 },
+	[NC_LINE] = { "line", "line", 0, COL_UINT, 4 },
+	[NC_BYTES] = { "bytes", NULL, 0, COL_STR, -9 },
+	[NC_LABEL] = { "label", "label", 0, COL_STR, -13, 2 },
+	[NC_OTRUE] = { "ref_true", "referee_true_sharing", 0, COL_UINT, 9 },
+	[NC_OFALSE] = { "ref_false", "referee_false_sharing", 0, COL_UINT,
+			9 },
+	[NC_VERDICT] = { "verdict", "verdict", 0, COL_STR, -11, 2 },
+};
+
+static void line_rows(const struct table *tab, const struct recording *r,
+		      const struct judge *jd, const char *target)
+{
+	for (size_t i = 0; i < jd->nl; i++) {
+		const struct judge_line *l = &jd->l[i];
+		const char *cache = r->targets[l->target].name;
+		struct cell c[NR_LINE_COLS];
+		char bytes[32];
+
+		if (target && strcmp(target, cache))
+			continue;
+		memset(c, 0, sizeof(c));
+		snprintf(bytes, sizeof(bytes), "%u-%u", l->line * 64u,
+			 l->line * 64u + 63);
+		c[NC_CACHE].s = cache;
+		c[NC_LINE].u = l->line;
+		c[NC_BYTES].s = bytes;
+		c[NC_LABEL].s = classify_label_name(l->label);
+		c[NC_OTRUE].u = l->oracle_true;
+		c[NC_OFALSE].u = l->oracle_false;
+		c[NC_VERDICT].s = verdict_text(l->verdict);
+		table_row(tab, c);
 	}
 }
 
@@ -327,6 +374,11 @@ static void report(FILE *out, const struct recording *r,
 		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
 		.j = &j, .indent = "  ",
 	};
+	struct table ntab = {
+		.cols = line_cols, .nr_cols = NR_LINE_COLS,
+		.mode = as_json ? TABLE_JSON : TABLE_TEXT, .out = out,
+		.j = &j, .indent = "  ",
+	};
 	int cur = -1;
 
 	if (as_json) {
@@ -345,6 +397,12 @@ static void report(FILE *out, const struct recording *r,
 		json_uint(&j, "fields_held", jd->held);
 		json_uint(&j, "labels", jd->labels);
 		json_uint(&j, "labels_contradicted", jd->contradicted);
+		json_uint(&j, "line_labels", jd->nl);
+		json_uint(&j, "line_labels_contradicted",
+			  jd->lines_contradicted);
+		json_array_begin(&j, "lines");
+		line_rows(&ntab, r, jd, target);
+		json_array_end(&j);
 		json_uint(&j, "workingsets", jd->ws_types);
 		json_uint(&j, "workingsets_held", jd->ws_held);
 		json_double(&j, "referee_span_over_dprof", jd->ws_span_scale);
@@ -379,6 +437,12 @@ static void report(FILE *out, const struct recording *r,
 			(unsigned long long)jd->min_samples);
 		fprintf(out, "labels: %zu of %zu decided sharing labels contradict the referee's majority class\n",
 			jd->contradicted, jd->labels);
+		fprintf(out, "line labels: %zu of %zu decided labels of cache lines contradict the referee's majority class over the line's 64 bytes (a move is the line's, whichever field the arriving CPU touched first; reported, not judged)\n",
+			jd->lines_contradicted, jd->nl);
+		if (jd->nl) {
+			table_header(&ntab);
+			line_rows(&ntab, r, jd, target);
+		}
 		if (jd->ws_types || o->nocc) {
 			fprintf(out, "working set: dprof's 95%% interval holds the referee's bytes for %zu of %zu types (bytes in use and objects live on average over dprof's span; the referee measured %.3gx as long)\n",
 				jd->ws_held, jd->ws_types,

@@ -161,7 +161,59 @@ static void test_judge_workingset(void)
 	fixture_free(&f);
 }
 
+/*
+ * Line labels against the referee's misses over the line's 64 bytes: a
+ * handoff line whose misses (at two of its offsets) are mostly true
+ * sharing agrees; a false-sharing line where the referee counts only
+ * true sharing contradicts; a line with no miss there is no-misses.
+ */
+static void test_judge_lines(void)
+{
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	struct classify_line lines[3] = {
+		{ .target = 0, .line = 0, .label = CLASSIFY_HANDOFF },
+		{ .target = 0, .line = 1, .label = CLASSIFY_FALSE_SHARING },
+		{ .target = 0, .line = 2, .label = CLASSIFY_TRUE_SHARING },
+	};
+	struct classify c = { .l = lines, .nl = 3 };
+	const char *path;
+
+	fixture_begin(&f, 1);
+	window(&f, 0, 10);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r, NULL);
+	path = write_table("{\"referee\": 1, \"measured\": {\"seconds\": 2, \"accesses\": 100},"
+			   " \"fields\": ["
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 9, \"true_sharing\": 4},"
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 56, \"loads\": 9, \"true_sharing\": 2, \"false_sharing\": 5},"
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 72, \"loads\": 9, \"true_sharing\": 3}]}");
+	CHECK(path && oracle_load(&o, path) == 0);
+	judge_build(&j, &r, &o, &ws, &c, NULL, NULL, 10);
+	CHECK_EQ_U64(j.nl, 3);
+	if (j.nl == 3) {
+		CHECK_EQ_U64(j.l[0].oracle_true, 6);
+		CHECK_EQ_U64(j.l[0].oracle_false, 5);
+		CHECK(j.l[0].verdict == JUDGE_AGREE);
+		CHECK(j.l[1].verdict == JUDGE_CONTRADICT);
+		CHECK(j.l[2].verdict == JUDGE_NO_MISSES);
+	}
+	CHECK_EQ_U64(j.lines_contradicted, 2);
+	judge_free(&j);
+	oracle_free(&o);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+	unlink(path);
+}
+
 const struct unit_test judge_tests[] = {
+	{ "judge: line labels against the referee's lines", test_judge_lines },
 	{ "judge: shares against a referee table, ranks", test_judge },
 	{ "judge: working sets against the referee's occupancy",
 	  test_judge_workingset },
