@@ -55,12 +55,10 @@ static int offset_cmp(const void *a, const void *b)
 
 /*
  * Types by misses (hardware samplers) or by estimated share, then
- * samples (watch), most first.
- */
-/*
- * The shares told from zero first, then the others, each by share: a
- * type on a few windows, one of which caught a burst, is not ranked above
- * types measured on hundreds (design.rst, "Ranking what is known first").
+ * samples (watch), most first; the shares told from zero before the
+ * others: a type on a few windows, one of which caught a burst, is not
+ * ranked above types measured on hundreds (design.rst, "Ranking what is
+ * known first").
  */
 static int type_cmp(const void *a, const void *b)
 {
