@@ -31,8 +31,6 @@ struct type_sum {
 	/* watch: the sums of each kind of window, and the type's estimate */
 	struct window_estimate est;
 	unsigned int target;
-	/* Its share's 95% interval lies above 0: ranked first (type_cmp). */
-	bool told;
 };
 
 /* What every type's share is taken of. */
@@ -55,10 +53,7 @@ static int offset_cmp(const void *a, const void *b)
 
 /*
  * Types by misses (hardware samplers) or by estimated share, then
- * samples (watch), most first; the shares told from zero before the
- * others: a type on a few windows, one of which caught a burst, is not
- * ranked above types measured on hundreds (design.rst, "Ranking what is
- * known first").
+ * samples (watch), most first.
  */
 static int type_cmp(const void *a, const void *b)
 {
@@ -66,8 +61,6 @@ static int type_cmp(const void *a, const void *b)
 	u64 wx = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? x->est.weight : x->misses;
 	u64 wy = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? y->est.weight : y->misses;
 
-	if (x->told != y->told)
-		return x->told ? -1 : 1;
 	if (wx == wy && dprof_sampling.sampler == DPROF_SAMPLER_WATCH) {
 		wx = x->count;
 		wy = y->count;
@@ -353,7 +346,6 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	struct type_sum *types = NULL;
 	unsigned int t, nr, seen = 0, nr_vars = 0;
 	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH;
-	bool told_end = false;
 
 	counters_sum(&c);
 	seq_printf(m, "sampler: %s", dprof_sampler_names[dprof_sampling.sampler]);
@@ -397,12 +389,6 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	if (!offs || !types)
 		goto out;
 	shares_prepare(types, nr, &base, hw);
-	for (t = 0; t < nr; t++) {
-		unsigned int pm, half;
-
-		types[t].told = share_of(&types[t], &base, &pm, &half) ==
-				DPROF_SHARE_INTERVAL && pm > half;
-	}
 	sort(types, nr, sizeof(*types), type_cmp, NULL);
 	for (t = 0; t < nr; t++) {
 		if (!hw && is_variable(types[t].target))
@@ -424,10 +410,6 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		if ((dprof_target_all && !types[t].count) ||
 		    (!hw && is_variable(types[t].target)))
 			continue;
-		if (!types[t].told && !told_end) {
-			seq_puts(m, "-- below: shares not told from zero (their 95% interval reaches 0, or is unknown), by share: too few windows to rank them above those measured\n");
-			told_end = true;
-		}
 		show_target(m, &types[t], &base, t < TOP_TYPES_DETAILED, offs,
 			    4096);
 	}

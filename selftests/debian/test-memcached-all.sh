@@ -48,8 +48,7 @@ echo "recorded $(($(date +%s) - start)) s"
 sets=$(memcstat --servers=127.0.0.1:11211 | awk '$1 == "cmd_set:" { print $2 }')
 grep -E "^sample windows|young" $DPROF_DIR/histories
 unload_mod dprof
-# Every sampled type: UDP may rank below the shares told from zero.
-dprof-view report "$TMP/all.dprof" | tee "$TMP/report.txt"
+dprof-view report -n 12 "$TMP/all.dprof" | tee "$TMP/report.txt"
 echo "memcached processed $sets of $N sets"
 for c in skbuff_head_cache UDP; do
 	line=$(awk -v c="$c" '$2 == c' "$TMP/report.txt")

@@ -42,8 +42,6 @@ static int by_dprof(const void *a, const void *b)
 	const struct judge_type *x = *(struct judge_type *const *)a;
 	const struct judge_type *y = *(struct judge_type *const *)b;
 
-	if (x->dprof_told != y->dprof_told)
-		return x->dprof_told ? -1 : 1;
 	return x->dprof_weight < y->dprof_weight ? 1 :
 	       x->dprof_weight > y->dprof_weight ? -1 : 0;
 }
@@ -256,10 +254,9 @@ static void judge_workingset(struct judge *j, const struct recording *r,
 }
 
 /*
- * What dprof ranks types by: report's order where the module weighed the
- * types by their windows (the watch sampler): the shares told from zero
- * first, each group by share; else the samples (IBS/PEBS samples are
- * drawn at random already).
+ * What dprof ranks types by: report's estimated shares where the module
+ * weighed the types by their windows (the watch sampler), else the
+ * samples (IBS/PEBS samples are drawn at random already).
  */
 static void dprof_weights(struct judge *j, const struct recording *r,
 			  const struct report *rep)
@@ -279,7 +276,6 @@ static void dprof_weights(struct judge *j, const struct recording *r,
 		jt->dprof_share = t->window_share ? t->share : 0;
 		jt->dprof_share_half = t->window_share ? t->share_err : -1;
 		jt->dprof_weight = jt->dprof_share;
-		jt->dprof_told = t->established;
 	}
 }
 

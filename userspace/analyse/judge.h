@@ -40,8 +40,6 @@ struct judge_type {
 	/* report's estimated share (NAN: none), else the samples: ranked */
 	double dprof_share, dprof_share_half;
 	double dprof_weight;
-	/* report's share told from zero: ranked before the others, as there */
-	bool dprof_told;
 	uint64_t oracle_accesses;
 	size_t dprof_rank, oracle_rank;	/* 1 first; 0 none */
 	/* Working set (bytes), when both have it. */

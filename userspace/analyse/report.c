@@ -193,8 +193,6 @@ static int by_share(const void *a, const void *b)
 {
 	const struct report_type *x = a, *y = b;
 
-	if (x->established != y->established)
-		return x->established ? -1 : 1;
 	if (x->share != y->share)
 		return x->share < y->share ? 1 : -1;
 	return x->t->target < y->t->target ? -1 : x->t->target > y->t->target;
@@ -266,13 +264,6 @@ void report_build(const struct recording *r, const struct type_map *map,
 			t->no_window = true;
 			t->share = 0;
 		}
-	}
-	for (size_t i = 0; i < rep->nr_types; i++) {
-		struct report_type *t = &rep->types[i];
-
-		t->established = !t->no_share && !t->no_window &&
-				 t->share_upper < 0 && t->share_err >= 0 &&
-				 t->share > t->share_err;
 	}
 	count_objects(r, rep);
 	for (size_t i = 0; i < rep->nr_types; i++) {

@@ -32,14 +32,6 @@ struct report_type {
 	/* No window saw an access: its share's 95% upper bound; <0 not so. */
 	double share_upper;
 	bool window_share;	/* the share is dprof.ko's window estimate */
-	/*
-	 * Told from zero: a share whose 95% interval lies above 0.  The
-	 * ranking puts these first, by share, then the others by share: a
-	 * type on one window that saw a burst (2 samples times 4,485 idle
-	 * objects) is not ranked above types measured on hundreds of
-	 * windows (design.rst, "Ranking what is known first").
-	 */
-	bool established;
 	uint64_t windows;	/* watch sampler: windows on the type; 0 none */
 	uint64_t older;		/* objects live before load (scan) */
 	uint64_t older_tracked;

@@ -52,10 +52,7 @@ static const struct command_opts report_cmd = {
 	"\n"
 	"Every profiled type (slab cache) ranked by its share of all misses, or\n"
 	"of all sampled accesses with the watch sampler (no IBS/PEBS, e.g. in a\n"
-	"VM: misses are not measured, the share is of accesses).  The types\n"
-	"whose share is told from zero (its 95% interval above 0) come first,\n"
-	"then, under a line that says so, those whose interval reaches 0 or is\n"
-	"unknown, each group by share (JSON: told_from_zero).  Load dprof.ko\n"
+	"VM: misses are not measured, the share is of accesses).  Load dprof.ko\n"
 	"with target=all to rank every cache of the kernel.  Columns:\n"
 	"  share     of the ranked figure over all types, with its 95% interval\n"
 	"            (binomial on samples; with the watch sampler, dprof.ko's\n"
@@ -128,7 +125,7 @@ enum {
 	RC_OLDER_TEXT, RC_SAMPLES, RC_MISSES, RC_SHARE, RC_SHARE_ERR,
 	RC_SHARE_UPPER, RC_WINDOWS, RC_OLDER, RC_OLDER_TRACKED, RC_ALLOCS,
 	RC_FREES, RC_LIVE_END, RC_WS_BYTES, RC_BOUNCE, RC_BOUNCE_ERR,
-	RC_BOUNCE_ADDRS, RC_ESTABLISHED, RC_N
+	RC_BOUNCE_ADDRS, RC_N
 };
 
 static const struct column type_cols[RC_N] = {
@@ -154,7 +151,6 @@ static const struct column type_cols[RC_N] = {
 	[RC_BOUNCE] = { "bounce", "bounce", 0, COL_DOUBLE, 16 },
 	[RC_BOUNCE_ERR] = { NULL, "bounce_err95", 0, COL_DOUBLE },
 	[RC_BOUNCE_ADDRS] = { NULL, "bounce_addresses", 0, COL_UINT },
-	[RC_ESTABLISHED] = { NULL, "told_from_zero", 0, COL_BOOL },
 };
 
 /* The share as the text shows it: with its interval, bound or reason. */
@@ -223,7 +219,6 @@ static void type_row(const struct table *tab, const struct report *rep,
 		[RC_BOUNCE_ERR] = { .d = t->bounce_err,
 				    .null = t->bounce_err < 0 },
 		[RC_BOUNCE_ADDRS] = { .u = t->bounce_addrs },
-		[RC_ESTABLISHED] = { .u = t->established },
 	};
 
 	bytes_text(t->ws_bytes, ws, sizeof(ws));
@@ -260,15 +255,9 @@ static void report_text(FILE *out, const struct report_opts *o,
 			(unsigned long long)rep->not_slab,
 			rep->data_types ? " (ranked below by symbol: var, var[module], var(percpu), [stack], [user], [unnamed])" : "");
 	table_header(&tab);
-	for (size_t i = 0; i < rep->nr_types; i++) {
-		if (!shown(o, rep, i))
-			continue;
-		if (!rep->types[i].established &&
-		    (!i || rep->types[i - 1].established))
-			fprintf(out, "# below: shares not told from zero (their 95%% interval reaches 0, or is unknown), ranked by share: too few windows to rank them above those measured%s\n",
-				i ? "" : " (none is told from zero)");
-		type_row(&tab, rep, i);
-	}
+	for (size_t i = 0; i < rep->nr_types; i++)
+		if (shown(o, rep, i))
+			type_row(&tab, rep, i);
 }
 
 static void report_json(FILE *out, const struct report_opts *o,

@@ -103,47 +103,6 @@ static void test_report_window_shares(void)
 	report_done(&f, &r, &rep);
 }
 
-/*
- * Shares told from zero rank first: cache1's 10% +-3 above cache0's 20%
- * +-30 (one burst on few windows) and cache2's 70% +-? (one window, no
- * pool); those two after it, by share.
- */
-static const char profile_told[] =
-	"sampler: watch (debug registers): samples are accesses\n"
-	"samples: 1950, in targets 1950, other slab caches or objects not established live 0, not slab 0, no address 0\n"
-	"\n"
-	"3 of 3 types sampled; share: of the accesses in all types\n"
-	"type                        samples    share+-95%     misses   windows     older  bounce  drawn\n"
-	"cache0                          900   20.0+-30.0%       est.         3         0  ?         600\n"
-	"cache1                         1000    10.0+-3.0%       est.        40         0  ?         620\n"
-	"cache2                           50      70.0+-?%       est.         1         0  ?           3\n";
-
-static void test_report_told_first(void)
-{
-	struct dprof_sample_agg e[3];
-	struct fixture_section sec[2] = {
-		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
-		{ DPROF_SEC_PROFILE, profile_told, sizeof(profile_told) - 1 },
-	};
-	struct recording r;
-	struct report rep;
-	struct fixture f;
-
-	three_types(e);
-	if (!report_of(&f, &r, &rep, 3, sec, 2))
-		return;
-	CHECK_EQ_U64(rep.nr_types, 3);
-	if (rep.nr_types == 3) {
-		CHECK(!strcmp(rep.types[0].t->cache, "cache1"));
-		CHECK(rep.types[0].established);
-		CHECK(!strcmp(rep.types[1].t->cache, "cache2"));
-		CHECK(!rep.types[1].established);
-		CHECK(!strcmp(rep.types[2].t->cache, "cache0"));
-		CHECK(!rep.types[2].established);
-	}
-	report_done(&f, &r, &rep);
-}
-
 /* Without the module's profile: shares of the samples, error unknown. */
 static void test_report_sample_shares(void)
 {
@@ -314,7 +273,6 @@ static void test_report_facts_not_sentences(void)
 
 const struct unit_test report_tests[] = {
 	{ "report_window_shares", test_report_window_shares },
-	{ "report_told_first", test_report_told_first },
 	{ "report_facts_not_sentences", test_report_facts_not_sentences },
 	{ "report_sample_shares", test_report_sample_shares },
 	{ "report_watch_slot", test_report_watch_slot },
