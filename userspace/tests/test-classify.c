@@ -387,23 +387,32 @@ static void mover_history(struct fixture *f, uint32_t id, bool with_16)
 	fixture_raw(f, &x, sizeof(x));
 }
 
+/* Classify 3 histories watching {0, 8} and @with_16 watching {0, 8, 16}. */
+static void classify_movers(struct classify *c, struct history_set *hs,
+			    struct recording *r, struct fixture *f,
+			    uint32_t with_16)
+{
+	struct rec_error err;
+
+	fixture_begin(f, 1);
+	for (uint32_t i = 0; i < 3; i++)
+		mover_history(f, 300 + i, false);
+	for (uint32_t i = 0; i < with_16; i++)
+		mover_history(f, 310 + i, true);
+	fixture_end(f);
+	CHECK(recording_parse(r, f->buf, f->len, &err) == 0);
+	histories_build(hs, r);
+	classify_build(c, hs);
+}
+
 static void test_classify_moves_placed(void)
 {
 	struct fixture f;
 	struct recording r;
 	struct history_set hs;
 	struct classify c;
-	struct rec_error err;
 
-	fixture_begin(&f, 1);
-	for (uint32_t i = 0; i < 3; i++)
-		mover_history(&f, 300 + i, false);
-	for (uint32_t i = 0; i < 3; i++)
-		mover_history(&f, 310 + i, true);
-	fixture_end(&f);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	histories_build(&hs, &r);
-	classify_build(&c, &hs);
+	classify_movers(&c, &hs, &r, &f, 3);
 	CHECK_EQ_U64(c.histories, 6);
 	CHECK_EQ_U64(c.n, 3);
 	if (c.n == 3) {
@@ -434,13 +443,7 @@ static void test_classify_moves_placed(void)
 	 * moves (the limit classify.h states; the coverage line counts
 	 * planned slots no history watched).
 	 */
-	fixture_begin(&f, 1);
-	for (uint32_t i = 0; i < 3; i++)
-		mover_history(&f, 300 + i, false);
-	fixture_end(&f);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	histories_build(&hs, &r);
-	classify_build(&c, &hs);
+	classify_movers(&c, &hs, &r, &f, 0);
 	CHECK_EQ_U64(c.n, 2);
 	if (c.n == 2) {
 		CHECK_EQ_U64(c.f[1].transfer_histories, 3);
@@ -453,14 +456,7 @@ static void test_classify_moves_placed(void)
 	 * label leaves the moves out (neither: no invalidation) and its
 	 * share is the bound over all its histories, 3 of 8 accesses.
 	 */
-	fixture_begin(&f, 1);
-	for (uint32_t i = 0; i < 3; i++)
-		mover_history(&f, 300 + i, false);
-	mover_history(&f, 310, true);
-	fixture_end(&f);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	histories_build(&hs, &r);
-	classify_build(&c, &hs);
+	classify_movers(&c, &hs, &r, &f, 1);
 	CHECK_EQ_U64(c.n, 3);
 	if (c.n == 3) {
 		CHECK_EQ_U64(c.f[1].transfer_histories, 1);

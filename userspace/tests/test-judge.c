@@ -103,11 +103,31 @@ static void test_judge(void)
 	fixture_free(&f);
 }
 
+/* A recording of @nr_targets caches, one window on cache0, its shares. */
+static void one_window(struct fixture *f, struct recording *r,
+		       struct winshare *ws, unsigned int nr_targets)
+{
+	struct rec_error err;
+
+	fixture_begin(f, nr_targets);
+	window(f, 0, 10);
+	fixture_end(f);
+	CHECK(recording_parse(r, f->buf, f->len, &err) == 0);
+	winshare_build(ws, r, NULL);
+}
+
+static void one_window_free(struct fixture *f, struct recording *r,
+			    struct winshare *ws)
+{
+	winshare_free(ws);
+	recording_free(r);
+	fixture_free(f);
+}
+
 static void test_judge_workingset(void)
 {
 	struct fixture f;
 	struct recording r;
-	struct rec_error err;
 	struct winshare ws;
 	struct oracle o;
 	struct judge j;
@@ -120,11 +140,7 @@ static void test_judge_workingset(void)
 	struct workingset wset = { .types = types, .nr_types = 2 };
 	const char *path;
 
-	fixture_begin(&f, 2);
-	window(&f, 0, 10);
-	fixture_end(&f);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r, NULL);
+	one_window(&f, &r, &ws, 2);
 	/* cache0: 15 lines = 960 B, inside; cache1: 12 lines = 768 B, above. */
 	path = write_table("{\"referee\": 1, \"fields\": [],"
 			   " \"occupancy\": ["
@@ -156,9 +172,7 @@ static void test_judge_workingset(void)
 	path = write_table("{\"referee\": 1, \"fields\": [], \"occupancy\": {}}");
 	CHECK(path && oracle_load(&o, path) == -1);
 	unlink(path);
-	winshare_free(&ws);
-	recording_free(&r);
-	fixture_free(&f);
+	one_window_free(&f, &r, &ws);
 }
 
 /*
@@ -171,7 +185,6 @@ static void test_judge_lines(void)
 {
 	struct fixture f;
 	struct recording r;
-	struct rec_error err;
 	struct winshare ws;
 	struct oracle o;
 	struct judge j;
@@ -183,11 +196,7 @@ static void test_judge_lines(void)
 	struct classify c = { .l = lines, .nl = 3 };
 	const char *path;
 
-	fixture_begin(&f, 1);
-	window(&f, 0, 10);
-	fixture_end(&f);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	winshare_build(&ws, &r, NULL);
+	one_window(&f, &r, &ws, 1);
 	path = write_table("{\"referee\": 1, \"measured\": {\"seconds\": 2, \"accesses\": 100},"
 			   " \"fields\": ["
 			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 9, \"true_sharing\": 4},"
@@ -206,10 +215,8 @@ static void test_judge_lines(void)
 	CHECK_EQ_U64(j.lines_contradicted, 2);
 	judge_free(&j);
 	oracle_free(&o);
-	winshare_free(&ws);
-	recording_free(&r);
-	fixture_free(&f);
 	unlink(path);
+	one_window_free(&f, &r, &ws);
 }
 
 const struct unit_test judge_tests[] = {
