@@ -297,8 +297,9 @@ static void line_rows(const struct table *tab, const struct recording *r,
 		if (target && strcmp(target, cache))
 			continue;
 		memset(c, 0, sizeof(c));
-		snprintf(bytes, sizeof(bytes), "%u-%u", l->line * 64u,
-			 l->line * 64u + 63);
+		snprintf(bytes, sizeof(bytes), "%u-%u",
+			 (unsigned int)l->line * CLASSIFY_LINE,
+			 (unsigned int)(l->line + 1) * CLASSIFY_LINE - 1);
 		c[NC_CACHE].s = cache;
 		c[NC_LINE].u = l->line;
 		c[NC_BYTES].s = bytes;
