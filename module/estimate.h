@@ -53,6 +53,11 @@ unsigned int dprof_estimate_half95(const struct window_estimate *e,
 /* No window saw an access: the share's 95% upper bound, in 1/10000. */
 unsigned int dprof_estimate_below(const struct window_estimate *e,
 				  const struct window_base *b);
+/*
+ * The part the type's kinds with windows but no sample could hold: 95%
+ * upper, in 1/10000 of the weight and it together (0: none such).
+ */
+unsigned int dprof_estimate_unseen(const struct window_estimate *e);
 /* Kind @k's part of the type's weight, in 1/10000. */
 unsigned int dprof_estimate_kind_part(const struct window_estimate *e,
 				      unsigned int k);

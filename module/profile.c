@@ -472,9 +472,14 @@ int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
 		tf[t].share_kind = share_of(s, &base, &pm, &half);
 		tf[t].share = pm;
 		tf[t].half = half;
-		for (k = 0; !hw && k < DPROF_NR_WINDOW_KINDS; k++)
+		if (hw)
+			continue;
+		for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++)
 			tf[t].kind_part[k] = dprof_estimate_kind_part(&s->est,
 								      k);
+		if (tf[t].share_kind == DPROF_SHARE_INTERVAL ||
+		    tf[t].share_kind == DPROF_SHARE_NO_ERROR)
+			tf[t].unseen = dprof_estimate_unseen(&s->est);
 	}
 	kvfree(types);
 	return 0;

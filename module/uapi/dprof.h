@@ -559,7 +559,13 @@ struct dprof_target_fact {
 	__u32 target;		/* the record header's target index */
 	__u8 share_kind;	/* enum dprof_share_kind */
 	__u8 track_shift;	/* its objects followed 1 in 2^N */
-	__u16 reserved;		/* zero */
+	/*
+	 * INTERVAL, NO_ERROR: the part of the type's accesses its kinds
+	 * with windows but no sample could hold, 95% upper (the rule of
+	 * three per kind), in 1/10000 of the estimate and it together; the
+	 * share and kind_part leave it out (0 from older writers: none).
+	 */
+	__u16 unseen;
 	__u32 share;		/* of the accesses of all types, in 1/10000 */
 	__u32 half;		/* 95% half-width, or BELOW's bound, 1/10000 */
 	__u64 windows;		/* sample windows opened on it, all kinds */

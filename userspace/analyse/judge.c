@@ -263,6 +263,8 @@ static void dprof_weights(struct judge *j, const struct recording *r,
 {
 	for (size_t i = 0; i < j->nt; i++) {
 		j->t[i].dprof_share = NAN;
+		j->t[i].dprof_share_half = -1;
+		j->t[i].dprof_share_hi = -1;
 		j->t[i].dprof_weight = (double)j->t[i].dprof_samples;
 	}
 	for (size_t i = 0; rep && rep->window_shares && i < rep->nr_types;
@@ -275,7 +277,38 @@ static void dprof_weights(struct judge *j, const struct recording *r,
 		jt = type_of(j, r->targets[t->t->target].name);
 		jt->dprof_share = t->window_share ? t->share : 0;
 		jt->dprof_share_half = t->window_share ? t->share_err : -1;
+		jt->dprof_share_hi = t->window_share ? t->share_hi : -1;
+		jt->dprof_unseen = t->window_share ? t->unseen : 0;
 		jt->dprof_weight = jt->dprof_share;
+	}
+}
+
+/*
+ * The types' own intervals against the referee's share of the slab
+ * accesses (reported, not judged: dprof's shares are of its targets',
+ * the referee's of every cache it saw, which differ by the caches
+ * dprof left out).
+ */
+static void judge_type_shares(struct judge *j)
+{
+	for (size_t i = 0; i < j->nt; i++) {
+		struct judge_type *t = &j->t[i];
+		double o, lo, hi;
+
+		if (isnan(t->dprof_share) || t->dprof_share_half < 0 ||
+		    !t->oracle_accesses || !j->oracle_slab_accesses)
+			continue;
+		o = (double)t->oracle_accesses /
+		    (double)j->oracle_slab_accesses;
+		lo = t->dprof_share - t->dprof_share_half;
+		hi = t->dprof_share + t->dprof_share_half;
+		t->share_held_seen = o >= lo && o <= hi;
+		if (t->dprof_share_hi > hi)
+			hi = t->dprof_share_hi;
+		t->share_held = o >= lo && o <= hi;
+		j->types_judged++;
+		j->types_held += t->share_held;
+		j->types_held_seen += t->share_held_seen;
 	}
 }
 
@@ -320,12 +353,18 @@ void judge_build(struct judge *j, const struct recording *r,
 				f->oracle_share = (double)f->oracle_accesses /
 						  (double)jt->oracle_accesses;
 			f->held = f->have_dprof && f->dprof.half >= 0 &&
-				  fabs(f->dprof.share - f->oracle_share) <=
-				  f->dprof.half;
+				  f->oracle_share >= f->dprof.lo &&
+				  f->oracle_share <= f->dprof.hi;
+			f->held_seen = f->have_dprof && f->dprof.half >= 0 &&
+				       fabs(f->dprof.share - f->oracle_share) <=
+				       f->dprof.half;
 			if (f->samples >= (double)min_samples &&
 			    jt->oracle_accesses) {
 				j->calibrated++;
 				j->held += f->held;
+				j->held_seen += f->held_seen;
+				j->widened += f->dprof.half >= 0 &&
+					      f->dprof.unseen > 0;
 			}
 			judge_label(j, f, classified(c, (int)t, s->offset));
 		}
@@ -363,6 +402,7 @@ void judge_build(struct judge *j, const struct recording *r,
 	judge_workingset(j, r, o, wset);
 	dprof_weights(j, r, rep);
 	rank_types(j);
+	judge_type_shares(j);
 }
 
 void judge_lives(struct judge *j, const struct recording *r,

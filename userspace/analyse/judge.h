@@ -39,6 +39,10 @@ struct judge_type {
 	uint64_t dprof_samples;	/* sampled accesses (windows) */
 	/* report's estimated share (NAN: none), else the samples: ranked */
 	double dprof_share, dprof_share_half;
+	/* The share's upper end with the type's unseen part (report.h). */
+	double dprof_share_hi, dprof_unseen;
+	/* [share - half, hi] holds the referee's share; by share +- half */
+	bool share_held, share_held_seen;
 	double dprof_weight;
 	uint64_t oracle_accesses;
 	size_t dprof_rank, oracle_rank;	/* 1 first; 0 none */
@@ -75,6 +79,7 @@ struct judge_field {
 	double oracle_share;	/* of the type's accesses */
 	uint64_t oracle_accesses;
 	bool held;		/* dprof's interval holds the referee's share */
+	bool held_seen;		/* share +- half alone holds it (no unseen) */
 	bool classified;	/* classify has the field as a row */
 	enum classify_label label;	/* classify's, then */
 	bool labelled;		/* decided sharing or handoff label */
@@ -111,6 +116,16 @@ struct judge {
 	size_t top5;		/* how many dprof's top 5 holds */
 	uint64_t min_samples;	/* fields counted in the calibration */
 	size_t calibrated, held;	/* fields with min_samples; held */
+	/*
+	 * Of the calibrated: held by share +- half alone (the kinds that
+	 * saw the type), and widened by an unseen part (winshare.h).
+	 */
+	size_t held_seen, widened;
+	/*
+	 * Types both saw with an interval (reported, not judged): held
+	 * with the unseen part, and by share +- half alone.
+	 */
+	size_t types_judged, types_held, types_held_seen;
 	size_t labels, contradicted;	/* decided sharing labels judged */
 	size_t ws_types, ws_held;	/* working sets judged; held */
 	/* The referee's span over dprof's (judge.c): its averages' factor. */

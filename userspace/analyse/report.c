@@ -107,7 +107,7 @@ static bool profile_window_row(const char *text, const char *cache,
  */
 static bool fact_window_row(const struct recording *r, size_t t,
 			    uint64_t *windows, double *share, double *half,
-			    double *upper)
+			    double *upper, double *unseen)
 {
 	const struct dprof_target_fact *f = recording_target_fact(r, t);
 
@@ -115,6 +115,7 @@ static bool fact_window_row(const struct recording *r, size_t t,
 	if (!f || r->facts.sampler != DPROF_SAMPLER_WATCH)
 		return false;
 	*windows = f->windows;
+	*unseen = f->unseen / 10000.0;
 	switch (f->share_kind) {
 	case DPROF_SHARE_INTERVAL:
 		*share = f->share / 10000.0;
@@ -136,11 +137,13 @@ static bool fact_window_row(const struct recording *r, size_t t,
 
 static bool window_row(const struct recording *r,
 		       const struct profile_type *pt, uint64_t *windows,
-		       double *share, double *half, double *upper)
+		       double *share, double *half, double *upper,
+		       double *unseen)
 {
+	*unseen = 0;
 	if (r->has_facts)
 		return fact_window_row(r, pt->target, windows, share, half,
-				       upper);
+				       upper, unseen);
 	/* Recordings before the facts: the rows of "profile". */
 	return r->profile_text &&
 	       profile_window_row(r->profile_text, pt->cache, windows, share,
@@ -227,6 +230,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 		t->t = pt;
 		t->share_err = -1;
 		t->share_upper = -1;
+		t->share_hi = -1;
 		t->bounce_err = -1;
 		rep->data_types += pt->data;
 		if (pt->variable && !p->misses_measured) {
@@ -241,11 +245,17 @@ void report_build(const struct recording *r, const struct type_map *map,
 					sqrt(t->share * (1 - t->share) /
 					     (double)rep->weight);
 		} else if (window_row(r, pt, &t->windows, &mod_share, &half,
-				      &upper) &&
+				      &upper, &t->unseen) &&
 			   t->windows) {
 			t->share = mod_share;
 			t->share_err = half;
 			t->share_upper = upper;
+			if (half >= 0) {
+				double hi = fmin(mod_share + half, 1);
+
+				t->share_hi = hi / (1 - t->unseen +
+						    hi * t->unseen);
+			}
 			t->window_share = true;
 			rep->window_shares = true;
 		}

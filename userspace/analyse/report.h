@@ -31,6 +31,14 @@ struct report_type {
 	double share_err;	/* half-width of its 95% interval; <0 unknown */
 	/* No window saw an access: its share's 95% upper bound; <0 not so. */
 	double share_upper;
+	/*
+	 * Watch: the part of its accesses its kinds of window that took no
+	 * sample could hold (95%, the facts' unseen; 0 none), which the
+	 * share leaves out, and the share's upper end with it: A of W
+	 * becomes at most A / (1 - u) of W + A u / (1 - u), so (p + h) /
+	 * (1 - u + (p + h) u) (< 0: no interval).
+	 */
+	double unseen, share_hi;
 	bool window_share;	/* the share is dprof.ko's window estimate */
 	uint64_t windows;	/* watch sampler: windows on the type; 0 none */
 	uint64_t older;		/* objects live before load (scan) */

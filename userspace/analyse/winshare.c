@@ -88,6 +88,7 @@ static bool parts_of(struct winshare_target *t, const struct recording *r,
 		return false;
 	for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++)
 		t->part[k] = f->kind_part[k] / sum;
+	t->unseen = f->unseen / 10000.0;
 	return true;
 }
 
@@ -347,5 +348,12 @@ bool winshare_field(const struct winshare *ws, unsigned int target,
 	}
 	if (known && (df >= 1 || bounded))
 		e->half = (df >= 1 ? stat_t975(df) : 1.96) * sqrt(v);
+	e->unseen = t->unseen;
+	if (e->half >= 0) {
+		e->lo = (1 - e->unseen) * (e->share - e->half);
+		e->hi = (1 - e->unseen) * (e->share + e->half) + e->unseen;
+		e->lo = e->lo < 0 ? 0 : e->lo;
+		e->hi = e->hi > 1 ? 1 : e->hi;
+	}
 	return true;
 }

@@ -79,6 +79,12 @@ struct winshare_target {
 	/* By DPROF_WINDOW_REC_* kind; pooled: all in stratum 0. */
 	struct winshare_stratum k[DPROF_WINDOW_REC_KINDS];
 	double part[DPROF_WINDOW_REC_KINDS];	/* w_k, summing to 1 */
+	/*
+	 * The part of the type its kinds with windows but no sample could
+	 * hold, 95% upper (dprof_target_fact.unseen), 0..1: the parts
+	 * above leave it out.
+	 */
+	double unseen;
 	bool stratified;	/* by the module's parts; else pooled */
 	bool lives_from_histories;	/* the lives' units: histories */
 };
@@ -91,10 +97,19 @@ struct winshare {
 	size_t lives;		/* histories used as lives' units */
 };
 
-/* One field's estimate. */
+/*
+ * One field's estimate.  share +- half is over the kinds that saw the
+ * type's accesses; a part u of the type they did not see (the unseen
+ * kinds' bound) may be used anywhere, so the field's share of the whole
+ * type lies in [lo, hi] = [(1 - u)(share - half), (1 - u)(share + half)
+ * + u], clipped to [0, 1]: the interval the views print and the referee
+ * judges.  With u = 0 it is share +- half.
+ */
 struct winshare_est {
 	double share;		/* of the type's rate, 0..1 */
 	double half;		/* 95% half-width; < 0 unknown (< 2 windows) */
+	double lo, hi;		/* the 95% interval with u; half < 0: none */
+	double unseen;		/* u, the type's */
 	uint64_t windows;	/* that watched the field */
 };
 

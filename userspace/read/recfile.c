@@ -164,13 +164,13 @@ static int parse_meta(struct recording *r, const struct rec_section *s,
 	return 0;
 }
 
-/* Each kind's part of a type's estimate is at most all of it. */
+/* Each kind's part of a type's estimate, and the unseen part: at most all. */
 static bool kind_parts_valid(const struct dprof_target_fact *f)
 {
 	for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++)
 		if (f->kind_part[k] > 10000)
 			return false;
-	return true;
+	return f->unseen <= 10000;
 }
 
 /*
@@ -221,10 +221,10 @@ static int parse_facts(struct recording *r, const struct rec_section *s,
 		    f->half > 10000 || f->track_shift > 31 ||
 		    !kind_parts_valid(f)) {
 			fail(err, s->header_offset,
-			     "facts section: entry %u (target %u) out of range: share %u, half %u in 1/10000, track shift %u, kinds' parts %u %u %u %u in 1/10000",
+			     "facts section: entry %u (target %u) out of range: share %u, half %u in 1/10000, track shift %u, kinds' parts %u %u %u %u and unseen %u in 1/10000",
 			     i, f->target, f->share, f->half, f->track_shift,
 			     f->kind_part[0], f->kind_part[1],
-			     f->kind_part[2], f->kind_part[3]);
+			     f->kind_part[2], f->kind_part[3], f->unseen);
 			free(r->target_facts);
 			r->target_facts = NULL;
 			return -1;

@@ -212,7 +212,7 @@ static const struct column type_cols[NR_TYPE_COLS] = {
 enum {
 	FC_CACHE, FC_OFFSET, FC_SIZE, FC_LINE, FC_FIELD, FC_SAMPLES, FC_SHARE,
 	FC_SHARE_HALF, FC_UNITS, FC_LOADS, FC_STORES, FC_MISSES, FC_LATENCY,
-	FC_TOP, NR_FIELD_COLS
+	FC_TOP, FC_LO, FC_HI, NR_FIELD_COLS
 };
 
 static const struct column field_cols[NR_FIELD_COLS] = {
@@ -234,6 +234,13 @@ static const struct column field_cols[NR_FIELD_COLS] = {
 	[FC_MISSES] = { "misses", "misses", 10, COL_UINT, 8 },
 	[FC_LATENCY] = { "avg_lat", "avg_latency", 11, COL_DOUBLE, 7 },
 	[FC_TOP] = { "top function", "top_function", 12, COL_STR, 0, 2 },
+	/*
+	 * The 95% interval's ends, in percent: share -+ half, widened
+	 * where kinds of window that saw nothing leave part of the type
+	 * unseen (winshare.h); the text shows them as -lower+upper then.
+	 */
+	[FC_LO] = { NULL, "share_lo95", 15, COL_DOUBLE },
+	[FC_HI] = { NULL, "share_hi95", 16, COL_DOUBLE },
 };
 
 /* Text the cells point into. */
@@ -321,6 +328,8 @@ static void field_share(struct cell *c, struct profile_texts *x,
 	c[FC_SHARE_HALF].null = true;
 	c[FC_SHARE_HALF].text = "±?";
 	c[FC_UNITS].null = true;
+	c[FC_LO].null = true;
+	c[FC_HI].null = true;
 	if (ws && !t->data && ws->windows &&
 	    winshare_field(ws, t->target, f->offset, f->offset + f->size,
 			   &e)) {
@@ -330,8 +339,16 @@ static void field_share(struct cell *c, struct profile_texts *x,
 		if (e.half >= 0) {
 			c[FC_SHARE_HALF].null = false;
 			c[FC_SHARE_HALF].d = 100 * e.half;
-			snprintf(x->half, sizeof(x->half), "±%.1f",
-				 100 * e.half);
+			c[FC_LO].null = c[FC_HI].null = false;
+			c[FC_LO].d = 100 * e.lo;
+			c[FC_HI].d = 100 * e.hi;
+			if (e.unseen > 0)
+				snprintf(x->half, sizeof(x->half),
+					 "-%.1f+%.1f", 100 * (e.share - e.lo),
+					 100 * (e.hi - e.share));
+			else
+				snprintf(x->half, sizeof(x->half), "±%.1f",
+					 100 * e.half);
 			c[FC_SHARE_HALF].text = x->half;
 		}
 		return;
@@ -346,6 +363,9 @@ static void field_share(struct cell *c, struct profile_texts *x,
 		snprintf(x->half, sizeof(x->half), "±%.1f",
 			 c[FC_SHARE_HALF].d);
 		c[FC_SHARE_HALF].text = x->half;
+		c[FC_LO].null = c[FC_HI].null = false;
+		c[FC_LO].d = 100 * lo;
+		c[FC_HI].d = 100 * hi;
 	}
 }
 
@@ -486,6 +506,10 @@ static void type_text(FILE *out, const struct recording *r,
 		fprintf(out, " of %llu allocations\n",
 			(unsigned long long)t->allocs);
 	}
+	if (ws && t->target < ws->nr_targets &&
+	    ws->t[t->target].unseen > 0)
+		fprintf(out, "  unseen: its kinds of window that took no sample could hold up to %.1f%% of its accesses (95%%), on any field: the intervals below allow for it (-lower+upper)\n",
+			100 * ws->t[t->target].unseen);
 	if (!t->nr_fields) {
 		fprintf(out, "  no samples\n");
 		unsampled_text(out, r, t);

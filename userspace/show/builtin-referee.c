@@ -87,7 +87,7 @@ static const struct command_opts referee_cmd = {
 enum {
 	RC_CACHE, RC_OFFSET, RC_SAMPLES, RC_WINDOWS, RC_SHARE, RC_HALF,
 	RC_ORACLE, RC_HELD, RC_LABEL, RC_OTRUE, RC_OFALSE, RC_VERDICT,
-	NR_REFEREE_COLS
+	RC_LO, RC_HI, RC_UNSEEN, NR_REFEREE_COLS
 };
 
 static const struct column field_cols[NR_REFEREE_COLS] = {
@@ -104,6 +104,10 @@ static const struct column field_cols[NR_REFEREE_COLS] = {
 	[RC_OTRUE] = { "ref_true", "referee_true_sharing", 0, COL_UINT, 9 },
 	[RC_OFALSE] = { "ref_false", "referee_false_sharing", 0, COL_UINT, 9 },
 	[RC_VERDICT] = { "verdict", "verdict", 0, COL_STR, -10, 2 },
+	/* The interval judged, with the type's unseen part (winshare.h). */
+	[RC_LO] = { NULL, "share_lo95", 0, COL_DOUBLE },
+	[RC_HI] = { NULL, "share_hi95", 0, COL_DOUBLE },
+	[RC_UNSEEN] = { NULL, "type_unseen", 0, COL_DOUBLE },
 };
 
 enum {
@@ -168,8 +172,8 @@ static void lives_rows(const struct table *tab, const struct judge *jd)
 }
 
 enum {
-	TC_CACHE, TC_SAMPLES, TC_SHARE, TC_HALF, TC_RANK, TC_OACC, TC_OSHARE,
-	TC_ORANK, NR_TYPE_COLS
+	TC_CACHE, TC_SAMPLES, TC_SHARE, TC_HALF, TC_UNSEEN, TC_RANK, TC_OACC,
+	TC_OSHARE, TC_ORANK, TC_HELD, TC_HI, NR_TYPE_COLS
 };
 
 static const struct column type_cols[NR_TYPE_COLS] = {
@@ -179,10 +183,15 @@ static const struct column type_cols[NR_TYPE_COLS] = {
 		       1 },
 	[TC_HALF] = { "±95%", "dprof_share_half95", 0, COL_DOUBLE, 6, 0, 0,
 		      1 },
+	[TC_UNSEEN] = { "unseen", "dprof_unseen95", 0, COL_DOUBLE, 7, 0, 0,
+			0 },
 	[TC_RANK] = { "rank", "dprof_rank", 0, COL_UINT, 5 },
 	[TC_OACC] = { "referee_access", "referee_accesses", 0, COL_UINT, 14 },
 	[TC_OSHARE] = { "share", "referee_share", 0, COL_DOUBLE, 7, 0, 0, 1 },
 	[TC_ORANK] = { "rank", "referee_rank", 0, COL_UINT, 5 },
+	/* [share - half, share_hi95] holds the referee's share. */
+	[TC_HELD] = { "held", "share_held", 0, COL_STR, -5, 2 },
+	[TC_HI] = { NULL, "dprof_share_hi95", 0, COL_DOUBLE },
 };
 
 /*
@@ -197,7 +206,7 @@ static void type_rows(const struct table *tab, const struct judge *jd,
 	for (size_t i = 0; i < jd->nt; i++) {
 		const struct judge_type *t = &jd->t[i];
 		struct cell c[NR_TYPE_COLS];
-		char share[16], half[16], oshare[16];
+		char share[16], half[16], oshare[16], unseen[16];
 		double os = jd->oracle_slab_accesses ?
 			    (double)t->oracle_accesses /
 			    (double)jd->oracle_slab_accesses : 0;
@@ -224,6 +233,16 @@ static void type_rows(const struct table *tab, const struct judge *jd,
 		snprintf(oshare, sizeof(oshare), "%.1f%%", 100 * os);
 		c[TC_OSHARE].text = oshare;
 		c[TC_ORANK].u = t->oracle_rank;
+		c[TC_UNSEEN].d = text ? 100 * t->dprof_unseen : t->dprof_unseen;
+		c[TC_UNSEEN].null = c[TC_SHARE].null;
+		snprintf(unseen, sizeof(unseen), "%.0f%%",
+			 100 * t->dprof_unseen);
+		c[TC_UNSEEN].text = c[TC_SHARE].null ? "" :
+				    t->dprof_unseen > 0 ? unseen : "-";
+		c[TC_HI].d = t->dprof_share_hi;
+		c[TC_HI].null = t->dprof_share_hi < 0;
+		c[TC_HELD].s = c[TC_HALF].null || !t->oracle_accesses ? "-" :
+			       t->share_held ? "yes" : "no";
 		table_row(tab, c);
 	}
 }
@@ -329,12 +348,21 @@ static void field_row(const struct table *tab, const struct judge_field *f,
 		c[RC_SHARE].null = c[RC_WINDOWS].null = true;
 		c[RC_SHARE].text = "-";
 	}
+	c[RC_UNSEEN].d = f->dprof.unseen;
 	if (f->dprof.half >= 0) {
 		c[RC_HALF].d = 100 * f->dprof.half;
-		snprintf(half, sizeof(half), "±%.1f", 100 * f->dprof.half);
+		c[RC_LO].d = f->dprof.lo;
+		c[RC_HI].d = f->dprof.hi;
+		if (f->dprof.unseen > 0)
+			snprintf(half, sizeof(half), "-%.1f+%.1f",
+				 100 * (f->dprof.share - f->dprof.lo),
+				 100 * (f->dprof.hi - f->dprof.share));
+		else
+			snprintf(half, sizeof(half), "±%.1f",
+				 100 * f->dprof.half);
 		c[RC_HALF].text = half;
 	} else {
-		c[RC_HALF].null = true;
+		c[RC_HALF].null = c[RC_LO].null = c[RC_HI].null = true;
 		c[RC_HALF].text = "±?";
 	}
 	c[RC_ORACLE].d = 100 * f->oracle_share;
@@ -394,7 +422,13 @@ static void report(FILE *out, const struct recording *r,
 		json_uint(&j, "top5_in_referee_top5", jd->top5_common);
 		json_uint(&j, "min_samples", jd->min_samples);
 		json_uint(&j, "fields_calibrated", jd->calibrated);
+		json_uint(&j, "types_judged", jd->types_judged);
+		json_uint(&j, "types_held", jd->types_held);
+		json_uint(&j, "types_held_by_sampled_kinds",
+			  jd->types_held_seen);
 		json_uint(&j, "fields_held", jd->held);
+		json_uint(&j, "fields_held_by_sampled_kinds", jd->held_seen);
+		json_uint(&j, "fields_widened_by_unseen", jd->widened);
 		json_uint(&j, "labels", jd->labels);
 		json_uint(&j, "labels_contradicted", jd->contradicted);
 		json_uint(&j, "line_labels", jd->nl);
@@ -432,9 +466,13 @@ static void report(FILE *out, const struct recording *r,
 			jd->both_types, jd->spearman, jd->top5_common, jd->top5);
 		table_header(&ttab);
 		type_rows(&ttab, jd, 5);
-		fprintf(out, "intervals: dprof's 95%% interval holds the referee's share for %zu of %zu fields with %llu samples or more\n",
+		fprintf(out, "type shares: dprof's 95%% interval, up to its upper end with the unseen part, holds the referee's share of the slab accesses for %zu of %zu types (share +- half alone: %zu; reported, not judged: dprof's shares are of its targets' accesses)\n",
+			jd->types_held, jd->types_judged,
+			jd->types_held_seen);
+		fprintf(out, "intervals: dprof's 95%% interval holds the referee's share for %zu of %zu fields with %llu samples or more (share +- half of the kinds that saw the type alone: %zu; %zu widened by the part of the type its empty kinds of window could hold, shown -lower+upper)\n",
 			jd->held, jd->calibrated,
-			(unsigned long long)jd->min_samples);
+			(unsigned long long)jd->min_samples, jd->held_seen,
+			jd->widened);
 		fprintf(out, "labels: %zu of %zu decided sharing labels contradict the referee's majority class\n",
 			jd->contradicted, jd->labels);
 		fprintf(out, "line labels: %zu of %zu decided labels of cache lines contradict the referee's majority class over the line's 64 bytes (a move is the line's, whichever field the arriving CPU touched first; reported, not judged)\n",

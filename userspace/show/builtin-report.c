@@ -123,7 +123,7 @@ static const char *struct_text(const struct profile_type *t)
 enum {
 	RC_RANK, RC_CACHE, RC_KIND, RC_STRUCT, RC_OBJSIZE, RC_WS_TEXT,
 	RC_OLDER_TEXT, RC_SAMPLES, RC_MISSES, RC_SHARE, RC_SHARE_ERR,
-	RC_SHARE_UPPER, RC_WINDOWS, RC_OLDER, RC_OLDER_TRACKED, RC_ALLOCS,
+	RC_SHARE_UPPER, RC_UNSEEN, RC_SHARE_HI, RC_WINDOWS, RC_OLDER, RC_OLDER_TRACKED, RC_ALLOCS,
 	RC_FREES, RC_LIVE_END, RC_WS_BYTES, RC_BOUNCE, RC_BOUNCE_ERR,
 	RC_BOUNCE_ADDRS, RC_N
 };
@@ -141,6 +141,9 @@ static const struct column type_cols[RC_N] = {
 	[RC_SHARE] = { "share", "share", 0, COL_DOUBLE, 16 },
 	[RC_SHARE_ERR] = { NULL, "share_err95", 0, COL_DOUBLE },
 	[RC_SHARE_UPPER] = { NULL, "share_upper95", 0, COL_DOUBLE },
+	/* The part its empty kinds of window could hold; the share's top. */
+	[RC_UNSEEN] = { "unseen", "unseen95", 0, COL_DOUBLE, 7 },
+	[RC_SHARE_HI] = { NULL, "share_hi95", 0, COL_DOUBLE },
 	[RC_WINDOWS] = { NULL, "windows", 0, COL_UINT },
 	[RC_OLDER] = { NULL, "older", 0, COL_UINT },
 	[RC_OLDER_TRACKED] = { NULL, "older_tracked", 0, COL_UINT },
@@ -186,7 +189,7 @@ static void type_row(const struct table *tab, const struct report *rep,
 		     size_t i)
 {
 	const struct report_type *t = &rep->types[i];
-	char ws[32], share[48], bounce[48];
+	char ws[32], share[48], bounce[48], unseen[16];
 	struct cell c[RC_N] = {
 		[RC_RANK] = { .u = i + 1 },
 		[RC_CACHE] = { .s = t->t->cache },
@@ -207,6 +210,10 @@ static void type_row(const struct table *tab, const struct report *rep,
 				   .null = t->share_err < 0 },
 		[RC_SHARE_UPPER] = { .d = t->share_upper,
 				     .null = t->share_upper < 0 },
+		[RC_UNSEEN] = { .d = t->unseen, .text = unseen,
+				.null = !t->window_share },
+		[RC_SHARE_HI] = { .d = t->share_hi,
+				  .null = t->share_hi < 0 },
 		[RC_WINDOWS] = { .u = t->windows },
 		[RC_OLDER] = { .u = t->older },
 		[RC_OLDER_TRACKED] = { .u = t->older_tracked },
@@ -224,6 +231,10 @@ static void type_row(const struct table *tab, const struct report *rep,
 	bytes_text(t->ws_bytes, ws, sizeof(ws));
 	share_text(t, share, sizeof(share));
 	bounce_text(t, bounce, sizeof(bounce));
+	if (t->unseen > 0)
+		snprintf(unseen, sizeof(unseen), "<=%.0f%%", 100 * t->unseen);
+	else
+		snprintf(unseen, sizeof(unseen), "-");
 	table_row(tab, c);
 }
 
@@ -254,6 +265,8 @@ static void report_text(FILE *out, const struct report_opts *o,
 			(unsigned long long)rep->module_samples,
 			(unsigned long long)rep->not_slab,
 			rep->data_types ? " (ranked below by symbol: var, var[module], var(percpu), [stack], [user], [unnamed])" : "");
+	if (rep->window_shares)
+		fprintf(out, "# unseen: the part of a type's accesses its kinds of window (old, in use, young) that opened but took no sample could hold, 95%% (the rule of three per kind); the share leaves it out, so its upper end is (p + h) / (1 - u + (p + h) u) (--json share_hi95)\n");
 	table_header(&tab);
 	for (size_t i = 0; i < rep->nr_types; i++)
 		if (shown(o, rep, i))

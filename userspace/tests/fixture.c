@@ -112,3 +112,19 @@ void fixture_free(struct fixture *f)
 	free(f->buf);
 	memset(f, 0, sizeof(*f));
 }
+
+void fixture_facts(struct fixture_section *sec,
+		   uint8_t buf[FIXTURE_FACTS_SIZE],
+		   const struct dprof_target_fact *tf)
+{
+	struct dprof_facts head = {
+		.size = sizeof(head), .target_size = sizeof(*tf),
+		.nr_targets = 1, .sampler = DPROF_SAMPLER_WATCH,
+	};
+
+	memcpy(buf, &head, sizeof(head));
+	memcpy(buf + sizeof(head), tf, sizeof(*tf));
+	sec->kind = DPROF_SEC_FACTS;
+	sec->data = buf;
+	sec->len = FIXTURE_FACTS_SIZE;
+}

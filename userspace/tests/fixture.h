@@ -32,6 +32,12 @@ struct fixture_section {
 };
 void fixture_end_sections(struct fixture *f, const struct fixture_section *s,
 			  size_t n);
+/* A facts section (watch sampler) of the one entry @tf, built in @buf. */
+#define FIXTURE_FACTS_SIZE \
+	(sizeof(struct dprof_facts) + sizeof(struct dprof_target_fact))
+void fixture_facts(struct fixture_section *sec,
+		   uint8_t buf[FIXTURE_FACTS_SIZE],
+		   const struct dprof_target_fact *tf);
 void fixture_free(struct fixture *f);
 
 #endif

@@ -219,7 +219,75 @@ static void test_judge_lines(void)
 	one_window_free(&f, &r, &ws);
 }
 
+/*
+ * The part of a type no sampled kind saw widens what is judged: 8 old
+ * windows give offset 0 three quarters of cache0's samples per window
+ * (30 of 40) and offset 8 one quarter, every window alike, so share +-
+ * half is narrow and misses the referee's halves.  With 60% of the type
+ * unseen (the facts), the intervals [(1 - u)(s - h), (1 - u)(s + h) + u]
+ * hold them: both fields held, neither by share +- half alone, both
+ * widened.  The type: dprof 70% +- 10 against the referee's 90% (cache0
+ * 900 of 1,000 slab accesses) misses by share +- half and is held up to
+ * (0.8) / (0.4 + 0.8 x 0.6) = 0.909, the upper end with the unseen part.
+ */
+static void test_judge_unseen(void)
+{
+	struct dprof_target_fact tf = {
+		.target = 0, .share_kind = DPROF_SHARE_INTERVAL,
+		.share = 7000, .half = 1000, .windows = 8,
+		.kind_part = { 10000, 0, 0, 0 }, .unseen = 6000,
+	};
+	uint8_t buf[FIXTURE_FACTS_SIZE];
+	struct fixture_section sec;
+	struct profile_type pt = { .cache = "cache0", .target = 0 };
+	struct report_type rt = {
+		.t = &pt, .share = 0.7, .share_err = 0.1, .unseen = 0.6,
+		.share_hi = 0.8 / (0.4 + 0.8 * 0.6), .window_share = true,
+	};
+	struct report rep = { .window_shares = true, .types = &rt,
+			      .nr_types = 1 };
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	const char *path;
+
+	fixture_begin(&f, 1);
+	for (int i = 0; i < 8; i++) {
+		window(&f, 0, 30);
+		window(&f, 8, 10);
+	}
+	fixture_facts(&sec, buf, &tf);
+	fixture_end_sections(&f, &sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r, NULL);
+	path = write_table("{\"referee\": 1, \"measured\": {\"seconds\": 2, \"accesses\": 1000},"
+			   " \"fields\": ["
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 450},"
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 8, \"loads\": 450},"
+			   "{\"cache\": \"other\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 100}]}");
+	CHECK(path && oracle_load(&o, path) == 0);
+	judge_build(&j, &r, &o, &ws, NULL, &rep, NULL, 10);
+	CHECK_EQ_U64(j.calibrated, 2);
+	CHECK_EQ_U64(j.held, 2);
+	CHECK_EQ_U64(j.held_seen, 0);
+	CHECK_EQ_U64(j.widened, 2);
+	CHECK_EQ_U64(j.types_judged, 1);
+	CHECK_EQ_U64(j.types_held, 1);
+	CHECK_EQ_U64(j.types_held_seen, 0);
+	judge_free(&j);
+	oracle_free(&o);
+	unlink(path);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test judge_tests[] = {
+	{ "judge: the unseen part widens field and type intervals",
+	  test_judge_unseen },
 	{ "judge: line labels against the referee's lines", test_judge_lines },
 	{ "judge: shares against a referee table, ranks", test_judge },
 	{ "judge: working sets against the referee's occupancy",

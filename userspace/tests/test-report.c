@@ -5,6 +5,7 @@
  * count its windows' samples times how many windows it got, and the
  * module weighs that by the objects it drew instead (sample.c).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "harness.h"
@@ -197,7 +198,7 @@ static void facts_of(struct facts_section *fs)
 		fs->t[i].target = i;
 	fs->t[0] = (struct dprof_target_fact){ .target = 0,
 		.share_kind = DPROF_SHARE_INTERVAL, .track_shift = 3,
-		.share = 7000, .half = 500, .windows = 20 };
+		.share = 7000, .half = 500, .windows = 20, .unseen = 6000 };
 	fs->t[1] = (struct dprof_target_fact){ .target = 1,
 		.share_kind = DPROF_SHARE_INTERVAL, .track_shift = 1,
 		.share = 3000, .half = 300, .windows = 40 };
@@ -218,7 +219,12 @@ static void check_window_report(const struct report *rep)
 	CHECK(rep->types[0].share_err > 0.0499 &&
 	      rep->types[0].share_err < 0.0501);
 	CHECK_EQ_U64(rep->types[0].windows, 20);
+	/* Up to 60% unseen: (0.7 + 0.05) / (0.4 + 0.75 x 0.6) = 0.882 */
+	CHECK(fabs(rep->types[0].unseen - 0.6) < 1e-9);
+	CHECK(fabs(rep->types[0].share_hi - 0.75 / 0.85) < 1e-9);
 	CHECK(!strcmp(rep->types[1].t->cache, "cache1"));
+	CHECK(rep->types[1].unseen == 0);
+	CHECK(fabs(rep->types[1].share_hi - 0.33) < 1e-9);
 	CHECK(rep->types[2].no_window);
 }
 

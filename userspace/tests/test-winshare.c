@@ -156,26 +156,28 @@ static void test_winshare_abi6(void)
 	fixture_free(&f);
 }
 
-/* Facts for target 0: share INTERVAL, the kinds' parts in 1/10000. */
-static void facts_section(struct fixture_section *sec, void *buf,
-			  uint16_t old, uint16_t young, uint16_t inuse,
-			  uint16_t life)
+/*
+ * Facts for target 0: share INTERVAL, the kinds' parts and the unseen
+ * part in 1/10000.
+ */
+static void facts_unseen(struct fixture_section *sec, uint8_t *buf,
+			 uint16_t old, uint16_t young, uint16_t inuse,
+			 uint16_t life, uint16_t unseen)
 {
-	struct dprof_facts head = {
-		.size = sizeof(head), .target_size = sizeof(struct dprof_target_fact),
-		.nr_targets = 1, .sampler = DPROF_SAMPLER_WATCH,
-	};
 	struct dprof_target_fact tf = {
 		.target = 0, .share_kind = DPROF_SHARE_INTERVAL,
 		.share = 10000, .half = 100, .windows = 1,
-		.kind_part = { old, young, inuse, life },
+		.kind_part = { old, young, inuse, life }, .unseen = unseen,
 	};
 
-	memcpy(buf, &head, sizeof(head));
-	memcpy((char *)buf + sizeof(head), &tf, sizeof(tf));
-	sec->kind = DPROF_SEC_FACTS;
-	sec->data = buf;
-	sec->len = sizeof(head) + sizeof(tf);
+	fixture_facts(sec, buf, &tf);
+}
+
+static void facts_section(struct fixture_section *sec, uint8_t *buf,
+			  uint16_t old, uint16_t young, uint16_t inuse,
+			  uint16_t life)
+{
+	facts_unseen(sec, buf, old, young, inuse, life, 0);
 }
 
 /* A window of @kind on offsets 0 and 8, @a and @b samples. */
@@ -208,7 +210,7 @@ static void kind_window(struct fixture *f, uint8_t kind, uint32_t a,
 static void test_winshare_strata(void)
 {
 	struct fixture_section sec;
-	char buf[sizeof(struct dprof_facts) + sizeof(struct dprof_target_fact)];
+	uint8_t buf[FIXTURE_FACTS_SIZE];
 	struct fixture f;
 	struct recording r;
 	struct rec_error err;
@@ -309,10 +311,57 @@ static void test_winshare_strata(void)
 	fixture_free(&f);
 }
 
+/*
+ * A part of the type no sampled kind saw (u, the facts' unseen) may be
+ * used at any field: offset 0's share s +- h over the kinds that saw it
+ * becomes [(1 - u)(s - h), (1 - u)(s + h) + u].  Eight young windows of
+ * (30, 10) samples: s = 0.75, and every window alike leaves the counts
+ * floor as h (below 0.25: nothing clipped).  With u = 0.2: lo = 0.8 (s - h), hi = 0.8 (s + h) + 0.2,
+ * whatever h is; with u = 0 the interval is s +- h; above 1/1 refused.
+ */
+static void test_winshare_unseen(void)
+{
+	struct fixture_section sec;
+	uint8_t buf[FIXTURE_FACTS_SIZE];
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct winshare_est e;
+
+	for (int with = 0; with < 2; with++) {
+		double u = with ? 0.2 : 0;
+
+		fixture_begin(&f, 1);
+		for (int i = 0; i < 8; i++)
+			kind_window(&f, DPROF_WINDOW_REC_YOUNG, 30, 10);
+		facts_unseen(&sec, buf, 0, 10000, 0, 0, with ? 2000 : 0);
+		fixture_end_sections(&f, &sec, 1);
+		CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+		winshare_build(&ws, &r, NULL);
+		CHECK(winshare_field(&ws, 0, 0, 8, &e));
+		CHECK(fabs(e.share - 0.75) < 1e-9);
+		CHECK(e.half > 0.01 && e.half < 0.25);
+		CHECK(fabs(e.unseen - u) < 1e-9);
+		CHECK(fabs(e.lo - (1 - u) * (e.share - e.half)) < 1e-9);
+		CHECK(fabs(e.hi - ((1 - u) * (e.share + e.half) + u)) < 1e-9);
+		winshare_free(&ws);
+		recording_free(&r);
+		fixture_free(&f);
+	}
+	fixture_begin(&f, 1);
+	facts_unseen(&sec, buf, 0, 10000, 0, 0, 10001);
+	fixture_end_sections(&f, &sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) != 0);
+	CHECK(strstr(err.msg, "unseen 10001") != NULL);
+	fixture_free(&f);
+}
+
 const struct unit_test winshare_tests[] = {
 	{ "winshare: rates per window, windows as units, a counts floor", test_winshare },
 	{ "winshare: in-use samples weighed by the draw's rho; a weight of 0 refused", test_winshare_weighed },
 	{ "winshare: ABI 6 window records (no rho) read as uniform draws", test_winshare_abi6 },
 	{ "winshare: kinds weighed by the module's parts; lives from histories, else young windows", test_winshare_strata },
+	{ "winshare: the unseen part widens a field's interval, [(1-u)(s-h), (1-u)(s+h)+u]", test_winshare_unseen },
 	{ NULL, NULL },
 };
