@@ -235,7 +235,8 @@ static void type_rows(const struct table *tab, const struct judge *jd,
 		c[TC_ORANK].u = t->oracle_rank;
 		c[TC_UNSEEN].d = text ? 100 * t->dprof_unseen : t->dprof_unseen;
 		c[TC_UNSEEN].null = c[TC_SHARE].null;
-		snprintf(unseen, sizeof(unseen), "%.0f%%",
+		snprintf(unseen, sizeof(unseen), "%.*f%%",
+			 t->dprof_unseen < 0.01 ? 1 : 0,
 			 100 * t->dprof_unseen);
 		c[TC_UNSEEN].text = c[TC_SHARE].null ? "" :
 				    t->dprof_unseen > 0 ? unseen : "-";

@@ -232,7 +232,8 @@ static void type_row(const struct table *tab, const struct report *rep,
 	share_text(t, share, sizeof(share));
 	bounce_text(t, bounce, sizeof(bounce));
 	if (t->unseen > 0)
-		snprintf(unseen, sizeof(unseen), "<=%.0f%%", 100 * t->unseen);
+		snprintf(unseen, sizeof(unseen), "<=%.*f%%",
+			 t->unseen < 0.01 ? 1 : 0, 100 * t->unseen);
 	else
 		snprintf(unseen, sizeof(unseen), "-");
 	table_row(tab, c);
