@@ -108,10 +108,27 @@ static u64 square_ratio(const struct dprof_window_sums *w)
 }
 
 /*
+ * The units a kind's mean is over: its windows on the type, but for the
+ * in-use kind every type's in-use windows.  An in-use window's type was
+ * drawn by its use at the time, so a type's own windows crowd into its
+ * busy spells and their mean read it high; each window's samples are
+ * weighed over that chance (window.c), and the sum over all the draws
+ * is the Hansen-Hurwitz estimate of the type's time-averaged rate, its
+ * variance over the same units (the other types' draws count 0 for it).
+ */
+static u64 kind_units(const struct dprof_window_sums *w,
+		      const struct dprof_window_scale *sc, unsigned int k)
+{
+	return k == DPROF_WINDOW_INUSE && sc->inuse_windows > w->windows ?
+	       sc->inuse_windows : w->windows;
+}
+
+/*
  * A_t,k in 1/2^WEIGHT_SHIFT samples per second, and R_t,k (-1 with one
- * window: unknown); where no window of the kind saw an access, 0 and its
+ * unit: unknown); where no window of the kind saw an access, 0 and its
  * 95% upper bound in @bound (the rule of three: a sum of 0 over w windows
- * bounds the mean by 3 / w).
+ * bounds the mean by 3 / w; for the in-use kind the type's own w, the
+ * chance of its draws being about w over all).
  */
 static u64 kind_weight(const struct dprof_window_sums *w,
 		       const struct dprof_window_scale *sc,
@@ -120,6 +137,7 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 	/* Counts, taken as exact: old objects, or the type's allocations. */
 	u64 n = k == DPROF_WINDOW_YOUNG || k == DPROF_WINDOW_LIFE ?
 		w->allocs : w->draws;
+	u64 units = kind_units(w, sc, k);
 	u64 num, den, rel, sub;
 
 	*relvar = 0;
@@ -133,11 +151,11 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 					       w->windows), num, den), w);
 		return 0;
 	}
-	if (w->windows < 2) {
+	if (units < 2) {
 		*relvar = -1;
 	} else {
 		rel = square_ratio(w);
-		sub = div64_u64(SHARE_ONE, w->windows);
+		sub = div64_u64(SHARE_ONE, units);
 		*relvar = min_t(u64, rel > sub ? rel - sub : 0, RELVAR_MAX);
 	}
 	/*
@@ -145,7 +163,7 @@ static u64 kind_weight(const struct dprof_window_sums *w,
 	 * weight's fixed point.
 	 */
 	BUILD_BUG_ON(DPROF_WINDOW_RHO_ONE != 1 << WEIGHT_SHIFT);
-	return cover(mul_div(mul_div(w->samples, n, w->windows), num, den), w);
+	return cover(mul_div(mul_div(w->samples, n, units), num, den), w);
 }
 
 void dprof_estimate_pool(struct window_base *b,
@@ -194,7 +212,7 @@ void dprof_estimate_weigh(struct window_base *b, struct window_estimate *e)
 			continue;
 		if (relvar >= 0) {
 			rv[k] = relvar;
-			df = e->win[k].windows - 1;
+			df = kind_units(&e->win[k], &b->scale, k) - 1;
 		} else if (b->pool_df[k]) {
 			/* One window: the kind's pooled spread, over w = 1. */
 			rv[k] = min_t(u64, div64_u64(b->pool_sum[k],

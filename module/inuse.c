@@ -26,6 +26,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/hash.h>
 #include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/random.h>
 #include "target.h"
@@ -312,20 +313,31 @@ void dprof_inuse_fold(unsigned long min_age)
 	}
 }
 
-int dprof_inuse_pick_type(void)
+int dprof_inuse_pick_type(u32 *chance)
 {
-	u64 u;
+	u64 u, of_type = 0;
 	unsigned int i;
+	int t = -1;
 
+	*chance = 0;
 	if (!inuse.set_total)
 		return -1;
 	u = get_random_u64() % inuse.set_total;
-	for (i = 0; i < inuse.nr_set; i++) {
+	for (i = 0; i < inuse.nr_set && t < 0; i++) {
 		if (u < inuse.set[i].count)
-			return inuse.set[i].target;
-		u -= inuse.set[i].count;
+			t = inuse.set[i].target;
+		else
+			u -= inuse.set[i].count;
 	}
-	return -1;
+	if (t < 0)
+		return -1;
+	for (i = 0; i < inuse.nr_set; i++)
+		if (inuse.set[i].target == t)
+			of_type += inuse.set[i].count;
+	*chance = clamp_t(u64, mul_u64_u64_div_u64(of_type, BIT_ULL(32),
+						   inuse.set_total),
+			  1, U32_MAX);
+	return t;
 }
 
 /* Still the object the period saw: live, and old (not freed and reused). */

@@ -22,8 +22,11 @@ void dprof_inuse_exit(void);
  */
 void dprof_inuse_fold(unsigned long min_age);
 
-/* A type drawn by the in-use set's counts (where the CPUs work); -1: none. */
-int dprof_inuse_pick_type(void);
+/*
+ * A type drawn by the in-use set's counts (where the CPUs work); -1: none.
+ * Its chance of the draw, its counts over all, in @chance (1/2^32).
+ */
+int dprof_inuse_pick_type(u32 *chance);
 
 /*
  * How many of type @t's in-use objects are still live and old (0 if

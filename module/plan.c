@@ -23,6 +23,7 @@ static struct hist_plan plans[DPROF_MAX_TARGETS];
 static u64 plan_draws[DPROF_NR_WINDOW_KINDS][DPROF_MAX_TARGETS];
 /* What those are out of (struct dprof_window_scale). */
 static u64 censuses;
+static u64 inuse_windows;
 /* target=all: plans are built when a window first lands on a type. */
 static s8 plan_state[DPROF_MAX_TARGETS];	/* 0 none, 1 built, -1 failed */
 
@@ -313,6 +314,7 @@ void dprof_plans_free(void)
 		plan_draws[DPROF_WINDOW_INUSE][i] = 0;
 	}
 	censuses = 0;
+	inuse_windows = 0;
 }
 
 unsigned int dprof_plan_next(struct hist_plan *p)
@@ -422,6 +424,8 @@ void dprof_plan_count_window(unsigned int t, enum dprof_window_kind kind,
 	u64 h = y >> 8, sq;
 
 	WRITE_ONCE(w->windows, w->windows + 1);
+	if (kind == DPROF_WINDOW_INUSE)
+		WRITE_ONCE(inuse_windows, inuse_windows + 1);
 
 	/*
 	 * y is in 1/2^16 samples: its square in 1/2^16 squared, or it
@@ -468,4 +472,5 @@ void dprof_plan_window_scale(struct dprof_window_scale *scale)
 	scale->window_ms = plan_spec.window_ms;
 	scale->lives = plan_spec.lives;
 	scale->censuses = READ_ONCE(censuses);
+	scale->inuse_windows = READ_ONCE(inuse_windows);
 }

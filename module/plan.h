@@ -85,6 +85,8 @@ struct dprof_window_sums {
  */
 struct dprof_window_scale {
 	u64 censuses;		/* their weights' sum */
+	/* In-use windows counted, all types: the type draws' units. */
+	u64 inuse_windows;
 	u64 elapsed_ms;		/* since load */
 	unsigned int window_ms;
 	bool lives;		/* LIFE stands for YOUNG (dprof_history_config) */
