@@ -212,7 +212,13 @@ void dprof_estimate_weigh(struct window_base *b, struct window_estimate *e)
 			continue;
 		if (relvar >= 0) {
 			rv[k] = relvar;
-			df = kind_units(&e->win[k], &b->scale, k) - 1;
+			/*
+			 * The spread rests on the type's own windows, the
+			 * in-use kind's too (its other units are zeros):
+			 * Student's t on all the in-use draws read rare
+			 * types' intervals as if known from hundreds.
+			 */
+			df = max_t(u64, e->win[k].windows, 2) - 1;
 		} else if (b->pool_df[k]) {
 			/* One window: the kind's pooled spread, over w = 1. */
 			rv[k] = min_t(u64, div64_u64(b->pool_sum[k],

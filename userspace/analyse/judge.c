@@ -337,14 +337,15 @@ void judge_build(struct judge *j, const struct recording *r,
 			const struct winshare_slot *s = &wt->s[i];
 			struct judge_field *f;
 
-			jt->dprof_samples += (uint64_t)s->h;
+			/* As counted: an in-use window's weight is not data. */
+			jt->dprof_samples += s->samples;
 			j->f = xrealloc(j->f, (j->nf + 1) * sizeof(*j->f));
 			f = &j->f[j->nf++];
 			memset(f, 0, sizeof(*f));
 			f->target = (int)t;
 			f->offset = s->offset;
 			f->len = (uint16_t)len;
-			f->samples = s->h;
+			f->samples = (double)s->samples;
 			f->have_dprof = winshare_field(ws, (unsigned int)t,
 						       s->offset, s->offset,
 						       &f->dprof);

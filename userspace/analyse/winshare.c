@@ -43,10 +43,12 @@ static void add_unit(struct winshare_target *t, unsigned int k,
 			continue;
 		w->h[i] = samples[i] * rho;
 		x = slot_of(&st->s, &st->ns, offset[i]);
+		x->samples += (uint64_t)samples[i];
 		x->h += w->h[i];
 		x->h_var += rho * rho * samples[i];
 		x->windows++;
 		all = slot_of(&t->s, &t->ns, offset[i]);
+		all->samples += (uint64_t)samples[i];
 		all->h += w->h[i];
 		all->h_var += rho * rho * samples[i];
 		all->windows++;

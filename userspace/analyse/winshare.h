@@ -58,6 +58,7 @@ struct winshare_window {
 
 struct winshare_slot {
 	uint16_t offset;
+	uint64_t samples;	/* as counted, unweighed: how much it rests on */
 	double h;		/* weighed samples, over its windows */
 	double h_var;		/* their Poisson variance: sum rho^2 samples */
 	uint64_t windows;	/* that watched it: W_o */
