@@ -104,7 +104,10 @@ static const struct column field_cols[NR_REFEREE_COLS] = {
 	[RC_OTRUE] = { "ref_true", "referee_true_sharing", 0, COL_UINT, 9 },
 	[RC_OFALSE] = { "ref_false", "referee_false_sharing", 0, COL_UINT, 9 },
 	[RC_VERDICT] = { "verdict", "verdict", 0, COL_STR, -10, 2 },
-	/* The interval judged, with the type's unseen part (winshare.h). */
+	/*
+	 * The interval judged, with the type's unseen part (winshare.h), in
+	 * percent as the share; the unseen part a fraction.
+	 */
 	[RC_LO] = { NULL, "share_lo95", 0, COL_DOUBLE },
 	[RC_HI] = { NULL, "share_hi95", 0, COL_DOUBLE },
 	[RC_UNSEEN] = { NULL, "type_unseen", 0, COL_DOUBLE },
@@ -352,8 +355,8 @@ static void field_row(const struct table *tab, const struct judge_field *f,
 	c[RC_UNSEEN].d = f->dprof.unseen;
 	if (f->dprof.half >= 0) {
 		c[RC_HALF].d = 100 * f->dprof.half;
-		c[RC_LO].d = f->dprof.lo;
-		c[RC_HI].d = f->dprof.hi;
+		c[RC_LO].d = 100 * f->dprof.lo;
+		c[RC_HI].d = 100 * f->dprof.hi;
 		if (f->dprof.unseen > 0)
 			snprintf(half, sizeof(half), "-%.1f+%.1f",
 				 100 * (f->dprof.share - f->dprof.lo),
