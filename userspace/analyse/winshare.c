@@ -142,6 +142,33 @@ static void add_lives(struct winshare *ws, const struct history_set *hs)
 	free(n);
 }
 
+/* The distinct offsets of target @t's plan (0 without plans). */
+static size_t plan_offsets(const struct recording *r, size_t t)
+{
+	uint16_t *seen = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nr_plans; i++) {
+		const struct dprof_plan_item *p = &r->plans[i];
+
+		if (p->target != t)
+			continue;
+		for (int k = 0; k < p->nr_offsets &&
+				k < DPROF_HIST_MAX_OFFSETS; k++) {
+			size_t j = 0;
+
+			while (j < n && seen[j] != p->offset[k])
+				j++;
+			if (j < n || p->offset[k] == DPROF_HIST_NO_OFFSET)
+				continue;
+			seen = xrealloc(seen, (n + 1) * sizeof(*seen));
+			seen[n++] = p->offset[k];
+		}
+	}
+	free(seen);
+	return n;
+}
+
 void winshare_build(struct winshare *ws, const struct recording *r,
 		    const struct history_set *hs)
 {
@@ -185,14 +212,19 @@ void winshare_build(struct winshare *ws, const struct recording *r,
 			 samples, rec.nr_offsets,
 			 rec.rho / (double)DPROF_WINDOW_RHO_ONE);
 	}
-	for (size_t t = 0; t < ws->nr_targets; t++)
+	for (size_t t = 0; t < ws->nr_targets; t++) {
+		size_t members = plan_offsets(r, t);
+
 		for (int k = 0; k < DPROF_WINDOW_REC_KINDS; k++) {
 			struct winshare_stratum *st = &ws->t[t].k[k];
 
 			for (size_t i = 0; i < st->ns; i++)
 				st->rate += st->s[i].h /
 					    (double)st->s[i].windows;
+			st->unwatched_scale = st->ns && members > st->ns ?
+					      (double)members / st->ns : 1;
 		}
+	}
 }
 
 void winshare_free(struct winshare *ws)
@@ -243,9 +275,13 @@ static void influence(const struct winshare_stratum *t,
 	}
 }
 
-/* One stratum's estimate of a field's share, as winshare_field(). */
-static bool stratum_field(const struct winshare_stratum *t, uint32_t lo,
-			  uint32_t hi, struct winshare_est *e, double *var_out)
+/*
+ * One stratum's estimate of a field's share of the offsets its windows
+ * watched, as winshare_field().
+ */
+static bool stratum_watched(const struct winshare_stratum *t, uint32_t lo,
+			    uint32_t hi, struct winshare_est *e,
+			    double *var_out)
 {
 	double rate = 0, var = 0, floor = 0, n;
 
@@ -294,6 +330,31 @@ static bool stratum_field(const struct winshare_stratum *t, uint32_t lo,
 	*var_out = var > floor ? var : floor;
 	/* The field's own windows set the degrees of freedom. */
 	e->half = stat_t975((double)e->windows - 1) * sqrt(*var_out);
+	return true;
+}
+
+/*
+ * The same over the whole type: the offsets no window of the kind
+ * watched taken at the watched ones' mean rate (R times the plan's
+ * offsets over the watched), as the module's type estimate extrapolates
+ * an item to the object.  Taken as none, they had read the watched
+ * fields high wherever the windows covered few of a type's items: on
+ * memcached 56 in-use windows watched 169 of task_struct's 1,049
+ * offsets, and 320-344 read 14-20 % for the referee's 2-3 % (now 2.2 to
+ * 3.2 %).  All watched, as on sk_buff, nothing changes.
+ */
+static bool stratum_field(const struct winshare_stratum *t, uint32_t lo,
+			  uint32_t hi, struct winshare_est *e, double *var_out)
+{
+	double c = t->unwatched_scale > 1 ? t->unwatched_scale : 1;
+
+	if (!stratum_watched(t, lo, hi, e, var_out))
+		return false;
+	e->share /= c;
+	if (e->half >= 0)
+		e->half /= c;
+	if (*var_out >= 0)
+		*var_out /= c * c;
 	return true;
 }
 

@@ -8,7 +8,9 @@
  * (to its free, or window_ms), and a trap's cost lengthens a life that
  * has many watched accesses without adding to its count.  A field's
  * share of its type is the sum of its offsets' rates over the type's,
- * S = r_F / R.  An old window's object may have been drawn by its use
+ * S = r_F / R, R the watched offsets' rates times the plan's offsets
+ * over the watched (the unwatched taken at the watched ones' mean rate,
+ * as the module's type estimate takes them; 1 where all were watched).  An old window's object may have been drawn by its use
  * (dprof.ko's "objects in use"): its samples count rho times, rho the
  * draw's weight against a uniform draw, so the shares are of the type's
  * objects, not of the ones the draws favoured.
@@ -71,6 +73,12 @@ struct winshare_stratum {
 	struct winshare_slot *s;	/* by offset */
 	size_t ns;
 	double rate;		/* R: samples per window, summed over offsets */
+	/*
+	 * The plan's offsets over those this kind's windows watched (1
+	 * when all were, or without plans): the unwatched are taken at the
+	 * watched ones' mean rate, as the module's type estimate takes them.
+	 */
+	double unwatched_scale;
 };
 
 struct winshare_target {

@@ -76,6 +76,48 @@ static void test_winshare(void)
 	fixture_free(&f);
 }
 
+/*
+ * The same windows with the recording's plan of target 0 at four offsets
+ * (0, 8 in one item, 16, 24 in another no window watched): the two
+ * unwatched offsets are taken at the watched ones' mean rate, so the
+ * type's rate is twice the watched and every share and half-width half.
+ */
+static void test_winshare_unwatched(void)
+{
+	struct dprof_plan_item items[2] = {
+		{ .target = 0, .nr_offsets = 2, .len = 8, .item = 0,
+		  .offset = { 0, 8, DPROF_HIST_NO_OFFSET,
+			      DPROF_HIST_NO_OFFSET } },
+		{ .target = 0, .nr_offsets = 2, .len = 8, .item = 1,
+		  .offset = { 16, 24, DPROF_HIST_NO_OFFSET,
+			      DPROF_HIST_NO_OFFSET } },
+	};
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct winshare_est e;
+
+	fixture_begin(&f, 1);
+	window(&f, 0, 10, false);
+	window(&f, 0, 12, false);
+	window(&f, 0, 8, false);
+	window(&f, 8, 5, false);
+	window(&f, 8, 5, false);
+	window(&f, 8, 5, false);
+	fixture_end_with(&f, DPROF_SEC_PLANS, items, sizeof(items));
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r, NULL);
+	CHECK(winshare_field(&ws, 0, 0, 8, &e));
+	CHECK(e.share > 0.3333 && e.share < 0.3334);
+	CHECK(e.half > 0.155 && e.half < 0.156);
+	CHECK(winshare_field(&ws, 0, 8, 16, &e));
+	CHECK(e.share > 0.1666 && e.share < 0.1667);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 static void weighed_window(struct fixture *f, uint16_t offset,
 			   uint32_t samples, uint32_t rho)
 {
@@ -359,6 +401,7 @@ static void test_winshare_unseen(void)
 
 const struct unit_test winshare_tests[] = {
 	{ "winshare: rates per window, windows as units, a counts floor", test_winshare },
+	{ "winshare: the plan's unwatched offsets at the watched ones' mean rate", test_winshare_unwatched },
 	{ "winshare: in-use samples weighed by the draw's rho; a weight of 0 refused", test_winshare_weighed },
 	{ "winshare: ABI 6 window records (no rho) read as uniform draws", test_winshare_abi6 },
 	{ "winshare: kinds weighed by the module's parts; lives from histories, else young windows", test_winshare_strata },
