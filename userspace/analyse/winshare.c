@@ -145,7 +145,7 @@ static void add_lives(struct winshare *ws, const struct history_set *hs)
 /* The distinct offsets of target @t's plan (0 without plans). */
 static size_t plan_offsets(const struct recording *r, size_t t)
 {
-	uint16_t *seen = NULL;
+	uint8_t *seen = NULL;	/* a bit per u16 offset: 8 KiB */
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nr_plans; i++) {
@@ -153,16 +153,17 @@ static size_t plan_offsets(const struct recording *r, size_t t)
 
 		if (p->target != t)
 			continue;
+		if (!seen)
+			seen = xcalloc(1, (UINT16_MAX + 1) / 8);
 		for (int k = 0; k < p->nr_offsets &&
 				k < DPROF_HIST_MAX_OFFSETS; k++) {
-			size_t j = 0;
+			uint16_t o = p->offset[k];
 
-			while (j < n && seen[j] != p->offset[k])
-				j++;
-			if (j < n || p->offset[k] == DPROF_HIST_NO_OFFSET)
+			if (o == DPROF_HIST_NO_OFFSET ||
+			    (seen[o / 8] & (1u << (o % 8))))
 				continue;
-			seen = xrealloc(seen, (n + 1) * sizeof(*seen));
-			seen[n++] = p->offset[k];
+			seen[o / 8] |= (uint8_t)(1u << (o % 8));
+			n++;
 		}
 	}
 	free(seen);

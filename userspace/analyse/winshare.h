@@ -10,7 +10,8 @@
  * share of its type is the sum of its offsets' rates over the type's,
  * S = r_F / R, R the watched offsets' rates times the plan's offsets
  * over the watched (the unwatched taken at the watched ones' mean rate,
- * as the module's type estimate takes them; 1 where all were watched).  An old window's object may have been drawn by its use
+ * as the module's type estimate takes them; 1 where all were watched).
+ * An old window's object may have been drawn by its use
  * (dprof.ko's "objects in use"): its samples count rho times, rho the
  * draw's weight against a uniform draw, so the shares are of the type's
  * objects, not of the ones the draws favoured.

@@ -43,6 +43,17 @@ static void window(struct fixture *f, uint16_t offset, uint32_t samples,
 	window_rec(f, offset, samples, DPROF_WINDOW_RHO_ONE, cpus_changed);
 }
 
+/* Offset 0 at 10, 12, 8 samples in three windows, offset 8 at 5 in three. */
+static void six_windows(struct fixture *f)
+{
+	window(f, 0, 10, false);
+	window(f, 0, 12, false);
+	window(f, 0, 8, false);
+	window(f, 8, 5, false);
+	window(f, 8, 5, false);
+	window(f, 8, 5, false);
+}
+
 static void test_winshare(void)
 {
 	struct fixture f;
@@ -52,12 +63,7 @@ static void test_winshare(void)
 	struct winshare_est e;
 
 	fixture_begin(&f, 1);
-	window(&f, 0, 10, false);
-	window(&f, 0, 12, false);
-	window(&f, 0, 8, false);
-	window(&f, 8, 5, false);
-	window(&f, 8, 5, false);
-	window(&f, 8, 5, false);
+	six_windows(&f);
 	window(&f, 8, 500, true);
 	fixture_end(&f);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
@@ -99,12 +105,7 @@ static void test_winshare_unwatched(void)
 	struct winshare_est e;
 
 	fixture_begin(&f, 1);
-	window(&f, 0, 10, false);
-	window(&f, 0, 12, false);
-	window(&f, 0, 8, false);
-	window(&f, 8, 5, false);
-	window(&f, 8, 5, false);
-	window(&f, 8, 5, false);
+	six_windows(&f);
 	fixture_end_with(&f, DPROF_SEC_PLANS, items, sizeof(items));
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
 	winshare_build(&ws, &r, NULL);
