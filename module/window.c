@@ -30,6 +30,7 @@
 #include <linux/prandom.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include "uapi/dprof.h"
 #include "watch.h"
 #include "plan.h"
@@ -45,7 +46,8 @@
 
 /*
  * Old windows are stratified by type.  A census of the live set, every
- * CENSUS_MS (every CENSUS_RETRY_MS while turns find nothing), counts each
+ * CENSUS_MS (every CENSUS_RETRY_MS while turns find nothing), walked in a
+ * work while the turns go on (struct census_walk), counts each
  * type's objects older than a window and keeps a uniform reservoir of
  * CENSUS_KEEP of them; a turn takes the next type in
  * rotation and one of its kept objects (one found dead or reused is
@@ -87,24 +89,52 @@
 #define CENSUS_RETRY_MS	250
 #define CENSUS_KEEP	8
 
+/*
+ * The census the turns draw from.  Walks are in a work of their own
+ * (struct census_walk below); only the collector reads or writes this.
+ */
 struct census {
 	unsigned long (*keep)[CENSUS_KEEP];	/* per target */
-	u32 *seen;		/* old objects per target; then those kept */
+	u32 *seen;		/* kept objects a draw may take, per target */
 	u32 *old;		/* old objects per target at the last census */
 	u32 *in_use;		/* of them in use, at the census */
+	bool ready;		/* a census was taken: draws may begin */
 	bool by_use;		/* this turn's type: from the objects in use */
 	u64 turns_by_use;	/* windows drawn from the objects in use */
 	unsigned long min_age;	/* jiffies: a window's length */
-	u64 at_ns;		/* when the last census ended */
+	u64 at_ns;		/* when the last census was taken */
 	bool stale;		/* a turn found no kept object alive */
 	unsigned int cursor;	/* the rotation */
-	/* The reservoir's draws: get_random_u32() was 100 an entry. */
-	struct rnd_state rnd;
 	unsigned int taken;	/* censuses since load */
 	unsigned int retaken;	/* of them, early: every kept object dead */
 };
 
 static struct census census;
+
+/*
+ * A walk of the live set, the census's next: every slot (2 M under
+ * target=all, some 5 M instructions with the entries), so not in the
+ * collector's step, which it held for as long.  Under the referee, whose
+ * guest runs instructions some 200 times slower, a census in the step
+ * held the registers idle 1.2 s of every 4 (design.rst, "The census in
+ * a work").  The collector queues the walk with its arrays and does not
+ * touch them until the work published them (done, release/acquire); it
+ * then swaps them with its own, so the next walk fills the last
+ * census's.
+ */
+struct census_walk {
+	unsigned long (*keep)[CENSUS_KEEP];	/* a reservoir per target */
+	u32 *seen;		/* old objects per target */
+	unsigned long min_age;	/* jiffies: the collector's, at queueing */
+	/* The reservoir's draws: get_random_u32() was 100 an entry. */
+	struct rnd_state rnd;
+	bool early;		/* queued because every kept object was dead */
+	bool queued;		/* the collector's: a walk not taken yet */
+	bool done;		/* the work's: the arrays are filled */
+};
+
+static struct census_walk census_walk;
+static struct work_struct census_work;
 
 static void window_missed(struct hist_plan *p)
 {
@@ -115,7 +145,7 @@ static void window_missed(struct hist_plan *p)
 static void census_visit(unsigned long base, unsigned long age, int target,
 			 void *arg)
 {
-	struct census *c = arg;
+	struct census_walk *c = arg;
 	u32 n;
 
 	/*
@@ -189,39 +219,57 @@ static void census_free(void)
 	kvfree(census.in_use);
 	kvfree(census.keep);
 	memset(&census, 0, sizeof(census));
+	kvfree(census_walk.seen);
+	kvfree(census_walk.keep);
+	memset(&census_walk, 0, sizeof(census_walk));
 }
 
-/* The census, if the last is CENSUS_MS old: false without memory. */
-static bool census_take(void)
+static bool census_alloc(void)
 {
+	struct census_walk *b = &census_walk;
+	struct census *c = &census;
+
+	c->seen = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->seen), GFP_KERNEL);
+	c->old = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->old), GFP_KERNEL);
+	c->in_use = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->in_use),
+			     GFP_KERNEL);
+	c->keep = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->keep), GFP_KERNEL);
+	b->seen = kvcalloc(DPROF_MAX_TARGETS, sizeof(*b->seen), GFP_KERNEL);
+	b->keep = kvcalloc(DPROF_MAX_TARGETS, sizeof(*b->keep), GFP_KERNEL);
+	if (!c->seen || !c->old || !c->in_use || !c->keep || !b->seen ||
+	    !b->keep) {
+		census_free();
+		return false;
+	}
+	prandom_seed_state(&b->rnd, get_random_u64());
+	return true;
+}
+
+/* The work: one walk of the live set into census_walk's arrays. */
+static void census_walk_fn(struct work_struct *work)
+{
+	struct census_walk *b = &census_walk;
+
+	memset(b->seen, 0, DPROF_MAX_TARGETS * sizeof(*b->seen));
+	dprof_liveset_for_each(census_visit, b);
+	/* The arrays before the flag: the collector reads them after it. */
+	smp_store_release(&b->done, true);
+}
+
+/* The collector: the walk's arrays become the census's. */
+static void census_publish(void)
+{
+	struct census_walk *b = &census_walk;
 	struct census *c = &census;
 	unsigned int t, nr;
 	u64 now, weight;
 
-	if (!c->seen) {
-		c->seen = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->seen),
-				   GFP_KERNEL);
-		c->old = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->old),
-				  GFP_KERNEL);
-		c->in_use = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->in_use),
-				     GFP_KERNEL);
-		c->keep = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->keep),
-				   GFP_KERNEL);
-		if (!c->seen || !c->old || !c->in_use || !c->keep) {
-			census_free();
-			return false;
-		}
-		prandom_seed_state(&c->rnd, get_random_u64());
-	} else if (watch_now_ns() - c->at_ns <
-		   (c->stale ? CENSUS_RETRY_MS : CENSUS_MS) * NSEC_PER_MSEC) {
-		return true;
-	}
+	swap(c->keep, b->keep);
+	swap(c->seen, b->seen);
+	c->min_age = b->min_age;
 	c->taken++;
-	c->retaken += c->stale;
+	c->retaken += b->early;
 	c->stale = false;
-	memset(c->seen, 0, DPROF_MAX_TARGETS * sizeof(*c->seen));
-	c->min_age = dprof_old_age(&dprof_watch_cfg);
-	dprof_liveset_for_each(census_visit, c);
 	/*
 	 * Censuses come at uneven times (sooner while turns find nothing):
 	 * each weighs by the time since the last, so their mean is over time.
@@ -248,7 +296,36 @@ static bool census_take(void)
 		c->seen[t] = min_t(u32, c->seen[t], CENSUS_KEEP);
 	}
 	c->at_ns = now;
-	return true;
+	c->ready = true;
+}
+
+/*
+ * Takes the census a walk finished, and queues the next walk when the
+ * census is CENSUS_MS old (CENSUS_RETRY_MS if stale); true if there is
+ * a census to draw from, false before the first or without memory.
+ */
+static bool census_take(void)
+{
+	struct census_walk *b = &census_walk;
+	struct census *c = &census;
+	u64 due;
+
+	if (!c->seen && !census_alloc())
+		return false;
+	/* Pairs with the work's release: its arrays after the flag. */
+	if (b->queued && smp_load_acquire(&b->done)) {
+		b->queued = false;
+		census_publish();
+	}
+	due = (u64)(c->stale ? CENSUS_RETRY_MS : CENSUS_MS) * NSEC_PER_MSEC;
+	if (!b->queued && (!c->ready || watch_now_ns() - c->at_ns >= due)) {
+		b->min_age = dprof_old_age(&dprof_watch_cfg);
+		b->early = c->ready && c->stale;
+		b->done = false;
+		b->queued = true;
+		queue_work(system_unbound_wq, &census_work);
+	}
+	return c->ready;
 }
 
 /* A sweep of the live set dropped @base: for its window, as a free. */
@@ -260,11 +337,15 @@ static void window_sweep_dropped(unsigned long base)
 /* Before any window: the live set tells the windows what a sweep drops. */
 void dprof_window_init(void)
 {
+	INIT_WORK(&census_work, census_walk_fn);
 	dprof_liveset_on_sweep_drop(window_sweep_dropped);
 }
 
+/* After the collector stopped: it alone queues the census's walks. */
 void dprof_window_exit(void)
 {
+	if (census_work.func)
+		cancel_work_sync(&census_work);
 	dprof_liveset_on_sweep_drop(NULL);
 	census_free();
 }
