@@ -8,6 +8,7 @@
 #include <linux/gcd.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -241,6 +242,21 @@ static int plan_build(struct hist_plan *p, const struct dprof_target *t)
 	return 0;
 }
 
+/*
+ * The step of the rotations over @k items: about k / phi^2, the golden
+ * section, so that each new item falls in the largest stretch not yet
+ * watched, and coprime with @k, so that a round visits every item once.
+ */
+static unsigned int plan_stride(unsigned int k)
+{
+	unsigned int s = max_t(unsigned int, div_u64((u64)k * 381966, 1000000),
+			       1);
+
+	while (k > 1 && gcd(s, k) != 1)
+		s++;
+	return s;
+}
+
 /* The plan of @t, built on first use (process context). */
 int dprof_plan_ensure(unsigned int t)
 {
@@ -254,6 +270,23 @@ int dprof_plan_ensure(unsigned int t)
 		plan_state[t] = -1;
 		return ret;
 	}
+	/*
+	 * The rotations start at a random item.  From item 0 a type with
+	 * fewer lives or windows in a run than items had them all on its
+	 * first items, which are its header and most often its hottest:
+	 * on memcached every run's lives of kmalloc-2k (64 items) watched
+	 * items 0, 1, 2 (36, 18 and 4 to 10 samples), and its share read
+	 * 2.5-6.5 % for the referee's 1.5 %; kmalloc-4k's lives read 6.8
+	 * times its rate.  From a random start each window and life is on
+	 * any item with chance 1/K, as the estimates take it.  And they
+	 * step across the object, not along it: eight lives of a
+	 * kmalloc-8k buffer on eight neighbouring items saw 8 samples each
+	 * in one run, where the packet was, and 0 each in the next, past
+	 * its end, and the type went unranked (the referee: 5.7 %).
+	 */
+	plans[t].stride = plan_stride(plans[t].nr_items);
+	plans[t].cursor = get_random_u32_below(plans[t].nr_items);
+	plans[t].wcursor = get_random_u32_below(plans[t].nr_items);
 	/* Readers of "plans" and "histories" see a whole plan (acquire). */
 	smp_store_release(&plan_state[t], 1);
 	return 0;
@@ -327,7 +360,7 @@ unsigned int dprof_plan_next(struct hist_plan *p)
 		if (p->done[k] < p->done[best])
 			best = k;
 	}
-	p->cursor = best + 1;
+	p->cursor = best + p->stride;
 	return best;
 }
 
@@ -368,7 +401,7 @@ unsigned int dprof_plan_next_window(struct hist_plan *p, u32 *rho)
 		if (p->exposure_ns[k] < p->exposure_ns[best])
 			best = k;
 	}
-	p->wcursor = best + 1;
+	p->wcursor = best + p->stride;
 	*rho = DPROF_WINDOW_RHO_ONE;
 	if (plan_spec.pairs || p->nr_items < 2)
 		return best;

@@ -111,8 +111,9 @@ struct hist_plan {
 	u32 *item_windows;
 	unsigned int nr_items;
 	unsigned int item_slots;	/* offsets over all items */
-	unsigned int cursor;
-	unsigned int wcursor;
+	unsigned int cursor;	/* the histories' rotation */
+	unsigned int wcursor;	/* the windows' */
+	unsigned int stride;	/* their step: coprime with nr_items */
 	u64 windows;		/* windows opened on this type, both kinds */
 	/*
 	 * Per kind, samples per window y: sums of y and y^2 over the windows
@@ -141,7 +142,10 @@ bool dprof_plan_built(unsigned int t);
 /* Whole struct dprof_plan_item entries from *pos on (debugfs "plans"). */
 size_t dprof_plan_read(void *buf, size_t room, loff_t *pos);
 void dprof_plans_free(void);
-/* The least-covered item, scanning from the cursor so ties rotate. */
+/*
+ * The least-covered item, scanning from the cursor so ties rotate, the
+ * cursor stepping by the plan's stride.
+ */
 unsigned int dprof_plan_next(struct hist_plan *p);
 /*
  * For windows: half the time the item watched least long so far (ties
