@@ -189,10 +189,15 @@ static void take_turn(void)
 	/* Histories and windows take turns at the registers. */
 	window = cfg->windows && (!cfg->enabled || next_is_window);
 	next_is_window = !window;
-	if (window && dprof_watch_parked) {
+	if (window && dprof_watch_parked && !cfg->lives) {
 		/*
 		 * Young and old windows alternate; a young turn with no
 		 * type named yet (the any gate just opened) goes to an old.
+		 * With lives the histories stand for the young ages and
+		 * young windows weigh nothing in the estimates: their turns
+		 * go to the old windows, half of them in use, whose few
+		 * windows a run made the busiest types' estimates swing
+		 * (design.rst, "Lives").
 		 */
 		next_is_young = !next_is_young;
 		if (next_is_young && dprof_window_pick_next())
@@ -382,7 +387,7 @@ MODULE_PARM_DESC(history_wait_ms,
 static bool window_lives = true;
 module_param(window_lives, bool, 0444);
 MODULE_PARM_DESC(window_lives,
-		 "watch sampler with histories picked on every CPU: Y: each history is a life, the type's accesses below history_timeout_ms are estimated from its lives and the old windows start at the timeout; N: from young windows, the old ones starting at sample_window_ms (default Y)");
+		 "watch sampler with histories picked on every CPU: Y: each history is a life, the type's accesses below history_timeout_ms are estimated from its lives, the old windows start at the timeout and take the young windows' turns; N: from young windows, the old ones starting at sample_window_ms (default Y)");
 
 static bool history_pick = true;
 module_param(history_pick, bool, 0444);
