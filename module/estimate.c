@@ -194,6 +194,7 @@ void dprof_estimate_weigh(struct window_base *b, struct window_estimate *e)
 	unsigned int k;
 
 	e->weight = 0;
+	e->units = 0;
 	e->relvar = 0;
 	e->relvar_unknown = false;
 	e->fewest_df = 0;
@@ -206,6 +207,7 @@ void dprof_estimate_weigh(struct window_base *b, struct window_estimate *e)
 			continue;
 		a[k] = kind_weight(&e->win[k], &b->scale, k, &relvar, &bound);
 		e->part[k] = a[k];
+		e->units += e->win[k].sampled;
 		e->weight += a[k];
 		e->zero_bound += bound;
 		if (!a[k])

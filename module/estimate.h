@@ -17,6 +17,8 @@ struct window_estimate {
 	/* estimated samples per second, each kind's and the type's */
 	u64 part[DPROF_NR_WINDOW_KINDS];
 	u64 weight;
+	/* its counted kinds' windows that took a sample (lives included) */
+	u64 units;
 	u64 relvar;		/* var(weight) / weight^2, in 1/2^20 */
 	bool relvar_unknown;	/* a kind with samples in 1 window, no pool */
 	u64 fewest_df;		/* degrees of freedom of its least-known kind */

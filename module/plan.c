@@ -469,6 +469,8 @@ void dprof_plan_count_window(unsigned int t, enum dprof_window_kind kind,
 		sq = U64_MAX >> 1;
 	WRITE_ONCE(w->samples, w->samples + y);
 	WRITE_ONCE(w->samples_sq, sq);
+	if (y)
+		WRITE_ONCE(w->sampled, w->sampled + 1);
 }
 
 void dprof_plan_window_sums(unsigned int target,
@@ -486,6 +488,7 @@ void dprof_plan_window_sums(unsigned int target,
 		sums[k].windows = READ_ONCE(plans[target].win[k].windows);
 		sums[k].samples = READ_ONCE(plans[target].win[k].samples);
 		sums[k].samples_sq = READ_ONCE(plans[target].win[k].samples_sq);
+		sums[k].sampled = READ_ONCE(plans[target].win[k].sampled);
 		sums[k].cover_num = (u64)plans[target].nr_items *
 				    plans[target].nr_members;
 		sums[k].cover_den = plans[target].item_slots;

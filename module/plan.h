@@ -47,6 +47,7 @@ struct dprof_window_sums {
 	 */
 	u64 samples;		/* sum over the windows of y */
 	u64 samples_sq;		/* sum of (y / 2^8)^2 */
+	u64 sampled;		/* windows with a sample (y > 0) */
 	/*
 	 * OLD: its live objects older than a window and not in use, summed
 	 * over the censuses (scaled by the tracking rate, each census

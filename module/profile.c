@@ -52,14 +52,32 @@ static int offset_cmp(const void *a, const void *b)
 }
 
 /*
+ * Watch sampler: a share on one sampled unit (a window or life that
+ * took a sample) is one draw, its interval its kind's pooled spread; a
+ * lucky window on one of thousands of idle objects reads tens of points
+ * (design.rst, "Ranking by point value").  Such types rank after the
+ * shares on two or more, the types with no estimate last.
+ */
+static int type_group(const struct type_sum *t)
+{
+	if (!t->est.weight)
+		return 2;
+	return t->est.units < 2;
+}
+
+/*
  * Types by misses (hardware samplers) or by estimated share, then
- * samples (watch), most first.
+ * samples (watch, in type_group()'s groups), most first.
  */
 static int type_cmp(const void *a, const void *b)
 {
 	const struct type_sum *x = a, *y = b;
 	u64 wx = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? x->est.weight : x->misses;
 	u64 wy = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? y->est.weight : y->misses;
+
+	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH &&
+	    type_group(x) != type_group(y))
+		return type_group(x) < type_group(y) ? -1 : 1;
 
 	if (wx == wy && dprof_sampling.sampler == DPROF_SAMPLER_WATCH) {
 		wx = x->count;
@@ -345,7 +363,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	struct offset_sum *offs;
 	struct type_sum *types = NULL;
 	unsigned int t, nr, seen = 0, nr_vars = 0;
-	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH;
+	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH, thin_shown = false;
 
 	counters_sum(&c);
 	seq_printf(m, "sampler: %s", dprof_sampler_names[dprof_sampling.sampler]);
@@ -410,6 +428,10 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		if ((dprof_target_all && !types[t].count) ||
 		    (!hw && is_variable(types[t].target)))
 			continue;
+		if (!hw && !thin_shown && type_group(&types[t]) == 1) {
+			seq_puts(m, "types whose share rests on one sampled unit (one window or life that took a sample: one draw), ranked after the others:\n");
+			thin_shown = true;
+		}
 		show_target(m, &types[t], &base, t < TOP_TYPES_DETAILED, offs,
 			    4096);
 	}

@@ -27,10 +27,8 @@
  */
 #include <linux/cpu.h>
 #include <linux/random.h>
-#include <linux/prandom.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 #include "uapi/dprof.h"
 #include "watch.h"
 #include "plan.h"
@@ -43,18 +41,17 @@
 #include "ring.h"
 #include "sample.h"
 #include "watch_config.h"
+#include "census.h"
 
 /*
  * Old windows are stratified by type.  A census of the live set, every
  * CENSUS_MS (every CENSUS_RETRY_MS while turns find nothing), walked in a
- * work while the turns go on (struct census_walk), counts each
+ * work while the turns go on (census.c), counts each
  * type's objects older than a window and keeps a uniform reservoir of
  * CENSUS_KEEP of them; a turn takes the next type in
  * rotation and one of its kept objects (one found dead or reused is
  * dropped and another drawn; a type with none left passes its turn on).
- * The census reads each entry's target from its slot and draws with a
- * seeded prandom state: some 20 instructions an entry, and a walk of the
- * slots at 2 a slot.  A type's share then rests on its
+ * A type's share then rests on its
  * own samples per window times its old objects (profile.c): a type with a
  * handful of objects in use (a server's sockets) is reached as often as
  * one with a hundred thousand idle ones, which uniform draws from the
@@ -84,89 +81,10 @@
  * objects are all alike keeps its uniform draws, and the windows go
  * where the CPUs work (design.rst, "Objects in use").
  */
-#define CENSUS_MS	4000
-/* Sooner when a turn found no kept object alive: at most this often. */
-#define CENSUS_RETRY_MS	250
-#define CENSUS_KEEP	8
-
-/*
- * The census the turns draw from.  Walks are in a work of their own
- * (struct census_walk below); only the collector reads or writes this.
- */
-struct census {
-	unsigned long (*keep)[CENSUS_KEEP];	/* per target */
-	u32 *seen;		/* kept objects a draw may take, per target */
-	u32 *old;		/* old objects per target at the last census */
-	u32 *in_use;		/* of them in use, at the census */
-	bool ready;		/* a census was taken: draws may begin */
-	bool by_use;		/* this turn's type: from the objects in use */
-	u64 turns_by_use;	/* windows drawn from the objects in use */
-	unsigned long min_age;	/* jiffies: a window's length */
-	u64 at_ns;		/* when the last census was taken */
-	bool stale;		/* a turn found no kept object alive */
-	unsigned int cursor;	/* the rotation */
-	unsigned int taken;	/* censuses since load */
-	unsigned int retaken;	/* of them, early: every kept object dead */
-};
-
-static struct census census;
-
-/*
- * A walk of the live set, the census's next: every slot (2 M under
- * target=all, some 5 M instructions with the entries), so not in the
- * collector's step, which it held for as long.  Under the referee, whose
- * guest runs instructions some 200 times slower, a census in the step
- * held the registers idle 1.2 s of every 4 (design.rst, "The census in
- * a work").  The collector queues the walk with its arrays and does not
- * touch them until the work published them (done, release/acquire); it
- * then swaps them with its own, so the next walk fills the last
- * census's.
- */
-struct census_walk {
-	unsigned long (*keep)[CENSUS_KEEP];	/* a reservoir per target */
-	u32 *seen;		/* old objects per target */
-	unsigned long min_age;	/* jiffies: the collector's, at queueing */
-	/* The reservoir's draws: get_random_u32() was 100 an entry. */
-	struct rnd_state rnd;
-	bool early;		/* queued because every kept object was dead */
-	bool queued;		/* the collector's: a walk not taken yet */
-	bool done;		/* the work's: the arrays are filled */
-};
-
-static struct census_walk census_walk;
-static struct work_struct census_work;
-
 static void window_missed(struct hist_plan *p)
 {
 	p->window_backoff = clamp(p->window_backoff * 2, 1U, 64U);
 	p->window_skip = p->window_backoff;
-}
-
-static void census_visit(unsigned long base, unsigned long age, int target,
-			 void *arg)
-{
-	struct census_walk *c = arg;
-	u32 n;
-
-	/*
-	 * The slot's target, not a resolution from the page (150
-	 * instructions an entry): a wrong one, from an insert under way, is
-	 * caught when the pick is resolved (window_draw()).  An entry an
-	 * older rule let in (a sweep is owed, liveset.c) is not on its
-	 * cache's current scale: the count would be inflated.
-	 */
-	if (age < c->min_age || target >= READ_ONCE(dprof_nr_targets) ||
-	    (READ_ONCE(dprof_targets[target].flags) &
-	     (DPROF_TARGET_DEAD | DPROF_TARGET_VAR)) ||
-	    !dprof_track_wanted(target, base) ||
-	    dprof_own_object(dprof_targets[target].cache, base))
-		return;
-	n = ++c->seen[target];
-	if (n <= CENSUS_KEEP)
-		c->keep[target][n - 1] = base;
-	else if (reciprocal_scale(prandom_u32_state(&c->rnd), n) < CENSUS_KEEP)
-		c->keep[target][reciprocal_scale(prandom_u32_state(&c->rnd),
-						 CENSUS_KEEP)] = base;
 }
 
 /*
@@ -212,122 +130,6 @@ static void window_emit(const struct watch *w)
 	dprof_ring_write(&e, sizeof(e));
 }
 
-static void census_free(void)
-{
-	kvfree(census.seen);
-	kvfree(census.old);
-	kvfree(census.in_use);
-	kvfree(census.keep);
-	memset(&census, 0, sizeof(census));
-	kvfree(census_walk.seen);
-	kvfree(census_walk.keep);
-	memset(&census_walk, 0, sizeof(census_walk));
-}
-
-static bool census_alloc(void)
-{
-	struct census_walk *b = &census_walk;
-	struct census *c = &census;
-
-	c->seen = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->seen), GFP_KERNEL);
-	c->old = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->old), GFP_KERNEL);
-	c->in_use = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->in_use),
-			     GFP_KERNEL);
-	c->keep = kvcalloc(DPROF_MAX_TARGETS, sizeof(*c->keep), GFP_KERNEL);
-	b->seen = kvcalloc(DPROF_MAX_TARGETS, sizeof(*b->seen), GFP_KERNEL);
-	b->keep = kvcalloc(DPROF_MAX_TARGETS, sizeof(*b->keep), GFP_KERNEL);
-	if (!c->seen || !c->old || !c->in_use || !c->keep || !b->seen ||
-	    !b->keep) {
-		census_free();
-		return false;
-	}
-	prandom_seed_state(&b->rnd, get_random_u64());
-	return true;
-}
-
-/* The work: one walk of the live set into census_walk's arrays. */
-static void census_walk_fn(struct work_struct *work)
-{
-	struct census_walk *b = &census_walk;
-
-	memset(b->seen, 0, DPROF_MAX_TARGETS * sizeof(*b->seen));
-	dprof_liveset_for_each(census_visit, b);
-	/* The arrays before the flag: the collector reads them after it. */
-	smp_store_release(&b->done, true);
-}
-
-/* The collector: the walk's arrays become the census's. */
-static void census_publish(void)
-{
-	struct census_walk *b = &census_walk;
-	struct census *c = &census;
-	unsigned int t, nr;
-	u64 now, weight;
-
-	swap(c->keep, b->keep);
-	swap(c->seen, b->seen);
-	c->min_age = b->min_age;
-	c->taken++;
-	c->retaken += b->early;
-	c->stale = false;
-	/*
-	 * Censuses come at uneven times (sooner while turns find nothing):
-	 * each weighs by the time since the last, so their mean is over time.
-	 */
-	now = watch_now_ns();
-	weight = c->at_ns ? max_t(u64, div_u64(now - c->at_ns, NSEC_PER_MSEC),
-				  1) : 1;
-	nr = READ_ONCE(dprof_nr_targets);
-	/* The strata: old objects not in use, and all old objects. */
-	dprof_inuse_count_types(c->in_use, nr);
-	for (t = 0; t < nr; t++) {
-		unsigned int shift = READ_ONCE(dprof_targets[t].track_shift);
-		u64 cold = c->seen[t] - min(c->in_use[t], c->seen[t]);
-
-		if (c->seen[t])
-			dprof_plan_count_census(t, (cold << shift) * weight,
-						((u64)c->seen[t] << shift) *
-						weight);
-	}
-	dprof_plan_count_census_done(weight);
-	/* From here on seen[] counts the kept objects a draw may take. */
-	for (t = 0; t < nr; t++) {
-		c->old[t] = c->seen[t];
-		c->seen[t] = min_t(u32, c->seen[t], CENSUS_KEEP);
-	}
-	c->at_ns = now;
-	c->ready = true;
-}
-
-/*
- * Takes the census a walk finished, and queues the next walk when the
- * census is CENSUS_MS old (CENSUS_RETRY_MS if stale); true if there is
- * a census to draw from, false before the first or without memory.
- */
-static bool census_take(void)
-{
-	struct census_walk *b = &census_walk;
-	struct census *c = &census;
-	u64 due;
-
-	if (!c->seen && !census_alloc())
-		return false;
-	/* Pairs with the work's release: its arrays after the flag. */
-	if (b->queued && smp_load_acquire(&b->done)) {
-		b->queued = false;
-		census_publish();
-	}
-	due = (u64)(c->stale ? CENSUS_RETRY_MS : CENSUS_MS) * NSEC_PER_MSEC;
-	if (!b->queued && (!c->ready || watch_now_ns() - c->at_ns >= due)) {
-		b->min_age = dprof_old_age(&dprof_watch_cfg);
-		b->early = c->ready && c->stale;
-		b->done = false;
-		b->queued = true;
-		queue_work(system_unbound_wq, &census_work);
-	}
-	return c->ready;
-}
-
 /* A sweep of the live set dropped @base: for its window, as a free. */
 static void window_sweep_dropped(unsigned long base)
 {
@@ -337,17 +139,15 @@ static void window_sweep_dropped(unsigned long base)
 /* Before any window: the live set tells the windows what a sweep drops. */
 void dprof_window_init(void)
 {
-	INIT_WORK(&census_work, census_walk_fn);
+	dprof_census_init();
 	dprof_liveset_on_sweep_drop(window_sweep_dropped);
 }
 
 /* After the collector stopped: it alone queues the census's walks. */
 void dprof_window_exit(void)
 {
-	if (census_work.func)
-		cancel_work_sync(&census_work);
 	dprof_liveset_on_sweep_drop(NULL);
-	census_free();
+	dprof_census_exit();
 }
 
 /*
@@ -419,13 +219,13 @@ static bool window_draw_in_use(struct census *c, unsigned int t,
  */
 static bool window_draw(struct dprof_resolved *r, u32 *rho, bool *in_use)
 {
-	struct census *c = &census;
+	struct census *c = &dprof_census;
 	unsigned int i, nr = READ_ONCE(dprof_nr_targets);
 	u32 chance;
 	bool sitting = false;
 	int used;
 
-	if (!census_take() || !nr)
+	if (!dprof_census_take() || !nr)
 		return false;
 	c->by_use = !c->by_use;
 	used = c->by_use ? dprof_inuse_pick_type(&chance) : -1;
@@ -709,9 +509,9 @@ void dprof_window_show(struct seq_file *m)
 		   ", taking turns with histories" : "");
 	seq_printf(m, "  young (picked at allocation): %llu windows, %llu gates no allocation took in history_wait_ms; old (by type from a census of the live set every %u ms): %llu kept objects freed or young again when their turn came; %u censuses, %u of them early (every kept object dead, after %u ms)\n",
 		   c->windows_young, c->windows_unclaimed, CENSUS_MS,
-		   c->windows_young_drawn, census.taken, census.retaken,
+		   c->windows_young_drawn, dprof_census.taken, dprof_census.retaken,
 		   CENSUS_RETRY_MS);
 	seq_printf(m, "  in use (old objects the CPUs' registers held lately, drawn by their use): %llu windows\n",
-		   census.turns_by_use);
+		   dprof_census.turns_by_use);
 	dprof_inuse_show(m);
 }

@@ -42,6 +42,11 @@ static int by_dprof(const void *a, const void *b)
 	const struct judge_type *x = *(struct judge_type *const *)a;
 	const struct judge_type *y = *(struct judge_type *const *)b;
 
+	/* Report's order where both are in it; ranked types first. */
+	if (x->dprof_order && y->dprof_order &&
+	    x->dprof_weight > 0 && y->dprof_weight > 0)
+		return x->dprof_order < y->dprof_order ? -1 :
+		       x->dprof_order > y->dprof_order;
 	return x->dprof_weight < y->dprof_weight ? 1 :
 	       x->dprof_weight > y->dprof_weight ? -1 : 0;
 }
@@ -254,9 +259,10 @@ static void judge_workingset(struct judge *j, const struct recording *r,
 }
 
 /*
- * What dprof ranks types by: report's estimated shares where the module
- * weighed the types by their windows (the watch sampler), else the
- * samples (IBS/PEBS samples are drawn at random already).
+ * What dprof ranks types by: report's order where the module weighed the
+ * types by their windows (the watch sampler: by estimated share, those
+ * on one sampled unit after the rest), else the samples (IBS/PEBS
+ * samples are drawn at random already).
  */
 static void dprof_weights(struct judge *j, const struct recording *r,
 			  const struct report *rep)
@@ -280,6 +286,7 @@ static void dprof_weights(struct judge *j, const struct recording *r,
 		jt->dprof_share_hi = t->window_share ? t->share_hi : -1;
 		jt->dprof_unseen = t->window_share ? t->unseen : 0;
 		jt->dprof_weight = jt->dprof_share;
+		jt->dprof_order = i + 1;
 	}
 }
 

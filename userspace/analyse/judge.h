@@ -44,6 +44,12 @@ struct judge_type {
 	/* [share - half, hi] holds the referee's share; by share +- half */
 	bool share_held, share_held_seen;
 	double dprof_weight;
+	/*
+	 * Report's position (1 first; 0: not in report's window shares):
+	 * dprof ranks by it where there is one, the shares on one sampled
+	 * unit after the rest (report.c).
+	 */
+	size_t dprof_order;
 	uint64_t oracle_accesses;
 	size_t dprof_rank, oracle_rank;	/* 1 first; 0 none */
 	/* Working set (bytes), when both have it. */

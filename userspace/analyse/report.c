@@ -192,6 +192,153 @@ static void count_objects(const struct recording *r, struct report *rep)
 	free(by_target);
 }
 
+/* A history's end, for the lives counted below. */
+struct life_end {
+	uint32_t id;
+	bool sampled;	/* a life with at least one element */
+};
+
+struct life_begin {
+	uint32_t id;
+	uint16_t target;
+	bool ok;	/* nothing at its start keeps it from being a life */
+};
+
+static int by_id_begin(const void *a, const void *b)
+{
+	const struct life_begin *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_id_end(const void *a, const void *b)
+{
+	const struct life_end *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Whether kind @k of window (DPROF_WINDOW_REC_*) is in target @t's
+ * estimate: its part in the facts; all kinds before the facts had parts.
+ */
+static bool kind_counts(const struct recording *r, size_t t, unsigned int k)
+{
+	const struct dprof_target_fact *f = recording_target_fact(r, t);
+
+	if (!r->has_facts)
+		return k != DPROF_WINDOW_REC_LIFE;
+	return f && k < DPROF_WINDOW_REC_KINDS && f->kind_part[k] > 0;
+}
+
+/*
+ * The units each window share rests on that took a sample: windows of
+ * the kinds in the type's estimate, and lives (histories ended by the
+ * free or the timeout, no CPU come or gone, nothing dropped: the
+ * module's DPROF_WINDOW_LIFE) with an element.
+ */
+static void count_units(const struct recording *r, struct report *rep)
+{
+	struct report_type **by_target = xcalloc(DPROF_MAX_TARGETS,
+						 sizeof(*by_target));
+	struct life_begin *begins = NULL;
+	struct life_end *ends = NULL;
+	size_t nb = 0, ne = 0, capb = 0, cape = 0;
+	const struct dprof_rec_hdr *hdr;
+	struct rec_iter it;
+
+	for (size_t i = 0; i < rep->nr_types; i++)
+		if (rep->types[i].window_share &&
+		    rep->types[i].t->target < DPROF_MAX_TARGETS)
+			by_target[rep->types[i].t->target] = &rep->types[i];
+	rec_iter_init(&it, r);
+	while ((hdr = rec_iter_next(&it))) {
+		if (hdr->kind == DPROF_REC_WINDOW &&
+		    hdr->target < DPROF_MAX_TARGETS &&
+		    by_target[hdr->target]) {
+			struct dprof_window_rec w;
+			uint64_t y = 0;
+
+			rec_window(hdr, &w);
+			for (int k = 0; k < w.nr_offsets &&
+			     k < DPROF_HIST_MAX_OFFSETS; k++)
+				y += w.samples[k];
+			if (y && kind_counts(r, hdr->target, w.kind))
+				by_target[hdr->target]->units++;
+		} else if (hdr->kind == DPROF_REC_HIST_BEGIN &&
+			   hdr->target < DPROF_MAX_TARGETS &&
+			   by_target[hdr->target]) {
+			const struct dprof_hist_begin *b = (const void *)hdr;
+
+			if (nb == capb) {
+				capb = capb ? capb * 2 : 64;
+				begins = xrealloc(begins,
+						  capb * sizeof(*begins));
+			}
+			begins[nb++] = (struct life_begin){
+				.id = b->id, .target = hdr->target,
+				.ok = !(hdr->flags & DPROF_HIST_CPUS_CHANGED),
+			};
+		} else if (hdr->kind == DPROF_REC_HIST_END) {
+			const struct dprof_hist_end *e = (const void *)hdr;
+
+			if (ne == cape) {
+				cape = cape ? cape * 2 : 64;
+				ends = xrealloc(ends, cape * sizeof(*ends));
+			}
+			ends[ne++] = (struct life_end){
+				.id = e->id,
+				.sampled = e->elements && !e->dropped &&
+					   (e->reason == DPROF_HIST_FREED ||
+					    e->reason == DPROF_HIST_TIMEOUT) &&
+					   !(hdr->flags &
+					     (DPROF_HIST_CPUS_CHANGED |
+					      DPROF_HIST_TRUNCATED)),
+			};
+		}
+	}
+	if (nb)
+		qsort(begins, nb, sizeof(*begins), by_id_begin);
+	if (ne)
+		qsort(ends, ne, sizeof(*ends), by_id_end);
+	for (size_t i = 0, j = 0; i < nb && j < ne;) {
+		if (begins[i].id < ends[j].id) {
+			i++;
+		} else if (begins[i].id > ends[j].id) {
+			j++;
+		} else {
+			if (begins[i].ok && ends[j].sampled &&
+			    kind_counts(r, begins[i].target,
+					DPROF_WINDOW_REC_LIFE))
+				by_target[begins[i].target]->units++;
+			i++;
+			j++;
+		}
+	}
+	free(begins);
+	free(ends);
+	free(by_target);
+}
+
+/*
+ * A window share on one sampled unit is one draw: its interval borrows
+ * its kind's pooled spread, and a lucky window on one of thousands of
+ * idle objects reads tens of points (design.rst, "Ranking by point
+ * value").  Such types rank after the shares on two or more, each group
+ * by share; the shares of no type change.
+ */
+static bool thin(const struct report_type *t)
+{
+	return t->window_share && t->units < 2;
+}
+
+static int rank_group(const struct report_type *t)
+{
+	if (t->share <= 0)
+		return 2;
+	return thin(t);
+}
+
 static int by_share(const void *a, const void *b)
 {
 	const struct report_type *x = a, *y = b;
@@ -199,6 +346,22 @@ static int by_share(const void *a, const void *b)
 	if (x->share != y->share)
 		return x->share < y->share ? 1 : -1;
 	return x->t->target < y->t->target ? -1 : x->t->target > y->t->target;
+}
+
+static int by_group_then_share(const void *a, const void *b)
+{
+	const struct report_type *x = a, *y = b;
+	int gx = rank_group(x), gy = rank_group(y);
+
+	if (gx != gy)
+		return gx < gy ? -1 : 1;
+	return by_share(a, b);
+}
+
+void report_rank_by_share(struct report *rep)
+{
+	qsort(rep->types, rep->nr_types, sizeof(*rep->types), by_share);
+	rep->by_share_alone = true;
 }
 
 void report_build(const struct recording *r, const struct type_map *map,
@@ -287,7 +450,13 @@ void report_build(const struct recording *r, const struct type_map *map,
 		if (t->t->data)		/* a variable: its own bytes */
 			t->ws_bytes = t->t->object_size;
 	}
-	qsort(rep->types, rep->nr_types, sizeof(*rep->types), by_share);
+	if (rep->window_shares)
+		count_units(r, rep);
+	for (size_t i = 0; i < rep->nr_types; i++)
+		rep->thin_types += thin(&rep->types[i]) &&
+				   rep->types[i].share > 0;
+	qsort(rep->types, rep->nr_types, sizeof(*rep->types),
+	      by_group_then_share);
 }
 
 void report_free(struct report *rep)

@@ -49,6 +49,12 @@ struct report_type {
 	double bounce;		/* freed on another CPU; <0 unknown */
 	double bounce_err;	/* its 95% half-width; <0 unknown */
 	uint64_t bounce_addrs;	/* the independent units behind it */
+	/*
+	 * Window shares: the units behind the share that took a sample
+	 * (windows of the kinds in its estimate, lives).  With fewer than
+	 * 2 a positive share ranks after those with more (report.c).
+	 */
+	uint64_t units;
 };
 
 struct report {
@@ -63,10 +69,15 @@ struct report {
 	size_t data_types;	/* types of samples in no slab object */
 	struct report_type *types;	/* ranked, most first */
 	size_t nr_types;
+	/* Positive window shares on one sampled unit, ranked after. */
+	size_t thin_types;
+	bool by_share_alone;	/* report_rank_by_share() ranked them */
 };
 
 void report_build(const struct recording *r, const struct type_map *map,
 		  struct report *rep);
+/* Ranks by share alone, the shares on one sampled unit among the rest. */
+void report_rank_by_share(struct report *rep);
 void report_free(struct report *rep);
 
 #endif

@@ -466,7 +466,7 @@ static void report(FILE *out, const struct recording *r,
 				(unsigned long long)o->own_objects);
 		else
 			fprintf(out, "left out: dprof.ko's code only; accesses on its behalf (the perf core's to its perf events) are counted (the run had no referee_own markers)\n");
-		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5\n",
+		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5 (dprof in report's order: by share, those on one sampled unit after the rest)\n",
 			jd->both_types, jd->spearman, jd->top5_common, jd->top5);
 		table_header(&ttab);
 		type_rows(&ttab, jd, 5);

@@ -21,13 +21,18 @@ struct report_opts {
 	struct view_args a;
 	long top;
 	int all;
+	int by_share;
 };
+
+enum { OPT_BY_SHARE = OPT_LONG };
 
 static const struct opt report_own[] = {
 	{ 'n', "top", "N", 0,
 	  "the first N types (default: every sampled one)" },
 	{ 'a', "all", NULL, 0,
 	  "also the types nothing was sampled in" },
+	{ OPT_BY_SHARE, "by-share", NULL, 0,
+	  "rank by share alone, the shares on one sampled unit among the rest" },
 	OPT_END,
 };
 
@@ -37,6 +42,8 @@ static int report_option(void *ctx, int key, const char *arg)
 
 	if (key == 'a') {
 		o->all = 1;
+	} else if (key == OPT_BY_SHARE) {
+		o->by_share = 1;
 	} else if (key == 'n') {
 		return opts_count("report", "top", arg, 1, &o->top);
 	} else {
@@ -48,7 +55,7 @@ static int report_option(void *ctx, int key, const char *arg)
 static const struct command_opts report_cmd = {
 	.cmd = "report",
 	.synopsis =
-	"usage: dprof-view report [--json] [-o FILE] [-n N] [-a] [--type CACHE=STRUCT]... [RECORDING]\n"
+	"usage: dprof-view report [--json] [-o FILE] [-n N] [-a] [--by-share] [--type CACHE=STRUCT]... [RECORDING]\n"
 	"\n"
 	"Every profiled type (slab cache) ranked by its share of all misses, or\n"
 	"of all sampled accesses with the watch sampler (no IBS/PEBS, e.g. in a\n"
@@ -71,6 +78,10 @@ static const struct command_opts report_cmd = {
 	"            one window and no pool, or no window sampled anything, or\n"
 	"            no module profile (then the share is of the recorded\n"
 	"            samples))\n"
+	"  units     with the watch sampler, the windows and lives behind the\n"
+	"            share that took a sample; a share on one is one draw, its\n"
+	"            interval borrowed from its kind's pool: it ranks after the\n"
+	"            shares on two or more (--by-share: among them)\n"
 	"  ws        working set at the end: live objects (older ones included)\n"
 	"            times the object size, scaled by track_one_in\n"
 	"  older     objects live before dprof.ko was loaded (its load-time scan)\n"
@@ -123,7 +134,7 @@ static const char *struct_text(const struct profile_type *t)
 enum {
 	RC_RANK, RC_CACHE, RC_KIND, RC_STRUCT, RC_OBJSIZE, RC_WS_TEXT,
 	RC_OLDER_TEXT, RC_SAMPLES, RC_MISSES, RC_SHARE, RC_SHARE_ERR,
-	RC_SHARE_UPPER, RC_UNSEEN, RC_SHARE_HI, RC_WINDOWS, RC_OLDER, RC_OLDER_TRACKED, RC_ALLOCS,
+	RC_SHARE_UPPER, RC_UNSEEN, RC_UNITS, RC_SHARE_HI, RC_WINDOWS, RC_OLDER, RC_OLDER_TRACKED, RC_ALLOCS,
 	RC_FREES, RC_LIVE_END, RC_WS_BYTES, RC_BOUNCE, RC_BOUNCE_ERR,
 	RC_BOUNCE_ADDRS, RC_N
 };
@@ -143,6 +154,8 @@ static const struct column type_cols[RC_N] = {
 	[RC_SHARE_UPPER] = { NULL, "share_upper95", 0, COL_DOUBLE },
 	/* The part its empty kinds of window could hold; the share's top. */
 	[RC_UNSEEN] = { "unseen", "unseen95", 0, COL_DOUBLE, 7 },
+	/* The units behind a window share that took a sample. */
+	[RC_UNITS] = { "units", "sampled_units", 0, COL_UINT, 6 },
 	[RC_SHARE_HI] = { NULL, "share_hi95", 0, COL_DOUBLE },
 	[RC_WINDOWS] = { NULL, "windows", 0, COL_UINT },
 	[RC_OLDER] = { NULL, "older", 0, COL_UINT },
@@ -212,6 +225,7 @@ static void type_row(const struct table *tab, const struct report *rep,
 				     .null = t->share_upper < 0 },
 		[RC_UNSEEN] = { .d = t->unseen, .text = unseen,
 				.null = !t->window_share },
+		[RC_UNITS] = { .u = t->units, .null = !t->window_share },
 		[RC_SHARE_HI] = { .d = t->share_hi,
 				  .null = t->share_hi < 0 },
 		[RC_WINDOWS] = { .u = t->windows },
@@ -249,6 +263,7 @@ static void report_text(FILE *out, const struct report_opts *o,
 		.out = out,
 	};
 	size_t sampled = 0;
+	bool thin_shown = false;
 
 	for (size_t i = 0; i < rep->nr_types; i++)
 		sampled += !!rep->types[i].t->samples;
@@ -268,10 +283,25 @@ static void report_text(FILE *out, const struct report_opts *o,
 			rep->data_types ? " (ranked below by symbol: var, var[module], var(percpu), [stack], [user], [unnamed])" : "");
 	if (rep->window_shares)
 		fprintf(out, "# unseen: the part of a type's accesses its kinds of window (old, in use, young) that opened but took no sample could hold, 95%% (the rule of three per kind); the share leaves it out, so its upper end is (p + h) / (1 - u + (p + h) u) (--json share_hi95)\n");
+	if (rep->thin_types)
+		fprintf(out, "# units: the windows and lives behind a share that took a sample; %zu type%s with a share on one (one draw, its interval borrowed from its kind's pool) %s\n",
+			rep->thin_types, rep->thin_types == 1 ? "" : "s",
+			rep->by_share_alone ?
+			"ranked among the others by share (--by-share)" :
+			"ranked after the shares on two or more, each group by share (--by-share: by share alone)");
 	table_header(&tab);
-	for (size_t i = 0; i < rep->nr_types; i++)
-		if (shown(o, rep, i))
-			type_row(&tab, rep, i);
+	for (size_t i = 0; i < rep->nr_types; i++) {
+		const struct report_type *t = &rep->types[i];
+
+		if (!shown(o, rep, i))
+			continue;
+		if (!rep->by_share_alone && !thin_shown && t->window_share &&
+		    t->units < 2 && t->share > 0) {
+			fprintf(out, "# on one sampled unit:\n");
+			thin_shown = true;
+		}
+		type_row(&tab, rep, i);
+	}
 }
 
 static void report_json(FILE *out, const struct report_opts *o,
@@ -294,6 +324,8 @@ static void report_json(FILE *out, const struct report_opts *o,
 	json_uint(&j, "module_samples", rep->module_samples);
 	json_uint(&j, "other_slab_samples", rep->other_slab);
 	json_uint(&j, "not_slab_samples", rep->not_slab);
+	/* Whether the shares on one sampled unit rank after the others. */
+	json_bool(&j, "thin_ranked_after", !rep->by_share_alone);
 	json_array_begin(&j, "types");
 	for (size_t i = 0; i < rep->nr_types; i++)
 		if (shown(o, rep, i))
@@ -319,6 +351,8 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		goto out_map;
 	report_build(&r, &o.a.map, &rep);
+	if (o.by_share)
+		report_rank_by_share(&rep);
 	if (o.a.view.json)
 		report_json(out, &o, &rep);
 	else

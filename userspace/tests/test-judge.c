@@ -285,7 +285,63 @@ static void test_judge_unseen(void)
 	fixture_free(&f);
 }
 
+/*
+ * dprof's ranks follow report's order, which puts a share on one
+ * sampled unit after the rest: cache0 at 60 % rests on one window and
+ * comes second, behind cache1 at 30 %; the referee ranks cache1 first.
+ */
+static void test_judge_report_order(void)
+{
+	struct profile_type pt[2] = {
+		{ .cache = "cache0", .target = 0 },
+		{ .cache = "cache1", .target = 1 },
+	};
+	struct report_type rt[2] = {
+		{ .t = &pt[1], .share = 0.3, .share_err = 0.1,
+		  .share_hi = 0.4, .window_share = true, .units = 4 },
+		{ .t = &pt[0], .share = 0.6, .share_err = 0.5,
+		  .share_hi = 1, .window_share = true, .units = 1 },
+	};
+	struct report rep = { .window_shares = true, .types = rt,
+			      .nr_types = 2, .thin_types = 1 };
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	const char *path;
+
+	fixture_begin(&f, 2);
+	window(&f, 0, 3);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r, NULL);
+	path = write_table("{\"referee\": 1, \"measured\": {\"seconds\": 2, \"accesses\": 1000},"
+			   " \"fields\": ["
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 100},"
+			   "{\"cache\": \"cache1\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 900}]}");
+	CHECK(path && oracle_load(&o, path) == 0);
+	judge_build(&j, &r, &o, &ws, NULL, &rep, NULL, 10);
+	for (size_t i = 0; i < j.nt; i++) {
+		if (!strcmp(j.t[i].cache, "cache1")) {
+			CHECK_EQ_U64(j.t[i].dprof_rank, 1);
+			CHECK_EQ_U64(j.t[i].oracle_rank, 1);
+		} else if (!strcmp(j.t[i].cache, "cache0")) {
+			CHECK_EQ_U64(j.t[i].dprof_rank, 2);
+		}
+	}
+	CHECK(j.spearman > 0.999);
+	judge_free(&j);
+	oracle_free(&o);
+	unlink(path);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test judge_tests[] = {
+	{ "judge: dprof ranked in report's order", test_judge_report_order },
 	{ "judge: the unseen part widens field and type intervals",
 	  test_judge_unseen },
 	{ "judge: line labels against the referee's lines", test_judge_lines },

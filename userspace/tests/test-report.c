@@ -277,7 +277,122 @@ static void test_report_facts_not_sentences(void)
 	}
 }
 
+/* One window of @kind on @target with @samples at offset 0. */
+static void window_of(struct fixture *f, uint16_t target, uint8_t kind,
+		      uint32_t samples)
+{
+	struct dprof_window_rec w = {
+		.hdr = { .kind = DPROF_REC_WINDOW, .size = sizeof(w),
+			 .target = target },
+		.rho = DPROF_WINDOW_RHO_ONE, .item_rho = DPROF_WINDOW_RHO_ONE,
+		.kind = kind, .time_ns = 1000, .watched_ns = 20000000,
+		.nr_offsets = 1,
+		.offset = { 0, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
+			    DPROF_HIST_NO_OFFSET },
+		.samples = { samples },
+	};
+
+	fixture_raw(f, &w, sizeof(w));
+}
+
+/* A history on @target that ended by @reason with @elements. */
+static void history_of(struct fixture *f, uint16_t target, uint32_t id,
+		       uint8_t reason, uint32_t elements, uint8_t end_flags)
+{
+	struct dprof_hist_begin b = {
+		.hdr = { .kind = DPROF_REC_HIST_BEGIN, .size = sizeof(b),
+			 .target = target },
+		.time_ns = 1000, .addr = 0xffff888000100000ull, .id = id,
+		.offset = { 0, DPROF_HIST_NO_OFFSET, DPROF_HIST_NO_OFFSET,
+			    DPROF_HIST_NO_OFFSET },
+		.len = 8, .nr_offsets = 1,
+	};
+	struct dprof_hist_end e = {
+		.hdr = { .kind = DPROF_REC_HIST_END, .size = sizeof(e),
+			 .target = target, .flags = end_flags },
+		.time_ns = 2000, .id = id, .elements = elements,
+		.reason = reason,
+	};
+
+	fixture_raw(f, &b, sizeof(b));
+	fixture_raw(f, &e, sizeof(e));
+}
+
+/*
+ * A share on one sampled unit ranks after those on two or more: cache0
+ * (50 %) rests on one old window that took samples (two more took none),
+ * cache1 (30 %) on two in-use windows (its old window with samples is of
+ * a kind its estimate leaves out), cache2 (20 %) on two lives (a third
+ * had a CPU come or go, its young window weighs nothing).
+ */
+static void test_report_thin_ranked_after(void)
+{
+	struct dprof_sample_agg e[3];
+	struct facts_section fs;
+	struct fixture_section sec[2] = {
+		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
+		{ DPROF_SEC_FACTS, &fs, sizeof(fs) },
+	};
+	struct type_map map = { 0 };
+	struct rec_error err;
+	struct recording r;
+	struct report rep;
+	struct fixture f;
+
+	three_types(e);
+	facts_of(&fs);
+	fs.t[0] = (struct dprof_target_fact){ .target = 0,
+		.share_kind = DPROF_SHARE_INTERVAL, .share = 5000,
+		.half = 4000, .windows = 3,
+		.kind_part = { [DPROF_WINDOW_REC_OLD] = 10000 } };
+	fs.t[1] = (struct dprof_target_fact){ .target = 1,
+		.share_kind = DPROF_SHARE_INTERVAL, .share = 3000,
+		.half = 1000, .windows = 3,
+		.kind_part = { [DPROF_WINDOW_REC_INUSE] = 10000 } };
+	fs.t[2] = (struct dprof_target_fact){ .target = 2,
+		.share_kind = DPROF_SHARE_INTERVAL, .share = 2000,
+		.half = 1000, .windows = 1,
+		.kind_part = { [DPROF_WINDOW_REC_LIFE] = 10000 } };
+	fixture_begin(&f, 3);
+	window_of(&f, 0, DPROF_WINDOW_REC_OLD, 9);
+	window_of(&f, 0, DPROF_WINDOW_REC_OLD, 0);
+	window_of(&f, 0, DPROF_WINDOW_REC_OLD, 0);
+	window_of(&f, 1, DPROF_WINDOW_REC_INUSE, 4);
+	window_of(&f, 1, DPROF_WINDOW_REC_INUSE, 2);
+	window_of(&f, 1, DPROF_WINDOW_REC_OLD, 5);
+	window_of(&f, 2, DPROF_WINDOW_REC_YOUNG, 5);
+	history_of(&f, 2, 7, DPROF_HIST_FREED, 3, 0);
+	history_of(&f, 2, 8, DPROF_HIST_TIMEOUT, 1, 0);
+	history_of(&f, 2, 9, DPROF_HIST_FREED, 4, DPROF_HIST_CPUS_CHANGED);
+	history_of(&f, 2, 10, DPROF_HIST_FREED, 0, 0);
+	fixture_end_sections(&f, sec, 2);
+	if (recording_parse(&r, f.buf, f.len, &err)) {
+		CHECK(!"recording_parse");
+		fixture_free(&f);
+		return;
+	}
+	report_build(&r, &map, &rep);
+	CHECK_EQ_U64(rep.nr_types, 3);
+	CHECK_EQ_U64(rep.thin_types, 1);
+	if (rep.nr_types == 3) {
+		CHECK(!strcmp(rep.types[0].t->cache, "cache1"));
+		CHECK_EQ_U64(rep.types[0].units, 2);
+		CHECK(!strcmp(rep.types[1].t->cache, "cache2"));
+		CHECK_EQ_U64(rep.types[1].units, 2);
+		CHECK(!strcmp(rep.types[2].t->cache, "cache0"));
+		CHECK_EQ_U64(rep.types[2].units, 1);
+		/* The shares themselves are the module's, unchanged. */
+		CHECK(fabs(rep.types[2].share - 0.5) < 1e-9);
+		report_rank_by_share(&rep);
+		CHECK(!strcmp(rep.types[0].t->cache, "cache0"));
+		CHECK(!strcmp(rep.types[1].t->cache, "cache1"));
+		CHECK(!strcmp(rep.types[2].t->cache, "cache2"));
+	}
+	report_done(&f, &r, &rep);
+}
+
 const struct unit_test report_tests[] = {
+	{ "report_thin_ranked_after", test_report_thin_ranked_after },
 	{ "report_window_shares", test_report_window_shares },
 	{ "report_facts_not_sentences", test_report_facts_not_sentences },
 	{ "report_sample_shares", test_report_sample_shares },
