@@ -4,7 +4,9 @@
  * are per 8-byte slot of a type: the share of the complete histories
  * watching a slot in which it was accessed.  An object's line is touched
  * with the largest probability of its slots (slots of one line are
- * usually used together).  Cost: one pass over the lives, times the
+ * usually used together).  A slot of the type's plan that no usable
+ * history watched is unknown: it counts at the watched slots' mean, and
+ * its line's upper bound is 1.  Cost: one pass over the lives, times the
  * slots of the object.
  */
 #include <stdlib.h>
@@ -87,7 +89,46 @@ bool ws_parse_cache(const char *s, struct ws_geometry *g)
 struct slot_touch {
 	double p;
 	uint64_t watched;	/* 0: from samples, or nothing */
+	/*
+	 * In the type's plan but watched by no usable history: p is the
+	 * watched slots' mean, and nothing bounds it (0 to 1).  A type with
+	 * a few lives of a large object (kmalloc-8k: 4 of its 256 items)
+	 * had its other lines counted untouched, with an interval of none.
+	 */
+	bool unknown;
 };
+
+/* Marks @t's plan slots no history watched as unknown, at @p's mean. */
+static void plan_slots_unknown(const struct recording *r, size_t t,
+			       struct slot_touch *p, size_t nslots)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t s = 0; s < nslots; s++)
+		if (p[s].watched) {
+			sum += p[s].p;
+			n++;
+		}
+	if (!n)
+		return;
+	for (size_t i = 0; i < r->nr_plans; i++) {
+		const struct dprof_plan_item *it = &r->plans[i];
+
+		if (it->target != t)
+			continue;
+		for (int k = 0; k < it->nr_offsets &&
+				k < DPROF_HIST_MAX_OFFSETS; k++) {
+			size_t s = it->offset[k] / SLOT;
+
+			if (it->offset[k] == DPROF_HIST_NO_OFFSET ||
+			    s >= nslots || p[s].watched)
+				continue;
+			p[s].p = sum / (double)n;
+			p[s].unknown = true;
+		}
+	}
+}
 
 static struct slot_touch *slot_probabilities(const struct recording *r,
 					     const struct history_set *hs,
@@ -125,7 +166,9 @@ static struct slot_touch *slot_probabilities(const struct recording *r,
 			p[s].p = (double)touched[s] / (double)p[s].watched;
 			*from_hist = true;
 		}
-	if (!*from_hist)	/* IBS/PEBS without histories: sampled slots */
+	if (*from_hist)
+		plan_slots_unknown(r, t, p, nslots);
+	else	/* IBS/PEBS without histories: sampled slots */
 		for (size_t i = 0; i < r->nr_samples; i++)
 			if (r->samples[i].target == r->targets[t].index &&
 			    r->samples[i].offset / SLOT < nslots)
@@ -188,7 +231,10 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 		size_t t = o->target;
 		uint32_t size;
 		double weight, lines = 0, lines_lo = 0, lines_hi = 0;
-		struct slot_touch line_p = { 0, 0 };
+		/* The line's most touched known slot; its unknown ones' p. */
+		struct slot_touch line_p = { 0, 0, false };
+		double unknown_p = 0;
+		bool unknown = false;
 		uint64_t cur_line = UINT64_MAX;
 
 		if (t >= nt || o->end_ns < o->alloc_ns)
@@ -204,16 +250,21 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 					UINT64_MAX;
 
 			if (line != cur_line && cur_line != UINT64_MAX &&
-			    line_p.p > 0) {
+			    (line_p.p > 0 || unknown)) {
 				size_t set = cur_line % geo->sets;
-				double lo, hi;
+				double lo, hi, p = line_p.p;
 
 				line_bounds(line_p.p, line_p.watched, &lo, &hi);
-				ws->set_lines[set] += weight * line_p.p;
+				/* A slot of it no history watched: up to 1. */
+				if (unknown) {
+					p = p > unknown_p ? p : unknown_p;
+					hi = 1;
+				}
+				ws->set_lines[set] += weight * p;
 				ws->set_lo[set] += weight * lo;
 				ws->set_hi[set] += weight * hi;
-				by_type[set * nt + t] += weight * line_p.p;
-				lines += line_p.p;
+				by_type[set * nt + t] += weight * p;
+				lines += p;
 				lines_lo += lo;
 				lines_hi += hi;
 				if (line_p.watched &&
@@ -225,9 +276,17 @@ void workingset_build(struct workingset *ws, const struct recording *r,
 				cur_line = line;
 				line_p.p = 0;
 				line_p.watched = 0;
+				unknown = false;
+				unknown_p = 0;
 			}
-			if (off < size && probs[t][off / SLOT].p > line_p.p)
+			if (off >= size)
+				continue;
+			if (probs[t][off / SLOT].unknown) {
+				unknown = true;
+				unknown_p = probs[t][off / SLOT].p;
+			} else if (probs[t][off / SLOT].p > line_p.p) {
 				line_p = probs[t][off / SLOT];
+			}
 		}
 		ws->types[t].lines_per_object += weight * lines;
 		ws->types[t].lines_lo += weight * lines_lo;

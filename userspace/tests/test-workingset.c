@@ -197,6 +197,53 @@ static void test_workingset_capacity_undecided(void)
 }
 
 /*
+ * Lines of the type's plan that no history watched are not untouched
+ * but unknown: 100 objects of 200 bytes, 256 apart (4 lines each), two
+ * complete histories watching offsets 0 and 64, both touched.  With the
+ * plan's second item (128, 192) never watched, lines 2 and 3 count at
+ * the watched slots' mean (1) with bounds 0 to 1: 4 lines a life, at
+ * most 4, at least the two watched lines' Wilson bounds (2 of 2: 0.34
+ * each).  With a plan of the first item only (history_offsets=0,64) the
+ * other lines are not the plan's: 2 lines, at most 2.
+ */
+static void test_workingset_unwatched(void)
+{
+	const uint64_t base = 0xffff888004000000ull;
+	struct dprof_plan_item items[2] = {
+		{ .target = 0, .nr_offsets = 2, .len = 8, .item = 0,
+		  .offset = { 0, 64, DPROF_HIST_NO_OFFSET,
+			      DPROF_HIST_NO_OFFSET } },
+		{ .target = 0, .nr_offsets = 2, .len = 8, .item = 1,
+		  .offset = { 128, 192, DPROF_HIST_NO_OFFSET,
+			      DPROF_HIST_NO_OFFSET } },
+	};
+	struct workingset ws;
+	struct fixture f;
+
+	for (int plan = 2; plan >= 1; plan--) {
+		fixture_begin(&f, 1);
+		history(&f, 1, 0, 64);
+		history(&f, 2, 0, 64);
+		for (int i = 0; i < 100; i++)
+			fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 1000,
+				      base + i * 256ull);
+		for (int i = 0; i < 100; i++)
+			fixture_event(&f, DPROF_REC_FREE, 0, 0, 2000,
+				      base + i * 256ull);
+		fixture_end_with(&f, DPROF_SEC_PLANS, items,
+				 plan * sizeof(items[0]));
+		run(&f, &ws);
+		CHECK_EQ_U64((uint64_t)(ws.types[0].lines_per_object + 0.5),
+			     2 * plan);
+		CHECK(ws.types[0].lines_hi > 2 * plan - 0.01 &&
+		      ws.types[0].lines_hi < 2 * plan + 0.01);
+		CHECK(ws.types[0].lines_lo > 0.6 && ws.types[0].lines_lo < 0.75);
+		workingset_free(&ws);
+		fixture_free(&f);
+	}
+}
+
+/*
  * The simulation's rate interval: four batches of 100 accesses with 10,
  * 20, 10, 20 misses are a rate of 0.15 whose batch deviations (5 misses
  * each) give a standard error of sqrt(100 / 12) / 100 = 0.0289, times
@@ -256,6 +303,7 @@ const struct unit_test workingset_tests[] = {
 	{ "workingset_sampled", test_workingset_sampled },
 	{ "workingset_capacity", test_workingset_capacity },
 	{ "workingset_capacity_undecided", test_workingset_capacity_undecided },
+	{ "workingset_unwatched", test_workingset_unwatched },
 	{ "sim_rate_half", test_sim_rate_half },
 	{ NULL, NULL },
 };
