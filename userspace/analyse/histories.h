@@ -86,6 +86,19 @@ const struct history *histories_find(const struct history_set *hs,
 const char *history_end_name(const struct history *h);
 /* Complete: freed while watched, with no CPU change and no drops. */
 bool history_complete(const struct history *h);
+/*
+ * A life, the module's DPROF_WINDOW_LIFE: watched from its allocation to
+ * its free or history_timeout_ms, every element kept, no CPU came or
+ * went.  From the END's reason and dropped count and the BEGIN's and
+ * END's flags, OR-ed (readers of the raw records call it too).
+ */
+static inline bool hist_ended_as_life(uint8_t reason, uint32_t dropped,
+				      uint8_t flags)
+{
+	return (reason == DPROF_HIST_FREED || reason == DPROF_HIST_TIMEOUT) &&
+	       !dropped &&
+	       !(flags & (DPROF_HIST_CPUS_CHANGED | DPROF_HIST_TRUNCATED));
+}
 /* Whether two histories or paths watched the same offsets (padded arrays). */
 static inline bool offsets_equal(const uint16_t *a, const uint16_t *b)
 {

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <math.h>
 #include "report.h"
+#include "histories.h"
 #include "util.h"
 
 /*
@@ -195,13 +196,14 @@ static void count_objects(const struct recording *r, struct report *rep)
 /* A history's end, for the lives counted below. */
 struct life_end {
 	uint32_t id;
-	bool sampled;	/* a life with at least one element */
+	uint32_t elements, dropped;
+	uint8_t reason, flags;
 };
 
 struct life_begin {
 	uint32_t id;
 	uint16_t target;
-	bool ok;	/* nothing at its start keeps it from being a life */
+	uint8_t flags;
 };
 
 static int by_id_begin(const void *a, const void *b)
@@ -277,7 +279,7 @@ static void count_units(const struct recording *r, struct report *rep)
 			}
 			begins[nb++] = (struct life_begin){
 				.id = b->id, .target = hdr->target,
-				.ok = !(hdr->flags & DPROF_HIST_CPUS_CHANGED),
+				.flags = hdr->flags,
 			};
 		} else if (hdr->kind == DPROF_REC_HIST_END) {
 			const struct dprof_hist_end *e = (const void *)hdr;
@@ -287,13 +289,9 @@ static void count_units(const struct recording *r, struct report *rep)
 				ends = xrealloc(ends, cape * sizeof(*ends));
 			}
 			ends[ne++] = (struct life_end){
-				.id = e->id,
-				.sampled = e->elements && !e->dropped &&
-					   (e->reason == DPROF_HIST_FREED ||
-					    e->reason == DPROF_HIST_TIMEOUT) &&
-					   !(hdr->flags &
-					     (DPROF_HIST_CPUS_CHANGED |
-					      DPROF_HIST_TRUNCATED)),
+				.id = e->id, .elements = e->elements,
+				.dropped = e->dropped, .reason = e->reason,
+				.flags = hdr->flags,
 			};
 		}
 	}
@@ -307,7 +305,10 @@ static void count_units(const struct recording *r, struct report *rep)
 		} else if (begins[i].id > ends[j].id) {
 			j++;
 		} else {
-			if (begins[i].ok && ends[j].sampled &&
+			if (ends[j].elements &&
+			    hist_ended_as_life(ends[j].reason, ends[j].dropped,
+					       begins[i].flags |
+					       ends[j].flags) &&
 			    kind_counts(r, begins[i].target,
 					DPROF_WINDOW_REC_LIFE))
 				by_target[begins[i].target]->units++;
@@ -327,16 +328,16 @@ static void count_units(const struct recording *r, struct report *rep)
  * value").  Such types rank after the shares on two or more, each group
  * by share; the shares of no type change.
  */
-static bool thin(const struct report_type *t)
+bool report_type_thin(const struct report_type *t)
 {
-	return t->window_share && t->units < 2;
+	return t->window_share && t->units < 2 && t->share > 0;
 }
 
 static int rank_group(const struct report_type *t)
 {
 	if (t->share <= 0)
 		return 2;
-	return thin(t);
+	return report_type_thin(t);
 }
 
 static int by_share(const void *a, const void *b)
@@ -453,8 +454,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 	if (rep->window_shares)
 		count_units(r, rep);
 	for (size_t i = 0; i < rep->nr_types; i++)
-		rep->thin_types += thin(&rep->types[i]) &&
-				   rep->types[i].share > 0;
+		rep->thin_types += report_type_thin(&rep->types[i]);
 	qsort(rep->types, rep->nr_types, sizeof(*rep->types),
 	      by_group_then_share);
 }

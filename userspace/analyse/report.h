@@ -76,6 +76,8 @@ struct report {
 
 void report_build(const struct recording *r, const struct type_map *map,
 		  struct report *rep);
+/* A positive window share on fewer than two sampled units. */
+bool report_type_thin(const struct report_type *t);
 /* Ranks by share alone, the shares on one sampled unit among the rest. */
 void report_rank_by_share(struct report *rep);
 void report_free(struct report *rep);

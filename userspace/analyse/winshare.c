@@ -101,10 +101,8 @@ static bool parts_of(struct winshare_target *t, const struct recording *r,
  */
 static bool history_is_life(const struct history *h)
 {
-	return (h->reason == DPROF_HIST_FREED ||
-		h->reason == DPROF_HIST_TIMEOUT) && !h->dropped &&
-	       !((h->begin_flags | h->end_flags) &
-		 (DPROF_HIST_CPUS_CHANGED | DPROF_HIST_TRUNCATED));
+	return hist_ended_as_life(h->reason, h->dropped,
+				  h->begin_flags | h->end_flags);
 }
 
 /* Each life's samples at the offsets its history watched. */

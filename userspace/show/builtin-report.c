@@ -295,8 +295,8 @@ static void report_text(FILE *out, const struct report_opts *o,
 
 		if (!shown(o, rep, i))
 			continue;
-		if (!rep->by_share_alone && !thin_shown && t->window_share &&
-		    t->units < 2 && t->share > 0) {
+		if (!rep->by_share_alone && !thin_shown &&
+		    report_type_thin(t)) {
 			fprintf(out, "# on one sampled unit:\n");
 			thin_shown = true;
 		}
