@@ -101,7 +101,9 @@ check-debug: deps
 unit-test: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
 
-$(BUILD)/unit-tests: $(UNIT_SRCS) $(VIEW_LIB_SRCS) $(VIEW_HDRS)
+# The module headers the tests compile as userspace code.
+$(BUILD)/unit-tests: $(UNIT_SRCS) $(VIEW_LIB_SRCS) $(VIEW_HDRS) \
+		$(TOP)/module/decode.h $(TOP)/module/memop.h
 	@mkdir -p $(BUILD)
 	$(CC) $(VIEW_CFLAGS) -I$(TOP)/userspace/tests -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) $(VIEW_LIB_SRCS) \
