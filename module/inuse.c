@@ -15,11 +15,18 @@
  * objects uniformly, each window weighed by the type's objects in use
  * over its old objects (window.c), so the estimate stays unbiased.
  *
+ * The tick also decodes the instruction it stopped before (memop.h):
+ * when its memory operand falls in a target object, the field the CPU
+ * was about to touch is a hint for the item draws of that type's windows
+ * (plan.c, dprof_plan_hint()): time spent on a field's instructions, a
+ * prior for where its accesses are, before any window has hit it.
+ *
  * The tick runs in hard interrupt context (the perf hrtimer): it reads
- * its registers, resolves (plain loads, dprof_resolve()) and writes its
- * own CPU's ring, single producer; the collector is the single consumer
- * of every ring and the only user of the tables.  A full ring or table
- * counts what it lost (dprof_inuse_show()).
+ * its registers and the kernel text at its ip (copy_from_kernel_nofault),
+ * resolves (plain loads, dprof_resolve()) and writes its own CPU's
+ * rings, single producer; the collector is the single consumer of every
+ * ring and the only user of the tables.  A full ring or table counts what
+ * it lost (dprof_inuse_show()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,12 +36,15 @@
 #include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/random.h>
+#include <linux/uaccess.h>
 #include "target.h"
 #include "liveset.h"
 #include "own.h"
 #include "resolve.h"
 #include "byuse.h"
 #include "inuse.h"
+#include "memop.h"
+#include "plan.h"
 
 /*
  * Each tick is perf's work on a perf_event object (some 53 accesses to
@@ -60,15 +70,24 @@
  * (byuse.c).  Target indices are below DPROF_MAX_TARGETS (4,095).
  */
 #define INUSE_CANDIDATE		0x8000
+/* Per CPU: at most one hint a tick, the collector every 5 ms. */
+#define INUSE_HINT_RING		16
 
 struct inuse_cpu {
 	unsigned long base[INUSE_RING];
 	u16 target[INUSE_RING];
 	unsigned int head;	/* the tick's */
 	unsigned int tail;	/* the collector's */
+	/* The field the interrupted instruction was about to touch. */
+	u16 hint_target[INUSE_HINT_RING];
+	u16 hint_offset[INUSE_HINT_RING];
+	unsigned int hint_head, hint_tail;
 	u64 ticks;		/* in kernel mode, not idle */
 	u64 hits;		/* objects put in the ring */
 	u64 lost;		/* the ring was full */
+	u64 operands;		/* ticks on an instruction with an operand */
+	u64 hints;		/* ... in a target object */
+	u64 hints_lost;		/* the hint ring was full */
 	struct perf_event *ev;
 };
 
@@ -96,6 +115,66 @@ static struct inuse_state inuse;
 
 /* ---- the tick (hard interrupt) ---------------------------------------- */
 
+/* A register by its encoding number (memop.h): ax cx dx bx sp bp si di. */
+static unsigned long memop_reg(const struct pt_regs *regs, int n)
+{
+	switch (n) {
+	case 0: return regs->ax;
+	case 1: return regs->cx;
+	case 2: return regs->dx;
+	case 3: return regs->bx;
+	case 4: return regs->sp;
+	case 5: return regs->bp;
+	case 6: return regs->si;
+	case 7: return regs->di;
+	case 8: return regs->r8;
+	case 9: return regs->r9;
+	case 10: return regs->r10;
+	case 11: return regs->r11;
+	case 12: return regs->r12;
+	case 13: return regs->r13;
+	case 14: return regs->r14;
+	case 15: return regs->r15;
+	default: return 0;
+	}
+}
+
+/*
+ * The instruction at the interrupted ip has not run yet: its memory
+ * operand, from the registers as they are, is the address it is about
+ * to read or write.  In a target object, its offset is a hint.
+ */
+static void inuse_hint(struct inuse_cpu *c, const struct pt_regs *regs)
+{
+	u8 code[DPROF_MEMOP_MAX_LEN];
+	struct dprof_resolved r;
+	struct dprof_memop m;
+	unsigned long addr;
+	bool slab;
+
+	if (copy_from_kernel_nofault(code, (void *)regs->ip, sizeof(code)) ||
+	    !dprof_memop_decode(code, sizeof(code), &m))
+		return;
+	c->operands++;
+	addr = (long)m.disp;
+	if (m.base != DPROF_MEMOP_NO_REG)
+		addr += memop_reg(regs, m.base);
+	if (m.index != DPROF_MEMOP_NO_REG)
+		addr += memop_reg(regs, m.index) * m.scale;
+	if (addr < PAGE_OFFSET || dprof_resolve_any(addr, &r, &slab) < 0 ||
+	    r.offset > U16_MAX)
+		return;
+	c->hints++;
+	if (c->hint_head - READ_ONCE(c->hint_tail) >= INUSE_HINT_RING) {
+		c->hints_lost++;
+		return;
+	}
+	c->hint_target[c->hint_head % INUSE_HINT_RING] = r.target;
+	c->hint_offset[c->hint_head % INUSE_HINT_RING] = r.offset;
+	/* The entry before the index that publishes it. */
+	smp_store_release(&c->hint_head, c->hint_head + 1);
+}
+
 static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
@@ -114,6 +193,7 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 	if (user_mode(regs))
 		return;
 	c->ticks++;
+	inuse_hint(c, regs);
 	head = c->head;
 	for (i = 0; i < INUSE_NR_REGS; i++) {
 		/* Small integers, user pointers: no resolution. */
@@ -304,6 +384,13 @@ void dprof_inuse_fold(unsigned long min_age)
 		}
 		/* The slots read before the tick may write them again. */
 		smp_store_release(&c->tail, head);
+		/* The hints after the index that published them. */
+		head = smp_load_acquire(&c->hint_head);
+		for (t = c->hint_tail; t != head; t++)
+			dprof_plan_hint(c->hint_target[t % INUSE_HINT_RING],
+					c->hint_offset[t % INUSE_HINT_RING]);
+		/* Read before the tick may write them again. */
+		smp_store_release(&c->hint_tail, head);
 	}
 	now = ktime_get_mono_fast_ns();
 	if (now - inuse.period_ns >= INUSE_PERIOD_MS * NSEC_PER_MSEC) {
@@ -438,7 +525,8 @@ static void show_top_types(struct seq_file *m)
 
 void dprof_inuse_show(struct seq_file *m)
 {
-	u64 ticks = 0, hits = 0, lost = 0;
+	u64 ticks = 0, hits = 0, lost = 0, operands = 0, hints = 0;
+	u64 hints_lost = 0;
 	unsigned int cpu;
 
 	if (!inuse.table) {
@@ -451,10 +539,15 @@ void dprof_inuse_show(struct seq_file *m)
 		ticks += READ_ONCE(c->ticks);
 		hits += READ_ONCE(c->hits);
 		lost += READ_ONCE(c->lost);
+		operands += READ_ONCE(c->operands);
+		hints += READ_ONCE(c->hints);
+		hints_lost += READ_ONCE(c->hints_lost);
 	}
 	seq_printf(m, "objects in use: %llu kernel ticks at %u Hz, %llu objects in registers, %llu lost (ring full), %llu lost (table full); %llu periods of %u ms, the last %u old objects in use (%llu counts)\n",
 		   ticks, INUSE_HZ, hits, lost, inuse.table_lost, inuse.periods,
 		   INUSE_PERIOD_MS, inuse.nr_set, inuse.set_total);
+	seq_printf(m, "  item hints: %llu ticks on an instruction with a memory operand, %llu of them in target objects, %llu lost (ring full), %llu on types without a plan yet\n",
+		   operands, hints, hints_lost, dprof_plan_hints_unplanned());
 	show_top_types(m);
 	dprof_byuse_show(m);
 }

@@ -6,6 +6,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/gcd.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/random.h>
@@ -25,6 +26,8 @@ static u64 plan_draws[DPROF_NR_WINDOW_KINDS][DPROF_MAX_TARGETS];
 /* What those are out of (struct dprof_window_scale). */
 static u64 censuses;
 static u64 inuse_windows;
+/* Hints on types whose plan was not built yet (dprof_plan_hint()). */
+static u64 hints_unplanned;
 /* target=all: plans are built when a window first lands on a type. */
 static s8 plan_state[DPROF_MAX_TARGETS];	/* 0 none, 1 built, -1 failed */
 
@@ -67,6 +70,7 @@ static void plan_free(struct hist_plan *p)
 	kvfree(p->exposure_ns);
 	kvfree(p->item_samples);
 	kvfree(p->item_windows);
+	kvfree(p->item_hints);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -221,8 +225,9 @@ static int plan_build(struct hist_plan *p, const struct dprof_target *t)
 	p->exposure_ns = kvcalloc(max_items, sizeof(u64), GFP_KERNEL);
 	p->item_samples = kvcalloc(max_items, sizeof(u64), GFP_KERNEL);
 	p->item_windows = kvcalloc(max_items, sizeof(u32), GFP_KERNEL);
+	p->item_hints = kvcalloc(max_items, sizeof(u32), GFP_KERNEL);
 	if (!p->items || !p->done || !p->exposure_ns || !p->item_samples ||
-	    !p->item_windows)
+	    !p->item_windows || !p->item_hints)
 		return -ENOMEM;
 	p->nr_items = 0;
 	p->item_slots = 0;
@@ -348,6 +353,7 @@ void dprof_plans_free(void)
 	}
 	censuses = 0;
 	inuse_windows = 0;
+	hints_unplanned = 0;
 }
 
 unsigned int dprof_plan_next(struct hist_plan *p)
@@ -377,6 +383,28 @@ static u64 item_weight(const struct hist_plan *p, unsigned int i)
 				    (u64)p->item_windows[i] + 1), 1);
 }
 
+/* The item drawn with chance @w over @total, from the weights @weight. */
+static unsigned int draw_item(const struct hist_plan *p, u64 total,
+			      u64 (*weight)(const struct hist_plan *p,
+					    unsigned int i))
+{
+	u64 u = get_random_u64() % total, w;
+	unsigned int i;
+
+	for (i = 0; i < p->nr_items - 1; i++) {
+		w = weight(p, i);
+		if (u < w)
+			break;
+		u -= w;
+	}
+	return i;
+}
+
+static u64 item_hint(const struct hist_plan *p, unsigned int i)
+{
+	return p->item_hints[i];
+}
+
 /*
  * A type's accesses often sit in a few of its items (task_struct's
  * scheduler fields among 262; a buffer's header among 128), and a
@@ -384,42 +412,120 @@ static u64 item_weight(const struct hist_plan *p, unsigned int i)
  * nothing and the few that hit swing its estimate by tens of points.  So
  * half the windows go to the item watched least long (the rotation,
  * which keeps every item's field shares measured; taken as a uniform
- * draw, p = 1/K), the other half to one drawn by its samples per window
- * so far: p_i = 1/(2K) + w_i/(2W), and the window's samples count
- * rho_item = 1/(K p_i) = 2W / (W + K w_i) times, at most 2
- * (Horvitz-Thompson over the items, the weights known at the draw).  In
- * history_mode=pairs the items overlap: the rotation alone, rho 1.
+ * draw, 1/K), the other half to one drawn by what is known of the items:
+ * their samples per window so far (w_i of W), and, once the in-use tick
+ * has seen instructions about to touch the type (h_i of H, inuse.c),
+ * those hints for half of that half, since the samples alone know
+ * nothing before windows hit (task_struct's 88 in-use windows a run on
+ * 262 items).  So p_i = 1/(2K) + w_i/(4W) + h_i/(4H) (without hints
+ * 1/(2K) + w_i/(2W)), and the window's samples count rho_item = 1/(K
+ * p_i) times, at most 2 (Horvitz-Thompson over the items, the chances
+ * known at the draw): the weights only move windows, never the estimate's
+ * mean.  In history_mode=pairs the items overlap: the rotation alone, rho
+ * 1.
  */
 unsigned int dprof_plan_next_window(struct hist_plan *p, u32 *rho)
 {
 	unsigned int i, best = p->wcursor % p->nr_items;
-	u64 total = 0, w_best, u;
+	u64 w_total = 0, h_total = p->hint_total, k = p->nr_items;
+	u64 num, den;
 
 	for (i = 0; i < p->nr_items; i++) {
-		unsigned int k = (p->wcursor + i) % p->nr_items;
+		unsigned int j = (p->wcursor + i) % p->nr_items;
 
-		if (p->exposure_ns[k] < p->exposure_ns[best])
-			best = k;
+		if (p->exposure_ns[j] < p->exposure_ns[best])
+			best = j;
 	}
 	p->wcursor = best + p->stride;
 	*rho = DPROF_WINDOW_RHO_ONE;
 	if (plan_spec.pairs || p->nr_items < 2)
 		return best;
 	for (i = 0; i < p->nr_items; i++)
-		total += item_weight(p, i);
-	if (get_random_u32_below(2)) {
-		u = get_random_u64() % total;
-		for (i = 0; i < p->nr_items - 1; i++) {
-			w_best = item_weight(p, i);
-			if (u < w_best)
-				break;
-			u -= w_best;
+		w_total += item_weight(p, i);
+	switch (get_random_u32_below(4)) {
+	case 0:
+	case 1:
+		break;
+	case 2:
+		if (h_total) {
+			best = draw_item(p, h_total, item_hint);
+			break;
 		}
-		best = i;
+		fallthrough;
+	default:
+		best = draw_item(p, w_total, item_weight);
+		break;
 	}
-	*rho = div64_u64(2 * total * DPROF_WINDOW_RHO_ONE,
-			 total + (u64)p->nr_items * item_weight(p, best));
+	if (h_total) {
+		/* 1 / (K p_i) = 4WH / (2WH + K w_i H + K h_i W) */
+		num = 4 * w_total * h_total;
+		den = 2 * w_total * h_total + k * item_weight(p, best) * h_total +
+		      k * p->item_hints[best] * w_total;
+	} else {
+		/* 1 / (K p_i) = 2W / (W + K w_i) */
+		num = 2 * w_total;
+		den = w_total + k * item_weight(p, best);
+	}
+	*rho = mul_u64_u64_div_u64(num, DPROF_WINDOW_RHO_ONE, den);
 	return best;
+}
+
+/*
+ * The item holding @offset: in set mode without history_offsets= the
+ * members are every len-th byte, item i the members g i to g i + g - 1;
+ * else a search.  -1 for none (pairs mode: the items overlap).
+ */
+static int plan_item_of(const struct hist_plan *p, unsigned int offset)
+{
+	unsigned int len = plan_spec.len, g = plan_spec.group, i;
+
+	if (plan_spec.pairs || !g)
+		return -1;
+	if (p->nr_members && p->members[0] == 0 &&
+	    p->members[p->nr_members - 1] == (p->nr_members - 1) * len) {
+		i = offset / len;
+		return i < p->nr_members ? i / g : -1;
+	}
+	for (i = 0; i < p->nr_members; i++)
+		if (offset >= p->members[i] && offset < p->members[i] + len)
+			return i / g;
+	return -1;
+}
+
+/*
+ * Hints halve when they pass this, so the products above stay within 64
+ * bits and the hints follow a workload that changes.
+ */
+#define PLAN_HINTS_MAX		BIT(20)
+
+void dprof_plan_hint(unsigned int t, unsigned int offset)
+{
+	struct hist_plan *p;
+	unsigned int i;
+	int item;
+
+	if (t >= DPROF_MAX_TARGETS || !dprof_plan_built(t)) {
+		hints_unplanned++;
+		return;
+	}
+	p = &plans[t];
+	item = plan_item_of(p, offset);
+	if (item < 0 || item >= p->nr_items)
+		return;
+	p->item_hints[item]++;
+	p->hint_total++;
+	if (p->hint_total < PLAN_HINTS_MAX)
+		return;
+	p->hint_total = 0;
+	for (i = 0; i < p->nr_items; i++) {
+		p->item_hints[i] /= 2;
+		p->hint_total += p->item_hints[i];
+	}
+}
+
+u64 dprof_plan_hints_unplanned(void)
+{
+	return READ_ONCE(hints_unplanned);
 }
 
 void dprof_plan_count_item(struct hist_plan *p, unsigned int item,

@@ -110,6 +110,9 @@ struct hist_plan {
 	/* samples and windows of each item, for the windows' item draws */
 	u64 *item_samples;
 	u32 *item_windows;
+	/* the in-use tick's hints on each item (inuse.c), and their sum */
+	u32 *item_hints;
+	u64 hint_total;
 	unsigned int nr_items;
 	unsigned int item_slots;	/* offsets over all items */
 	unsigned int cursor;	/* the histories' rotation */
@@ -150,10 +153,17 @@ void dprof_plans_free(void);
 unsigned int dprof_plan_next(struct hist_plan *p);
 /*
  * For windows: half the time the item watched least long so far (ties
- * rotating), else one drawn by its samples per window so far; its
- * weight rho_item = 1 / (K p), K the items, in *@rho (plan.c).
+ * rotating), else one drawn by its samples per window so far and by the
+ * in-use tick's hints; its weight rho_item = 1 / (K p), K the items, in
+ * *@rho (plan.c).
  */
 unsigned int dprof_plan_next_window(struct hist_plan *p, u32 *rho);
+/*
+ * The in-use tick saw an instruction about to touch @offset of an object
+ * of target @t (collector; dropped, and counted, before @t's plan).
+ */
+void dprof_plan_hint(unsigned int t, unsigned int offset);
+u64 dprof_plan_hints_unplanned(void);
 /* A window on item @item of @p took @samples. */
 void dprof_plan_count_item(struct hist_plan *p, unsigned int item,
 			   u64 samples);
