@@ -62,15 +62,17 @@ u64 dprof_alloc_count(unsigned int t, const u16 *owners, bool *exact);
 /*
  * How target=all draws the type of a young window or a life (pick_types=,
  * collector.c): from the counters, in proportion to each type's
- * allocations over the last quarter second (the default) or to their
- * square root, or by the any gate (the first allocation after an
- * instant, whatever its cache) (design.rst, "Types drawn from the
- * counters").
+ * allocations over the last quarter second or to their square root;
+ * half by those and half by them times the spread of the type's lives
+ * so far (the default, plan.c, dprof_plan_life_spread()); or by the any
+ * gate (the first allocation after an instant, whatever its cache)
+ * (design.rst, "Types drawn from the counters").
  */
 enum dprof_draw_rule {
 	DPROF_DRAW_GATE,
 	DPROF_DRAW_RATE,
 	DPROF_DRAW_SQRT,
+	DPROF_DRAW_SPREAD,
 };
 
 /*

@@ -394,10 +394,10 @@ module_param(history_pick, bool, 0444);
 MODULE_PARM_DESC(history_pick,
 		 "Y: the object a history watches is the next allocation of its type, armed in the allocation hook, the debug registers kept and retargeted (needs history_split_rw=N); with target=all the type is drawn by allocation rate. N: the collector reserves an object and waits for its address to be reused (default Y)");
 
-static char *pick_types = "rate";
+static char *pick_types = "spread";
 module_param(pick_types, charp, 0444);
 MODULE_PARM_DESC(pick_types,
-		 "target=all: how the type of a young window or a life (a history) is drawn: rate, in proportion to its allocations over the last quarter second, every one counted by cache; sqrt, to their square root (rare types get more windows); gate, the type of the first allocation after an instant, whatever its cache (it under-draws types allocated right after another, Apache's TCP sockets). With rate and sqrt a type drawn that allocates under 100 times a second gives its turn to the gate, whose type comes soon (default rate)");
+		 "target=all: how the type of a young window or a life (a history) is drawn: rate, in proportion to its allocations over the last quarter second, every one counted by cache; sqrt, to their square root (rare types get more windows); spread, half by rate and half by rate times the spread of what one life of the type stands for so far (large objects whose lives vary get more of them); gate, the type of the first allocation after an instant, whatever its cache (it under-draws types allocated right after another, Apache's TCP sockets). With rate, sqrt and spread a type drawn that allocates under 100 times a second gives its turn to the gate, whose type comes soon (default spread)");
 
 static char *history_cpus;
 module_param(history_cpus, charp, 0444);
@@ -456,10 +456,13 @@ int dprof_history_params(struct dprof_history_config *hc)
 		hc->pick_types = DPROF_DRAW_RATE;
 	} else if (!strcmp(pick_types, "sqrt")) {
 		hc->pick_types = DPROF_DRAW_SQRT;
+	} else if (!strcmp(pick_types, "spread")) {
+		hc->pick_types = DPROF_DRAW_SPREAD;
 	} else if (!strcmp(pick_types, "gate")) {
 		hc->pick_types = DPROF_DRAW_GATE;
 	} else {
-		pr_err("pick_types=%s: must be rate, sqrt or gate\n", pick_types);
+		pr_err("pick_types=%s: must be spread, rate, sqrt or gate\n",
+		       pick_types);
 		return -EINVAL;
 	}
 	cpumask_setall(&hc->pick_cpus);

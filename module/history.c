@@ -446,7 +446,7 @@ static int pick_target(void)
  * the gate for the next allocation of a target.  Named targets take
  * turns; under target=all a type is drawn (dprof_pick_take_name(): the
  * "any" gate names one and the turn after opens that type's gate, or,
- * with pick_types=rate or sqrt, from the allocation counters).
+ * with pick_types=spread, rate or sqrt, from the allocation counters).
  */
 static void pick_next(void)
 {

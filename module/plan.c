@@ -579,6 +579,30 @@ void dprof_plan_count_window(unsigned int t, enum dprof_window_kind kind,
 		WRITE_ONCE(w->sampled, w->sampled + 1);
 }
 
+/* Lives before a type's spread counts: fewer say little of it. */
+#define PLAN_SPREAD_MIN_LIVES	4
+
+bool dprof_plan_life_spread(unsigned int t, u64 *spread)
+{
+	const struct hist_plan *p = &plans[t];
+	u64 n, sq;
+
+	*spread = 0;
+	if (t >= DPROF_MAX_TARGETS || !dprof_plan_built(t) || !p->item_slots)
+		return false;
+	/* One of the two counts, the one the draw's turns go to. */
+	n = READ_ONCE(p->win[DPROF_WINDOW_LIFE].windows) +
+	    READ_ONCE(p->win[DPROF_WINDOW_YOUNG].windows);
+	sq = READ_ONCE(p->win[DPROF_WINDOW_LIFE].samples_sq) +
+	     READ_ONCE(p->win[DPROF_WINDOW_YOUNG].samples_sq);
+	if (n < PLAN_SPREAD_MIN_LIVES)
+		return false;
+	/* samples_sq is of y / 2^8: its root is in 1/2^8 samples. */
+	*spread = int_sqrt64(div64_u64(sq, n)) *
+		  div_u64((u64)p->nr_items * p->nr_members, p->item_slots);
+	return true;
+}
+
 void dprof_plan_window_sums(unsigned int target,
 			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS],
 			    u64 allocs)

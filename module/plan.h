@@ -97,6 +97,13 @@ struct dprof_window_scale {
 void dprof_plan_window_sums(unsigned int target,
 			    struct dprof_window_sums sums[DPROF_NR_WINDOW_KINDS],
 			    u64 allocs);
+/*
+ * What one life (or young window) of target @t stands for, spread: the
+ * root mean square of their samples times the plan's cover, in 1/2^8
+ * samples of the whole object, in *@spread; false (unknown) before
+ * PLAN_SPREAD_MIN_LIVES of them (the spread draw, allocount.c).
+ */
+bool dprof_plan_life_spread(unsigned int t, u64 *spread);
 /* The draws' part of the scale and window_ms (plan.c). */
 void dprof_plan_window_scale(struct dprof_window_scale *scale);
 

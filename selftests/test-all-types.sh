@@ -63,7 +63,7 @@ expect_load_error 22 dprof target=all track_one_in=3
 dmesg_since_canary | grep -q "track_one_in=3: must be 0 (auto) or a power of two" ||
 	fail "no message for a bad track_one_in"
 expect_load_error 22 dprof target=all pick_types=foo
-dmesg_since_canary | grep -q "pick_types=foo: must be rate, sqrt or gate" ||
+dmesg_since_canary | grep -q "pick_types=foo: must be spread, rate, sqrt or gate" ||
 	fail "no message for a bad pick_types"
 
 load_mod dprof_rank
