@@ -224,7 +224,7 @@ static int draw_by(enum dprof_draw_rule rule, u64 *total)
  * times the standard deviation of what one life stands for).  A life
  * of a kmalloc-8k buffer watches 32 of its 8,192 bytes and stands for
  * 256 times its samples, one of a 232-byte sk_buff for 8 times: drawn
- * by rate alone, memcached's kmalloc-8k got 1 to 10 lives a run for its
+ * by rate alone, memcached's kmalloc-8k got 1 to 13 lives a run for its
  * 5.7 % of the accesses, skbuff_head_cache over 100 for its 8 %, and
  * kmalloc-8k's estimate went from 0 to 19 % between runs.  Which type a
  * life goes to changes only how many lives each type gets: its estimate

@@ -102,6 +102,15 @@ calib=$(grep -c '^dprof_calib' /proc/slabinfo)
 dprof-view record -o all.data -d 90 >record.log 2>&1 || fail "record: $(cat record.log)"
 cat "$RANK"
 grep "^sample windows:" "$DPROF_DIR/status"
+# The tick's decoded operands (memop.h): the kthread sweeps its objects
+# with plain loads, so ticks that land in its loop name a field of
+# them.  None would mean the decoder or the registers it adds are wrong.
+hints=$(grep "item hints:" "$DPROF_DIR/status") ||
+	fail "status has no item hints line"
+echo "$hints"
+in_targets=$(echo "$hints" | sed -n 's/.*operand, \([0-9]*\) of them in target objects.*/\1/p')
+[ "${in_targets:-0}" -gt 0 ] ||
+	fail "the in-use tick decoded no operand in a target object: $hints"
 sed -n '/types sampled/,$p' "$DPROF_DIR/profile" | grep -v "^ " | head -20
 dprof-view report -i all.data >report.txt || fail "report failed"
 head -15 report.txt
