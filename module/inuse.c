@@ -44,6 +44,7 @@
 #include "byuse.h"
 #include "inuse.h"
 #include "memop.h"
+#include "stats.h"
 #include "plan.h"
 
 /*
@@ -187,11 +188,13 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 	unsigned long seen[INUSE_NR_REGS];
 	struct dprof_resolved r;
 	unsigned int i, j, nr = 0, head;
+	u64 start;
 	bool slab;
 	int how;
 
 	if (user_mode(regs))
 		return;
+	start = get_cycles();
 	c->ticks++;
 	inuse_hint(c, regs);
 	head = c->head;
@@ -220,6 +223,8 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 	}
 	/* The entries before the index that publishes them. */
 	smp_store_release(&c->head, head);
+	/* On a target: a register held a live target object. */
+	dprof_cost_add(DPROF_HOOK_INUSE_TICK, nr > 0, get_cycles() - start);
 }
 
 /* ---- per CPU set-up (process context) --------------------------------- */

@@ -25,6 +25,7 @@ const char *const dprof_hook_names[DPROF_NR_HOOKS] = {
 	[DPROF_HOOK_FREE_BULK] = "kprobe:free_bulk",
 	[DPROF_HOOK_BP_HIT] = "hw_breakpoint:hit",
 	[DPROF_HOOK_SAMPLE] = "perf:sample",
+	[DPROF_HOOK_INUSE_TICK] = "perf:inuse-tick",
 };
 
 /* Per target: complete histories, and those whose object changed CPU. */

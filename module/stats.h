@@ -20,6 +20,7 @@ enum dprof_hook {
 	DPROF_HOOK_FREE_BULK,	/* kprobe kmem_cache_free_bulk */
 	DPROF_HOOK_BP_HIT,	/* debug-register hit (collector.c) */
 	DPROF_HOOK_SAMPLE,	/* IBS/PEBS sample (sample.c) */
+	DPROF_HOOK_INUSE_TICK,	/* in-use tick (inuse.c); hit: it found one */
 	DPROF_NR_HOOKS,
 };
 

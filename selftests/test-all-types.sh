@@ -108,6 +108,8 @@ grep "^sample windows:" "$DPROF_DIR/status"
 hints=$(grep "item hints:" "$DPROF_DIR/status") ||
 	fail "status has no item hints line"
 echo "$hints"
+# The tick's cost (exact under -icount: instructions).
+grep -E "^  hook |perf:inuse-tick" "$DPROF_DIR/status"
 in_targets=$(echo "$hints" | sed -n 's/.*operand, \([0-9]*\) of them in target objects.*/\1/p')
 [ "${in_targets:-0}" -gt 0 ] ||
 	fail "the in-use tick decoded no operand in a target object: $hints"

@@ -41,8 +41,9 @@ memcstat --servers=127.0.0.1:11211 |
 	awk '$1 == "cmd_set:" { print "sets_done " $2 }' >>/host/memcached.log
 echo "sets_sent $N" >>/host/memcached.log
 echo "tcp_gets_sent $GETS" >>/host/memcached.log
-# The windows' draws, for the log (the recording does not keep status).
-grep -E "in use \(old|objects in use:|item hints:" "$DPROF_DIR/status" \
-	>>/host/memcached.log
+# The windows' draws and the tick's cost, for the log (the recording
+# does not keep status).
+grep -E "in use \(old|objects in use:|item hints:|^  hook |perf:inuse-tick|^  instructions = " \
+	"$DPROF_DIR/status" >>/host/memcached.log
 unload_mod dprof
 exit 0
