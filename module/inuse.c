@@ -64,8 +64,6 @@
 #define INUSE_SLOTS_MAX		(INUSE_SLOTS * 3 / 4)
 /* Types the debugfs line names. */
 #define INUSE_SHOW_TYPES	6
-/* The general registers a pointer can sit in (not sp, ip). */
-#define INUSE_NR_REGS		15
 /*
  * A ring entry's target with this bit: an object the live set lacks
  * (byuse.c).  Target indices are below DPROF_MAX_TARGETS (4,095).
@@ -116,36 +114,14 @@ static struct inuse_state inuse;
 
 /* ---- the tick (hard interrupt) ---------------------------------------- */
 
-/* A register by its encoding number (memop.h): ax cx dx bx sp bp si di. */
-static unsigned long memop_reg(const struct pt_regs *regs, int n)
-{
-	switch (n) {
-	case 0: return regs->ax;
-	case 1: return regs->cx;
-	case 2: return regs->dx;
-	case 3: return regs->bx;
-	case 4: return regs->sp;
-	case 5: return regs->bp;
-	case 6: return regs->si;
-	case 7: return regs->di;
-	case 8: return regs->r8;
-	case 9: return regs->r9;
-	case 10: return regs->r10;
-	case 11: return regs->r11;
-	case 12: return regs->r12;
-	case 13: return regs->r13;
-	case 14: return regs->r14;
-	case 15: return regs->r15;
-	default: return 0;
-	}
-}
-
 /*
  * The instruction at the interrupted ip has not run yet: its memory
  * operand, from the registers as they are, is the address it is about
- * to read or write.  In a target object, its offset is a hint.
+ * to read or write.  In a target object, its offset is a hint.  @reg:
+ * the general registers by their encoding number.
  */
-static void inuse_hint(struct inuse_cpu *c, const struct pt_regs *regs)
+static void inuse_hint(struct inuse_cpu *c, unsigned long ip,
+		       const unsigned long *reg)
 {
 	u8 code[DPROF_MEMOP_MAX_LEN];
 	struct dprof_resolved r;
@@ -153,15 +129,15 @@ static void inuse_hint(struct inuse_cpu *c, const struct pt_regs *regs)
 	unsigned long addr;
 	bool slab;
 
-	if (copy_from_kernel_nofault(code, (void *)regs->ip, sizeof(code)) ||
+	if (copy_from_kernel_nofault(code, (void *)ip, sizeof(code)) ||
 	    !dprof_memop_decode(code, sizeof(code), &m))
 		return;
 	c->operands++;
 	addr = (long)m.disp;
 	if (m.base != DPROF_MEMOP_NO_REG)
-		addr += memop_reg(regs, m.base);
+		addr += reg[m.base];
 	if (m.index != DPROF_MEMOP_NO_REG)
-		addr += memop_reg(regs, m.index) * m.scale;
+		addr += reg[m.index] * m.scale;
 	if (addr < PAGE_OFFSET || dprof_resolve_any(addr, &r, &slab) < 0 ||
 	    r.offset > U16_MAX)
 		return;
@@ -180,12 +156,13 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
 	struct inuse_cpu *c = this_cpu_ptr(&inuse_cpu);
-	const unsigned long reg[INUSE_NR_REGS] = {
-		regs->ax, regs->bx, regs->cx, regs->dx, regs->si, regs->di,
-		regs->bp, regs->r8, regs->r9, regs->r10, regs->r11,
+	/* In the instruction encoding's order (memop.h). */
+	const unsigned long reg[DPROF_MEMOP_NR_REGS] = {
+		regs->ax, regs->cx, regs->dx, regs->bx, regs->sp, regs->bp,
+		regs->si, regs->di, regs->r8, regs->r9, regs->r10, regs->r11,
 		regs->r12, regs->r13, regs->r14, regs->r15,
 	};
-	unsigned long seen[INUSE_NR_REGS];
+	unsigned long seen[DPROF_MEMOP_NR_REGS];
 	struct dprof_resolved r;
 	unsigned int i, j, nr = 0, head;
 	u64 start;
@@ -196,11 +173,11 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 		return;
 	start = get_cycles();
 	c->ticks++;
-	inuse_hint(c, regs);
+	inuse_hint(c, regs->ip, reg);
 	head = c->head;
-	for (i = 0; i < INUSE_NR_REGS; i++) {
-		/* Small integers, user pointers: no resolution. */
-		if (reg[i] < PAGE_OFFSET)
+	for (i = 0; i < DPROF_MEMOP_NR_REGS; i++) {
+		/* The stack, small integers, user pointers: no resolution. */
+		if (i == DPROF_MEMOP_REG_SP || reg[i] < PAGE_OFFSET)
 			continue;
 		how = dprof_resolve_any(reg[i], &r, &slab);
 		if (how < 0)

@@ -27,6 +27,9 @@
 #define DPROF_MEMOP_MAX_LEN	15
 /* No base or no index register. */
 #define DPROF_MEMOP_NO_REG	(-1)
+/* The general registers, and the stack pointer's number among them. */
+#define DPROF_MEMOP_NR_REGS	16
+#define DPROF_MEMOP_REG_SP	4
 
 /*
  * Registers by their encoding number: 0 ax, 1 cx, 2 dx, 3 bx, 4 sp,

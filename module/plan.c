@@ -383,7 +383,7 @@ static u64 item_weight(const struct hist_plan *p, unsigned int i)
 				    (u64)p->item_windows[i] + 1), 1);
 }
 
-/* The item drawn with chance @w over @total, from the weights @weight. */
+/* An item drawn with chance weight(p, i) / @total. */
 static unsigned int draw_item(const struct hist_plan *p, u64 total,
 			      u64 (*weight)(const struct hist_plan *p,
 					    unsigned int i))
