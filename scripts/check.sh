@@ -55,6 +55,10 @@ step() {
 		# The guest's TAP names the failed tests inside a step.
 		failed_names="$failed_names
   $name$(grep -o '^not ok [0-9]* [^ ]*' "$log" | sed 's/^not ok [0-9]* / /' | tr -d '\n')"
+		# and why, since CI keeps only the tail: the first few FAIL lines
+		why=$(grep -E '^(# )?FAIL:' "$log" | head -n 5 | cut -c 1-400)
+		[ -z "$why" ] || failed_names="$failed_names
+$(echo "$why" | sed 's/^/    /')"
 	fi
 	secs=$(($(date +%s) - t0))
 	echo "=== $name: $verdict (${secs} s)"
