@@ -11,6 +11,7 @@
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/smp.h>
 
 #if !defined(CONFIG_X86_64)
@@ -78,7 +79,8 @@ static inline void dprof_read_debugregs(unsigned long addr[4],
  * Point debug address register @slot of this CPU at @addr, keeping its
  * DR7 length and type (parked breakpoints, watch.c).  The kernel's own
  * copy of the register (cpu_debugreg, for hw_breakpoint_restore()) is
- * not exported and keeps the parking address.
+ * not exported and keeps the address perf installed last: see
+ * dprof_bp_point().
  */
 static inline void dprof_write_debugreg(unsigned int slot, unsigned long addr)
 {
@@ -96,6 +98,19 @@ static inline void dprof_write_debugreg(unsigned int slot, unsigned long addr)
 		set_debugreg(addr, 3);
 		break;
 	}
+}
+
+/*
+ * The address perf installs for breakpoint @bp when it schedules it in
+ * (arch_install_hw_breakpoint() writes counter_arch_bp(bp)->address to
+ * whichever register it gives it, and to cpu_debugreg).  Kept in step
+ * with dprof_write_debugreg(), on the breakpoint's own CPU with
+ * interrupts off, as perf's scheduling is, so that a reschedule puts the
+ * watched address back instead of the parking one.
+ */
+static inline void dprof_bp_point(struct perf_event *bp, unsigned long addr)
+{
+	counter_arch_bp(bp)->address = addr;
 }
 
 /*

@@ -46,6 +46,7 @@
 #include "memop.h"
 #include "stats.h"
 #include "plan.h"
+#include "watch.h"
 
 /*
  * Each tick is perf's work on a perf_event object (some 53 accesses to
@@ -173,6 +174,7 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 		return;
 	start = get_cycles();
 	c->ticks++;
+	dprof_watch_check_here();
 	inuse_hint(c, regs->ip, reg);
 	head = c->head;
 	for (i = 0; i < DPROF_MEMOP_NR_REGS; i++) {

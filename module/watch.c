@@ -30,6 +30,7 @@
 #include <linux/smp.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/wait.h>
 #include <linux/timex.h>
 #include <linux/seq_file.h>
@@ -58,6 +59,9 @@ struct watch_cpu {
 	struct pt_regs *w_regs;
 	unsigned long w_ip;
 	unsigned int w_watch;
+	/* parked mode: the address slot[w] holds, perf's copy too */
+	unsigned long written[MAX_BPS];
+	u64 rewritten;		/* found otherwise: someone wrote them */
 };
 
 bool dprof_watch_parked;
@@ -205,9 +209,34 @@ static void check_slot_order(void *bad)
 /* ---- parked mode ------------------------------------------------------ */
 
 /*
+ * Do this CPU's parked registers hold what it wrote?  perf's reschedules
+ * write each breakpoint's counter_arch_bp() address (dprof_bp_point()
+ * keeps it in step), but hw_breakpoint_restore() after a text_poke()
+ * (a static key: a CPU going offline flips some), kgdb or a KVM exit
+ * writes cpu_debugreg, perf's last install, out of dprof's reach.
+ */
+static bool slots_held(const struct watch_cpu *wc)
+{
+	unsigned long dr[4], dr7;
+	unsigned int w;
+
+	dprof_read_debugregs(dr, &dr7);
+	for (w = 0; w < parked_offsets; w++) {
+		int i = READ_ONCE(wc->slot[w]);
+
+		if (i >= 0 && dr[i] != wc->written[w])
+			return false;
+	}
+	return true;
+}
+
+/*
  * This CPU's registers from the watch as it is now: its offsets while an
- * object is armed (addr set), the parking addresses otherwise.  Interrupts
- * off (an IPI, or the hook's own section).
+ * object is armed (addr set), the parking addresses otherwise, each in
+ * the register and in perf's copy.  Interrupts off (an IPI, the hook's
+ * own section, the in-use tick).  Registers found rewritten are counted;
+ * when they were following the watch still running, this CPU missed its
+ * accesses for a while, which is flagged.
  */
 static void sync_registers(void)
 {
@@ -215,12 +244,22 @@ static void sync_registers(void)
 	unsigned long addr = READ_ONCE(dprof_watch.addr);
 	unsigned int nr = READ_ONCE(dprof_watch.nr_offsets), w;
 
+	if (!slots_held(wc)) {
+		wc->rewritten++;
+		if (addr && nr && wc->written[0] == addr + dprof_watch.offset[0])
+			WRITE_ONCE(dprof_watch.cpus_changed, true);
+	}
 	for (w = 0; w < parked_offsets; w++) {
-		if (wc->slot[w] < 0)
+		unsigned long val = addr && w < nr ?
+				    addr + dprof_watch.offset[w] :
+				    (unsigned long)&park_area[w];
+		int i = READ_ONCE(wc->slot[w]);
+
+		if (i < 0)
 			continue;
-		dprof_write_debugreg(wc->slot[w], addr && w < nr ?
-				     addr + dprof_watch.offset[w] :
-				     (unsigned long)&park_area[w]);
+		dprof_bp_point(wc->bp[w], val);
+		dprof_write_debugreg(i, val);
+		wc->written[w] = val;
 	}
 }
 
@@ -234,12 +273,21 @@ static void find_slots(void *unused)
 	dprof_read_debugregs(addr, &dr7);
 	for (w = 0; w < MAX_BPS; w++) {
 		wc->slot[w] = -1;
+		wc->written[w] = (unsigned long)&park_area[w];
 		for (i = 0; i < 4 && w < parked_offsets; i++)
 			if (dprof_dr7_enabled(dr7, i) &&
 			    addr[i] == (unsigned long)&park_area[w])
 				wc->slot[w] = i;
 	}
 	sync_registers();	/* a CPU coming online joins the watch */
+}
+
+/* The in-use tick (hard irq): rewritten registers set again, flagged. */
+void dprof_watch_check_here(void)
+{
+	if (READ_ONCE(dprof_watch_parked) &&
+	    !slots_held(this_cpu_ptr(&watch_cpu)))
+		sync_registers();
 }
 
 static void sync_ipi(void *unused)
@@ -315,10 +363,24 @@ static void sync_wait(unsigned int cpu)
 		cpu_relax();
 }
 
+/* The tick reads slot[], then bp[], irqs off: a grace period after this. */
+static void unpublish_slots(unsigned int cpu)
+{
+	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
+	int i;
+
+	for (i = 0; i < MAX_BPS; i++)
+		WRITE_ONCE(wc->slot[i], -1);
+}
+
 static void disarm_all(void)
 {
 	unsigned int cpu;
 
+	for_each_possible_cpu(cpu)
+		unpublish_slots(cpu);
+	if (dprof_watch_parked)
+		synchronize_rcu();
 	for_each_possible_cpu(cpu)
 		disarm_cpu(cpu);
 	armed = false;
@@ -363,6 +425,9 @@ static int watch_cpu_offline(unsigned int cpu)
 	mutex_lock(&watch_lock);
 	if (armed && (!dprof_watch_parked || READ_ONCE(dprof_watch.addr)))
 		WRITE_ONCE(dprof_watch.cpus_changed, true);
+	unpublish_slots(cpu);
+	if (dprof_watch_parked)
+		synchronize_rcu();
 	disarm_cpu(cpu);
 	sync_wait(cpu);
 	mutex_unlock(&watch_lock);
@@ -593,6 +658,14 @@ void dprof_watch_show(struct seq_file *m)
 		   "write + read/write breakpoint each" :
 		   "one read/write breakpoint each: the kind comes from the instruction",
 		   cfg->len);
+	if (dprof_watch_parked) {
+		u64 rewritten = 0;
+
+		for_each_possible_cpu(cpu)
+			rewritten += per_cpu_ptr(&watch_cpu, cpu)->rewritten;
+		seq_printf(m, "  registers rewritten behind dprof: %llu (hw_breakpoint_restore() after a text_poke(), kgdb, KVM; set again at the next arm or in-use tick, the watch they were following flagged cpus-changed)\n",
+			   rewritten);
+	}
 	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
 		   cfg->max_arms, cfg->max_hits, cfg->timeout_ms, cfg->wait_ms);
 	seq_printf(m, "  traps: %llu (%llu per second since the first arm); watch_max_traps=%u/s%s: %llu turns put off, by %llu ms in all\n",

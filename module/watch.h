@@ -260,6 +260,8 @@ extern bool dprof_watch_parked;
 int dprof_watch_park(unsigned int offsets);
 /* Parked mode, from the allocation hook: arm the published watch. */
 void dprof_watch_arm_here(void);
+/* The in-use tick: set this CPU's registers again if someone rewrote them. */
+void dprof_watch_check_here(void);
 /*
  * The pick gate's other side.  dprof_pick_take_name(): a type drawn from
  * the allocation counters by pick_types= (allocount.h); without them,

@@ -38,6 +38,7 @@ loop_until '[ "$(complete)" -gt '"$during"' ]' ||
 	fail "collection stopped after CPU 1 came back"
 wl stop
 echo "ok: complete histories $before before, $during with CPU 1 offline, $(complete) after"
+grep "registers rewritten behind dprof" $DPROF_DIR/histories
 unload_mod dprof
 
 wl reset
@@ -87,6 +88,7 @@ END {
 	printf "history %s across the hotplug flagged %s, %d accesses on CPU 1; %d later histories with accesses on CPU 1\n", across, flags[across], on1[across], after
 }' "$TMP/hotplug.txt")
 echo "$result"
+grep "registers rewritten behind dprof" $DPROF_DIR/histories
 case "$result" in
 *"none flagged"*) fail "no history was flagged cpus-changed across the hotplug" ;;
 *", 0 accesses on CPU 1"*) fail "the watch running when CPU 1 came back was not armed there" ;;

@@ -6,8 +6,22 @@
 # offset, the accesses per CPU and read/write must be exactly the table's,
 # every access must fall inside the object's life, and the padding
 # offsets must see nothing.
+#
+# Meanwhile someone else's pinned perf event comes and goes on both CPUs
+# (dprof_workload's "pin", as a user's perf tool would make one).  On 6.1
+# the breakpoints share each CPU's software-event context (one context
+# per task_ctx_nr before the 6.2 rework), so installing any pinned
+# software event there schedules them out and in again, and perf writes
+# its own copy of each breakpoint's address back into the registers.
+# dprof points its breakpoints by writing the registers itself, so it
+# keeps perf's copy in step (compat.h, dprof_bp_point()); without that,
+# a reschedule while an object was watched put the parking address back
+# and the CPU went blind to it: "history 1 offset 0: cpu0 r/w cpu1 r/w =
+# 0 0 20 20, expected 20 20 20 20" in 2 runs of 2 on 6.1 (2026-11-29).
+# 6.12 reschedules only the new event's own PMU: there the pins change
+# nothing, and the test is the plain one.
 . ./functions.sh
-trap cleanup_modules EXIT
+trap 'echo unpin >/sys/kernel/debug/dprof_workload/ctl 2>/dev/null; cleanup_modules' EXIT
 out=$TMP/truth.dprof
 iters=20
 # offset: expected "cpu0_reads cpu0_writes cpu1_reads cpu1_writes"
@@ -24,6 +38,7 @@ expect() {
 }
 
 load_mod dprof_sharing
+load_mod dprof_workload
 load_mod dprof target=dprof_sharing history_offsets=0,64,72,128,192,256,8,264
 skip_if_quarantine
 # Rounds in batches until 12 histories are complete: three rounds of the
@@ -31,15 +46,27 @@ skip_if_quarantine
 cat >"$TMP/truth-run.sh" <<'EOS'
 iters=$1
 . /selftests/functions.sh
+# Pinned events on both CPUs made and released over and over meanwhile,
+# so that some land while an object is watched.
+(
+	while [ ! -e "$TMPDIR/stop-pins" ]; do
+		echo "pin 0" >$WL_DIR/ctl && echo "pin 1" >$WL_DIR/ctl &&
+			echo unpin >$WL_DIR/ctl || exit 1
+	done
+) &
+pins=$! rc=0
 for i in $(seq 60); do
-	echo "run 500 $iters 0 1" >/sys/kernel/debug/dprof_sharing/ctl || exit 1
-	[ "$(plan_count histories)" -ge 12 ] && exit 0
+	echo "run 500 $iters 0 1" >/sys/kernel/debug/dprof_sharing/ctl || { rc=1; break; }
+	[ "$(plan_count histories)" -ge 12 ] && break
 done
-exit 0
+touch "$TMPDIR/stop-pins"
+wait $pins || rc=1
+exit $rc
 EOS
 dprof-view record -o "$out" -- sh "$TMP/truth-run.sh" "$iters" ||
 	fail "recording the sharing workload failed"
 cat $DPROF_DIR/histories
+grep "breakpoints perf moved" $DPROF_DIR/histories
 expect_eq "bad hand-offs" "$(awk '$1 == "bad_handoffs" {print $2}' /sys/kernel/debug/dprof_sharing/stats)" 0
 dprof-view histories -t dprof_sharing "$out" | head -20
 dprof-view histories --script "$out" >"$TMP/truth.txt"
@@ -89,4 +116,6 @@ done
 echo "ok: every offset of the plan was covered"
 unload_mod dprof
 unload_mod dprof_sharing
+echo unpin >$WL_DIR/ctl
+unload_mod dprof_workload
 exit 0

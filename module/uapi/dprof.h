@@ -201,7 +201,8 @@ struct dprof_lost_event {
  * the accessing instruction, decoded by "record" (DPROF_SEC_ACCESS_KINDS).
  */
 #define DPROF_HIST_RW_UNSURE	0x01	/* BEGIN: breakpoints did not tell reads from writes */
-#define DPROF_HIST_CPUS_CHANGED	0x02	/* END: a CPU came or went while watched */
+/* END: a CPU came or went, or its registers were rewritten (watch.c) */
+#define DPROF_HIST_CPUS_CHANGED	0x02
 #define DPROF_HIST_TRUNCATED	0x04	/* END: elements dropped by the rate limit */
 
 #define DPROF_HIST_NO_OFFSET	0xffff

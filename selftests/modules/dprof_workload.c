@@ -17,6 +17,10 @@
  *   stress CPU        start a kthread on CPU that allocates and frees
  *                     until "stop"
  *   stop              stop the stress kthread
+ *   pin CPU           create a pinned cpu-clock perf event on CPU and keep
+ *                     it: perf schedules that CPU's context out and in
+ *                     again, and on 6.1 the breakpoints share it
+ *   unpin             release the pinned events
  *   reset             free every held object, zero the counters
  * Read /sys/kernel/debug/dprof_workload/stats: what the workload did, per
  * CPU, in the order "cpu <n> allocs <a> frees <f>", then "held <h>" and the
@@ -37,6 +41,7 @@
 #include <linux/list.h>
 #include <linux/cpu.h>
 #include <linux/kfence.h>
+#include <linux/perf_event.h>
 #include "resolve.h"
 
 #define WORKLOAD_MAX_CPUS	64
@@ -67,6 +72,39 @@ static unsigned long nr_held;
 static unsigned long allocs[WORKLOAD_MAX_CPUS], frees[WORKLOAD_MAX_CPUS];
 static unsigned long misplaced;	/* operations that ran on the wrong CPU */
 static struct task_struct *stress_task;
+static struct perf_event *pinned[WORKLOAD_MAX_CPUS];
+
+/* "pin CPU": a pinned event of someone else's, as a user's tool makes. */
+static int op_pin(int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+		.pinned = 1,
+	};
+	struct perf_event *ev;
+
+	if (pinned[cpu])
+		return -EBUSY;
+	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev);
+	pinned[cpu] = ev;
+	return 0;
+}
+
+static void unpin_all(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < WORKLOAD_MAX_CPUS; cpu++) {
+		if (pinned[cpu])
+			perf_event_release_kernel(pinned[cpu]);
+		pinned[cpu] = NULL;
+	}
+}
+
 static u32 seq;
 static void *kmalloc_buf;
 /*
@@ -416,6 +454,15 @@ static int handle(char *cmd)
 		stress_task = NULL;
 		return 0;
 	}
+	if (!strcmp(name, "unpin")) {
+		unpin_all();
+		return 0;
+	}
+	if (!strcmp(name, "pin")) {
+		if (fields < 2 || n >= WORKLOAD_MAX_CPUS || !cpu_online(n))
+			return -EINVAL;
+		return op_pin(n);
+	}
 	if (!strcmp(name, "resolve") || !strcmp(name, "stress")) {
 		/* "resolve CPU", "stress CPU": the CPU is the second field */
 		a = n;
@@ -541,6 +588,7 @@ static void __exit workload_exit(void)
 	if (stress_task)
 		kthread_stop(stress_task);
 	free_all_held();
+	unpin_all();
 	mutex_unlock(&lock);
 	kmem_cache_destroy(cache);
 	kfree(kmalloc_buf);
