@@ -31,7 +31,7 @@ VIEW_SRCS := $(foreach d,$(VIEW_DIRS),$(wildcard $(d)/*.c))
 VIEW_LIB_SRCS := $(filter-out $(TOP)/userspace/show/dprof-view.c \
 	$(wildcard $(TOP)/userspace/show/builtin-*.c),$(VIEW_SRCS))
 VIEW_HDRS := $(foreach d,$(VIEW_DIRS),$(wildcard $(d)/*.h)) \
-	$(TOP)/module/uapi/dprof.h
+	$(TOP)/module/uapi/dprof.h $(TOP)/module/trackrule.h
 PROGS := $(patsubst $(TOP)/selftests/progs/%.c,$(BUILD)/selftests/%,\
 	$(wildcard $(TOP)/selftests/progs/*.c))
 UNIT_SRCS := $(wildcard $(TOP)/userspace/tests/*.c)

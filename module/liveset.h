@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/bitops.h>
 #include <linux/hash.h>
+#include "trackrule.h"
 #include "target.h"
 
 enum dprof_liveset_result {
@@ -86,12 +87,6 @@ void dprof_track_low_sync(struct dprof_target *t);
 void dprof_track_low_drop(struct dprof_target *t);
 /* Every target, after the rules changed (process context; lowset.c). */
 void dprof_track_low_sync_all(void);
-
-static inline bool dprof_track_rule(unsigned long base, unsigned int shift)
-{
-	/* Top bits of a product with an odd constant (not the slot hash's). */
-	return !shift || !((base * 0xff51afd7ed558ccdUL) >> (64 - shift));
-}
 
 /* Whether @base of @target enters the set now (alloc hooks). */
 static inline bool dprof_track_wanted(int target, unsigned long base)

@@ -6,6 +6,7 @@
 #include "diffstat.h"
 #include "lives.h"
 #include "util.h"
+#include "trackrule.h"
 
 /* The items of @t's plan: the groups of offsets a history watches. */
 static unsigned int plan_items(const struct recording *r, int t)
@@ -17,18 +18,29 @@ static unsigned int plan_items(const struct recording *r, int t)
 	return n;
 }
 
-/* Allocations of @t in the recording, tracked ones scaled. */
+/*
+ * Allocations of @t in the recording, tracked ones scaled: those the
+ * cache's rule at the end keeps, each standing for track_one_in (the
+ * rule only grows coarser during a run, trackrule.h: the ones recorded
+ * under a finer rule before are left out, not counted that many times).
+ */
 static uint64_t allocs_of(const struct recording *r, int t)
 {
+	unsigned int one_in = recording_track_one_in(r, (size_t)t);
+	unsigned int shift = (unsigned int)__builtin_ctz(one_in);
 	const struct dprof_rec_hdr *hdr;
 	struct rec_iter it;
 	uint64_t n = 0;
 
 	rec_iter_init(&it, r);
-	while ((hdr = rec_iter_next(&it)))
+	while ((hdr = rec_iter_next(&it))) {
+		const struct dprof_obj_event *o = (const void *)hdr;
+
 		n += hdr->kind == DPROF_REC_ALLOC && hdr->target == t &&
-		     !(hdr->flags & DPROF_OBJ_UNTRACKED);
-	return n * recording_track_one_in(r, (size_t)t);
+		     !(hdr->flags & DPROF_OBJ_UNTRACKED) &&
+		     dprof_track_rule(o->addr, shift);
+	}
+	return n * one_in;
 }
 
 void lives_build(struct lives *l, const struct recording *r,
