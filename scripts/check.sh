@@ -7,7 +7,8 @@
 #  3. checkpatch --strict on the kernel code; the module's include and use
 #     graphs without a cycle (scripts/check-layers.py); field names from
 #     BTF against pahole for structs of both reference kernels
-#  4. the selftests in a QEMU TCG guest, on 6.1 and on 6.12 (booted with
+#  4. the guest's console as vm.sh shows it (scripts/test-vm-console.sh),
+#     then the selftests in a QEMU TCG guest, on 6.1 and on 6.12 (booted with
 #     slab_nomerge, for clean per-cache data; a few on one kernel only,
 #     below), then on each again with slab merging for the test of a
 #     merged alias's destroy, and under -icount on 6.1 for the watch
@@ -76,6 +77,9 @@ step "module builds (6.1, 6.12)" make -s build-test
 step "checkpatch --strict" scripts/lint.sh
 step "module layers: no cycle, no file over 700 lines" python3 scripts/check-layers.py
 step "field names vs pahole (6.1, 6.12)" scripts/check-layout.sh
+# The console as vm.sh shows it: a one-line guest script, 20 boots two at
+# a time (about two minutes), and the filter on consoles of known shape.
+step "guest console: a script's first line, 20 boots" scripts/test-vm-console.sh -n 20
 # A suite takes 7-10 min of wall time under TCG.  Tests of the module's
 # hold on the kernel (hooks, targets, samplers, unload, kernel objects)
 # run on both kernels; tests of what dprof-view makes of a recording, whose

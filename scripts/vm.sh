@@ -162,8 +162,7 @@ trap 'rm -f "$console"' EXIT
 status=0
 # The console minus firmware chatter and terminal escapes.
 timeout --foreground "$timeout" "$@" </dev/null 2>&1 | tee "$console" |
-	sed -u -e 's/\x1b\[[0-9;?]*[a-zA-Z]//g' -e 's/\x1bc//g' -e 's/\r$//' |
-	grep -v -E "^DPROF-EXIT: |SeaBIOS|iPXE|Press Ctrl-B|Booting from ROM|^$" || true
+	"$top/scripts/console-filter.sh" || true
 [ -n "$log" ] && cp "$console" "$log"
 if [ -f "$share/.exit_status" ]; then
 	status=$(cat "$share/.exit_status")

@@ -70,6 +70,12 @@ case "$(cat /proc/cmdline)" in
 	cd /host && setsid cttyhack $enter sh
 	;;
 *)
+	# The firmware's last words and the kernel's (quiet) boot may end
+	# without a newline: vm.sh shows the console from the line after
+	# this marker on (scripts/console-filter.sh), so the script's first
+	# line is never taken for firmware chatter.
+	echo
+	echo "DPROF-CONSOLE-BEGIN"
 	# shellcheck disable=SC2086
 	cd /host && $enter sh -c 'cd /host && exec sh ./run.sh'
 	rc=$?
