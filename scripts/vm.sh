@@ -1,7 +1,7 @@
 #!/bin/sh
 # Boot a Debian kernel under QEMU TCG with dprof inside and run a script.
 #
-#   scripts/vm.sh [-k KERNEL] [-r ROOT] [-s SHARE] [-t SECONDS] [-l LOG] SCRIPT [ARGS...]
+#   scripts/vm.sh [-k KERNEL] [-r ROOT] [-m MIB] [-s SHARE] [-t SECONDS] [-l LOG] SCRIPT [ARGS...]
 #   scripts/vm.sh [-k KERNEL] [-r ROOT] [-s SHARE] -i   (interactive shell)
 #
 #   -k  kernel selector: 6.1 (default), 6.12, an exact release, or debug
@@ -9,6 +9,8 @@
 #   -r  busybox (default: the initramfs alone) or debian: the script runs
 #       in a Debian bookworm userland with memcached, Apache and their
 #       load generators (scripts/debian-rootfs.sh, built on first use)
+#   -m  the guest's memory in MiB (default 1024, 2048 for -r debian and
+#       -k debug)
 #   -s  host folder shared with the guest as /host (default build/vmshare)
 #   -t  give up after this many seconds (default 1200)
 #   -l  also write the console to this file
@@ -27,13 +29,15 @@ timeout=1200
 log=""
 root=busybox
 interactive=0
+mem_given=""
 usage() {
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
-while getopts "k:r:s:t:l:ih" opt; do
+while getopts "k:r:m:s:t:l:ih" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
+	m) mem_given=$OPTARG ;;
 	r) root=$OPTARG ;;
 	s) share=$OPTARG ;;
 	t) timeout=$OPTARG ;;
@@ -143,6 +147,12 @@ if [ "$root" = debian ]; then
 	disk="-drive file=$rootfs,if=virtio,format=raw,snapshot=on"
 	append="$append dprof.root=debian"
 	[ "$mem" -ge 2048 ] || mem=2048
+fi
+if [ -n "$mem_given" ]; then
+	case $mem_given in
+	*[!0-9]*|"") echo "vm.sh: -m takes MiB, not '$mem_given'" >&2; exit 2 ;;
+	esac
+	mem=$mem_given
 fi
 
 # $icount, $plugin and $disk are empty or words to split, on purpose.

@@ -7,21 +7,28 @@
 # every access must fall inside the object's life, and the padding
 # offsets must see nothing.
 #
-# Meanwhile someone else's pinned perf event comes and goes on both CPUs
-# (dprof_workload's "pin", as a user's perf tool would make one).  On 6.1
-# the breakpoints share each CPU's software-event context (one context
-# per task_ctx_nr before the 6.2 rework), so installing any pinned
-# software event there schedules them out and in again, and perf writes
-# its own copy of each breakpoint's address back into the registers.
-# dprof points its breakpoints by writing the registers itself, so it
-# keeps perf's copy in step (compat.h, dprof_bp_point()); without that,
-# a reschedule while an object was watched put the parking address back
-# and the CPU went blind to it: "history 1 offset 0: cpu0 r/w cpu1 r/w =
-# 0 0 20 20, expected 20 20 20 20" in 2 runs of 2 on 6.1 (2026-11-29).
-# 6.12 reschedules only the new event's own PMU: there the pins change
-# nothing, and the test is the plain one.
+# Meanwhile other users of perf and of the debug registers come and go
+# on both CPUs, as a user's tools would:
+#  - a pinned perf event (dprof_workload's "pin").  On 6.1 the
+#    breakpoints share each CPU's software-event context (one context per
+#    task_ctx_nr before the 6.2 rework), so installing any pinned
+#    software event there schedules them out and in again, and perf
+#    writes its own copy of each breakpoint's address back into the
+#    registers.  dprof points its breakpoints by writing the registers
+#    itself, so it keeps perf's copy in step (compat.h); without that, a
+#    reschedule while an object was watched put the parking address back
+#    and the CPU went blind to it ("history 1 offset 0: cpu0 r/w cpu1 r/w
+#    = 0 0 20 20, expected 20 20 20 20", 2 runs of 2 on 6.1).
+#  - another kernel breakpoint (dprof_workload's "watch", a wide
+#    read/write breakpoint on a variable of its own), made before dprof
+#    loads, so that dprof's breakpoints get the registers above it, then
+#    released and made again.  Each time it comes perf reinstalls every
+#    breakpoint of the CPU in first-free order (ctx_resched(), on 6.1 and
+#    6.12 alike), and dprof's move down: dprof must find its own again
+#    before it writes one.  The other user's breakpoint must trap on its
+#    own address only: exactly once per write of "poke".
 . ./functions.sh
-trap 'echo unpin >/sys/kernel/debug/dprof_workload/ctl 2>/dev/null; cleanup_modules' EXIT
+trap 'echo unpin >/sys/kernel/debug/dprof_workload/ctl 2>/dev/null; echo unwatch >/sys/kernel/debug/dprof_workload/ctl 2>/dev/null; cleanup_modules' EXIT
 out=$TMP/truth.dprof
 iters=20
 # offset: expected "cpu0_reads cpu0_writes cpu1_reads cpu1_writes"
@@ -39,6 +46,7 @@ expect() {
 
 load_mod dprof_sharing
 load_mod dprof_workload
+wl watch
 load_mod dprof target=dprof_sharing history_offsets=0,64,72,128,192,256,8,264
 skip_if_quarantine
 # Rounds in batches until 12 histories are complete: three rounds of the
@@ -46,12 +54,16 @@ skip_if_quarantine
 cat >"$TMP/truth-run.sh" <<'EOS'
 iters=$1
 . /selftests/functions.sh
-# Pinned events on both CPUs made and released over and over meanwhile,
-# so that some land while an object is watched.
+# Pinned events on both CPUs, and the other breakpoint, made and
+# released over and over meanwhile, so that some land while an object is
+# watched; the breakpoint poked on both CPUs while it is there.
 (
 	while [ ! -e "$TMPDIR/stop-pins" ]; do
 		echo "pin 0" >$WL_DIR/ctl && echo "pin 1" >$WL_DIR/ctl &&
 			echo unpin >$WL_DIR/ctl || exit 1
+		echo unwatch >$WL_DIR/ctl && echo watch >$WL_DIR/ctl &&
+			echo "poke 5 0" >$WL_DIR/ctl &&
+			echo "poke 5 1" >$WL_DIR/ctl || exit 1
 	done
 ) &
 pins=$! rc=0
@@ -66,7 +78,8 @@ EOS
 dprof-view record -o "$out" -- sh "$TMP/truth-run.sh" "$iters" ||
 	fail "recording the sharing workload failed"
 cat $DPROF_DIR/histories
-grep "breakpoints perf moved" $DPROF_DIR/histories
+expect_eq "the other breakpoint's traps, one per poke" \
+	"$(wl_stat watch_traps)" "$(wl_stat pokes)"
 expect_eq "bad hand-offs" "$(awk '$1 == "bad_handoffs" {print $2}' /sys/kernel/debug/dprof_sharing/stats)" 0
 dprof-view histories -t dprof_sharing "$out" | head -20
 dprof-view histories --script "$out" >"$TMP/truth.txt"
@@ -117,5 +130,6 @@ echo "ok: every offset of the plan was covered"
 unload_mod dprof
 unload_mod dprof_sharing
 echo unpin >$WL_DIR/ctl
+wl unwatch
 unload_mod dprof_workload
 exit 0

@@ -21,12 +21,22 @@
  *                     it: perf schedules that CPU's context out and in
  *                     again, and on 6.1 the breakpoints share it
  *   unpin             release the pinned events
+ *   watch             another user of the debug registers: a wide kernel
+ *                     breakpoint (register_wide_hw_breakpoint, read/write,
+ *                     8 bytes) on the module's variable "poked", counting
+ *                     its traps; perf reschedules every CPU's breakpoints
+ *                     when it comes (dprof's may change registers)
+ *   unwatch           release it (the traps counted so far stay)
+ *   poke N CPU        N writes to "poked" on CPU: N traps while watched
  *   reset             free every held object, zero the counters
  * Read /sys/kernel/debug/dprof_workload/stats: what the workload did, per
  * CPU, in the order "cpu <n> allocs <a> frees <f>", then "held <h>" and the
  * last resolver check; "held_addr" is the oldest held object (the next
  * one "free" takes), "kmalloc_addr" a kmalloc-512 buffer held from load to
- * unload (a slab object of another cache, for samples outside the target).
+ * unload (a slab object of another cache, for samples outside the target),
+ * "watch_traps" and "pokes" what the watch counted and what was poked.
+ * Read /sys/kernel/debug/dprof_workload/held: the address of every held
+ * object, one a line (hex, no 0x).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,6 +52,7 @@
 #include <linux/cpu.h>
 #include <linux/kfence.h>
 #include <linux/perf_event.h>
+#include <linux/hw_breakpoint.h>
 #include "resolve.h"
 
 #define WORKLOAD_MAX_CPUS	64
@@ -73,6 +84,51 @@ static unsigned long allocs[WORKLOAD_MAX_CPUS], frees[WORKLOAD_MAX_CPUS];
 static unsigned long misplaced;	/* operations that ran on the wrong CPU */
 static struct task_struct *stress_task;
 static struct perf_event *pinned[WORKLOAD_MAX_CPUS];
+/* The other breakpoint user's variable, its breakpoint and counts. */
+static u64 poked __aligned(8);
+static struct perf_event * __percpu *watch_bp;
+static atomic_long_t watch_traps;
+static unsigned long pokes;
+
+static void watch_trap(struct perf_event *bp, struct perf_sample_data *data,
+		       struct pt_regs *regs)
+{
+	atomic_long_inc(&watch_traps);
+}
+
+static int op_watch(void)
+{
+	struct perf_event_attr attr;
+	struct perf_event * __percpu *bp;
+
+	if (watch_bp)
+		return -EBUSY;
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)&poked;
+	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	attr.bp_type = HW_BREAKPOINT_RW;
+	bp = register_wide_hw_breakpoint(&attr, watch_trap, NULL);
+	if (IS_ERR(bp))
+		return PTR_ERR(bp);
+	watch_bp = bp;
+	return 0;
+}
+
+static void op_unwatch(void)
+{
+	if (watch_bp)
+		unregister_wide_hw_breakpoint(watch_bp);
+	watch_bp = NULL;
+}
+
+static long op_poke(void *arg)
+{
+	unsigned long *n = arg, i;
+
+	for (i = 0; i < *n; i++)
+		WRITE_ONCE(poked, i);
+	return 0;
+}
 
 /* "pin CPU": a pinned event of someone else's, as a user's tool makes. */
 static int op_pin(int cpu)
@@ -446,6 +502,8 @@ static int handle(char *cmd)
 		memset(allocs, 0, sizeof(allocs));
 		memset(frees, 0, sizeof(frees));
 		misplaced = 0;
+		atomic_long_set(&watch_traps, 0);
+		pokes = 0;
 		return 0;
 	}
 	if (!strcmp(name, "stop")) {
@@ -457,6 +515,18 @@ static int handle(char *cmd)
 	if (!strcmp(name, "unpin")) {
 		unpin_all();
 		return 0;
+	}
+	if (!strcmp(name, "watch"))
+		return op_watch();
+	if (!strcmp(name, "unwatch")) {
+		op_unwatch();
+		return 0;
+	}
+	if (!strcmp(name, "poke") && fields == 3) {
+		if (a < 0 || a >= WORKLOAD_MAX_CPUS || !cpu_online(a))
+			return -EINVAL;
+		pokes += n;
+		return work_on_cpu(a, op_poke, &n);
 	}
 	if (!strcmp(name, "pin")) {
 		if (fields < 2 || n >= WORKLOAD_MAX_CPUS || !cpu_online(n))
@@ -558,10 +628,24 @@ static int stats_show(struct seq_file *m, void *v)
 			   list_first_entry(&held, struct dprof_workload_obj,
 					    link));
 	seq_printf(m, "kmalloc_addr %lx\n", (unsigned long)kmalloc_buf);
+	seq_printf(m, "watch_traps %ld\n", atomic_long_read(&watch_traps));
+	seq_printf(m, "pokes %lu\n", pokes);
 	mutex_unlock(&lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int held_show(struct seq_file *m, void *v)
+{
+	struct dprof_workload_obj *obj;
+
+	mutex_lock(&lock);
+	list_for_each_entry(obj, &held, link)
+		seq_printf(m, "%lx\n", (unsigned long)obj);
+	mutex_unlock(&lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(held);
 
 static int __init workload_init(void)
 {
@@ -578,6 +662,7 @@ static int __init workload_init(void)
 	dir = debugfs_create_dir("dprof_workload", NULL);
 	debugfs_create_file("ctl", 0200, dir, NULL, &ctl_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
+	debugfs_create_file("held", 0400, dir, NULL, &held_fops);
 	return 0;
 }
 
@@ -589,6 +674,7 @@ static void __exit workload_exit(void)
 		kthread_stop(stress_task);
 	free_all_held();
 	unpin_all();
+	op_unwatch();
 	mutex_unlock(&lock);
 	kmem_cache_destroy(cache);
 	kfree(kmalloc_buf);
