@@ -18,6 +18,7 @@ int cmd_layout(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
+int cmd_load(int argc, char **argv);
 
 /* What every view reads and writes (options.h fills it). */
 struct view_opts {

@@ -18,6 +18,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "load", cmd_load, "load dprof.ko, symbol names and PMU types filled in" },
 	{ "record", cmd_record, "drain dprof.ko's rings into a recording" },
 	{ "report", cmd_report, "all types ranked by share of misses (or accesses): where to look first" },
 	{ "info", cmd_info, "what a recording holds: kernel, targets, caches, counts" },

@@ -52,6 +52,7 @@ extern const struct unit_test recfile_tests[], objects_tests[],
 	layout_tests[], paths_tests[], classify_tests[], workingset_tests[],
 	rawsamples_tests[], combine_tests[], cachesim_tests[], diff_tests[],
 	kinds_tests[], datasyms_tests[], report_tests[], winshare_tests[],
-	judge_tests[], advise_tests[], lives_tests[], memop_tests[];
+	judge_tests[], advise_tests[], lives_tests[], memop_tests[],
+	modparams_tests[];
 
 #endif
