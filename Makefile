@@ -168,12 +168,15 @@ $(BUILD)/bench-view: $(TOP)/userspace/bench/bench-view.c $(TOP)/userspace/tests/
 		$(TOP)/userspace/tests/fixture.c $(VIEW_LIB_SRCS) $(VIEW_LIBS)
 
 # Warning-free builds against both reference kernels' headers.
+# Both builds: the tests' (knobs and test modules) and the packages'.
 build-test:
 	@for k in 6.1 6.12; do \
 		v=$$($(TOP)/scripts/kernel.sh $$k) || exit 1; \
 		$(TOP)/scripts/build-module.sh /lib/modules/$$v/build \
 			$(BUILD)/mod-$$v || exit 1; \
-		echo "ok: dprof.ko builds warning-free against $$v"; \
+		$(TOP)/scripts/build-module.sh /lib/modules/$$v/build \
+			$(BUILD)/mod-$$v-release release || exit 1; \
+		echo "ok: dprof.ko builds warning-free against $$v, with the tests' knobs and without"; \
 	done
 
 vm-test:
@@ -247,9 +250,11 @@ lint:
 
 # --- install -------------------------------------------------------------
 PREFIX ?= /usr/local
-install: all
+# The module as the packages build it: without the tests' knobs.
+install: view
+	@$(TOP)/scripts/build-module.sh $(KDIR) $(MODDIR)-release release
 	install -D -m 755 $(BUILD)/dprof-view $(DESTDIR)$(PREFIX)/bin/dprof-view
-	install -D -m 644 $(MODDIR)/dprof.ko \
+	install -D -m 644 $(MODDIR)-release/dprof.ko \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/dprof.ko
 	install -D -m 644 $(TOP)/Documentation/dprof-view.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/dprof-view.1

@@ -19,6 +19,7 @@
 #include "uapi/dprof.h"
 #include "calibrate.h"
 #include "target.h"
+#include "testparams.h"
 #include "allocount.h"
 #include "liveset.h"
 
@@ -77,10 +78,6 @@ static unsigned int caches_over_limit;	/* target=all: beyond the limit */
 static unsigned int caches_too_large;	/* target=all: objects > 64 KiB */
 static unsigned int rescans;
 static unsigned int rescans_retried;	/* a walk raced with destroys */
-
-static unsigned int test_rescan_ms = 1000;
-module_param(test_rescan_ms, uint, 0444);
-MODULE_PARM_DESC(test_rescan_ms, "Tests only: target=all looks for new caches every N ms (default 1000), to race rescans with cache destroys");
 
 static void rescan_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rescan_work, rescan_fn);
@@ -468,7 +465,7 @@ static u64 unknown_sum(void)
 
 static unsigned long rescan_delay(void)
 {
-	return max(1UL, msecs_to_jiffies(clamp(test_rescan_ms, 1U, 1000U)));
+	return max(1UL, msecs_to_jiffies(dprof_test_rescan_ms()));
 }
 
 static void rescan_fn(struct work_struct *work)

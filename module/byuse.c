@@ -6,22 +6,29 @@
  * with a free slot (every CPU's slab has one) is never a target object,
  * however busy: memcached's one UDP socket was such an object.
  *
- * The in-use tick (inuse.c) resolves the CPUs' registers.  A register
- * pointing at an object that the tracking rule follows but the live set
- * does not hold is a candidate: older and not established, or free with
- * its address still in a register (the allocator's own paths).  Here, in
- * the collector's process context, a new candidate enters the live set
- * as pending (invisible; a free removes it, an allocation makes it a new
- * live object: liveset.c), and a candidate seen again in a later period
- * while still pending (a whole period between: a second or more later)
- * is committed as an older object.  One not seen
- * again within BYUSE_KEEP_PERIODS periods leaves the set.
+ * The in-use tick (inuse.c) decodes the instruction it stopped before.
+ * When that instruction was about to touch an object that the tracking
+ * rule follows but the live set does not hold, the object is a
+ * candidate: the kernel touches allocated objects, and free ones only in
+ * the allocator (its freelist pointers), so a candidate touched outside
+ * the allocator's functions (by name: allocator_ip()) is older and not
+ * established.  A register that merely holds an object's address says
+ * nothing: SLUB's fast path keeps the next free object in one, and a
+ * callee leaves its scratch registers to its caller; counting those
+ * once made free objects live.  Here, in the collector's process
+ * context, a new candidate enters the live set as pending (invisible; a
+ * free removes it, an allocation makes it a new live object:
+ * liveset.c), and a candidate seen again in a later period while still
+ * pending (a whole period between: a second or more later) is committed
+ * as an older object.  One not seen again within BYUSE_KEEP_PERIODS
+ * periods leaves the set.
  *
  * Only the collector calls the candidates' functions (one thread: no
  * lock); dprof_older_add() is the scan's too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kallsyms.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
@@ -52,6 +59,7 @@ struct byuse_state {
 	u64 expired;		/* not seen again: left the set */
 	u64 full;		/* no slot, or the set full: not entered */
 	u64 busy;		/* the scan held the set: seen, not looked at */
+	u64 allocator;		/* touched by the allocator: no proof of life */
 	u64 touched;		/* allocated or freed since load: not older */
 };
 
@@ -181,13 +189,40 @@ static void enter(unsigned long base, unsigned int target)
 	bu.pending++;
 }
 
-void dprof_byuse_seen(unsigned long base, unsigned int target)
+/*
+ * Whether @ip is in the slab allocator (or a checker of it), by the name
+ * of its function: there a free object's bytes are touched too.
+ */
+static bool allocator_ip(unsigned long ip)
+{
+	static const char *const words[] = {
+		"slab", "kmem_cache", "kmalloc", "kfree", "kvfree", "kvmalloc",
+		"krealloc", "ksize", "get_partial", "put_cpu_partial",
+		"unfreeze_partials", "__put_partials", "freelist", "kasan",
+		"kfence", "kmsan", "memcg",
+	};
+	char name[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	sprint_symbol_no_offset(name, ip);
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strstr(name, words[i]))
+			return true;
+	return false;
+}
+
+void dprof_byuse_seen(unsigned long base, unsigned int target,
+		      unsigned long ip)
 {
 	struct byuse_candidate *c;
 
 	if (!READ_ONCE(byuse_wanted))
 		return;
 	bu.sightings++;
+	if (allocator_ip(ip)) {
+		bu.allocator++;
+		return;
+	}
 	/*
 	 * Pending entries and commits must not race a sweep of the set (a
 	 * live entry the new rule does not follow would outlive its free).
@@ -249,7 +284,9 @@ void dprof_byuse_show(struct seq_file *m)
 			   "no scan");
 		return;
 	}
-	seq_printf(m, "older objects by use: %llu established (register sightings %llu, %llu while the scan held the set, %llu of addresses allocated or freed since load; %llu entered as pending, %u pending now, %llu freed or allocated meanwhile, %llu not seen again or their cache destroyed, %llu not entered: table or set full)\n",
-		   bu.established, bu.sightings, bu.busy, bu.touched,
+	seq_printf(m, "older objects by use: %llu established; %llu sightings: %llu in the allocator, %llu while the scan held the set, %llu of addresses allocated or freed since load\n",
+		   bu.established, bu.sightings, bu.allocator, bu.busy,
+		   bu.touched);
+	seq_printf(m, "  %llu entered as pending, %u pending now, %llu freed or allocated meanwhile, %llu not seen again or their cache destroyed, %llu not entered: table or set full\n",
 		   bu.pending, bu.nr, bu.gone, bu.expired, bu.full);
 }

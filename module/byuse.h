@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * byuse.c: older objects the scan could not establish, established by
- * their use (the in-use tick's registers).  Collector context only.
+ * their use (the instructions the in-use tick stopped before).  Collector
+ * context only.
  */
 #ifndef _DPROF_BYUSE_H
 #define _DPROF_BYUSE_H
@@ -56,8 +57,12 @@ void dprof_byuse_teardown(void);
 
 void dprof_byuse_init(void);
 void dprof_byuse_exit(void);
-/* A register pointed at @base of @target, which the live set lacks. */
-void dprof_byuse_seen(unsigned long base, unsigned int target);
+/*
+ * The instruction at @ip was about to touch @base of @target, which the
+ * live set lacks.
+ */
+void dprof_byuse_seen(unsigned long base, unsigned int target,
+		      unsigned long ip);
 /* The in-use period ended. */
 void dprof_byuse_period(void);
 void dprof_byuse_show(struct seq_file *m);

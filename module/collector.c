@@ -2,11 +2,12 @@
 /*
  * The collector thread ("dprof-history"), the one place that arms and
  * disarms the watch (see watch.h for the files and history.c for the
- * design).  Every 5 ms, or when a hook kicks it, it moves the watch one
- * step: from IDLE it takes a turn (variables every other turn, then
- * histories and sample windows alternately, history_max_arms per second
- * for all of them), and it ends what ran out of time, was freed, or
- * belongs to a destroyed cache.  Also here: the #DB handler, which sends
+ * design).  When the watch's next deadline comes, or a hook kicks it,
+ * it moves the watch one step (it sleeps while nothing is due): from
+ * IDLE it takes a turn (variables every other turn, then histories and
+ * sample windows alternately, history_max_arms per second for all of
+ * them), and it ends what ran out of time, was freed, or belongs to a
+ * destroyed cache.  Also here: the #DB handler, which sends
  * each hit to the history or the window it belongs to, the set-up, and
  * the debugfs report.
  */
@@ -45,13 +46,13 @@ static bool watching(void)
 /* ---- #DB context ------------------------------------------------------- */
 
 /* One watched offset accessed: to the window or history it belongs to. */
-static bool count_hit(unsigned long word, unsigned int w, bool write,
+static bool count_hit(unsigned long word, unsigned int w,
 		      struct pt_regs *regs, u64 when)
 {
 	if (word_state(word) == W_SAMPLING)
-		return dprof_window_hit(w, write, regs);
+		return dprof_window_hit(w, regs);
 	if (word_state(word) == W_ACTIVE) {
-		dprof_history_hit(word, w, write, regs, when);
+		dprof_history_hit(word, w, regs, when);
 		return true;
 	}
 	atomic64_inc(&dprof_watch_hits.outside_life);
@@ -59,32 +60,30 @@ static bool count_hit(unsigned long word, unsigned int w, bool write,
 }
 
 /*
- * Breakpoint handler, from #DB (NMI-like).  Context bit 0: write-only
- * breakpoint; the rest: which watched offset.  A rep string instruction
- * that ran to its end before it trapped also counts the other watched
- * offsets it went through (strop.h): with one breakpoint per offset the
- * kind comes from the instruction, as for any trap; with two, they are
- * writes where the instruction wrote them.
+ * Breakpoint handler, from #DB (NMI-like).  The context: which watched
+ * offset.  A trap counts only while the register holds the watch's
+ * address (watch.c: an IPI not yet run, or a register rewritten behind
+ * dprof, leaves an older address there).  A rep string instruction that
+ * ran to its end before it trapped also counts the other watched offsets
+ * it went through (strop.h); the kind of every access comes from the
+ * instruction, in userspace.
  */
 static void watch_hit(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs)
 {
-	unsigned long ctx = (unsigned long)bp->overflow_handler_context;
-	unsigned int w = ctx >> 1, rest, i;
-	bool write_bp = ctx & 1, dest = false;
+	unsigned int w = (unsigned long)bp->overflow_handler_context, rest, i;
 	u64 start = get_cycles(), when = watch_now_ns();
 	unsigned long word = atomic_long_read(&dprof_watch.word);
 	unsigned long addr;
-	bool emitted = false;
+	bool emitted = false, dest = false;
 
 	BUILD_BUG_ON(NR_WATCH_OFFSETS > DPROF_STROP_MAX);
 	smp_rmb();	/* word before alloc_ns, paired with the claim */
 	addr = READ_ONCE(dprof_watch.addr);
-	if (dprof_watch_second_report(regs, w, write_bp) ||
-	    dprof_strop_counted(regs, addr, w, when))
+	if (!dprof_watch_trap_ok(w) || dprof_strop_counted(regs, addr, w, when))
 		goto out;
 	atomic64_inc(&dprof_watch_hits.traps);
-	emitted = count_hit(word, w, write_bp, regs, when);
+	emitted = count_hit(word, w, regs, when);
 	rest = dprof_strop_rest(regs, addr, dprof_watch.offset,
 				READ_ONCE(dprof_watch.nr_offsets),
 				dprof_watch_cfg.len, w, when, &dest);
@@ -92,9 +91,7 @@ static void watch_hit(struct perf_event *bp, struct perf_sample_data *data,
 		atomic64_add(hweight32(rest), &dprof_watch_hits.string_rest);
 	for (i = 0; rest; i++, rest >>= 1)
 		if (rest & 1)
-			emitted |= count_hit(word, i,
-					     dest && dprof_watch_bps_per_offset > 1,
-					     regs, when);
+			emitted |= count_hit(word, i, regs, when);
 out:
 	dprof_cost_add(DPROF_HOOK_BP_HIT, emitted, get_cycles() - start);
 }
@@ -113,6 +110,14 @@ out:
  * does change is which moments are watched: a workload whose busy
  * phases make windows trap more is watched less right after them.
  */
+/*
+ * A turn follows the last one this long after it ended: the turn rate of
+ * the 5 ms poll the collector had (some 47 turns a second on memcached),
+ * not twice it (design.rst, "Known limits": twice the windows cost some
+ * 17 M instructions a second more).
+ */
+#define COLLECTOR_TURN_GAP_NS	(8 * NSEC_PER_MSEC)
+static u64 next_turn_ns;	/* no turn before, after the last */
 static u64 turn_ns;		/* the current turn began */
 static u64 turn_traps;		/* dprof_watch_hits.traps then */
 static u64 rest_until_ns;	/* no turn before */
@@ -171,6 +176,7 @@ static void disarm(void)
 						DPROF_WINDOW_RHO_ONE);
 	}
 	w->addr = 0;
+	next_turn_ns = watch_now_ns() + COLLECTOR_TURN_GAP_NS;
 	atomic_long_set_release(&w->word, make_word(word_id(word), W_IDLE));
 }
 
@@ -189,7 +195,7 @@ static void take_turn(void)
 	/* Histories and windows take turns at the registers. */
 	window = cfg->windows && (!cfg->enabled || next_is_window);
 	next_is_window = !window;
-	if (window && dprof_watch_parked && !cfg->lives) {
+	if (window && !cfg->lives) {
 		/*
 		 * Young and old windows alternate; a young turn with no
 		 * type named yet (the any gate just opened) goes to an old.
@@ -208,7 +214,20 @@ static void take_turn(void)
 		dprof_history_arm_next();
 }
 
-static void collector_step(unsigned int *arms_this_second)
+/*
+ * The longest the collector sleeps while it has nothing to end: its
+ * rings of objects in use are folded then (and kicked when half full).
+ */
+#define COLLECTOR_IDLE_NS	(250 * NSEC_PER_MSEC)
+/* After a turn that armed nothing (no type drawn yet): try again. */
+#define COLLECTOR_RETRY_NS	(20 * NSEC_PER_MSEC)
+
+/*
+ * One step of the watch; returns when the next is due (ns), unless a hook
+ * kicks the collector first: the free of the watched object, the any
+ * gate naming a type, a tick's ring half full.
+ */
+static u64 collector_step(unsigned int *arms_this_second, u64 second_end)
 {
 	const struct dprof_history_config *cfg = &dprof_watch_cfg;
 	struct watch *w = &dprof_watch;
@@ -217,7 +236,7 @@ static void collector_step(unsigned int *arms_this_second)
 	 * after setting its deadline and counters, read below.
 	 */
 	unsigned long word = atomic_long_read_acquire(&w->word);
-	u64 now = watch_now_ns();
+	u64 now = watch_now_ns(), idle = now + COLLECTOR_IDLE_NS;
 	bool dead = READ_ONCE(dprof_targets[w->target].flags) &
 		    DPROF_TARGET_DEAD;
 
@@ -225,25 +244,31 @@ static void collector_step(unsigned int *arms_this_second)
 		dprof_inuse_fold(dprof_old_age(cfg));
 	switch (word_state(word)) {
 	case W_IDLE:
-		if (!watching() || !READ_ONCE(dprof_enabled) ||
-		    *arms_this_second >= cfg->max_arms || now < rest_until_ns)
-			break;
+		if (!watching() || !READ_ONCE(dprof_enabled))
+			return idle;
+		if (*arms_this_second >= cfg->max_arms)
+			return min(second_end, idle);
+		if (now < max(rest_until_ns, next_turn_ns))
+			return min(max(rest_until_ns, next_turn_ns), idle);
 		(*arms_this_second)++;
 		turn_began(now);
 		take_turn();
-		break;
+		/* A turn that armed nothing waits for a type to be named. */
+		if (word_state(atomic_long_read(&w->word)) == W_IDLE)
+			return now + COLLECTOR_RETRY_NS;
+		return now;
 	case W_SAMPLING:
 		if (now < w->deadline_ns && !dead)
-			break;
+			return min(w->deadline_ns, idle);
 		if (atomic_long_cmpxchg(&w->word, word,
 					make_word(word_id(word), W_ENDED)) != word)
-			break;	/* the free hook ended it first */
+			break;	/* the free hook ended it first: next step */
 		dprof_window_ended(false);
 		disarm();
 		break;
 	case W_WAITING:
 		if (now < w->deadline_ns && !dead)
-			break;
+			return min(w->deadline_ns, idle);
 		dprof_pick_close();
 		if (atomic_long_cmpxchg(&w->word, word,
 					make_word(word_id(word), W_ENDED)) != word)
@@ -257,7 +282,7 @@ static void collector_step(unsigned int *arms_this_second)
 	case W_ACTIVE:
 		if (w->var) {
 			if (now < w->deadline_ns && !dead)
-				break;
+				return min(w->deadline_ns, idle);
 			if (dprof_history_end(dead ? DPROF_HIST_UNLOAD :
 					      DPROF_HIST_WINDOW, 0))
 				disarm();
@@ -265,7 +290,8 @@ static void collector_step(unsigned int *arms_this_second)
 		}
 		if (now - READ_ONCE(w->alloc_ns) <
 		    (u64)cfg->timeout_ms * NSEC_PER_MSEC && !dead)
-			break;
+			return min(READ_ONCE(w->alloc_ns) +
+				   (u64)cfg->timeout_ms * NSEC_PER_MSEC, idle);
 		if (dprof_history_end(dead ? DPROF_HIST_UNLOAD :
 				      DPROF_HIST_TIMEOUT, 0))
 			disarm();
@@ -276,8 +302,9 @@ static void collector_step(unsigned int *arms_this_second)
 		disarm();
 		break;
 	default:	/* CLAIMING, ENDING: a hook is in the middle of it */
-		break;
+		return now + NSEC_PER_MSEC;
 	}
+	return now;
 }
 
 static void collector_finish(void)
@@ -306,16 +333,20 @@ static void collector_finish(void)
 static int collector(void *unused)
 {
 	unsigned int arms_this_second = 0;
-	u64 second = watch_now_ns();
+	u64 second = watch_now_ns(), next = second, now;
 
 	while (!kthread_should_stop()) {
-		dprof_watch_wait();
-		if (watch_now_ns() - second >= NSEC_PER_SEC) {
-			second = watch_now_ns();
+		now = watch_now_ns();
+		if (next > now)
+			dprof_watch_wait(nsecs_to_jiffies(next - now) + 1);
+		now = watch_now_ns();
+		if (now - second >= NSEC_PER_SEC) {
+			second = now;
 			arms_this_second = 0;
 			atomic_set(&dprof_watch_hits.this_second, 0);
 		}
-		collector_step(&arms_this_second);
+		next = collector_step(&arms_this_second, second + NSEC_PER_SEC);
+		cond_resched();
 	}
 	collector_finish();
 	return 0;
@@ -345,11 +376,6 @@ MODULE_PARM_DESC(history_offsets,
 static unsigned int history_len = 8;
 module_param(history_len, uint, 0444);
 MODULE_PARM_DESC(history_len, "Bytes watched at each offset: 1, 2, 4 or 8 (default 8)");
-
-static bool history_split_rw;
-module_param(history_split_rw, bool, 0444);
-MODULE_PARM_DESC(history_split_rw,
-		 "Y: two debug registers per offset (write-only + read/write), two offsets per history, the breakpoints tell writes; N: one read/write register per offset, four offsets per history, record decodes the kind from the instruction (default N)");
 
 static unsigned int history_max_arms = 100;
 module_param(history_max_arms, uint, 0444);
@@ -389,11 +415,6 @@ module_param(window_lives, bool, 0444);
 MODULE_PARM_DESC(window_lives,
 		 "watch sampler with histories picked on every CPU: Y: each history is a life, the type's accesses below history_timeout_ms are estimated from its lives, the old windows start at the timeout and take the young windows' turns; N: from young windows, the old ones starting at sample_window_ms (default Y)");
 
-static bool history_pick = true;
-module_param(history_pick, bool, 0444);
-MODULE_PARM_DESC(history_pick,
-		 "Y: the object a history watches is the next allocation of its type, armed in the allocation hook, the debug registers kept and retargeted (needs history_split_rw=N); with target=all the type is drawn by allocation rate. N: the collector reserves an object and waits for its address to be reused (default Y)");
-
 static char *pick_types = "spread";
 module_param(pick_types, charp, 0444);
 MODULE_PARM_DESC(pick_types,
@@ -422,7 +443,6 @@ int dprof_history_params(struct dprof_history_config *hc)
 {
 	hc->enabled = history_enabled;
 	hc->len = history_len;
-	hc->split_rw = history_split_rw;
 	hc->max_arms = history_max_arms;
 	hc->max_hits = history_max_hits;
 	hc->max_traps = watch_max_traps;
@@ -451,7 +471,6 @@ int dprof_history_params(struct dprof_history_config *hc)
 	    !range_ok("sample_window_ms", sample_window_ms, 1, 1000))
 		return -EINVAL;
 	hc->window_ms = sample_window_ms;
-	hc->pick = history_pick;
 	if (!strcmp(pick_types, "rate")) {
 		hc->pick_types = DPROF_DRAW_RATE;
 	} else if (!strcmp(pick_types, "sqrt")) {
@@ -474,13 +493,10 @@ int dprof_history_params(struct dprof_history_config *hc)
 		return -EINVAL;
 	}
 	/* Lives stand for every allocation only if any CPU's may start one. */
-	hc->lives = window_lives && history_enabled && history_pick &&
+	hc->lives = window_lives && history_enabled &&
 		    !(history_cpus && *history_cpus);
 	return 0;
 }
-
-#define QUARANTINE_NOTE \
-	"histories: KASAN's quarantine (CONFIG_KASAN_GENERIC) holds freed objects back, so the object freed to be watched is seldom allocated again within history_wait_ms; expect few histories on this kernel"
 
 int dprof_history_init(const struct dprof_history_config *config)
 {
@@ -501,40 +517,25 @@ int dprof_history_init(const struct dprof_history_config *config)
 	 * hotplug state comes first so, and a CPU coming online gets its
 	 * tick before its breakpoints.
 	 */
-	if (cfg->windows) {
+	if (cfg->windows && !cfg->no_inuse) {
 		ret = dprof_inuse_init();
 		if (ret)
 			pr_warn("no in-use ticks (%d): old sample windows draw their objects uniformly\n",
 				ret);
 	}
-	dprof_watch_bps_per_offset = cfg->split_rw ? 2 : 1;
-	/* The handler first: the probe arms every register it can get. */
+	/* The handler first: parking arms every register it keeps. */
 	ret = dprof_watch_setup(watch_hit);
 	if (ret) {
 		dprof_inuse_exit();
 		return ret;
 	}
-	offsets_per_watch = dprof_watch_probe_slots() /
-			    dprof_watch_bps_per_offset;
+	offsets_per_watch = dprof_watch_park();
 	if (!offsets_per_watch) {
-		pr_warn("no free debug registers: object access histories and sample windows off\n");
+		pr_warn("no debug register to keep (status says how many were free): object access histories and sample windows off\n");
 		dprof_watch_teardown();
 		dprof_inuse_exit();
 		return 0;
 	}
-	/* Objects chosen at allocation: the registers kept, retargeted. */
-	if (cfg->pick && dprof_watch_bps_per_offset == 1) {
-		ret = dprof_watch_park(offsets_per_watch);
-		if (ret)
-			pr_warn("cannot keep the debug registers (%d): histories reserve their objects (history_pick=0)\n",
-				ret);
-	}
-	if (!dprof_watch_parked && dprof_target_all && cfg->enabled) {
-		pr_info("target=all: object access histories need history_pick=1 and history_split_rw=0; off\n");
-		dprof_watch_cfg.enabled = false;
-	}
-	if (cfg->enabled && DPROF_FREE_QUARANTINE && !dprof_watch_parked)
-		pr_warn("%s\n", QUARANTINE_NOTE);
 	dprof_plans_init(cfg->len, cfg->offsets, cfg->pairs,
 			 offsets_per_watch, cfg->window_ms, cfg->lives);
 	/* Named caches: bad history_offsets fail the load, not later. */
@@ -570,8 +571,6 @@ void dprof_history_exit(void)
 	dprof_watch_sync();
 	dprof_watch_teardown();
 	dprof_inuse_exit();	/* after the breakpoints, as it came before */
-	if (dprof_history_holds_reserve())
-		pr_warn("watched object still held at exit\n");
 	dprof_window_exit();
 	dprof_plans_free();
 }
@@ -643,7 +642,8 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		return;
 	}
 	if (!offsets_per_watch) {
-		seq_puts(m, "histories: off: no free debug registers (gdb, perf or ptrace hold them)\n");
+		seq_puts(m, "histories: off: no debug register kept (gdb, perf or ptrace hold them, or watch_slots leaves them)\n");
+		dprof_watch_show(m);
 		return;
 	}
 	if (cfg->enabled)
@@ -654,9 +654,6 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	else
 		seq_printf(m, "histories: off (history=0); registers %s, watch %u\n",
 			   state_names[word_state(word)], word_id(word));
-	/* Objects chosen at allocation do not wait for a freed one. */
-	if (cfg->enabled && DPROF_FREE_QUARANTINE && !dprof_watch_parked)
-		seq_printf(m, "  %s\n", QUARANTINE_NOTE);
 	if (cfg->windows)
 		dprof_window_show(m);
 	dprof_watch_show(m);
@@ -664,11 +661,9 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		seq_printf(m, "variable watches: %llu opened, %llu complete (sample_window_ms=%u each, every other turn)\n",
 			   c->var_watches, c->ends[DPROF_HIST_WINDOW],
 			   cfg->window_ms);
-	seq_printf(m, "  ends: freed %llu, timeout %llu, unload %llu; not reallocated in time %llu; reserve failed %llu; registers busy %llu\n",
+	seq_printf(m, "  ends: freed %llu, timeout %llu, unload %llu; no allocation in time %llu; registers busy %llu\n",
 		   c->ends[DPROF_HIST_FREED], c->ends[DPROF_HIST_TIMEOUT],
-		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->reserve_failed,
-		   c->nospc);
-	dprof_history_show_reserve(m);
+		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->nospc);
 	for_each_possible_cpu(cpu)
 		hits += READ_ONCE(per_cpu_ptr(&dprof_stats, cpu)->cost[DPROF_HOOK_BP_HIT].hits);
 	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside a life or window, %llu ip out of range; %llu offsets a rep string instruction went through after its one trap (counted with it)\n",

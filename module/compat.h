@@ -59,8 +59,11 @@ static inline unsigned long dprof_entry_call_site(struct pt_regs *regs)
 }
 
 /*
- * Debug registers as the CPU holds them now (through paravirt where the
- * kernel has it): which slot perf gave each breakpoint, see watch.c.
+ * Debug address registers as the CPU holds them now (through paravirt
+ * where the kernel has it), and DR7 as perf set it: cpu_dr7, perf's copy
+ * (exported), which the CPU's DR7 equals except inside #DB, where the
+ * kernel clears DR7 until the handlers return (local_db_save()).  dprof
+ * never changes DR7: which slot perf gave each breakpoint, see watch.c.
  */
 #define DPROF_DR_RW_WRITE	0x1	/* DR7 R/W field: data writes */
 #define DPROF_DR_RW_READWRITE	0x3	/* DR7 R/W field: data reads or writes */
@@ -72,18 +75,41 @@ static inline void dprof_read_debugregs(unsigned long addr[4],
 	get_debugreg(addr[1], 1);
 	get_debugreg(addr[2], 2);
 	get_debugreg(addr[3], 3);
-	get_debugreg(*dr7, 7);
+	*dr7 = this_cpu_read(cpu_dr7);
 }
 
 /*
- * Point debug address register @slot of this CPU at @addr, keeping its
- * DR7 length and type (parked breakpoints, watch.c).  The kernel's own
- * copy of the register (cpu_debugreg, for hw_breakpoint_restore()) is
- * not exported and keeps the address perf installed last: see
- * dprof_bp_point().
+ * Point breakpoint @bp, parked in debug address register @slot of this
+ * CPU, at @addr, keeping its DR7 length and type (watch.c).  Interrupts
+ * off, on @bp's own CPU, as perf's scheduling is.
+ *
+ * A kernel with modify_wide_hw_breakpoint_local() (proposed upstream with
+ * the wprobe and KStackWatch work: CONFIG_HAVE_REINSTALL_HW_BREAKPOINT)
+ * re-points it through perf, which checks the address as
+ * hw_breakpoint_arch_parse() does and finds the register itself.  Debian
+ * 6.1 and 6.12 have no such call: dprof writes the register and perf's
+ * copy of the address (counter_arch_bp(bp)->address, which perf writes
+ * back whenever it installs the breakpoint again), having checked the
+ * address itself (watch.c: aligned to the length; only slab objects,
+ * dprof's parking words and watch_symbols= variables that perf's own
+ * checks accepted at load reach here).  The kernel's cpu_debugreg copy,
+ * which hw_breakpoint_restore() writes back, is not exported: watch.c
+ * finds and mends what it rewrote.
  */
-static inline void dprof_write_debugreg(unsigned int slot, unsigned long addr)
+#ifdef CONFIG_HAVE_REINSTALL_HW_BREAKPOINT
+static inline void dprof_bp_retarget(struct perf_event *bp, int slot,
+				     unsigned long addr)
 {
+	struct perf_event_attr attr = bp->attr;
+
+	attr.bp_addr = addr;
+	modify_wide_hw_breakpoint_local(bp, &attr);
+}
+#else
+static inline void dprof_bp_retarget(struct perf_event *bp, int slot,
+				     unsigned long addr)
+{
+	counter_arch_bp(bp)->address = addr;
 	switch (slot) {
 	case 0:
 		set_debugreg(addr, 0);
@@ -99,29 +125,15 @@ static inline void dprof_write_debugreg(unsigned int slot, unsigned long addr)
 		break;
 	}
 }
+#endif
 
 /*
- * The address perf installs for breakpoint @bp when it schedules it in
- * (arch_install_hw_breakpoint() writes counter_arch_bp(bp)->address to
- * whichever register it gives it, and to cpu_debugreg).  Kept in step
- * with dprof_write_debugreg(), on the breakpoint's own CPU with
- * interrupts off, as perf's scheduling is, so that a reschedule puts the
- * watched address back instead of the parking one.
+ * A probe of the scheduler's sched_switch tracepoint (inuse.c): the same
+ * arguments in 6.1 and 6.12 (prev_state since 5.18).
  */
-static inline void dprof_bp_point(struct perf_event *bp, unsigned long addr)
-{
-	counter_arch_bp(bp)->address = addr;
-}
-
-/*
- * Whether an asynchronous IPI sent with smp_call_function_single_async()
- * has not run yet (the kernel's csd_lock_wait() is not exported).
- */
-static inline bool dprof_csd_pending(call_single_data_t *csd)
-{
-	/* Acquire: the IPI's effects are seen once the lock reads clear. */
-	return smp_load_acquire(&csd->node.u_flags) & CSD_FLAG_LOCK;
-}
+#define DPROF_SCHED_SWITCH_ARGS \
+	bool preempt, struct task_struct *prev, struct task_struct *next, \
+	unsigned int prev_state
 
 static inline unsigned int dprof_dr7_type(unsigned long dr7, unsigned int i)
 {

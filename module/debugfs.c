@@ -5,11 +5,10 @@
  * refuses debugfs files with write bits, mmap or ioctl; the one exception
  * is "inject" (0200, write only), which refuses writes unless
  * sampler=inject (under lockdown it cannot be opened; nothing else needs
- * it).  The files are created last at load and removed first at unload
- * (main.c): no reader reaches a table that is not there.  Runtime control
- * is by module parameters.  Every file but "version"
- * checks at open what perf checks for kernel data (perfmon_capable(),
- * LOCKDOWN_PERF).  Documentation/debugfs.rst describes each file.
+ * it).  Created last at load, removed first at unload (main.c): no reader
+ * reaches a table that is not there.  Runtime control is by module
+ * parameters.  Every file but "version" checks at open what perf checks
+ * for kernel data (perfmon_capable(), LOCKDOWN_PERF).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +23,7 @@
 #include <linux/uaccess.h>
 #include <linux/ktime.h>
 #include "uapi/dprof.h"
+#include "testparams.h"
 #include "calibrate.h"
 #include "target.h"
 #include "allocount.h"
@@ -42,8 +42,7 @@
 #include "collector.h"
 
 #define EVENTS_BOUNCE	(64 * 1024)
-/* read() of "events" needs room for the largest record. */
-#define EVENTS_MIN_READ	64
+#define EVENTS_MIN_READ	64	/* read() of "events": the largest record */
 
 static struct dentry *dir;
 static unsigned int files_missing;	/* dprof_debugfs_init() says why */
@@ -690,6 +689,7 @@ int dprof_debugfs_init(void)
 		}
 		files_missing++;
 	}
+	dprof_test_files(dir);
 	return 0;
 }
 

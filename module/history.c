@@ -1,60 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Object access histories with debug registers (thesis 5.3): every access
- * to one or two watched offsets of one target object, from allocation to
- * free, on every CPU.
+ * to a few watched offsets of one target object, from allocation to free,
+ * on every watched CPU.
  *
- * With history_pick=1 (the default) the object is instead the next
- * allocation of its type, claimed through the pick gate and armed in the
- * allocation hook on parked breakpoints (watch.c; design.rst, "Objects
- * chosen at allocation"); the life below is the same from ACTIVE on, and
- * WAITING means the gate is open.  What follows is history_pick=0's way.
+ * Why the object is chosen at its allocation.  Arming a breakpoint on
+ * every CPU through perf takes process context and IPIs (milliseconds
+ * under TCG); an skbuff lives ~50 us.  So the breakpoints are made once
+ * and kept ("parked", watch.c; design.rst, "Objects chosen at
+ * allocation"), and the collector opens a gate: the next allocation of
+ * the chosen type claims it, points this CPU's registers at the object
+ * before the object reaches its caller and the other CPUs' by an
+ * asynchronous IPI.  The free hook closes the history.  dprof never
+ * allocates or frees an object of a cache it does not own.
  *
- * Why the object is chosen before it exists.  Arming a breakpoint on every
- * CPU takes process context and IPIs (milliseconds under TCG); an skbuff
- * lives ~50 us.  Arming after the allocation would miss most lives, and
- * always their beginning.  So the collector thread allocates one object of
- * the target cache itself, on the CPU that allocates that type most, arms
- * the breakpoints on its address, and frees it there: SLUB's per-CPU
- * freelist is LIFO, so the next allocation on that CPU returns exactly the
- * watched address.  The allocation hook only compares the address and
- * opens the history; the free hook closes it.  Neither arms or disarms.
- *
- * Why two breakpoints per offset.  x86 cannot trap reads alone.  Each
- * offset gets a write-only breakpoint (created first, so it takes the lower
- * debug register) and a read/write one on the same bytes.  A write trips the
- * write breakpoint; a read trips only the read/write one.  When a CPU
- * reports both for one write (both DR6 bits, as the SDM specifies), the
- * read/write report comes second in the same #DB, with the same trap frame
- * and ip, and is recognised and not counted twice.  A CPU that reports
- * only the lower register (QEMU's emulation may stop at the first match)
- * gives the same answer; the ground-truth selftest checks the split in
- * the guest.  The slot order is
- * checked on every CPU after arming; if it is not as required the history
- * is flagged DPROF_HIST_RW_UNSURE instead of guessing.
+ * One read/write breakpoint per offset: x86 cannot trap reads alone, and
+ * record decodes the kind of each access from the instruction at the trap
+ * (BEGIN carries DPROF_HIST_RW_UNSURE to say so).
  *
  * The life of a watch (one at a time; x86 has four debug registers):
- *   IDLE -> ARMING (thread) -> WAITING (thread, reserve freed)
- *   WAITING -> CLAIMING -> ACTIVE (alloc hook, address matches)
- *   ACTIVE -> ENDING -> ENDED (free hook; or thread on timeout/unload)
- *   WAITING -> ENDED (thread: not reallocated within history_wait_ms)
- *   ENDED -> IDLE (thread, after every breakpoint is released)
+ *   IDLE -> ARMING -> WAITING (collector: published, the type's gate open)
+ *   WAITING -> CLAIMING -> ACTIVE (alloc hook: the gate's allocation)
+ *   ACTIVE -> ENDING -> ENDED (free hook; or collector on timeout/unload)
+ *   WAITING -> ENDED (collector: no allocation within history_wait_ms)
+ *   ENDED -> IDLE (collector, after every register is parked again)
  * The state and the history id share one word, so a handler that sees
  * ACTIVE also sees which history it belongs to; hits in any other state
- * are dropped and counted.  A watched address freed and reallocated before
- * the thread disarms stays ENDED: two lives are never mixed.
+ * are dropped and counted.
  *
  * Sample windows (window.c) use the same registers and states; the
  * collector (collector.c) takes turns between them, histories and
- * variables, and dprof_watch.c arms whichever it chose on every CPU.
+ * variables, and watch.c points the registers of every CPU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/delay.h>
 #include <linux/cpu.h>
-#include <linux/irqflags.h>
-#include <linux/workqueue.h>
-#include <linux/slab.h>
 #include <linux/seq_file.h>
 #include "uapi/dprof.h"
 #include "watch.h"
@@ -63,28 +43,15 @@
 #include "target.h"
 #include "ring.h"
 #include "stats.h"
-#include "history.h"
 #include "sample.h"
 #include "symbols.h"
 
-DEFINE_PER_CPU(int, dprof_self_alloc);
-/*
- * The object held while arming, and its target.  The collector touches
- * a target's cache only inside a reserve section (reserve_fn,
- * release_fn: interrupts off, so bounded) that kmem_cache_destroy()
- * waits out; see dprof_history_cache_destroyed().
- */
-static void *reserve;
-static int reserve_target = -1;
-static atomic_t reserve_section;	/* target + 1 while in one, else 0 */
-static atomic64_t reserve_destroyed;	/* given back by a destroy */
-static DEFINE_PER_CPU(u64, prev_allocs);
 static unsigned int next_target;
 
 /* ---- #DB context ------------------------------------------------------- */
 
 /* An access to the history's object: its element, and a sample. */
-void dprof_history_hit(unsigned long word, unsigned int w, bool write,
+void dprof_history_hit(unsigned long word, unsigned int w,
 		       struct pt_regs *regs, u64 when)
 {
 	struct watch *wa = &dprof_watch;
@@ -107,9 +74,8 @@ void dprof_history_hit(unsigned long word, unsigned int w, bool write,
 	el.reserved = 0;
 	el.size = sizeof(el);
 	el.cpu = smp_processor_id();
-	el.tag = (word_id(word) & DPROF_ELEM_ID_MASK) |
-		 DPROF_ELEM_WATCH(w) |
-		 (write ? DPROF_ELEM_WRITE : 0);
+	/* No DPROF_ELEM_WRITE: record decodes the kind from the ip. */
+	el.tag = (word_id(word) & DPROF_ELEM_ID_MASK) | DPROF_ELEM_WATCH(w);
 	if (regs->ip >> 31 == (~0UL >> 31)) {
 		el.ip_lo = (u32)regs->ip;
 	} else {
@@ -119,12 +85,11 @@ void dprof_history_hit(unsigned long word, unsigned int w, bool write,
 	el.time_ns = min_t(u64, since, U32_MAX);
 	atomic_inc(&wa->elements);
 	trace_dprof_hist_elem(word_id(word), READ_ONCE(wa->addr),
-			      wa->offset[w], regs->ip, write, el.time_ns);
+			      wa->offset[w], regs->ip, false, el.time_ns);
 	dprof_ring_write(&el, sizeof(el));
 	if (el.cpu != READ_ONCE(wa->alloc_cpu))
 		WRITE_ONCE(wa->moved, true);
-	dprof_sample_watch(wa->target, wa->offset[w], regs->ip,
-			   dprof_watch_bps_per_offset > 1, write, false);
+	dprof_sample_watch(wa->target, wa->offset[w], regs->ip, false);
 }
 
 /* ---- slab hook context ------------------------------------------------- */
@@ -150,7 +115,8 @@ static void begin_history(u32 id, int target, unsigned long base,
 	b.hdr.size = sizeof(b);
 	b.hdr.cpu = dprof_watch.alloc_cpu;
 	b.hdr.target = target;
-	b.hdr.flags = dprof_watch.rw_unsure ? DPROF_HIST_RW_UNSURE : 0;
+	/* The breakpoints do not tell reads from writes: record decodes. */
+	b.hdr.flags = DPROF_HIST_RW_UNSURE;
 	b.time_ns = dprof_watch.alloc_ns;
 	b.addr = base;
 	b.call_site = call_site;
@@ -165,21 +131,6 @@ static void begin_history(u32 id, int target, unsigned long base,
 	dprof_ring_write(&b, sizeof(b));
 	smp_wmb();	/* alloc_ns before ACTIVE */
 	atomic_long_set(&dprof_watch.word, make_word(id, W_ACTIVE));
-}
-
-void dprof_history_claim(int target, unsigned long base,
-			 unsigned long call_site)
-{
-	unsigned long word = atomic_long_read(&dprof_watch.word);
-
-	if (base != READ_ONCE(dprof_watch.addr) ||
-	    word_state(word) != W_WAITING ||
-	    target != READ_ONCE(dprof_watch.target))
-		return;
-	if (atomic_long_cmpxchg(&dprof_watch.word, word,
-				make_word(word_id(word), W_CLAIMING)) != word)
-		return;
-	begin_history(word_id(word), target, base, call_site);
 }
 
 /*
@@ -278,146 +229,6 @@ void dprof_history_freed(int target, unsigned long base,
 		dprof_watch_kick();
 }
 
-/*
- * kmem_cache_destroy() of a target, after it was marked dead: give back
- * the object held, if any, before the cache goes.  A handshake with the
- * collector's reserve sections: each side publishes its flag (DEAD here,
- * reserve_section there), then a full barrier, then reads the other's.
- * Either the section sees DEAD and leaves the cache alone, or this sees
- * the section and waits for it (interrupts are off there: it cannot be
- * this CPU, and it ends in microseconds), then takes what it published.
- */
-void dprof_history_cache_destroyed(int target)
-{
-	unsigned long flags;
-	void *obj;
-
-	/* DEAD (set by the caller) before reserve_section is read */
-	smp_mb();
-	while (atomic_read_acquire(&reserve_section) == target + 1)
-		cpu_relax();
-	/* Pairs with reserve_fn()'s release: reserve_target is current */
-	obj = smp_load_acquire(&reserve);
-	/*
-	 * A reserve of another target stays; this target's cannot be
-	 * replaced now (no section runs for a dead target), so the
-	 * cmpxchg loses only to the collector's own release.
-	 */
-	if (!obj || READ_ONCE(reserve_target) != target ||
-	    cmpxchg(&reserve, obj, NULL) != obj)
-		return;
-	local_irq_save(flags);
-	this_cpu_write(dprof_self_alloc, 1);
-	kmem_cache_free(dprof_targets[target].cache, obj);
-	this_cpu_write(dprof_self_alloc, 0);
-	local_irq_restore(flags);
-	atomic64_inc(&reserve_destroyed);
-	/* The collector notices the dead target within its 5 ms poll. */
-}
-
-/* ---- the object to watch ----------------------------------------------- */
-
-struct reserve_req {
-	int target;
-	void *obj;
-};
-
-/*
- * Opens a reserve section on this CPU (interrupts off): false, and no
- * section, if @target is dead.  Pairs with dprof_history_cache_destroyed().
- */
-static bool reserve_section_open(int target)
-{
-	atomic_set(&reserve_section, target + 1);
-	/* reserve_section is seen before DEAD is read (a plain store) */
-	smp_mb();
-	if (READ_ONCE(dprof_targets[target].flags) & DPROF_TARGET_DEAD) {
-		atomic_set_release(&reserve_section, 0);
-		return false;
-	}
-	return true;
-}
-
-static void reserve_section_close(void)
-{
-	atomic_set_release(&reserve_section, 0);
-}
-
-/*
- * Runs on the chosen CPU.  Interrupts are off so that the hooks, which
- * ignore dprof's own allocations, cannot mistake another one for it,
- * and so that a destroy waiting for the section waits microseconds.
- */
-static long reserve_fn(void *arg)
-{
-	struct reserve_req *req = arg;
-	unsigned long flags;
-	void *obj;
-
-	local_irq_save(flags);
-	if (reserve_section_open(req->target)) {
-		/* Tests only: widen the window a destroy must not slip into. */
-		if (unlikely(dprof_watch_cfg.test_reserve_delay_ms))
-			mdelay(dprof_watch_cfg.test_reserve_delay_ms);
-		this_cpu_write(dprof_self_alloc, 1);
-		obj = kmem_cache_alloc(dprof_targets[req->target].cache,
-				       GFP_NOWAIT | __GFP_NOWARN);
-		this_cpu_write(dprof_self_alloc, 0);
-		if (obj) {
-			WRITE_ONCE(reserve_target, req->target);
-			/* reserve_target before reserve: see ..._destroyed() */
-			smp_store_release(&reserve, obj);
-		}
-		req->obj = obj;
-		reserve_section_close();
-	}
-	local_irq_restore(flags);
-	return 0;
-}
-
-/*
- * Frees the reserve on this CPU: its freelist hands it out next.  A
- * destroy may have taken it already (then the target is dead).
- */
-static long release_fn(void *arg)
-{
-	int target = (long)arg;
-	unsigned long flags;
-	void *obj;
-
-	local_irq_save(flags);
-	if (reserve_section_open(target)) {
-		obj = xchg(&reserve, NULL);
-		if (obj) {
-			this_cpu_write(dprof_self_alloc, 1);
-			kmem_cache_free(dprof_targets[target].cache, obj);
-			this_cpu_write(dprof_self_alloc, 0);
-		}
-		reserve_section_close();
-	}
-	local_irq_restore(flags);
-	return 0;
-}
-
-/* The online CPU that allocated most target objects since the last arm. */
-static unsigned int busiest_cpu(void)
-{
-	unsigned int cpu, best = raw_smp_processor_id();
-	u64 best_n = 0;
-
-	for_each_online_cpu(cpu) {
-		u64 n = READ_ONCE(per_cpu(dprof_stats, cpu).allocs);
-		u64 delta = n - per_cpu(prev_allocs, cpu);
-
-		per_cpu(prev_allocs, cpu) = n;
-		if (delta > best_n) {
-			best_n = delta;
-			best = cpu;
-		}
-	}
-	return best;
-}
-
 static int pick_target(void)
 {
 	unsigned int i;
@@ -425,7 +236,7 @@ static int pick_target(void)
 	for (i = 0; i < dprof_nr_targets; i++) {
 		unsigned int t = (next_target + i) % dprof_nr_targets;
 
-		/* A variable has no cache to reserve from: dprof_var_next(). */
+		/* A variable is never allocated: dprof_var_next(). */
 		if (!(READ_ONCE(dprof_targets[t].flags) &
 		      (DPROF_TARGET_DEAD | DPROF_TARGET_VAR)) &&
 		    dprof_plan(t)->nr_items) {
@@ -437,18 +248,13 @@ static int pick_target(void)
 }
 
 /*
- * Reserves an object of the next target on the CPU that allocates most,
- * arms the registers on it, and frees it there: SLUB hands it out again
- * on that CPU's next allocation, which the allocation hook claims.
- */
-/*
  * Parked breakpoints (design.rst, "Objects chosen at allocation"): open
  * the gate for the next allocation of a target.  Named targets take
  * turns; under target=all a type is drawn (dprof_pick_take_name(): the
  * "any" gate names one and the turn after opens that type's gate, or,
  * with pick_types=spread, rate or sqrt, from the allocation counters).
  */
-static void pick_next(void)
+void dprof_history_arm_next(void)
 {
 	struct hist_plan *p;
 	unsigned int item;
@@ -478,49 +284,6 @@ static void pick_next(void)
 		(u64)dprof_watch_cfg.wait_ms * NSEC_PER_MSEC;
 	atomic_long_set_release(&dprof_watch.word, make_word(id, W_WAITING));
 	dprof_pick_open(target);
-}
-
-void dprof_history_arm_next(void)
-{
-	struct hist_plan *p;
-	struct reserve_req req;
-	unsigned int cpu, item;
-	int target;
-	u32 id;
-
-	if (dprof_watch_parked) {
-		pick_next();
-		return;
-	}
-	target = pick_target();
-	if (target < 0)
-		return;
-	p = dprof_plan(target);
-	item = dprof_plan_next(p);
-	/* The CPU stays online until its reserve is freed. */
-	cpus_read_lock();
-	cpu = busiest_cpu();
-	req.target = target;
-	req.obj = NULL;
-	work_on_cpu(cpu, reserve_fn, &req);
-	if (!req.obj) {
-		dprof_watch_stats.reserve_failed++;
-		goto out;
-	}
-	id = dprof_watch_next_id();
-	dprof_watch_publish(id, WATCH_HISTORY, target,
-			    (unsigned long)req.obj, item, p->items[item]);
-	if (dprof_watch_arm(id)) {
-		work_on_cpu(cpu, release_fn, (void *)(long)target);
-		goto out;
-	}
-	dprof_watch.deadline_ns = watch_now_ns() +
-		(u64)dprof_watch_cfg.wait_ms * NSEC_PER_MSEC;
-	atomic_long_set_release(&dprof_watch.word, make_word(id, W_WAITING));
-	/* Free it where it was allocated: the next allocation there is it. */
-	work_on_cpu(cpu, release_fn, (void *)(long)target);
-out:
-	cpus_read_unlock();
 }
 
 /*
@@ -557,18 +320,4 @@ bool dprof_history_arm_variable(void)
 	/* As an allocation would, with the collector as the "allocator". */
 	begin_history(id, target, dprof_watch.addr, 0);
 	return true;
-}
-
-bool dprof_history_holds_reserve(void)
-{
-	return READ_ONCE(reserve);
-}
-
-void dprof_history_show_reserve(struct seq_file *m)
-{
-	seq_printf(m, "  reserve: %s, %s; %llu given back by kmem_cache_destroy()\n",
-		   READ_ONCE(reserve) ? "held" : "none",
-		   atomic_read(&reserve_section) ? "in a section" :
-		   "no section",
-		   (u64)atomic64_read(&reserve_destroyed));
 }

@@ -4,10 +4,10 @@
  * use").  A server's accesses sit in few of a type's objects (its running
  * tasks, its sockets), which a uniform draw among the live ones almost
  * never reaches.  Without a PMU, the registers of an interrupted kernel
- * say what the CPU is working on: a per-CPU cpu-clock perf event, in
- * kernel mode and not idle, INUSE_HZ (100) times a second, resolves each
- * general register that points into a live target object and puts the
- * distinct objects in its CPU's ring.  The collector folds the rings
+ * say what the CPU is working on: a per-CPU timer, INUSE_HZ (100) times a
+ * second while the CPU runs a task, resolves in kernel mode each general
+ * register that points into a live target object and puts the distinct
+ * objects in its CPU's ring.  The collector folds the rings
  * into a table per period (INUSE_PERIOD_MS); at the period's end the
  * objects older than a window, with their counts (and the last set's,
  * halved), become the in-use set the old windows draw from in the next
@@ -21,12 +21,25 @@
  * (plan.c, dprof_plan_hint()): time spent on a field's instructions, a
  * prior for where its accesses are, before any window has hit it.
  *
- * The tick runs in hard interrupt context (the perf hrtimer): it reads
- * its registers and the kernel text at its ip (copy_from_kernel_nofault),
- * resolves (plain loads, dprof_resolve()) and writes its own CPU's
- * rings, single producer; the collector is the single consumer of every
- * ring and the only user of the tables.  A full ring or table counts what
- * it lost (dprof_inuse_show()).
+ * The tick runs in hard interrupt context (a pinned hard hrtimer, the
+ * interrupted registers from get_irq_regs(), as perf's cpu-clock takes
+ * them): it reads its registers and the kernel text at its ip
+ * (copy_from_kernel_nofault), resolves (plain loads, dprof_resolve()) and
+ * writes its own CPU's rings, single producer; the collector is the
+ * single consumer of every ring and the only user of the tables.  A full
+ * ring or table counts what it lost (dprof_inuse_show()); a ring half
+ * full kicks the collector.
+ *
+ * A clock of busy time, quiet where nothing runs: the scheduler's
+ * sched_switch tracepoint stops the tick when its CPU switches to the idle
+ * task, keeping what was left of its period, and starts it with that when
+ * the CPU next switches to a task.  So the ticks fall every 10 ms of the
+ * CPU's busy time, each busy instant as likely as another (a task that
+ * runs 50 us a millisecond is sampled 5 times a second), and an idle CPU
+ * is never woken for it: a cpu-clock perf event's hrtimer fires idle or
+ * not.  Restarting with a whole period at each switch would fall at one
+ * phase of a periodic task and miss it (a test's kthread, 1 ms apart, was
+ * never sampled so).  Isolated CPUs (cpus.h) get no tick.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,12 +47,14 @@
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
-#include <linux/perf_event.h>
+#include <linux/hrtimer.h>
 #include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/tracepoint.h>
+#include <asm/irq_regs.h>
 #include <linux/uaccess.h>
 #include "target.h"
 #include "liveset.h"
-#include "own.h"
 #include "resolve.h"
 #include "byuse.h"
 #include "inuse.h"
@@ -47,17 +62,23 @@
 #include "stats.h"
 #include "plan.h"
 #include "watch.h"
+#include "cpus.h"
+#include "compat.h"
 
 /*
- * Each tick is perf's work on a perf_event object (some 53 accesses to
- * it, which the referee counts in the perf_event cache: at 250 Hz they
- * were 5.4 % of memcached's slab accesses, at 100 Hz 2.9 %).
+ * When the tick was a cpu-clock perf event, perf's work on its perf_event
+ * object (some 53 accesses a tick) was 5.4 % of memcached's slab
+ * accesses at 250 Hz and 2.9 % at 100 Hz (the referee's count).
  */
 #define INUSE_HZ		100
+#define INUSE_PERIOD_NS		(NSEC_PER_SEC / INUSE_HZ)
 #define INUSE_PERIOD_MS		1000
 /* A tick's count: halved each period, it lasts three (period_end()). */
 #define INUSE_HIT		4
-/* Per CPU: 100 ticks a second of a few objects, the collector every 5 ms. */
+/*
+ * Per CPU: 100 ticks a second of a few objects; the collector reads them
+ * at least four times a second, and at once when half full.
+ */
 #define INUSE_RING		64
 #define INUSE_SLOTS_BITS	10
 #define INUSE_SLOTS		BIT(INUSE_SLOTS_BITS)
@@ -70,12 +91,13 @@
  * (byuse.c).  Target indices are below DPROF_MAX_TARGETS (4,095).
  */
 #define INUSE_CANDIDATE		0x8000
-/* Per CPU: at most one hint a tick, the collector every 5 ms. */
+/* Per CPU: at most one hint a tick, read with the objects. */
 #define INUSE_HINT_RING		16
 
 struct inuse_cpu {
 	unsigned long base[INUSE_RING];
 	u16 target[INUSE_RING];
+	unsigned long ip[INUSE_RING];	/* a candidate's: who touched it */
 	unsigned int head;	/* the tick's */
 	unsigned int tail;	/* the collector's */
 	/* The field the interrupted instruction was about to touch. */
@@ -88,7 +110,11 @@ struct inuse_cpu {
 	u64 operands;		/* ticks on an instruction with an operand */
 	u64 hints;		/* ... in a target object */
 	u64 hints_lost;		/* the hint ring was full */
-	struct perf_event *ev;
+	u64 stops;		/* the tick stopped: its CPU went idle */
+	struct hrtimer timer;
+	s64 left_ns;		/* of the period, when it stopped */
+	bool on;		/* set up on this CPU (hotplug) */
+	bool stopped;		/* no tick queued: sched_switch starts it */
 };
 
 static DEFINE_PER_CPU(struct inuse_cpu, inuse_cpu);
@@ -119,44 +145,53 @@ static struct inuse_state inuse;
  * The instruction at the interrupted ip has not run yet: its memory
  * operand, from the registers as they are, is the address it is about
  * to read or write.  In a target object, its offset is a hint.  @reg:
- * the general registers by their encoding number.
+ * the general registers by their encoding number.  An object the live
+ * set lacks goes to *@candidate (byuse.c): the CPU is about to touch it,
+ * which outside the allocator says it is allocated; a register that
+ * merely holds its address says nothing (SLUB's fast path keeps the next
+ * free object in one, and a callee leaves its scratch registers behind).
  */
 static void inuse_hint(struct inuse_cpu *c, unsigned long ip,
-		       const unsigned long *reg)
+		       const unsigned long *reg, struct dprof_resolved *candidate)
 {
 	u8 code[DPROF_MEMOP_MAX_LEN];
 	struct dprof_resolved r;
 	struct dprof_memop m;
 	unsigned long addr;
 	bool slab;
+	int how;
 
 	if (copy_from_kernel_nofault(code, (void *)ip, sizeof(code)) ||
 	    !dprof_memop_decode(code, sizeof(code), &m))
 		return;
-	c->operands++;
+	WRITE_ONCE(c->operands, c->operands + 1);
 	addr = (long)m.disp;
 	if (m.base != DPROF_MEMOP_NO_REG)
 		addr += reg[m.base];
 	if (m.index != DPROF_MEMOP_NO_REG)
 		addr += reg[m.index] * m.scale;
-	if (addr < PAGE_OFFSET || dprof_resolve_any(addr, &r, &slab) < 0 ||
-	    r.offset > U16_MAX)
+	if (addr < PAGE_OFFSET)
 		return;
-	c->hints++;
+	how = dprof_resolve_any(addr, &r, &slab);
+	if (how < 0 || r.offset > U16_MAX)
+		return;
+	if (how == DPROF_RESOLVE_UNKNOWN)
+		*candidate = r;
+	WRITE_ONCE(c->hints, c->hints + 1);
 	if (c->hint_head - READ_ONCE(c->hint_tail) >= INUSE_HINT_RING) {
-		c->hints_lost++;
+		WRITE_ONCE(c->hints_lost, c->hints_lost + 1);
 		return;
 	}
 	c->hint_target[c->hint_head % INUSE_HINT_RING] = r.target;
 	c->hint_offset[c->hint_head % INUSE_HINT_RING] = r.offset;
 	/* The entry before the index that publishes it. */
 	smp_store_release(&c->hint_head, c->hint_head + 1);
+	if (c->hint_head - READ_ONCE(c->hint_tail) >= INUSE_HINT_RING / 2)
+		dprof_watch_kick();
 }
 
-static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
-		       struct pt_regs *regs)
+static void inuse_tick(struct inuse_cpu *c, struct pt_regs *regs)
 {
-	struct inuse_cpu *c = this_cpu_ptr(&inuse_cpu);
 	/* In the instruction encoding's order (memop.h). */
 	const unsigned long reg[DPROF_MEMOP_NR_REGS] = {
 		regs->ax, regs->cx, regs->dx, regs->bx, regs->sp, regs->bp,
@@ -164,25 +199,32 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 		regs->r12, regs->r13, regs->r14, regs->r15,
 	};
 	unsigned long seen[DPROF_MEMOP_NR_REGS];
-	struct dprof_resolved r;
+	struct dprof_resolved r, candidate = { .base = 0 };
 	unsigned int i, j, nr = 0, head;
-	u64 start;
+	u64 start = get_cycles();
 	bool slab;
-	int how;
 
-	if (user_mode(regs))
-		return;
-	start = get_cycles();
-	c->ticks++;
+	WRITE_ONCE(c->ticks, c->ticks + 1);
 	dprof_watch_check_here();
-	inuse_hint(c, regs->ip, reg);
+	inuse_hint(c, regs->ip, reg, &candidate);
 	head = c->head;
+	if (candidate.base) {
+		if (head - READ_ONCE(c->tail) < INUSE_RING) {
+			c->base[head % INUSE_RING] = candidate.base;
+			c->target[head % INUSE_RING] = candidate.target |
+						       INUSE_CANDIDATE;
+			c->ip[head % INUSE_RING] = regs->ip;
+			head++;
+		} else {
+			WRITE_ONCE(c->lost, c->lost + 1);
+		}
+	}
 	for (i = 0; i < DPROF_MEMOP_NR_REGS; i++) {
 		/* The stack, small integers, user pointers: no resolution. */
 		if (i == DPROF_MEMOP_REG_SP || reg[i] < PAGE_OFFSET)
 			continue;
-		how = dprof_resolve_any(reg[i], &r, &slab);
-		if (how < 0)
+		/* Objects in use: live ones only. */
+		if (dprof_resolve_any(reg[i], &r, &slab))
 			continue;
 		for (j = 0; j < nr && seen[j] != r.base; j++)
 			;
@@ -190,45 +232,94 @@ static void inuse_tick(struct perf_event *ev, struct perf_sample_data *data,
 			continue;	/* one count per tick and object */
 		seen[nr++] = r.base;
 		if (head - READ_ONCE(c->tail) >= INUSE_RING) {
-			c->lost++;
+			WRITE_ONCE(c->lost, c->lost + 1);
 			continue;
 		}
 		c->base[head % INUSE_RING] = r.base;
-		/* Not in the live set: a candidate for byuse.c. */
-		c->target[head % INUSE_RING] = r.target |
-			(how == DPROF_RESOLVE_UNKNOWN ? INUSE_CANDIDATE : 0);
+		c->target[head % INUSE_RING] = r.target;
 		head++;
-		c->hits++;
+		WRITE_ONCE(c->hits, c->hits + 1);
 	}
 	/* The entries before the index that publishes them. */
 	smp_store_release(&c->head, head);
+	if (head - READ_ONCE(c->tail) >= INUSE_RING / 2)
+		dprof_watch_kick();
 	/* On a target: a register held a live target object. */
 	dprof_cost_add(DPROF_HOOK_INUSE_TICK, nr > 0, get_cycles() - start);
 }
 
+static enum hrtimer_restart inuse_timer(struct hrtimer *t)
+{
+	struct inuse_cpu *c = container_of(t, struct inuse_cpu, timer);
+	struct pt_regs *regs = get_irq_regs();
+
+	if (!READ_ONCE(c->on))
+		return HRTIMER_NORESTART;
+	if (is_idle_task(current)) {
+		/* Nothing runs here (a switch not seen): sched_switch starts it. */
+		c->left_ns = INUSE_PERIOD_NS;
+		WRITE_ONCE(c->stopped, true);
+		WRITE_ONCE(c->stops, c->stops + 1);
+		return HRTIMER_NORESTART;
+	}
+	if (regs && !user_mode(regs))
+		inuse_tick(c, regs);
+	hrtimer_forward_now(t, ns_to_ktime(INUSE_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+/* On the tick's own CPU, interrupts off: the rest of its period. */
+static void inuse_start_here(struct inuse_cpu *c)
+{
+	WRITE_ONCE(c->stopped, false);
+	hrtimer_start(&c->timer, ns_to_ktime(max_t(s64, c->left_ns, 1000)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/*
+ * The scheduler switches this CPU (interrupts off, its runqueue locked;
+ * the scheduler's own hrtick starts and cancels hrtimers there too): to
+ * a task, on a CPU whose tick stopped, the tick starts again; to the idle
+ * task, it stops, so that it never wakes the idle CPU (its cost falls on
+ * a CPU with nothing else to do).
+ */
+static void inuse_switch(void *data, DPROF_SCHED_SWITCH_ARGS)
+{
+	struct inuse_cpu *c = this_cpu_ptr(&inuse_cpu);
+
+	if (!READ_ONCE(c->on))
+		return;
+	if (is_idle_task(next)) {
+		if (!READ_ONCE(c->stopped)) {
+			c->left_ns = clamp_t(s64, ktime_to_ns(
+				hrtimer_get_remaining(&c->timer)), 0,
+				INUSE_PERIOD_NS);
+			hrtimer_try_to_cancel(&c->timer);
+			WRITE_ONCE(c->stopped, true);
+			WRITE_ONCE(c->stops, c->stops + 1);
+		}
+		return;
+	}
+	if (READ_ONCE(c->stopped))
+		inuse_start_here(c);
+}
+
 /* ---- per CPU set-up (process context) --------------------------------- */
 
+/* Hotplug runs these on the CPU concerned. */
 static int inuse_cpu_online(unsigned int cpu)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.size = sizeof(attr),
-		.sample_period = NSEC_PER_SEC / INUSE_HZ,
-		.exclude_user = 1,
-		.exclude_idle = 1,
-		.pinned = 1,
-	};
 	struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
-	struct perf_event *ev;
 
-	ev = dprof_own_counter(&attr, cpu, inuse_tick, NULL);
-	if (IS_ERR(ev)) {
-		/* The old windows then draw uniformly there: not fatal. */
-		pr_warn("no in-use tick on CPU %u (%ld)\n", cpu, PTR_ERR(ev));
+	if (!dprof_cpu_watched(cpu))
 		return 0;
-	}
-	c->ev = ev;
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	c->timer.function = inuse_timer;
+	c->left_ns = INUSE_PERIOD_NS;
+	WRITE_ONCE(c->on, true);
+	local_irq_disable();
+	inuse_start_here(c);
+	local_irq_enable();
 	return 0;
 }
 
@@ -236,10 +327,19 @@ static int inuse_cpu_offline(unsigned int cpu)
 {
 	struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
 
-	if (c->ev)
-		dprof_own_release(c->ev);
-	c->ev = NULL;
+	if (!READ_ONCE(c->on))
+		return 0;
+	WRITE_ONCE(c->on, false);
+	hrtimer_cancel(&c->timer);
 	return 0;
+}
+
+static struct tracepoint *sched_switch_tp;
+
+static void find_sched_switch(struct tracepoint *tp, void *unused)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		sched_switch_tp = tp;
 }
 
 int dprof_inuse_init(void)
@@ -253,15 +353,26 @@ int dprof_inuse_init(void)
 		goto err;
 	}
 	BUILD_BUG_ON(DPROF_MAX_TARGETS >= INUSE_CANDIDATE);
+	/* The scheduler's tracepoint is not exported: found by its name. */
+	for_each_kernel_tracepoint(find_sched_switch, NULL);
+	ret = sched_switch_tp ?
+	      tracepoint_probe_register(sched_switch_tp, inuse_switch, NULL) :
+	      -ENOENT;
+	if (ret)
+		goto err;
 	dprof_byuse_init();
 	inuse.period_ns = ktime_get_mono_fast_ns();
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "dprof/inuse",
 				inuse_cpu_online, inuse_cpu_offline);
 	if (ret < 0)
-		goto err;
+		goto err_probe;
 	inuse.hotplug_state = ret;
 	return 0;
+err_probe:
+	tracepoint_probe_unregister(sched_switch_tp, inuse_switch, NULL);
+	tracepoint_synchronize_unregister();
 err:
+	sched_switch_tp = NULL;
 	kvfree(inuse.table);
 	kvfree(inuse.set);
 	memset(&inuse, 0, sizeof(inuse));
@@ -272,8 +383,15 @@ void dprof_inuse_exit(void)
 {
 	unsigned int cpu;
 
+	/* No switch starts a tick after this; then the ticks go. */
+	if (sched_switch_tp) {
+		tracepoint_probe_unregister(sched_switch_tp, inuse_switch,
+					    NULL);
+		tracepoint_synchronize_unregister();
+		sched_switch_tp = NULL;
+	}
 	if (inuse.hotplug_state > 0)
-		cpuhp_remove_state(inuse.hotplug_state);	/* releases ticks */
+		cpuhp_remove_state(inuse.hotplug_state);
 	/* The ticks are gone: no candidate comes any more. */
 	dprof_byuse_exit();
 	kvfree(inuse.table);
@@ -361,7 +479,8 @@ void dprof_inuse_fold(unsigned long min_age)
 
 			if (target & INUSE_CANDIDATE)
 				dprof_byuse_seen(c->base[t % INUSE_RING],
-						 target & ~INUSE_CANDIDATE);
+						 target & ~INUSE_CANDIDATE,
+						 c->ip[t % INUSE_RING]);
 			else
 				table_add(c->base[t % INUSE_RING], target,
 					  INUSE_HIT);
@@ -510,7 +629,7 @@ static void show_top_types(struct seq_file *m)
 void dprof_inuse_show(struct seq_file *m)
 {
 	u64 ticks = 0, hits = 0, lost = 0, operands = 0, hints = 0;
-	u64 hints_lost = 0;
+	u64 hints_lost = 0, stops = 0;
 	unsigned int cpu;
 
 	if (!inuse.table) {
@@ -526,10 +645,13 @@ void dprof_inuse_show(struct seq_file *m)
 		operands += READ_ONCE(c->operands);
 		hints += READ_ONCE(c->hints);
 		hints_lost += READ_ONCE(c->hints_lost);
+		stops += READ_ONCE(c->stops);
 	}
-	seq_printf(m, "objects in use: %llu kernel ticks at %u Hz, %llu objects in registers, %llu lost (ring full), %llu lost (table full); %llu periods of %u ms, the last %u old objects in use (%llu counts)\n",
-		   ticks, INUSE_HZ, hits, lost, inuse.table_lost, inuse.periods,
-		   INUSE_PERIOD_MS, inuse.nr_set, inuse.set_total);
+	seq_printf(m, "objects in use: %llu kernel ticks at %u Hz, %llu stops for an idle CPU, %llu objects in registers, %llu lost (ring full), %llu lost (table full)\n",
+		   ticks, INUSE_HZ, stops, hits, lost, inuse.table_lost);
+	seq_printf(m, "  %llu periods of %u ms, the last %u old objects in use (%llu counts)\n",
+		   inuse.periods, INUSE_PERIOD_MS, inuse.nr_set,
+		   inuse.set_total);
 	seq_printf(m, "  item hints: %llu ticks on an instruction with a memory operand, %llu of them in target objects, %llu lost (ring full), %llu on types without a plan yet\n",
 		   operands, hints, hints_lost, dprof_plan_hints_unplanned());
 	show_top_types(m);

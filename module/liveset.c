@@ -3,8 +3,12 @@
  * The set of live target objects, usable from any context (NMI and #DB
  * included): a preallocated open-addressing table of object base addresses.
  *
- * - Insert (allocation hooks) claims a slot with cmpxchg().  Two inserts of
- *   the same address cannot race: an object is allocated once at a time.
+ * - Insert (allocation hooks) claims a slot with cmpxchg().  Two live
+ *   inserts of the same address cannot race: an object is allocated once
+ *   at a time.  A pending insert (the scan's, byuse.c's) can race the
+ *   allocation of the same address, freed meanwhile: each looks for the
+ *   other after its claim (both claims are full barriers, so at least one
+ *   sees the other), and the pending one goes.
  * - Remove (free hooks) turns the slot into a tombstone, which later inserts
  *   reuse.  The set never shrinks or rehashes, so readers never see a table
  *   move.
@@ -155,41 +159,19 @@ static unsigned long next_entry(unsigned long i, unsigned long nr)
 }
 
 static unsigned int max_probe_seen;
-unsigned int dprof_track_base;		/* new targets' shift */
-unsigned int dprof_track_floor;		/* min(base, every sweep_shift) */
-static unsigned int gate_min;		/* DPROF_TRACK_GATE in auto mode */
-static bool track_auto;
-static unsigned int raises;		/* times the rate was halved */
-static u64 swept;			/* entries the sweeps dropped */
-static unsigned int sweeps;		/* walks of the set for raises */
-static bool sweep_owed;			/* rules raised since the last */
-static unsigned long last_sweep;	/* jiffies at its end */
-/* Lookups a period the rules raised since the last sweep still cost. */
-static u64 owed_lookups;
-/* An owed sweep is paid after this at the latest. */
-#define SWEEP_MAX_MS	10000
 static DEFINE_MUTEX(track_lock);	/* scan inserts vs sweep */
 
 /* The scan's objects are older than the module: 2^30 jiffies (12 days at HZ=1000) before now. */
 #define BORN_BEFORE_LOAD	BIT(30)
 
 static unsigned int max_objects;
+static unsigned int wanted_objects;	/* max_objects, or its default */
 module_param(max_objects, uint, 0444);
 MODULE_PARM_DESC(max_objects,
 		 "Live target objects tracked for address resolution (256..16777216; default 0: 65536, 1048576 with target=all); 16 bytes of table each");
 
-static unsigned int track_one_in;
-module_param(track_one_in, uint, 0444);
-MODULE_PARM_DESC(track_one_in,
-		 "Track 1 object in N (a power of two, by address hash; 1: all, the exact address set); 0 (default): adaptive, from 1 (named caches) or the slab size at load (target=all), halved whenever max_objects fills or the tracked allocations pass track_max_rate");
-
 int dprof_liveset_params(void)
 {
-	if (track_one_in && !is_power_of_2(track_one_in)) {
-		pr_err("track_one_in=%u: must be 0 (auto) or a power of two\n",
-		       track_one_in);
-		return -EINVAL;
-	}
 	if (max_objects && (max_objects < 256 || max_objects > 16777216)) {
 		pr_err("max_objects=%u: must be between 256 and 16777216\n",
 		       max_objects);
@@ -198,26 +180,12 @@ int dprof_liveset_params(void)
 	return 0;
 }
 
-/* Objects in slabs now, roughly: slab memory over a typical 64-byte stride. */
-static unsigned long slab_objects_estimate(void)
-{
-	unsigned long pages =
-		global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) +
-		global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B);
-
-	return pages * (PAGE_SIZE / 64);
-}
-
 int dprof_liveset_init(void)
 {
 	unsigned int objects = max_objects ? max_objects :
 			       dprof_target_all ? 1048576 : 65536;
-	/* target=all starts where the slabs' objects fill three quarters. */
-	unsigned long expected = dprof_target_all ? slab_objects_estimate() : 0;
 	/* Twice the expected maximum keeps the load factor at or below 1/2. */
 	unsigned long nr = roundup_pow_of_two((unsigned long)objects * 2);
-	unsigned int one_in = track_one_in;
-	unsigned int i;
 	int cpu;
 
 	slots = vzalloc(array_size(nr, sizeof(*slots)));
@@ -233,31 +201,7 @@ int dprof_liveset_init(void)
 		per_cpu(pending_count, cpu) = 0;
 	}
 	max_probe_seen = 0;
-	raises = 0;
-	swept = 0;
-	sweeps = 0;
-	sweep_owed = false;
-	owed_lookups = 0;
-	last_sweep = jiffies;
-	track_auto = !one_in;
-	dprof_track_base = one_in ? ilog2(one_in) : 0;
-	/* Auto: start where @expected objects fill three quarters. */
-	while (track_auto && dprof_track_base < DPROF_TRACK_MAX_SHIFT &&
-	       (expected >> dprof_track_base) > (unsigned long)objects * 3 / 4)
-		dprof_track_base++;
-	/*
-	 * A fixed rule follows every cache alike: the floor is the rule and
-	 * nothing is low.  Auto mode follows slow caches more closely than
-	 * the gate lets through.
-	 */
-	gate_min = track_auto ? DPROF_TRACK_GATE : 0;
-	dprof_track_floor = dprof_track_base;
-	dprof_track_gate = max(dprof_track_floor, gate_min);
-	/* The targets named (or walked) at load came before the rule. */
-	for (i = 0; i < dprof_nr_targets; i++) {
-		dprof_track_init_target(&dprof_targets[i]);
-		dprof_track_low_sync(&dprof_targets[i]);
-	}
+	wanted_objects = objects;
 	return 0;
 }
 
@@ -281,25 +225,12 @@ bool dprof_liveset_trylock(void)
 	return mutex_trylock(&track_lock);
 }
 
-void dprof_track_init_target(struct dprof_target *t)
-{
-	unsigned int shift = READ_ONCE(dprof_track_base);
-
-	t->track_shift = shift;
-	t->sweep_shift = shift;
-}
-
 /* The target of a live set entry, or -1 (a racing free emptied its page). */
 static int entry_target(unsigned long base)
 {
 	return dprof_target_of_cache(dprof_cache_of((const void *)base, NULL));
 }
 
-/*
- * Drops the entries the rules no longer want (track_lock held): every
- * target's sweep_shift then catches up with its track_shift, and the
- * floor with them.
- */
 /* dprof_liveset_on_sweep_drop()'s callback; track_lock orders it. */
 static void (*drop_fn)(unsigned long base);
 
@@ -310,11 +241,16 @@ void dprof_liveset_on_sweep_drop(void (*fn)(unsigned long base))
 	mutex_unlock(&track_lock);
 }
 
-static void track_sweep(void)
+/*
+ * A sweep's walk (track_lock held, rules.c): every entry the rules of its
+ * target no longer want leaves the set, after the hooks that may still
+ * use an older rule are done.  Returns how many left.
+ */
+u64 dprof_liveset_sweep(void)
 {
 	unsigned long nr = 1UL << slot_bits, i, v;
-	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets), floor;
-	struct dprof_target *tg;
+	unsigned int nr_targets = READ_ONCE(dprof_nr_targets);
+	u64 dropped = 0;
 	int target;
 
 	/* Hooks run with preemption off: after this none uses an old rule. */
@@ -341,152 +277,29 @@ static void track_sweep(void)
 		this_cpu_dec(live_count);
 		if (v & SLOT_PENDING)
 			this_cpu_dec(pending_count);
-		swept++;
+		dropped++;
 		/* It left the set: a window on it must end, as on a free. */
 		if (!(v & SLOT_PENDING) && drop_fn)
 			drop_fn(v);
 	}
-	/* Only target=all adopts caches after load, at the base. */
-	floor = dprof_target_all ? READ_ONCE(dprof_track_base) :
-		DPROF_TRACK_MAX_SHIFT;
-	for (t = 0; t < nr_targets; t++) {
-		tg = &dprof_targets[t];
-		WRITE_ONCE(tg->sweep_shift, tg->track_shift);
-		/* Variables are never in the set: no rule to keep. */
-		if (!(tg->flags & DPROF_TARGET_VAR))
-			floor = min(floor, tg->sweep_shift);
-	}
-	/*
-	 * Targets adopted meanwhile start at the base, which the floor is
-	 * then never above; the floor only rises, so no hook holds a higher
-	 * one.
-	 */
-	WRITE_ONCE(dprof_track_floor, max(floor, dprof_track_floor));
-	/* The gate rises only with the floor: nothing is below it then. */
-	WRITE_ONCE(dprof_track_gate, max(dprof_track_floor, gate_min));
-	dprof_track_low_sync_all();
-	sweeps++;
-	sweep_owed = false;
-	owed_lookups = 0;
-	last_sweep = jiffies;
+	return dropped;
 }
 
-/*
- * Whether a sweep pays for itself within a second: until it runs, the
- * raised caches cost @lookups lookups in the set a second (some 100
- * instructions each, make bench-insns: their frees that only the older
- * rules pass, and every call of a cache still in the low set), against
- * a walk of every slot (some 2 instructions a slot, 20 an entry).
- */
-static bool sweep_pays(u64 lookups)
+/* The objects the set was sized for: max_objects or its default. */
+unsigned int dprof_liveset_objects(void)
 {
-	return lookups * 100 >=
-	       (2UL << slot_bits) + 20UL * max(live_total(), 0L);
+	return wanted_objects;
 }
 
-/*
- * Track 2^@by[t] times fewer objects of each target t, whose rules cost
- * @lookups a second until the sweep; or of all targets and those adopted
- * later, by one halving, when @by is NULL (process context).  False when
- * the load-time scan, which holds track_lock for its whole walk, is
- * running: try next time.
- *
- * The new rules apply to allocations at once; the sweep that drops the
- * entries they reject walks every slot (2 M under target=all).  It runs
- * at once when it pays (sweep_pays(): a flood's raises) or the set is
- * full (@by NULL: the slots are needed now); the small raises that
- * follow a noisy rate owe it, and trackrate.c pays it once their
- * lookups add up, or after SWEEP_MAX_MS.  Until the sweep, frees test the
- * older rules.
- */
-bool dprof_track_raise(const u8 *by, u64 lookups)
+/* Entries now, and the table's slots (rules.c's costs). */
+long dprof_liveset_entries(void)
 {
-	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
-	struct dprof_target *tg;
-
-	if (!mutex_trylock(&track_lock))
-		return false;
-	if (!by)
-		WRITE_ONCE(dprof_track_base,
-			   min(dprof_track_base + 1, (unsigned int)DPROF_TRACK_MAX_SHIFT));
-	for (t = 0; t < nr_targets; t++) {
-		tg = &dprof_targets[t];
-		WRITE_ONCE(tg->track_shift,
-			   min(tg->track_shift + (by ? by[t] : 1),
-			       (unsigned int)DPROF_TRACK_MAX_SHIFT));
-	}
-	raises++;
-	owed_lookups += lookups;
-	if (!by || sweep_pays(owed_lookups))
-		track_sweep();
-	else
-		WRITE_ONCE(sweep_owed, true);
-	mutex_unlock(&track_lock);
-	return true;
+	return live_total();
 }
 
-/*
- * A target adopted while a raise lifted the floor may start below it:
- * its objects entered only past the floor (the probes test it first), so
- * its rules are lifted to the floor, which its counts' scale and status
- * then say.  Under track_lock, so that no raise of adopt.c's rescan (the
- * set filling) runs meanwhile; skipped while one does.
- */
-void dprof_track_lift_to_floor(void)
+unsigned long dprof_liveset_slots(void)
 {
-	unsigned int t, nr_targets = READ_ONCE(dprof_nr_targets);
-	unsigned int floor = READ_ONCE(dprof_track_floor);
-
-	if (!mutex_trylock(&track_lock))
-		return;
-	for (t = 0; t < nr_targets; t++) {
-		struct dprof_target *tg = &dprof_targets[t];
-
-		if (tg->track_shift < floor) {
-			WRITE_ONCE(tg->track_shift, floor);
-			WRITE_ONCE(tg->sweep_shift, floor);
-			dprof_track_low_sync(tg);
-		} else if (READ_ONCE(tg->low) && READ_ONCE(tg->gone)) {
-			/* Buried: its bit need not cost lookups. */
-			dprof_track_low_sync(tg);
-		}
-	}
-	mutex_unlock(&track_lock);
-}
-
-void dprof_track_counts(struct dprof_track_counts *c)
-{
-	c->one_in = 1U << READ_ONCE(dprof_track_base);
-	c->is_auto = track_auto;
-	c->raises = READ_ONCE(raises);
-	c->swept = READ_ONCE(swept);
-	c->sweeps = READ_ONCE(sweeps);
-	c->owed = READ_ONCE(sweep_owed);
-}
-
-/* The sweep the raises owe, once it pays or is due. */
-void dprof_track_sweep_owed(void)
-{
-	if (!READ_ONCE(sweep_owed) ||
-	    time_before(jiffies, last_sweep + msecs_to_jiffies(SWEEP_MAX_MS)) ||
-	    !mutex_trylock(&track_lock))
-		return;
-	if (sweep_owed)
-		track_sweep();
-	mutex_unlock(&track_lock);
-}
-
-/*
- * Auto mode, process context: once the set holds more than 3/8 of its
- * slots (3/4 of max_objects), track half as many objects of every cache.
- */
-void dprof_liveset_adapt(void)
-{
-	if (!slots || !track_auto ||
-	    live_total() * 8 <= (long)(1UL << slot_bits) * 3 ||
-	    dprof_track_base >= DPROF_TRACK_MAX_SHIFT)
-		return;
-	dprof_track_raise(NULL, 0);
+	return slots ? 1UL << slot_bits : 0;
 }
 
 void dprof_liveset_exit(void)
@@ -508,6 +321,44 @@ static void note_probe(unsigned int i)
 {
 	if (i > READ_ONCE(max_probe_seen))
 		WRITE_ONCE(max_probe_seen, i);
+}
+
+/*
+ * After @mine was claimed for @val: the same address in another slot of
+ * its chain (a pending insert raced the allocation of that address) goes
+ * if it is pending, or @mine goes if @mine is.  Returns false when @mine
+ * was the one dropped.
+ */
+static bool drop_twin(unsigned long base, unsigned long val,
+		      unsigned long *mine)
+{
+	unsigned int i;
+
+	for (i = 0; i < PROBE_LIMIT; i++) {
+		unsigned long *slot = &slots[slot_index(base, i)];
+		unsigned long v = READ_ONCE(*slot);
+
+		if (slot == mine)
+			continue;
+		if (v == SLOT_EMPTY)
+			break;
+		if (v != base && v != (base | SLOT_PENDING))
+			continue;
+		if (val & SLOT_PENDING) {
+			if (cmpxchg(mine, val, SLOT_TOMB) != val)
+				return true;	/* an allocation made it live */
+			this_cpu_dec(live_count);
+			this_cpu_dec(pending_count);
+			return false;
+		}
+		if (v & SLOT_PENDING &&
+		    cmpxchg(slot, v, SLOT_TOMB) == v) {
+			this_cpu_dec(live_count);
+			this_cpu_dec(pending_count);
+		}
+		return true;
+	}
+	return true;
 }
 
 static enum dprof_liveset_result insert(unsigned long base, unsigned long val,
@@ -570,7 +421,8 @@ retry:
 	this_cpu_inc(live_count);
 	if (val & SLOT_PENDING)
 		this_cpu_inc(pending_count);
-	return DPROF_LIVE_INSERTED;
+	return drop_twin(base, val, free_slot) ? DPROF_LIVE_INSERTED :
+	       DPROF_LIVE_DUPLICATE;
 }
 
 enum dprof_liveset_result dprof_liveset_insert(unsigned long base, int target)

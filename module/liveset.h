@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * liveset.c and lowset.c: the NMI-safe set of live target objects and
- * the rules that follow a cache's objects 1 in N.
+ * liveset.c, rules.c and lowset.c: the NMI-safe set of live target
+ * objects and the rules that follow a cache's objects 1 in N.
  */
 #ifndef _DPROF_LIVESET_H
 #define _DPROF_LIVESET_H
@@ -102,6 +102,14 @@ static inline bool dprof_track_maybe(int target, unsigned long base)
 				READ_ONCE(dprof_targets[target].sweep_shift));
 }
 
+/* rules.c: track_one_in= checked; the rules at load, after the set. */
+int dprof_track_params(void);
+void dprof_track_rules_init(void);
+unsigned int dprof_liveset_objects(void);
+/* The set's side of a sweep (lock held): the entries dropped. */
+u64 dprof_liveset_sweep(void);
+long dprof_liveset_entries(void);
+unsigned long dprof_liveset_slots(void);
 void dprof_liveset_adapt(void);
 void dprof_liveset_lock(void);
 void dprof_liveset_unlock(void);

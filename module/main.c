@@ -41,6 +41,8 @@ static int __init dprof_setup(void)
 	/* Every parameter with a range or a form is checked before set-up. */
 	ret = dprof_liveset_params();
 	if (!ret)
+		ret = dprof_track_params();
+	if (!ret)
 		ret = dprof_track_rate_params();
 	if (!ret)
 		ret = dprof_history_params(&hc);
@@ -50,8 +52,8 @@ static int __init dprof_setup(void)
 		ret = dprof_test_params(&tc, sc.sampler);
 	if (ret)
 		return ret;
-	hc.test_reserve_delay_ms = tc.reserve_delay_ms;
 	sc.test_perf = tc.perf;
+	hc.no_inuse = tc.no_inuse;
 	dprof_stats_init();
 	ret = dprof_layout_init();
 	if (ret)
@@ -83,7 +85,7 @@ static int __init dprof_setup(void)
 		dprof_slab_destroy_exit();
 		return ret;
 	}
-	ret = dprof_symbols_init();
+	ret = dprof_symbols_init(hc.len);
 	dprof_test_fail_nth_note("symbols");
 	if (ret)
 		goto err_target;
@@ -91,6 +93,7 @@ static int __init dprof_setup(void)
 	dprof_test_fail_nth_note("live set");
 	if (ret)
 		goto err_target;
+	dprof_track_rules_init();
 	ret = dprof_own_init();
 	dprof_test_fail_nth_note("own objects");
 	if (ret)
@@ -178,12 +181,17 @@ static int __init dprof_init(void)
 static void __exit dprof_exit(void)
 {
 	dprof_debugfs_exit();
+	/*
+	 * The scan of older objects first: it may have seconds to go on a
+	 * large host, and stops at its next batch (the hooks stay in until
+	 * after it, so no free slips past an entry it made).
+	 */
+	dprof_scan_exit();
 	/* A rate sweep ends windows: done before the history state goes. */
 	dprof_track_rate_stop();
 	dprof_history_exit();
-	/* Both write to the live set and the rings: stop them first. */
+	/* It writes to the live set and the rings: stop it first. */
 	dprof_target_stop();
-	dprof_scan_exit();
 	dprof_slab_exit();
 	dprof_history_sync();
 	dprof_sample_exit();

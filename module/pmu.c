@@ -3,37 +3,36 @@
  * The hardware samplers' perf attributes (process context, at load): AMD
  * IBS op through the ibs_op PMU's dynamic type, Intel PEBS through the
  * core PMU's mem-loads (with its load-latency threshold) and mem-stores
- * events as sysfs describes them, so that no model's event codes live
- * here.  Both ask for perf's generic address, data source and weight
- * (decode.h maps them).
+ * events, so that no model's event codes live here.  Both ask for perf's
+ * generic address, data source and weight (decode.h maps them).
+ *
+ * The type and the events are what sysfs describes
+ * (/sys/bus/event_source/devices/ibs_op/type, .../cpu/events/mem-loads
+ * and mem-stores); the module opens no file, so userspace gives them as
+ * parameters (dprof-view load reads them).  Without them the hardware
+ * samplers are not used, and status says why.
  */
-#include <linux/fs.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
 #include <asm/processor.h>
 #include "compat.h"
 #include "pmu.h"
 
-#define IBS_SYSFS	"/sys/bus/event_source/devices/ibs_op/type"
-#define PEBS_LOADS	"/sys/bus/event_source/devices/cpu/events/mem-loads"
-#define PEBS_STORES	"/sys/bus/event_source/devices/cpu/events/mem-stores"
+static unsigned int pmu_ibs_type;
+module_param(pmu_ibs_type, uint, 0444);
+MODULE_PARM_DESC(pmu_ibs_type,
+		 "AMD IBS: the perf type of the ibs_op PMU, /sys/bus/event_source/devices/ibs_op/type (dprof-view load gives it; default 0: none given)");
 
-/* A short sysfs file into @buf; -errno when absent. */
-static int read_sysfs(const char *path, char *buf, size_t len)
-{
-	struct file *f = filp_open(path, O_RDONLY, 0);
-	loff_t pos = 0;
-	ssize_t n;
+static char *pmu_pebs_loads;
+module_param(pmu_pebs_loads, charp, 0444);
+MODULE_PARM_DESC(pmu_pebs_loads,
+		 "Intel PEBS: the mem-loads event as /sys/bus/event_source/devices/cpu/events/mem-loads says it, e.g. event=0xcd,umask=0x1,ldlat=3 (dprof-view load gives it)");
 
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	n = kernel_read(f, buf, len - 1, &pos);
-	filp_close(f, NULL);
-	if (n < 0)
-		return n;
-	buf[n] = '\0';
-	return 0;
-}
+static char *pmu_pebs_stores;
+module_param(pmu_pebs_stores, charp, 0444);
+MODULE_PARM_DESC(pmu_pebs_stores,
+		 "Intel PEBS: the mem-stores event, likewise (optional: loads alone without it)");
 
 /* "event=0xcd,umask=0x1,ldlat=3" -> config, config1 */
 static int parse_event(const char *text, u64 *config, u64 *config1)
@@ -74,21 +73,16 @@ static void attr_common(struct perf_event_attr *attr, u64 period)
 
 int dprof_pmu_ibs(struct dprof_pmu_attrs *a, u64 period, const char **why)
 {
-	char buf[32];
-	unsigned int type;
-	int ret;
-
 	if (!get_ibs_caps()) {
 		*why = "no AMD IBS on this CPU";
 		return -ENODEV;
 	}
-	ret = read_sysfs(IBS_SYSFS, buf, sizeof(buf));
-	if (ret || kstrtouint(strim(buf), 0, &type)) {
-		*why = "no ibs_op PMU in " IBS_SYSFS;
+	if (!pmu_ibs_type) {
+		*why = "IBS is there, but no pmu_ibs_type= (dprof-view load gives it)";
 		return -ENODEV;
 	}
 	memset(a, 0, sizeof(*a));
-	a->attr[0].type = type;
+	a->attr[0].type = pmu_ibs_type;
 	attr_common(&a->attr[0], period);
 	a->attr[0].exclude_user = 0;	/* IBS has no exclude_* bits */
 	a->nr = 1;
@@ -97,17 +91,19 @@ int dprof_pmu_ibs(struct dprof_pmu_attrs *a, u64 period, const char **why)
 
 int dprof_pmu_pebs(struct dprof_pmu_attrs *a, u64 period, const char **why)
 {
-	char buf[128];
 	u64 config, config1;
 
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL) {
 		*why = "not an Intel CPU";
 		return -ENODEV;
 	}
-	if (read_sysfs(PEBS_LOADS, buf, sizeof(buf)) ||
-	    parse_event(buf, &config, &config1)) {
-		*why = "no mem-loads event in " PEBS_LOADS;
+	if (!pmu_pebs_loads || !*pmu_pebs_loads) {
+		*why = "no pmu_pebs_loads= (dprof-view load gives it)";
 		return -ENODEV;
+	}
+	if (parse_event(pmu_pebs_loads, &config, &config1)) {
+		*why = "pmu_pebs_loads= is not an event=,umask=[,ldlat=] list";
+		return -EINVAL;
 	}
 	memset(a, 0, sizeof(*a));
 	a->attr[0].type = PERF_TYPE_RAW;
@@ -116,8 +112,11 @@ int dprof_pmu_pebs(struct dprof_pmu_attrs *a, u64 period, const char **why)
 	attr_common(&a->attr[0], period);
 	a->attr[0].precise_ip = 2;
 	a->nr = 1;
-	if (!read_sysfs(PEBS_STORES, buf, sizeof(buf)) &&
-	    !parse_event(buf, &config, &config1)) {
+	if (pmu_pebs_stores && *pmu_pebs_stores) {
+		if (parse_event(pmu_pebs_stores, &config, &config1)) {
+			*why = "pmu_pebs_stores= is not an event=,umask= list";
+			return -EINVAL;
+		}
 		a->attr[1] = a->attr[0];
 		a->attr[1].config = config;
 		a->attr[1].config1 = 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The hardware samplers' perf attributes (pmu.c): which PMU an IBS or
- * PEBS counter goes to and with which event, read from sysfs, and the
- * test counter that runs their path where neither exists.  sample.c
+ * PEBS counter goes to and with which event, as the parameters that
+ * userspace read from sysfs say, and the test counter that runs their
+ * path where neither exists.  sample.c
  * creates the counters from them on every CPU.
  */
 #ifndef DPROF_PMU_H

@@ -237,7 +237,7 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 	u64 moved, histories;
 	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH;
 	/* One read/write breakpoint per offset counts neither. */
-	bool rw = hw || dprof_watch_tells_writes();
+	bool rw = hw;
 	const char *bounce;
 
 	dprof_target_moves(t, &moved, &histories);
@@ -371,7 +371,6 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		seq_printf(m, " (debug registers%s%s): samples are accesses; misses are not measured, estimate them from the histories (dprof-view)%s\n",
 			   dprof_sampling.why ? "; " : "",
 			   dprof_sampling.why ? dprof_sampling.why : "",
-			   dprof_watch_tells_writes() ? "" :
 			   "; loads and stores are not told apart here (one read/write breakpoint per offset): dprof-view record decodes them from the instructions");
 	else if (dprof_sampling.sampler == DPROF_SAMPLER_NONE ||
 		 dprof_sampling.sampler == DPROF_SAMPLER_INJECT)

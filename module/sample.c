@@ -186,13 +186,11 @@ static void data_add(u64 addr, u64 ip, const struct dprof_access *a)
 }
 
 void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
-			bool rw_known, bool write, bool window)
+			bool window)
 {
 	struct sample_counters *c;
-	struct dprof_access a = {
-		.src = DPROF_SRC_UNKNOWN,
-		.load = rw_known && !write, .store = rw_known && write,
-	};
+	/* Neither load nor store: record decodes the instruction at @ip. */
+	struct dprof_access a = { .src = DPROF_SRC_UNKNOWN };
 
 	if (dprof_sampling.sampler != DPROF_SAMPLER_WATCH)
 		return;

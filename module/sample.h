@@ -42,12 +42,12 @@ int dprof_sample_init(const struct dprof_sample_config *sc);
 void dprof_sample_exit(void);
 /*
  * From the debug-register handler: one access to a target object, trapped
- * by a sample window (@window) or by a history watch.  @rw_known: the
- * breakpoints told a read from a write (@write); else neither is counted
- * and "record" decodes the kind from the instruction at @ip.
+ * by a sample window (@window) or by a history watch.  The breakpoints
+ * do not tell a read from a write: "record" decodes the kind from the
+ * instruction at @ip.
  */
 void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
-			bool rw_known, bool write, bool window);
+			bool window);
 /* The sampler in use (after dprof_sample_init()). */
 enum dprof_sampler dprof_sample_which(void);
 size_t dprof_sample_read(void *buf, size_t room, loff_t *pos);

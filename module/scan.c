@@ -47,7 +47,6 @@
 #include "liveset.h"
 #include "scan.h"
 #include "byuse.h"
-#include "watch.h"
 
 struct scan_counters {
 	u64 pages;		/* page frames walked */
@@ -98,7 +97,9 @@ static unsigned long slab_object(const struct pending_slab *p, u32 i)
 }
 
 /*
- * Confirm or roll back every slab of the batch.  A full slab may hold
+ * Confirm or roll back every slab of the batch, then let go of the set
+ * (its lock is held from the batch's first insert: no sweep may change
+ * the rules between a pending insert and its commit).  A full slab may hold
  * objects allocated after load, which the alloc hook entered and
  * recorded (the walk overlaps the workload; on a large or debug kernel
  * it takes seconds): they are not older than the module, and counting
@@ -124,14 +125,14 @@ static void batch_finish(void)
 			if (!dprof_track_wanted(p->target, obj))
 				continue;
 			/*
-			 * A rollback may also drop an entry a hook made for a
-			 * reallocated object: tracking lost, never a free
-			 * object tracked; end a window on it as a free would.
+			 * A rollback drops the entries still pending: those
+			 * an allocation made live since are new objects the
+			 * hook saw, and stay.
 			 */
 			if (same)
 				n += dprof_liveset_commit(obj);
-			else if (dprof_liveset_remove(obj))
-				dprof_window_free(obj);
+			else
+				dprof_liveset_drop_pending(obj);
 		}
 		if (!same) {
 			sc.rolled_back++;
@@ -147,6 +148,7 @@ static void batch_finish(void)
 		dprof_older_add(p->target, slab_object(p, 0), older, n);
 	}
 	batch_len = 0;
+	dprof_liveset_unlock();
 	cond_resched();
 }
 
@@ -177,6 +179,9 @@ static void scan_slab(struct folio *folio)
 		sc.partial += min(inuse, objects);
 		return;
 	}
+	/* The set is held from a batch's first insert to its commit. */
+	if (!batch_len)
+		dprof_liveset_lock();
 	p = &batch[batch_len++];
 	p->folio = folio;
 	p->cache = s;
@@ -229,15 +234,16 @@ static int scan_fn(void *unused)
 		schedule_timeout_killable(msecs_to_jiffies(scan_delay_ms));
 	if (kthread_should_stop())
 		goto out;
-	/* One rule for the whole walk: a sweep must not change it midway. */
-	dprof_liveset_lock();
+	/*
+	 * The walk holds nothing for long: the set's lock one batch at a
+	 * time (a load, an unload and a sweep wait one batch at most).
+	 */
 	for_each_online_node(nid) {
 		scan_range(node_start_pfn(nid), node_end_pfn(nid));
 		if (kthread_should_stop())
 			break;
 	}
 	batch_finish();
-	dprof_liveset_unlock();
 	WRITE_ONCE(sc.end_ns, ktime_get_mono_fast_ns());
 out:
 	/* Wait to be stopped: kthread_stop() needs the task. */
@@ -334,8 +340,9 @@ void dprof_scan_show(struct seq_file *m)
 	seq_printf(m, "scan: %s, %llu of %llu pages (%llu MiB) in %llu ms\n",
 		   end ? "done" : "running", pages, sc.total_pages,
 		   pages >> (20 - PAGE_SHIFT), ms);
-	seq_printf(m, "  older objects: %llu established live in %llu full slabs (%llu tracked; %llu more there were allocated after load); not established: %llu in slabs with free slots, %llu in CPU slabs; %llu slabs changed while scanned (rolled back), %llu irregular; %llu target slabs seen\n",
-		   sc.established, sc.full_slabs, sc.tracked, sc.after_load,
+	seq_printf(m, "  older objects: %llu established live in %llu full slabs (%llu tracked; %llu more there were allocated after load)\n",
+		   sc.established, sc.full_slabs, sc.tracked, sc.after_load);
+	seq_printf(m, "  not established: %llu in slabs with free slots, %llu in CPU slabs; %llu slabs changed while scanned (rolled back), %llu irregular; %llu target slabs seen\n",
 		   sc.partial, sc.frozen, sc.rolled_back, sc.irregular,
 		   sc.slabs);
 }

@@ -29,7 +29,10 @@
  *   pass that rule).
  *
  * All handlers run with preemption disabled, may nest with interrupts and
- * NMIs, never sleep, allocate, print or lock.
+ * NMIs, never sleep, allocate or print.  One takes a lock: the free of a
+ * struct kmem_cache (process or softirq context, never NMI) ends its
+ * target under target.c's life_lock, a raw spinlock with interrupts off
+ * that the destroy probes and the targets' publication take likewise.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,7 +51,6 @@
 #include "byuse.h"
 #include "slab.h"
 #include "stats.h"
-#include "history.h"
 #include "ring.h"
 #include "watch.h"
 #include "dprof_trace.h"
@@ -98,8 +100,6 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	unsigned long base = (unsigned long)ptr;
 	u64 part = dprof_part_start(), now;
 
-	if (this_cpu_read(dprof_self_alloc))
-		return;
 	if (!dprof_track_wanted(target, base)) {
 		/* Not tracked, but a history may start with it. */
 		dprof_history_pick(target, base, call_site);
@@ -139,7 +139,6 @@ static void object_alloc(int target, const void *ptr, unsigned long call_site,
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RECORD);
 	emit_object(DPROF_REC_ALLOC, target, flags, now, base, call_site);
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_RING);
-	dprof_history_alloc(target, base, call_site);
 	dprof_history_pick(target, base, call_site);
 	dprof_part_end(&part, DPROF_SIDE_ALLOC, DPROF_PART_HISTORY);
 	dprof_part_call(DPROF_SIDE_ALLOC);
@@ -159,8 +158,6 @@ static void object_free(int target, const void *ptr, unsigned long call_site,
 	u64 part = dprof_part_start(), now;
 	bool paused = !READ_ONCE(dprof_enabled);
 
-	if (this_cpu_read(dprof_self_alloc))
-		return;
 	dprof_history_free(target, (unsigned long)ptr, call_site);
 	dprof_part_end(&part, DPROF_SIDE_FREE, DPROF_PART_HISTORY);
 	/* Sampled tracking: this object never entered the set. */
@@ -447,7 +444,7 @@ static struct kprobe free_bulk_probe = {
 
 /*
  * kmem_cache_destroy(s): at entry the target stops (its objects are all
- * freed by now) and dprof gives back any object of the cache it holds; on
+ * freed by now; dprof holds none, it never allocates from a target); on
  * return it dies for good if the cache left slab_caches, or lives again if
  * only a merged alias's reference was dropped (target.c keeps the count of
  * destroys in flight).  kmem_cache_destroy() sleeps, so many can be in
@@ -462,14 +459,11 @@ static int cache_destroy_entry(struct kretprobe_instance *ri,
 {
 	struct cache_destroy_call *call = (void *)ri->data;
 	bool tracked;
-	int target;
 
 	call->s = (const void *)regs_get_kernel_argument(regs, 0);
 	if (!call->s)
 		return 1;
-	target = dprof_target_destroy_begin(call->s, &tracked);
-	if (target >= 0)
-		dprof_history_cache_destroyed(target);
+	dprof_target_destroy_begin(call->s, &tracked);
 	return tracked ? 0 : 1;	/* 1: no return handler */
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel variables as targets (watch_symbols=[module:]name[/SIZE],...).
+ * Kernel variables as targets (watch_symbols=[module:]name@ADDRESS[/SIZE]).
  *
  * A global is one object that never moves: dprof makes it a target
  * (DPROF_TARGET_VAR) with the variable's address and size, so that
@@ -12,46 +12,48 @@
  *    classify replays it like an object's and tells true from false
  *    sharing on a global, which is what a VM user without IBS/PEBS has.
  *
- * Names are resolved at load from /proc/kallsyms, read with insmod's own
- * credentials (kallsyms_lookup_name() is not exported, and calling it
- * through a kprobe'd address would defeat IBT).  That file has no
- * read_iter, so kernel_read() refuses it: it is read through its read()
- * into a buffer mapped in insmod's address space, then copied in.  Each
- * name is checked back with
- * sprint_symbol(): the address must be the symbol's start, and the size
- * is kallsyms' (to the next symbol, so alignment padding included) unless
- * given as name/SIZE; the last symbol of a module's data gets a wrapped
- * size from kallsyms, and then the size must be given.  A
- * variable of a module is dropped (DPROF_TARGET_DEAD) when that module
+ * The module opens no file: userspace gives each name with its address
+ * (dprof-view load reads /proc/kallsyms; kallsyms_lookup_name() is not
+ * exported).  The module checks what it is given:
+ *  - sprint_symbol() must name the address "name+0x0/0xSIZE [module]":
+ *    the start of that symbol; the size is kallsyms' (to the next symbol,
+ *    alignment padding included) unless given as /SIZE, and the last
+ *    symbol of a module's data gets a wrapped one, which must be given;
+ *  - the address must be aligned to history_len (perf refuses a
+ *    breakpoint that is not, and the CPU would watch the aligned bytes);
+ *  - every address a watch of it may write into a debug register must be
+ *    one perf itself accepts (hw_breakpoint_arch_parse(): not the CPU
+ *    entry area, the GDT, the TSS, cpu_tlbstate, cpu_dr7 nor
+ *    __per_cpu_offset, whose breakpoints loop a CPU in #DB).  dprof
+ *    writes the registers itself (watch.c), past those checks, so it runs
+ *    them here: a disabled breakpoint is made on the variable and moved
+ *    through it with modify_user_hw_breakpoint(), which parses each.
+ * A variable of a module is dropped (DPROF_TARGET_DEAD) when that module
  * starts going away; the collector then ends any watch on it.  dprof
  * never dereferences a variable: breakpoints and address compares only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/fs.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/kallsyms.h>
-#include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include "uapi/dprof.h"
 #include "target.h"
 #include "symbols.h"
 #include "resolve.h"
 
-#define KALLSYMS_CHUNK	(64 * 1024)
 #define VAR_MAX_SIZE	32768	/* offsets are u16; keep plans small */
 
 struct variable {
 	char module[MODULE_NAME_LEN];	/* "" for vmlinux */
 	char want_module[MODULE_NAME_LEN];	/* module: prefix given */
 	char name[KSYM_NAME_LEN];
-	unsigned long addr;
+	unsigned long addr;		/* @ADDRESS */
 	unsigned int size;
 	unsigned int given_size;	/* name/SIZE; 0: kallsyms' size */
-	unsigned int matches;		/* lines of /proc/kallsyms that match */
-	char type;			/* kallsyms type letter */
 	int target;
 };
 
@@ -60,161 +62,102 @@ static unsigned int nr_vars;		/* published: read from NMI */
 static unsigned int next_var;
 static bool notifier_on;
 
-/* One "addr type name [module]" line of /proc/kallsyms. */
-static void match_line(char *line)
+/*
+ * sprint_symbol() must give back "name+0x0/0xSIZE [module]": the module
+ * and the size (kallsyms') are taken from it.
+ */
+static int check_symbol(struct variable *v)
 {
-	char *type, *name, *mod, *end;
-	unsigned long addr;
-	unsigned int i;
-
-	type = strchr(line, ' ');
-	if (!type)
-		return;
-	*type++ = '\0';
-	name = strchr(type, ' ');
-	if (!name)
-		return;
-	*name++ = '\0';
-	mod = strchr(name, '\t');
-	if (mod) {
-		*mod++ = '\0';
-		if (*mod == '[')
-			mod++;
-		end = strchr(mod, ']');
-		if (end)
-			*end = '\0';
-	}
-	for (i = 0; i < nr_vars; i++) {
-		struct variable *v = &vars[i];
-
-		if (strcmp(v->name, name))
-			continue;
-		if (*v->want_module && (!mod || strcmp(v->want_module, mod)))
-			continue;
-		if (kstrtoul(line, 16, &addr))
-			continue;
-		if (!v->matches++) {
-			v->addr = addr;
-			v->type = *type;
-			strscpy(v->module, mod ? mod : "", sizeof(v->module));
-		}
-	}
-}
-
-/* Every requested name against /proc/kallsyms, in insmod's context. */
-static int read_kallsyms(void)
-{
-	struct file *f = filp_open("/proc/kallsyms", O_RDONLY, 0);
-	unsigned long ubuf;
-	size_t have = 0;
-	loff_t pos = 0;
-	char *buf, *line, *nl;
-	ssize_t n;
-	int ret = 0;
-
-	if (IS_ERR(f)) {
-		pr_err("watch_symbols: cannot open /proc/kallsyms (%ld); the kernel needs CONFIG_KALLSYMS\n",
-		       PTR_ERR(f));
-		return PTR_ERR(f);
-	}
-	if (!f->f_op->read || !current->mm) {
-		pr_err("watch_symbols: /proc/kallsyms cannot be read from here\n");
-		filp_close(f, NULL);
-		return -EINVAL;
-	}
-	buf = kvmalloc(KALLSYMS_CHUNK + 1, GFP_KERNEL);
-	ubuf = vm_mmap(NULL, 0, KALLSYMS_CHUNK, PROT_READ | PROT_WRITE,
-		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	if (!buf || IS_ERR_VALUE(ubuf)) {
-		if (!IS_ERR_VALUE(ubuf))
-			vm_munmap(ubuf, KALLSYMS_CHUNK);
-		kvfree(buf);
-		filp_close(f, NULL);
-		return -ENOMEM;
-	}
-	for (;;) {
-		n = f->f_op->read(f, (char __user *)ubuf,
-				  KALLSYMS_CHUNK - have, &pos);
-		if (n > 0 && copy_from_user(buf + have, (char __user *)ubuf, n))
-			n = -EFAULT;
-		if (n < 0) {
-			ret = n;
-			pr_err("watch_symbols: reading /proc/kallsyms failed (%d)\n",
-			       ret);
-			break;
-		}
-		have += n;
-		buf[have] = '\0';
-		line = buf;
-		while ((nl = strchr(line, '\n'))) {
-			*nl = '\0';
-			match_line(line);
-			line = nl + 1;
-		}
-		/* Keep the partial last line for the next read. */
-		have = buf + have - line;
-		memmove(buf, line, have);
-		if (!n || have == KALLSYMS_CHUNK)
-			break;
-		cond_resched();
-	}
-	vm_munmap(ubuf, KALLSYMS_CHUNK);
-	kvfree(buf);
-	filp_close(f, NULL);
-	return ret;
-}
-
-/* sprint_symbol() must give back "name+0x0/0xSIZE [module]". */
-static int check_variable(struct variable *v)
-{
-	char buf[KSYM_SYMBOL_LEN], *p;
+	char buf[KSYM_SYMBOL_LEN], *p, *mod, *size_text;
 	unsigned long size;
+	size_t n = strlen(v->name);
 
-	if (!v->matches) {
-		pr_err("watch_symbols=%s%s%s: no such symbol in /proc/kallsyms\n",
-		       v->want_module, *v->want_module ? ":" : "", v->name);
-		return -ENOENT;
-	}
-	if (v->matches > 1) {
-		pr_err("watch_symbols=%s: %u symbols have this name; give the module as module:%s\n",
-		       v->name, v->matches, v->name);
-		return -EINVAL;
-	}
-	if (!v->addr) {
-		pr_err("watch_symbols=%s: /proc/kallsyms shows its address as 0 (kernel.kptr_restrict=2, or no CAP_SYSLOG); load dprof as root with kptr_restrict at most 1\n",
-		       v->name);
-		return -EPERM;
-	}
 	if (v->addr < TASK_SIZE_MAX) {
-		pr_err("watch_symbols=%s: a per-CPU variable (its symbol is an offset); per-CPU variables cannot be watched yet\n",
+		pr_err("watch_symbols=%s: a per-CPU variable (its symbol is an offset); per-CPU variables cannot be watched\n",
 		       v->name);
-		return -EINVAL;
-	}
-	if (!strchr("dDbBrR", v->type)) {
-		pr_err("watch_symbols=%s: a symbol of type '%c', not a variable (data, bss or rodata)\n",
-		       v->name, v->type);
 		return -EINVAL;
 	}
 	/* Another name at +0x0 is an alias (jiffies and jiffies_64). */
 	sprint_symbol(buf, v->addr);
-	p = strstr(buf, "+0x0/");
-	if (p)
+	p = buf + n;
+	if (strncmp(buf, v->name, n) || strncmp(p, "+0x0/", 5))
+		p = NULL;
+	else
 		p += 5;
-	if (!p || kstrtoul(strsep(&p, " "), 16, &size)) {
-		pr_err("watch_symbols=%s: the kernel names its address '%s'; not the start of a variable\n",
-		       v->name, buf);
+	size_text = p ? strsep(&p, " ") : NULL;
+	if (!size_text || kstrtoul(size_text, 16, &size)) {
+		pr_err("watch_symbols=%s@0x%lx: the kernel names that address '%s', not the start of %s\n",
+		       v->name, v->addr, buf, v->name);
 		return -EINVAL;
 	}
+	mod = p && *p == '[' ? p + 1 : NULL;
+	if (mod)
+		mod[strcspn(mod, "]")] = '\0';
+	if (*v->want_module && (!mod || strcmp(mod, v->want_module))) {
+		pr_err("watch_symbols=%s:%s: that address is %s's, not the module's\n",
+		       v->want_module, v->name, mod ? mod : "the kernel image");
+		return -EINVAL;
+	}
+	strscpy(v->module, mod ? mod : "", sizeof(v->module));
 	if (v->given_size) {
 		size = v->given_size;
 	} else if (!size || size > VAR_MAX_SIZE) {
 		/* The last symbol of a module's data gets a wrapped size. */
-		pr_err("watch_symbols=%s: kallsyms gives it %ld bytes; give the size as %s/SIZE (at most %u)\n",
+		pr_err("watch_symbols=%s: kallsyms gives it %ld bytes; give the size as %s@ADDRESS/SIZE (at most %u)\n",
 		       v->name, (long)size, v->name, VAR_MAX_SIZE);
 		return -EINVAL;
 	}
 	v->size = size;
 	return 0;
+}
+
+static void no_trap(struct perf_event *bp, struct perf_sample_data *data,
+		    struct pt_regs *regs)
+{
+}
+
+/*
+ * Every @len-byte slot of the variable, as perf checks a breakpoint on
+ * it: 0, or -errno with the one line that says which and why.
+ */
+static int check_with_perf(const struct variable *v, unsigned int len)
+{
+	struct perf_event_attr attr;
+	struct perf_event *bp;
+	unsigned int off;
+	int ret = 0;
+
+	if (v->addr & (len - 1)) {
+		pr_err("watch_symbols=%s: at 0x%lx, not aligned to history_len=%u: load with history_len=%lu\n",
+		       v->name, v->addr, len, v->addr & -v->addr);
+		return -EINVAL;
+	}
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = v->addr;
+	attr.bp_len = len;
+	attr.bp_type = HW_BREAKPOINT_RW;
+	attr.disabled = 1;	/* checked, never armed */
+	bp = perf_event_create_kernel_counter(&attr, raw_smp_processor_id(),
+					      NULL, no_trap, NULL);
+	if (IS_ERR(bp)) {
+		ret = PTR_ERR(bp);
+		off = 0;
+		goto out;
+	}
+	for (off = len; off < v->size && !ret; off += len) {
+		attr.bp_addr = v->addr + off;
+		ret = modify_user_hw_breakpoint(bp, &attr);
+	}
+	off -= len;
+	perf_event_release_kernel(bp);
+out:
+	if (ret == -ENOSPC)
+		pr_err("watch_symbols=%s: no debug register free to check it with (gdb, perf or ptrace hold them all)\n",
+		       v->name);
+	else if (ret)
+		pr_err("watch_symbols=%s: perf refuses a breakpoint at +%u (0x%lx, %d): the CPU's entry code uses that memory, a breakpoint there would loop in #DB\n",
+		       v->name, off, v->addr + off, ret);
+	return ret;
 }
 
 static int module_going(struct notifier_block *nb, unsigned long state,
@@ -235,7 +178,7 @@ static struct notifier_block module_nb = { .notifier_call = module_going };
 
 static int parse_spec(const char *spec)
 {
-	char *copy, *cursor, *tok, *colon, *slash;
+	char *copy, *cursor, *tok, *colon, *slash, *at;
 	int ret = 0;
 
 	copy = kstrdup(spec, GFP_KERNEL);
@@ -274,6 +217,15 @@ static int parse_spec(const char *spec)
 					break;
 				}
 			}
+			at = strchr(tok, '@');
+			if (at)
+				*at++ = '\0';
+			if (!at || kstrtoul(at, 0, &v->addr) || !v->addr) {
+				pr_err("watch_symbols=%s: no address: give %s@ADDRESS from /proc/kallsyms (dprof-view load does that for names)\n",
+				       tok, tok);
+				ret = -EINVAL;
+				break;
+			}
 			strscpy(v->name, tok, sizeof(v->name));
 			v->target = -1;
 			nr_vars++;
@@ -286,9 +238,9 @@ static int parse_spec(const char *spec)
 static char *watch_symbols;
 module_param(watch_symbols, charp, 0444);
 MODULE_PARM_DESC(watch_symbols,
-		 "Kernel variables to watch with the debug registers, comma-separated symbols of /proc/kallsyms ([module:]name[/SIZE]: the module when the name is ambiguous, the size in bytes when kallsyms has none; at most 8): each is watched sample_window_ms at a time, taking turns with the other watches, so dprof-view classify tells its sharing");
+		 "Kernel variables to watch with the debug registers, comma-separated, as [module:]name@ADDRESS[/SIZE] (the address from /proc/kallsyms, which dprof-view load fills in; the size when kallsyms has none; at most 8): each is watched sample_window_ms at a time, so dprof-view classify tells its sharing");
 
-int dprof_symbols_init(void)
+int dprof_symbols_init(unsigned int len)
 {
 	const char *spec = watch_symbols;
 	unsigned int i, n;
@@ -297,10 +249,11 @@ int dprof_symbols_init(void)
 	if (!spec || !*spec)
 		return 0;
 	ret = parse_spec(spec);
-	if (!ret)
-		ret = read_kallsyms();
-	for (i = 0; i < nr_vars && !ret; i++)
-		ret = check_variable(&vars[i]);
+	for (i = 0; i < nr_vars && !ret; i++) {
+		ret = check_symbol(&vars[i]);
+		if (!ret)
+			ret = check_with_perf(&vars[i], len);
+	}
 	n = nr_vars;
 	/* Not published to the NMI path until the targets exist. */
 	nr_vars = 0;

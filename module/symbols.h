@@ -9,8 +9,8 @@
 
 #define DPROF_MAX_VARIABLES	8
 
-/* watch_symbols= (symbols.c): the variables to watch. */
-int dprof_symbols_init(void);
+/* watch_symbols= (symbols.c): the variables to watch, @len bytes a slot. */
+int dprof_symbols_init(unsigned int len);
 void dprof_symbols_exit(void);
 unsigned int dprof_nr_variables(void);
 struct dprof_resolved;

@@ -92,7 +92,8 @@ static inline int dprof_target_of_cache(const struct kmem_cache *s)
 	for (i = 0; i < DPROF_INDEX_PROBES; i++) {
 		const struct dprof_cache_slot *slot =
 			&dprof_cache_index[dprof_index_slot(s, i)];
-		struct kmem_cache *c = READ_ONCE(slot->cache);
+		/* Acquire: paired with the publication's store-release. */
+		struct kmem_cache *c = smp_load_acquire(&slot->cache);
 		int t;
 
 		if (!c)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Module parameters for tests only (testparams.h): the user's are in
- * the files they configure.  Each opens a window a test needs (a reserve held while a
- * cache is destroyed, a late scan, a failed allocation at a chosen point
- * of init, the counter path of IBS/PEBS without their hardware).
+ * the files they configure.  Each opens a window a test needs (a late
+ * scan, a failed allocation at a chosen point of init, the counter path
+ * of IBS/PEBS without their hardware).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,11 +13,6 @@
 #include "compat.h"
 #include "testparams.h"
 #include "sample.h"
-
-static unsigned int test_reserve_delay_ms;
-module_param(test_reserve_delay_ms, uint, 0444);
-MODULE_PARM_DESC(test_reserve_delay_ms,
-		 "Tests only: busy-wait this long (0..1000 ms, interrupts off) inside each reserve of the object to watch, so a test can destroy the cache in that window (default 0)");
 
 static char *test_perf = "off";
 module_param(test_perf, charp, 0444);
@@ -34,13 +29,13 @@ module_param(test_fail_nth, uint, 0444);
 MODULE_PARM_DESC(test_fail_nth,
 		 "Tests only, on kernels with CONFIG_FAULT_INJECTION: the N-th slab or page allocation of the load's init fails (as /proc/<pid>/fail-nth, counted from the start of dprof's init); the kernel log says whether it was reached (default 0: off)");
 
+static bool test_inuse = true;
+module_param(test_inuse, bool, 0444);
+MODULE_PARM_DESC(test_inuse,
+		 "Tests only: N leaves the in-use tick out, so that a test can tell what the tick alone costs an idle CPU (default Y)");
+
 int dprof_test_params(struct dprof_test_config *tc, int sampler)
 {
-	if (test_reserve_delay_ms > 1000) {
-		pr_err("test_reserve_delay_ms=%u: must be between 0 and 1000\n",
-		       test_reserve_delay_ms);
-		return -EINVAL;
-	}
 	if (test_scan_delay_ms > 10000) {
 		pr_err("test_scan_delay_ms=%u: must be between 0 and 10000\n",
 		       test_scan_delay_ms);
@@ -63,9 +58,19 @@ int dprof_test_params(struct dprof_test_config *tc, int sampler)
 		       test_perf);
 		return -EINVAL;
 	}
-	tc->reserve_delay_ms = test_reserve_delay_ms;
 	tc->scan_delay_ms = test_scan_delay_ms;
+	tc->no_inuse = !test_inuse;
 	return 0;
+}
+
+static unsigned int test_rescan_ms = 1000;
+module_param(test_rescan_ms, uint, 0444);
+MODULE_PARM_DESC(test_rescan_ms,
+		 "Tests only: target=all looks for new caches every N ms (1..1000, default 1000), to race rescans with cache destroys");
+
+unsigned int dprof_test_rescan_ms(void)
+{
+	return clamp(test_rescan_ms, 1U, 1000U);
 }
 
 void dprof_test_fail_nth_note(const char *stage)

@@ -2,19 +2,23 @@
 /*
  * The parameters only tests set (testparams.c), apart from the user's
  * (main.c): each makes a race or a failure happen on demand, and none
- * changes what dprof measures when left at 0 or off.
+ * changes what dprof measures when left at 0 or off.  Built only with
+ * DPROF_TESTS (Kbuild): the packages' module has none of them.
  */
 #ifndef DPROF_TESTPARAMS_H
 #define DPROF_TESTPARAMS_H
 
 #include "sample.h"
 
+struct dentry;
+
 struct dprof_test_config {
-	unsigned int reserve_delay_ms;	/* history.c: hold each reserve */
 	enum dprof_test_perf perf;	/* sample.c: a counter, IBS/PEBS path */
 	unsigned int scan_delay_ms;	/* scan.c: start the scan this late */
+	bool no_inuse;			/* inuse.c: no in-use tick */
 };
 
+#ifdef DPROF_TESTS
 /* The tests' parameters, checked against @sampler (sampler=): 0 or -EINVAL. */
 int dprof_test_params(struct dprof_test_config *tc, int sampler);
 /*
@@ -25,5 +29,37 @@ int dprof_test_params(struct dprof_test_config *tc, int sampler);
 int dprof_test_fail_nth_run(int (*setup)(void));
 /* test_fail_nth=: how many allocation points @stage passed, logged. */
 void dprof_test_fail_nth_note(const char *stage);
+/* test_rescan_ms=: how often target=all looks for new caches. */
+unsigned int dprof_test_rescan_ms(void);
+/* The tests' debugfs files (testfiles.c), in dprof's folder. */
+void dprof_test_files(struct dentry *dir);
+#else
+/* The packages' build: no test knob, the defaults. */
+static inline int dprof_test_params(struct dprof_test_config *tc, int sampler)
+{
+	tc->perf = DPROF_TEST_PERF_OFF;
+	tc->scan_delay_ms = 0;
+	tc->no_inuse = false;
+	return 0;
+}
+
+static inline int dprof_test_fail_nth_run(int (*setup)(void))
+{
+	return setup();
+}
+
+static inline void dprof_test_fail_nth_note(const char *stage)
+{
+}
+
+static inline unsigned int dprof_test_rescan_ms(void)
+{
+	return 1000;
+}
+
+static inline void dprof_test_files(struct dentry *dir)
+{
+}
+#endif
 
 #endif

@@ -1,24 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The watch and its debug registers (see watch.h): the watched object's
- * fields and state word, its breakpoints on every CPU, CPU hotplug, and
- * the kick that wakes the collector.  Everything that arms or disarms
- * goes through dprof_watch_publish(), dprof_watch_arm() and
+ * fields and state word, its breakpoints on every watched CPU, CPU
+ * hotplug, and the kick that wakes the collector.  Everything that arms
+ * or disarms goes through dprof_watch_publish(), dprof_watch_arm() and
  * dprof_watch_disarm(), which also count what it costs.
  *
- * Breakpoints are per-CPU kernel counters created by dprof (not
- * register_wide_hw_breakpoint, which covers only the CPUs online when it
- * is called); a hotplug callback arms a CPU that comes online and
- * releases one that goes, and the history is flagged CPUS_CHANGED.
- * Locking order: the CPU hotplug lock, then watch_lock.
+ * The breakpoints are made once, at load (dprof_watch_park()): per-CPU
+ * kernel counters (not register_wide_hw_breakpoint, which covers only the
+ * CPUs online when it is called), read/write, history_len bytes, on
+ * parking addresses inside dprof that nothing accesses.  They are kept
+ * for the module's life ("parked") and pointed at the watched object by
+ * writing the address registers: on the local CPU directly, on the others
+ * by an asynchronous IPI that sets each CPU's registers from the current
+ * watch when it runs, so late or repeated ones do no harm.  perf's
+ * per-arm way (a counter made and released on every CPU for every object)
+ * takes milliseconds; an skbuff lives microseconds.
  *
- * Parked mode (dprof_watch_parked: history_pick with one breakpoint per
- * offset; design.rst, "Objects chosen at allocation"): the breakpoints
- * are created once per CPU on parking addresses inside dprof and kept;
- * arming writes the address registers, on the local CPU directly and on
- * the others through an asynchronous IPI that sets each CPU's registers
- * from the current watch when it runs, so late or repeated ones do no
- * harm.
+ * What that takes from the machine:
+ *  - registers: watch_slots of the four on every watched CPU, by default
+ *    every one free at load but one, so that gdb, ptrace, kgdb and perf's
+ *    mem: events still get one;
+ *  - CPUs: the watched ones are those not isolated (isolcpus=,
+ *    nohz_full=: cpu_is_isolated()); an isolated CPU gets no breakpoint,
+ *    no IPI, and its accesses are not seen;
+ *  - IPIs: one per watched CPU for each arm and each disarm, bounded by
+ *    history_max_arms a second.
+ *
+ * Registers behind dprof's back.  perf installs a CPU's breakpoints in
+ * first-free order and installs every one again whenever another comes to
+ * that CPU (ctx_resched()), writing each one's counter_arch_bp() address:
+ * dprof keeps that copy in step with every register write (compat.h), so
+ * the address survives but the register may change.  So before it writes,
+ * dprof finds each of its breakpoints by the address it last gave it
+ * (locate()).  hw_breakpoint_restore() (after every text_poke(), under
+ * kgdb, after a KVM exit) writes perf's own copy of the registers
+ * (cpu_debugreg, out of a module's reach), the addresses of the last
+ * install: found the same way, set again, and the watch they were
+ * following flagged.  A trap counts for the watch only while the register
+ * that raised it holds the watch's current address (dprof_watch_trap_ok());
+ * the others are counted as stale.
+ *
+ * Locking order: the CPU hotplug lock, then watch_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,6 +52,7 @@
 #include <linux/irq_work.h>
 #include <linux/smp.h>
 #include <linux/kthread.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/wait.h>
@@ -37,8 +61,8 @@
 #include "uapi/dprof.h"
 #include "watch.h"
 #include "own.h"
-#include "allocount.h"
 #include "compat.h"
+#include "cpus.h"
 #include "stats.h"
 #include "watch_config.h"
 
@@ -46,39 +70,37 @@ struct watch dprof_watch;
 struct dprof_history_config dprof_watch_cfg;
 struct watch_stats dprof_watch_stats;
 struct watch_hits dprof_watch_hits;
-unsigned int dprof_watch_bps_per_offset = 1;
 
-/*
- * Per CPU: the breakpoints (nr_offsets * bps_per_offset of them) and the
- * last write trap, see dprof_watch_second_report().
- */
+/* Per CPU: the breakpoints and what dprof knows of their registers. */
 struct watch_cpu {
 	struct perf_event *bp[MAX_BPS];
-	int slot[MAX_BPS];	/* parked mode: DR index of bp[w], -1 none */
-	call_single_data_t sync;	/* parked mode: set this CPU's registers */
-	struct pt_regs *w_regs;
-	unsigned long w_ip;
-	unsigned int w_watch;
-	/* parked mode: the address slot[w] holds, perf's copy too */
+	int slot[MAX_BPS];	/* DR index of bp[w], -1 none */
+	/* the address bp[w]'s register and perf's copy were given last */
 	unsigned long written[MAX_BPS];
+	call_single_data_t sync;	/* sets this CPU's registers */
+	int sync_queued;	/* that IPI is queued or running */
+	/* written on this CPU with interrupts off, read by status */
 	u64 rewritten;		/* found otherwise: someone wrote them */
+	u64 moved;		/* found in another register: perf reinstalled */
+	u64 stale;		/* traps on an address no longer watched */
 };
 
-bool dprof_watch_parked;
-int dprof_pick = DPROF_PICK_CLOSED;
-/* The type an allocation through the "any" gate named, or -1. */
-static atomic_t pick_named = ATOMIC_INIT(-1);
 /* The parking addresses: one word per register, never accessed. */
 static u64 park_area[MAX_BPS] __aligned(64);
 
 static DEFINE_PER_CPU(struct watch_cpu, watch_cpu);
-static unsigned int parked_offsets;	/* breakpoints kept per CPU */
+static unsigned int nr_bps;		/* breakpoints kept per watched CPU */
+static unsigned int free_at_load;	/* registers no one held at load */
 static DEFINE_MUTEX(watch_lock);	/* breakpoints, after cpus_read_lock */
-static bool armed;			/* under watch_lock */
+static bool parked;			/* under watch_lock */
 static perf_overflow_handler_t hit_handler;
 static int hotplug_state = -1;
-static unsigned int slots;		/* debug registers dprof could get */
 static u32 next_id = 1;
+
+static unsigned int watch_slots;
+module_param(watch_slots, uint, 0444);
+MODULE_PARM_DESC(watch_slots,
+		 "Debug registers dprof may hold on each CPU, 1..4, one offset of an object each (default 0: every one free at load but one, left for gdb, ptrace and perf)");
 
 /* ---- the kick ---------------------------------------------------------- */
 
@@ -99,16 +121,14 @@ void dprof_watch_kick(void)
 	irq_work_queue(&kick_work);
 }
 
-/* The collector's sleep: until a kick, a stop, or 5 ms. */
-void dprof_watch_wait(void)
+/* The collector's sleep: until a kick, a stop, or @timeout jiffies. */
+void dprof_watch_wait(unsigned long timeout)
 {
 	wait_event_interruptible_timeout(kick_wq, READ_ONCE(kicked) ||
-					 kthread_should_stop(),
-					 msecs_to_jiffies(5));
+					 kthread_should_stop(), timeout);
 	WRITE_ONCE(kicked, false);
 }
 
-/* After the hooks are gone: no kick may run once the module is freed. */
 static void sync_wait(unsigned int cpu);
 
 /*
@@ -124,143 +144,116 @@ void dprof_watch_sync(void)
 	irq_work_sync(&kick_work);
 	for_each_possible_cpu(cpu)
 		sync_wait(cpu);
+	/* A handler that cleared its flag may still be returning. */
+	synchronize_rcu();
 }
 
-/* ---- the registers (process context, cpus_read_lock + watch_lock) ------ */
-
-static void disarm_cpu(unsigned int cpu)
-{
-	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
-	int i;
-
-	for (i = 0; i < MAX_BPS; i++) {
-		if (wc->bp[i]) {
-			dprof_own_release(wc->bp[i]);
-			wc->bp[i] = NULL;
-		}
-		wc->slot[i] = -1;
-	}
-	wc->w_regs = NULL;
-}
-
-static int arm_cpu(unsigned int cpu)
-{
-	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
-	const unsigned int per_offset = dprof_watch_bps_per_offset;
-	struct perf_event_attr attr;
-	struct perf_event *bp;
-	unsigned int w, k, n = 0;
-	void *ctx;
-
-	for (w = 0; w < (dprof_watch_parked ? parked_offsets :
-			 dprof_watch.nr_offsets); w++) {
-		for (k = 0; k < per_offset; k++) {
-			bool write_only = k == 0 && per_offset > 1;
-
-			if (n == MAX_BPS) {	/* the plan outgrew the registers */
-				disarm_cpu(cpu);
-				return -ENOSPC;
-			}
-			ctx = (void *)(unsigned long)(w << 1 | write_only);
-			hw_breakpoint_init(&attr);
-			attr.bp_addr = dprof_watch_parked ?
-				       (unsigned long)&park_area[w] :
-				       dprof_watch.addr + dprof_watch.offset[w];
-			attr.bp_len = dprof_watch_cfg.len;
-			attr.bp_type = write_only ? HW_BREAKPOINT_W :
-				       HW_BREAKPOINT_RW;
-			bp = dprof_own_counter(&attr, cpu, hit_handler, ctx);
-			if (IS_ERR(bp)) {
-				disarm_cpu(cpu);
-				return PTR_ERR(bp);
-			}
-			wc->bp[n++] = bp;
-		}
-	}
-	return 0;
-}
-
-/* On each CPU: is every write-only breakpoint below its read/write twin? */
-static void check_slot_order(void *bad)
-{
-	unsigned long dr7, addr[4];
-	unsigned int w, i;
-
-	dprof_read_debugregs(addr, &dr7);
-	for (w = 0; w < dprof_watch.nr_offsets; w++) {
-		unsigned long a = dprof_watch.addr + dprof_watch.offset[w];
-		int wslot = -1, rwslot = -1;
-
-		for (i = 0; i < 4; i++) {
-			unsigned int type = dprof_dr7_type(dr7, i);
-
-			if (!dprof_dr7_enabled(dr7, i) || addr[i] != a)
-				continue;
-			if (type == DPROF_DR_RW_WRITE && wslot < 0)
-				wslot = i;
-			else if (type == DPROF_DR_RW_READWRITE && rwslot < 0)
-				rwslot = i;
-		}
-		if (wslot < 0 || rwslot < 0 || wslot > rwslot)
-			WRITE_ONCE(*(bool *)bad, true);
-	}
-}
-
-/* ---- parked mode ------------------------------------------------------ */
+/* ---- the registers of this CPU (interrupts off) ------------------------ */
 
 /*
- * Do this CPU's parked registers hold what it wrote?  perf's reschedules
- * write each breakpoint's counter_arch_bp() address (dprof_bp_point()
- * keeps it in step), but hw_breakpoint_restore() after a text_poke()
- * (a static key: a CPU going offline flips some), kgdb or a KVM exit
- * writes cpu_debugreg, perf's last install, out of dprof's reach.
+ * Find each breakpoint's register: the one it was in, if it still holds
+ * the address dprof gave it; else the register that does (perf
+ * reinstalled the CPU's breakpoints, counted as moved); else the same one,
+ * rewritten behind dprof (counted: false).
  */
-static bool slots_held(const struct watch_cpu *wc)
+static bool locate(struct watch_cpu *wc)
 {
 	unsigned long dr[4], dr7;
-	unsigned int w;
+	unsigned int w, i;
+	bool held = true;
 
 	dprof_read_debugregs(dr, &dr7);
-	for (w = 0; w < parked_offsets; w++) {
-		int i = READ_ONCE(wc->slot[w]);
+	for (w = 0; w < nr_bps; w++) {
+		int at = READ_ONCE(wc->slot[w]);
 
-		if (i >= 0 && dr[i] != wc->written[w])
-			return false;
+		if (at < 0 || (dr[at] == wc->written[w] &&
+			       dprof_dr7_enabled(dr7, at)))
+			continue;
+		for (i = 0; i < 4; i++)
+			if (dr[i] == wc->written[w] &&
+			    dprof_dr7_enabled(dr7, i) &&
+			    dprof_dr7_type(dr7, i) == DPROF_DR_RW_READWRITE)
+				break;
+		if (i < 4) {
+			WRITE_ONCE(wc->slot[w], i);
+			WRITE_ONCE(wc->moved, wc->moved + 1);
+		} else {
+			held = false;
+		}
 	}
-	return true;
+	return held;
+}
+
+/* The address breakpoint @w of this CPU is to hold for the watch now. */
+static unsigned long wanted_address(unsigned int w)
+{
+	unsigned long addr = READ_ONCE(dprof_watch.addr);
+
+	if (addr && w < READ_ONCE(dprof_watch.nr_offsets))
+		return addr + dprof_watch.offset[w];
+	return (unsigned long)&park_area[w];
 }
 
 /*
- * This CPU's registers from the watch as it is now: its offsets while an
- * object is armed (addr set), the parking addresses otherwise, each in
- * the register and in perf's copy.  Interrupts off (an IPI, the hook's
- * own section, the in-use tick).  Registers found rewritten are counted;
- * when they were following the watch still running, this CPU missed its
- * accesses for a while, which is flagged.
+ * This CPU's registers from the watch as it is now, each in the register
+ * and in perf's copy.  Registers found rewritten are counted; when they
+ * were following the watch still running, this CPU missed its accesses
+ * for a while, which is flagged.  An address that is not aligned to the
+ * watched length never reaches a register (perf would refuse it): that
+ * breakpoint is parked instead.
  */
 static void sync_registers(void)
 {
 	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
 	unsigned long addr = READ_ONCE(dprof_watch.addr);
-	unsigned int nr = READ_ONCE(dprof_watch.nr_offsets), w;
+	unsigned int w;
 
-	if (!slots_held(wc)) {
-		wc->rewritten++;
-		if (addr && nr && wc->written[0] == addr + dprof_watch.offset[0])
+	if (!nr_bps || !wc->bp[0])
+		return;
+	if (!locate(wc)) {
+		WRITE_ONCE(wc->rewritten, wc->rewritten + 1);
+		if (addr && READ_ONCE(dprof_watch.nr_offsets) &&
+		    wc->written[0] == addr + dprof_watch.offset[0])
 			WRITE_ONCE(dprof_watch.cpus_changed, true);
 	}
-	for (w = 0; w < parked_offsets; w++) {
-		unsigned long val = addr && w < nr ?
-				    addr + dprof_watch.offset[w] :
-				    (unsigned long)&park_area[w];
-		int i = READ_ONCE(wc->slot[w]);
+	for (w = 0; w < nr_bps; w++) {
+		unsigned long val = wanted_address(w);
+		int at = READ_ONCE(wc->slot[w]);
 
-		if (i < 0)
+		if (val & (dprof_watch_cfg.len - 1))
+			val = (unsigned long)&park_area[w];
+		if (at < 0)
 			continue;
-		dprof_bp_point(wc->bp[w], val);
-		dprof_write_debugreg(i, val);
+		dprof_bp_retarget(wc->bp[w], at, val);
 		wc->written[w] = val;
 	}
+}
+
+/*
+ * #DB, for a trap of breakpoint @w: true when its register holds the
+ * address the watch wants now.  False for a register that an IPI has not
+ * pointed at the new watch yet (a trap on the last object, which may be
+ * free by now) or that was rewritten behind dprof: counted as stale, and
+ * this CPU's registers are set again at once.  The register is found
+ * first: perf may have moved the breakpoint since dprof last looked.
+ */
+bool dprof_watch_trap_ok(unsigned int w)
+{
+	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
+	unsigned long dr[4], dr7;
+	int at;
+
+	if (w >= nr_bps || !wc->bp[0])
+		return false;
+	locate(wc);
+	at = READ_ONCE(wc->slot[w]);
+	dprof_read_debugregs(dr, &dr7);
+	if (at >= 0 && dr[at] == wc->written[w] &&
+	    wc->written[w] == wanted_address(w))
+		return true;
+	WRITE_ONCE(wc->stale, wc->stale + 1);
+	sync_registers();
+	return false;
 }
 
 /* This CPU: which debug register perf gave each parked breakpoint. */
@@ -272,12 +265,12 @@ static void find_slots(void *unused)
 
 	dprof_read_debugregs(addr, &dr7);
 	for (w = 0; w < MAX_BPS; w++) {
-		wc->slot[w] = -1;
+		WRITE_ONCE(wc->slot[w], -1);
 		wc->written[w] = (unsigned long)&park_area[w];
-		for (i = 0; i < 4 && w < parked_offsets; i++)
+		for (i = 0; i < 4 && w < nr_bps && wc->bp[w]; i++)
 			if (dprof_dr7_enabled(dr7, i) &&
 			    addr[i] == (unsigned long)&park_area[w])
-				wc->slot[w] = i;
+				WRITE_ONCE(wc->slot[w], i);
 	}
 	sync_registers();	/* a CPU coming online joins the watch */
 }
@@ -285,22 +278,53 @@ static void find_slots(void *unused)
 /* The in-use tick (hard irq): rewritten registers set again, flagged. */
 void dprof_watch_check_here(void)
 {
-	if (READ_ONCE(dprof_watch_parked) &&
-	    !slots_held(this_cpu_ptr(&watch_cpu)))
-		sync_registers();
+	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
+	unsigned long dr[4], dr7;
+	unsigned int w;
+
+	if (!READ_ONCE(parked) || !wc->bp[0])
+		return;
+	dprof_read_debugregs(dr, &dr7);
+	for (w = 0; w < nr_bps; w++) {
+		int at = READ_ONCE(wc->slot[w]);
+
+		if (at >= 0 && dr[at] != wc->written[w]) {
+			sync_registers();
+			return;
+		}
+	}
 }
 
 static void sync_ipi(void *unused)
 {
+	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
+
+	WRITE_ONCE(wc->sync_queued, 0);
+	/* Cleared before the watch is read: one published later sends again. */
+	smp_mb();
 	sync_registers();
+}
+
+/*
+ * Queue @cpu's IPI unless one is queued or running: it reads the watch
+ * when it runs.  Never on a csd whose last call may still be running:
+ * the kernel unlocks an asynchronous csd before it calls its function.
+ */
+static void queue_sync(unsigned int cpu)
+{
+	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
+
+	if (xchg(&wc->sync_queued, 1))
+		return;
+	if (smp_call_function_single_async(cpu, &wc->sync))
+		WRITE_ONCE(wc->sync_queued, 0);	/* offline */
 }
 
 /*
  * From the allocation hook (any context but NMI, preemption off): the
  * watch was just published on @dprof_watch.addr.  This CPU's registers
- * now, before the object reaches its caller; the others' by an
- * asynchronous IPI.  A CPU whose IPI is still pending (-EBUSY) syncs to
- * the newest watch anyway.
+ * now, before the object reaches its caller; the other watched CPUs' by
+ * an asynchronous IPI.
  */
 void dprof_watch_arm_here(void)
 {
@@ -310,60 +334,59 @@ void dprof_watch_arm_here(void)
 	local_irq_save(flags);
 	sync_registers();
 	local_irq_restore(flags);
-	for_each_online_cpu(cpu) {
-		struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
-
-		if (cpu != self)
-			smp_call_function_single_async(cpu, &wc->sync);
-	}
+	for_each_online_cpu(cpu)
+		if (cpu != self && dprof_cpu_watched(cpu))
+			queue_sync(cpu);
 }
 
-/*
- * The any gate matched an allocation of @target (hook context): it names
- * the type, once, and closes.  The name waits for the collector.
- */
-void dprof_pick_name(int target)
-{
-	if (atomic_cmpxchg(&pick_named, -1, target) == -1) {
-		WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
-		dprof_watch_kick();
-	}
-}
-
-int dprof_pick_take_name(void)
-{
-	/* From the counters, without the gate's timing (allocount.h). */
-	int target = dprof_alloc_count_draw(dprof_watch_cfg.pick_types);
-
-	if (target >= 0)
-		return target;
-	target = atomic_xchg(&pick_named, -1);
-
-	if (target < 0 && READ_ONCE(dprof_pick) == DPROF_PICK_CLOSED)
-		WRITE_ONCE(dprof_pick, DPROF_PICK_ANY);
-	return target;
-}
-
-void dprof_pick_open(int target)
-{
-	/* After the watch is WAITING: a hook that sees the gate finds it ready. */
-	smp_store_release(&dprof_pick, target);
-}
-
-void dprof_pick_close(void)
-{
-	WRITE_ONCE(dprof_pick, DPROF_PICK_CLOSED);
-	atomic_set(&pick_named, -1);
-}
-
-/* Until no IPI of dprof's is pending for @cpu: none may outlive it. */
+/* Until no IPI of dprof's is queued for @cpu or running there. */
 static void sync_wait(unsigned int cpu)
 {
-	while (dprof_csd_pending(&per_cpu_ptr(&watch_cpu, cpu)->sync))
+	while (READ_ONCE(per_cpu_ptr(&watch_cpu, cpu)->sync_queued))
 		cpu_relax();
 }
 
-/* The tick reads slot[], then bp[], irqs off: a grace period after this. */
+/* ---- making and releasing them (process context) ----------------------- */
+
+static void release_cpu(unsigned int cpu)
+{
+	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
+	int i;
+
+	for (i = 0; i < MAX_BPS; i++) {
+		if (wc->bp[i]) {
+			dprof_own_release(wc->bp[i]);
+			wc->bp[i] = NULL;
+		}
+		wc->slot[i] = -1;
+	}
+}
+
+/* @n breakpoints on @cpu's parking addresses; 0 or -errno, none kept. */
+static int make_cpu(unsigned int cpu, unsigned int n)
+{
+	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
+	struct perf_event_attr attr;
+	struct perf_event *bp;
+	unsigned int w;
+
+	for (w = 0; w < n; w++) {
+		hw_breakpoint_init(&attr);
+		attr.bp_addr = (unsigned long)&park_area[w];
+		attr.bp_len = dprof_watch_cfg.len;
+		attr.bp_type = HW_BREAKPOINT_RW;
+		bp = dprof_own_counter(&attr, cpu, hit_handler,
+				       (void *)(unsigned long)w);
+		if (IS_ERR(bp)) {
+			release_cpu(cpu);
+			return PTR_ERR(bp);
+		}
+		wc->bp[w] = bp;
+	}
+	return 0;
+}
+
+/* The tick reads slot[] then bp[] with interrupts off: a grace period. */
 static void unpublish_slots(unsigned int cpu)
 {
 	struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
@@ -373,47 +396,48 @@ static void unpublish_slots(unsigned int cpu)
 		WRITE_ONCE(wc->slot[i], -1);
 }
 
-static void disarm_all(void)
+static void release_all(void)
 {
 	unsigned int cpu;
 
+	WRITE_ONCE(parked, false);
 	for_each_possible_cpu(cpu)
 		unpublish_slots(cpu);
-	if (dprof_watch_parked)
-		synchronize_rcu();
-	for_each_possible_cpu(cpu)
-		disarm_cpu(cpu);
-	armed = false;
+	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		sync_wait(cpu);
+		release_cpu(cpu);
+	}
+	/* A sync IPI may still be returning: see dprof_watch_sync(). */
+	synchronize_rcu();
 }
 
-static int arm_all(void)
+static int make_all(unsigned int n)
 {
 	unsigned int cpu;
-	bool bad = false;
 	int ret;
 
 	for_each_online_cpu(cpu) {
-		ret = arm_cpu(cpu);
+		if (!dprof_cpu_watched(cpu))
+			continue;
+		ret = make_cpu(cpu, n);
 		if (ret) {
-			disarm_all();
+			for_each_possible_cpu(cpu)
+				release_cpu(cpu);
 			return ret;
 		}
 	}
-	armed = true;
-	if (dprof_watch_bps_per_offset > 1)
-		on_each_cpu(check_slot_order, &bad, 1);
-	dprof_watch.rw_unsure = bad || dprof_watch_bps_per_offset == 1;
 	return 0;
 }
 
 static int watch_cpu_online(unsigned int cpu)
 {
 	mutex_lock(&watch_lock);
-	if (armed) {
+	if (parked && dprof_cpu_watched(cpu)) {
 		WRITE_ONCE(dprof_watch.cpus_changed, true);
-		if (arm_cpu(cpu))
+		if (make_cpu(cpu, nr_bps))
 			dprof_watch_stats.nospc++;
-		else if (dprof_watch_parked)
+		else
 			smp_call_function_single(cpu, find_slots, NULL, 1);
 	}
 	mutex_unlock(&watch_lock);
@@ -423,13 +447,13 @@ static int watch_cpu_online(unsigned int cpu)
 static int watch_cpu_offline(unsigned int cpu)
 {
 	mutex_lock(&watch_lock);
-	if (armed && (!dprof_watch_parked || READ_ONCE(dprof_watch.addr)))
+	if (parked && READ_ONCE(dprof_watch.addr))
 		WRITE_ONCE(dprof_watch.cpus_changed, true);
 	unpublish_slots(cpu);
-	if (dprof_watch_parked)
-		synchronize_rcu();
-	disarm_cpu(cpu);
+	synchronize_rcu();
 	sync_wait(cpu);
+	release_cpu(cpu);
+	synchronize_rcu();
 	mutex_unlock(&watch_lock);
 	return 0;
 }
@@ -439,6 +463,11 @@ int dprof_watch_setup(perf_overflow_handler_t handler)
 	unsigned int cpu;
 	int ret;
 
+	if (watch_slots > MAX_BPS) {
+		pr_err("watch_slots=%u: must be between 1 and %d (0: all free but one)\n",
+		       watch_slots, MAX_BPS);
+		return -EINVAL;
+	}
 	hit_handler = handler;
 	for_each_possible_cpu(cpu) {
 		struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
@@ -455,80 +484,59 @@ int dprof_watch_setup(perf_overflow_handler_t handler)
 }
 
 /*
- * Parked mode, after dprof_watch_probe_slots(): keep @offsets breakpoints
- * on every CPU for good.  0, or -errno with nothing kept.
+ * Keep breakpoints on every watched CPU for good: as many as watch_slots
+ * says of those free on every CPU now.  Returns how many (0: none, the
+ * reason in status).
  */
-int dprof_watch_park(unsigned int offsets)
+unsigned int dprof_watch_park(void)
 {
-	int ret;
+	unsigned int n, want, cpu;
+	int ret = -ENOSPC;
 
 	cpus_read_lock();
 	mutex_lock(&watch_lock);
-	parked_offsets = offsets;
-	dprof_watch_parked = true;
-	dprof_watch.addr = 0;
-	ret = arm_all();
-	if (ret) {
-		dprof_watch_parked = false;
-		parked_offsets = 0;
-	} else {
+	for (n = MAX_BPS; n > 0; n--) {
+		ret = make_all(n);
+		if (!ret)
+			break;
+	}
+	free_at_load = n;
+	if (n) {
+		for_each_possible_cpu(cpu)
+			release_cpu(cpu);
+	} else if (ret != -ENOSPC) {
+		pr_warn("debug registers unavailable (%d)\n", ret);
+	}
+	want = watch_slots ? min(watch_slots, free_at_load) :
+	       free_at_load ? free_at_load - 1 : 0;
+	nr_bps = 0;
+	if (want && !make_all(want)) {
+		nr_bps = want;
+		WRITE_ONCE(parked, true);
 		on_each_cpu(find_slots, NULL, 1);
 	}
 	mutex_unlock(&watch_lock);
 	cpus_read_unlock();
-	return ret;
+	return nr_bps;
 }
 
 void dprof_watch_teardown(void)
 {
 	unsigned int cpu;
 
-	if (dprof_watch_parked) {
-		cpus_read_lock();
-		mutex_lock(&watch_lock);
-		disarm_all();
-		dprof_watch_parked = false;
-		mutex_unlock(&watch_lock);
-		cpus_read_unlock();
-	}
+	cpus_read_lock();
+	mutex_lock(&watch_lock);
+	if (parked)
+		release_all();
+	nr_bps = 0;
+	mutex_unlock(&watch_lock);
+	cpus_read_unlock();
 	/* No sync may run once the module is gone. */
 	for_each_possible_cpu(cpu)
 		sync_wait(cpu);
 	if (hotplug_state >= 0)
 		cpuhp_remove_state_nocalls(hotplug_state);
 	hotplug_state = -1;
-}
-
-unsigned int dprof_watch_probe_slots(void)
-{
-	static u64 probe_target;
-	const unsigned int per_offset = dprof_watch_bps_per_offset;
-	unsigned int n;
-	int ret = 0;
-
-	cpus_read_lock();
-	mutex_lock(&watch_lock);
-	dprof_watch.addr = (unsigned long)&probe_target;
-	memset(dprof_watch.offset, 0, sizeof(dprof_watch.offset));
-	for (n = MAX_BPS / per_offset; n > 0; n--) {
-		dprof_watch.nr_offsets = n;
-		ret = arm_all();
-		disarm_all();
-		if (!ret)
-			break;
-	}
-	dprof_watch.addr = 0;
-	mutex_unlock(&watch_lock);
-	cpus_read_unlock();
-	if (ret && ret != -ENOSPC)
-		pr_warn("debug registers unavailable (%d)\n", ret);
-	slots = n * per_offset;
-	return slots;
-}
-
-bool dprof_watch_tells_writes(void)
-{
-	return dprof_watch_bps_per_offset > 1;
 }
 
 /* ---- arming and disarming (the collector thread) ----------------------- */
@@ -564,29 +572,41 @@ void dprof_watch_publish(u32 id, enum watch_kind kind, int target,
 	atomic_long_set_release(&w->word, make_word(id, W_ARMING));
 }
 
+static void sync_now(void *unused)
+{
+	sync_registers();
+}
+
+/* Every watched CPU's registers from the watch, waiting for each. */
+static void sync_all(void)
+{
+	struct cpumask cpus;
+	unsigned int cpu;
+
+	cpumask_clear(&cpus);
+	for_each_online_cpu(cpu)
+		if (dprof_cpu_watched(cpu))
+			cpumask_set_cpu(cpu, &cpus);
+	on_each_cpu_mask(&cpus, sync_now, NULL, 1);
+}
+
 int dprof_watch_arm(u32 id)
 {
 	struct watch_stats *s = &dprof_watch_stats;
 	u64 start = get_cycles();
-	int ret;
 
 	/* cpus_read_lock() held: not asserted, the kernel does not export that */
 	mutex_lock(&watch_lock);
-	if (dprof_watch_parked) {
-		on_each_cpu(sync_ipi, NULL, 1);
-		ret = 0;
-	} else {
-		ret = arm_all();
-	}
-	mutex_unlock(&watch_lock);
-	if (ret) {
-		if (ret == -ENOSPC)
-			s->nospc++;
+	if (!parked) {
+		mutex_unlock(&watch_lock);
+		s->nospc++;
 		dprof_watch.addr = 0;
 		atomic_long_set_release(&dprof_watch.word,
 					make_word(id, W_IDLE));
-		return ret;
+		return -ENOSPC;
 	}
+	sync_all();
+	mutex_unlock(&watch_lock);
 	start = get_cycles() - start;
 	s->arms++;
 	s->arm_cycles += start;
@@ -602,40 +622,13 @@ void dprof_watch_disarm(void)
 
 	cpus_read_lock();
 	mutex_lock(&watch_lock);
-	if (dprof_watch_parked) {
-		WRITE_ONCE(dprof_watch.addr, 0);
-		on_each_cpu(sync_ipi, NULL, 1);
-	} else {
-		disarm_all();
-	}
+	WRITE_ONCE(dprof_watch.addr, 0);
+	if (parked)
+		sync_all();
 	mutex_unlock(&watch_lock);
 	cpus_read_unlock();
 	dprof_watch_stats.disarms++;
 	dprof_watch_stats.disarm_cycles += get_cycles() - start;
-}
-
-/*
- * A write trips the write-only breakpoint (context bit 0) and, on CPUs
- * that report every match, its read/write twin right after it in the same
- * #DB, with the same trap frame and ip: that second report is not a read.
- */
-bool dprof_watch_second_report(struct pt_regs *regs, unsigned int w,
-			       bool write_bp)
-{
-	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
-
-	if (write_bp) {
-		wc->w_regs = regs;
-		wc->w_ip = regs->ip;
-		wc->w_watch = w;
-		return false;
-	}
-	if (wc->w_regs == regs && wc->w_ip == regs->ip && wc->w_watch == w) {
-		wc->w_regs = NULL;
-		return true;
-	}
-	wc->w_regs = NULL;
-	return false;
 }
 
 /* The registers, the limits and the costs of arming and of the handler. */
@@ -643,37 +636,37 @@ void dprof_watch_show(struct seq_file *m)
 {
 	const struct dprof_history_config *cfg = &dprof_watch_cfg;
 	const struct watch_stats *c = &dprof_watch_stats;
-	const unsigned int per_offset = dprof_watch_bps_per_offset;
-	const unsigned int offsets = slots / per_offset;
 	struct dprof_cpu_stats sum = {};
 	const struct dprof_cost *hit = &sum.cost[DPROF_HOOK_BP_HIT];
-	u64 per_k = dprof_ticks_per_kinsn();
+	u64 per_k = dprof_ticks_per_kinsn(), traps;
+	u64 rewritten = 0, moved = 0, stale = 0;
+	unsigned int watched = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		dprof_stats_sum(&sum, cpu);
-	seq_printf(m, "  debug registers: %u of 4 (%u offset%s per object, %s), length %u\n",
-		   slots, offsets, offsets > 1 ? "s" : "",
-		   per_offset > 1 ?
-		   "write + read/write breakpoint each" :
-		   "one read/write breakpoint each: the kind comes from the instruction",
-		   cfg->len);
-	if (dprof_watch_parked) {
-		u64 rewritten = 0;
+	for_each_possible_cpu(cpu) {
+		const struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
 
-		for_each_possible_cpu(cpu)
-			rewritten += per_cpu_ptr(&watch_cpu, cpu)->rewritten;
-		seq_printf(m, "  registers rewritten behind dprof: %llu (hw_breakpoint_restore() after a text_poke(), kgdb, KVM; set again at the next arm or in-use tick, the watch they were following flagged cpus-changed)\n",
-			   rewritten);
+		dprof_stats_sum(&sum, cpu);
+		rewritten += READ_ONCE(wc->rewritten);
+		moved += READ_ONCE(wc->moved);
+		stale += READ_ONCE(wc->stale);
 	}
+	for_each_online_cpu(cpu)
+		watched += dprof_cpu_watched(cpu);
+	seq_printf(m, "  debug registers: %u of 4 held (%u free at load, watch_slots=%u%s), length %u, on %u of %u CPUs online (the others isolated)\n",
+		   nr_bps, free_at_load, watch_slots,
+		   watch_slots ? "" : ": all free but one", cfg->len,
+		   watched, num_online_cpus());
+	seq_printf(m, "  registers: %llu found moved by perf, %llu rewritten behind dprof (set again, the watch flagged), %llu traps on an address no longer watched\n",
+		   moved, rewritten, stale);
 	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
 		   cfg->max_arms, cfg->max_hits, cfg->timeout_ms, cfg->wait_ms);
+	traps = atomic64_read(&dprof_watch_hits.traps);
 	seq_printf(m, "  traps: %llu (%llu per second since the first arm); watch_max_traps=%u/s%s: %llu turns put off, by %llu ms in all\n",
-		   (u64)atomic64_read(&dprof_watch_hits.traps),
-		   c->first_arm_ns && watch_now_ns() > c->first_arm_ns ?
-		   div64_u64((u64)atomic64_read(&dprof_watch_hits.traps) *
-			     NSEC_PER_SEC, watch_now_ns() - c->first_arm_ns) :
-		   0, cfg->max_traps, cfg->max_traps ? "" : " (no bound)",
+		   traps, c->first_arm_ns && watch_now_ns() > c->first_arm_ns ?
+		   div64_u64(traps * NSEC_PER_SEC,
+			     watch_now_ns() - c->first_arm_ns) : 0,
+		   cfg->max_traps, cfg->max_traps ? "" : " (no bound)",
 		   c->rests, div_u64(c->rest_ns, NSEC_PER_MSEC));
 	seq_printf(m, "  costs: hit handler %llu cycles avg (%llu max, %llu hits), arm %llu cycles avg (%llu max, %llu arms), disarm %llu cycles avg (%llu disarms)\n",
 		   hit->timed ? div64_u64(hit->cycles, hit->timed) : 0,

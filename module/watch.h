@@ -6,11 +6,12 @@
  *
  *   collector.c  the thread that takes turns between histories, windows
  *                and variables; the #DB handler; set-up and the report
- *   history.c    the life of a history: the object reserved to be
- *                watched, BEGIN, elements, END
+ *   history.c    the life of a history: the object picked at its
+ *                allocation, BEGIN, elements, END
  *   window.c     sample windows on live objects (the watch sampler)
- *   watch.c      the watch's word, arming it on every CPU and its cost,
- *                CPU hotplug, and the kick that wakes the collector
+ *   watch.c      the watch's word, its registers on every CPU and their
+ *                cost, CPU hotplug, and the kick that wakes the collector
+ *   pick.c       the pick gate: which allocation a watch claims
  */
 #ifndef DPROF_WATCH_H
 #define DPROF_WATCH_H
@@ -56,7 +57,6 @@ struct watch {
 	u16 offset[NR_WATCH_OFFSETS];
 	unsigned int nr_offsets;
 	u32 plan_item;
-	bool rw_unsure;
 	bool cpus_changed;
 	u64 alloc_ns;		/* set in CLAIMING, read once ACTIVE */
 	u16 alloc_cpu;
@@ -84,8 +84,7 @@ struct watch {
 struct watch_stats {
 	u64 arms, arm_cycles, arm_max_cycles;
 	u64 disarms, disarm_cycles;
-	u64 expired;		/* not reallocated within wait_ms */
-	u64 reserve_failed;	/* could not allocate the object to watch */
+	u64 expired;		/* no allocation claimed the gate in wait_ms */
 	u64 nospc;		/* debug registers held by someone else */
 	u64 ends[DPROF_HIST_WINDOW + 1];
 	u64 first_arm_ns;
@@ -116,12 +115,8 @@ struct watch_hits {
 
 extern struct watch dprof_watch;
 extern struct dprof_history_config dprof_watch_cfg;
-/* Whether the breakpoints tell writes from reads (history_split_rw=1). */
-bool dprof_watch_tells_writes(void);
 extern struct watch_stats dprof_watch_stats;
 extern struct watch_hits dprof_watch_hits;
-/* Debug registers per watched offset: 2 tell reads from writes, 1 not. */
-extern unsigned int dprof_watch_bps_per_offset;
 
 static inline u64 watch_now_ns(void)
 {
@@ -134,8 +129,6 @@ static inline u64 watch_now_ns(void)
  * compare instead of a call (some 20 instructions of each target alloc
  * and free under -icount).
  */
-void dprof_history_claim(int target, unsigned long base,
-			 unsigned long call_site);
 void dprof_history_picked(int target, unsigned long base,
 			  unsigned long call_site);
 
@@ -163,13 +156,6 @@ static inline void dprof_history_pick(int target, unsigned long base,
 void dprof_history_freed(int target, unsigned long base,
 			 unsigned long call_site);
 void dprof_window_freed(unsigned long base);
-
-static inline void dprof_history_alloc(int target, unsigned long base,
-				       unsigned long call_site)
-{
-	if (unlikely(base == READ_ONCE(dprof_watch.addr)))
-		dprof_history_claim(target, base, call_site);
-}
 
 /* The free hook runs before the object is freed. */
 static inline void dprof_history_free(int target, unsigned long base,
@@ -236,32 +222,36 @@ static inline void dprof_window_free(unsigned long base)
  */
 int dprof_watch_setup(perf_overflow_handler_t handler);
 void dprof_watch_teardown(void);
-/* Debug registers dprof can hold on every CPU right now (load time). */
-unsigned int dprof_watch_probe_slots(void);
+/*
+ * Keeps breakpoints on every watched CPU, retargeted from then on: as
+ * many as watch_slots allows of the registers free now.  Returns how
+ * many, one watched offset each (0: none).
+ */
+unsigned int dprof_watch_park(void);
 /* A fresh watch id. */
 u32 dprof_watch_next_id(void);
 /*
  * The one way a watch begins: its fields set, then ARMING for @id.  For
- * a history the object is the reserve, for a window a live object, for a
- * variable its address.
+ * a history the object is 0 until its allocation claims it, for a window
+ * a live object, for a variable its address.
  */
 void dprof_watch_publish(u32 id, enum watch_kind kind, int target,
 			 unsigned long addr, unsigned int item,
 			 const u16 *offsets);
 /*
- * Arms the published watch on every online CPU, counting the cost; on
- * failure the watch is IDLE again.  Caller holds cpus_read_lock().
+ * Points every watched CPU's registers at the published watch, counting
+ * the cost; on failure the watch is IDLE again.  Caller holds
+ * cpus_read_lock().
  */
 int dprof_watch_arm(u32 id);
-/* Releases every breakpoint, counting the cost (takes the locks). */
+/* Parks every breakpoint again, counting the cost (takes the locks). */
 void dprof_watch_disarm(void);
-/* Parked mode: keep @offsets breakpoints per CPU, retargeted from now on. */
-extern bool dprof_watch_parked;
-int dprof_watch_park(unsigned int offsets);
-/* Parked mode, from the allocation hook: arm the published watch. */
+/* From the allocation hook: arm the published watch. */
 void dprof_watch_arm_here(void);
 /* The in-use tick: set this CPU's registers again if someone rewrote them. */
 void dprof_watch_check_here(void);
+/* #DB: does breakpoint @w's register hold the watch's address now? */
+bool dprof_watch_trap_ok(unsigned int w);
 /*
  * The pick gate's other side.  dprof_pick_take_name(): a type drawn from
  * the allocation counters by pick_types= (allocount.h); without them,
@@ -275,12 +265,9 @@ void dprof_pick_name(int target);
 int dprof_pick_take_name(void);
 void dprof_pick_open(int target);
 void dprof_pick_close(void);
-/* #DB: the read/write report of a write already recorded? */
-bool dprof_watch_second_report(struct pt_regs *regs, unsigned int w,
-			       bool write_bp);
-/* Wakes the collector (any context), and its wait for that. */
+/* Wakes the collector (any context); its sleep, at most @timeout jiffies. */
 void dprof_watch_kick(void);
-void dprof_watch_wait(void);
+void dprof_watch_wait(unsigned long timeout);
 void dprof_watch_sync(void);
 void dprof_watch_show(struct seq_file *m);
 
@@ -294,16 +281,14 @@ void dprof_window_claimed(unsigned long word, unsigned long base);
 void dprof_window_ended(bool cut);
 /* After the disarm: the window's samples go to its type's sums. */
 void dprof_window_disarmed(void);
-bool dprof_window_hit(unsigned int w, bool write_bp, struct pt_regs *regs);
+bool dprof_window_hit(unsigned int w, struct pt_regs *regs);
 void dprof_window_show(struct seq_file *m);
 
 /* ---- history.c ---------------------------------------------------------- */
 void dprof_history_arm_next(void);
 bool dprof_history_arm_variable(void);
 bool dprof_history_end(u8 reason, unsigned long call_site);
-void dprof_history_hit(unsigned long word, unsigned int w, bool write_bp,
+void dprof_history_hit(unsigned long word, unsigned int w,
 		       struct pt_regs *regs, u64 when);
-bool dprof_history_holds_reserve(void);
-void dprof_history_show_reserve(struct seq_file *m);
 
 #endif

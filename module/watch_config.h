@@ -18,15 +18,12 @@ struct dprof_history_config {
 	unsigned int window_ms;	/* length of one sample window */
 	bool pairs;		/* every pair of members, else a history set */
 	unsigned int len;	/* bytes per watched offset: 1, 2, 4, 8 */
-	bool split_rw;		/* write + read/write breakpoint per offset */
 	unsigned int max_arms;	/* objects armed per second */
 	unsigned int max_hits;	/* elements recorded per second */
 	unsigned int max_traps;	/* #DB per second on average; 0: no bound */
 	unsigned int timeout_ms;	/* longest life followed */
 	unsigned int wait_ms;	/* wait for the armed address to be reused */
 	const char *offsets;	/* members to cover, NULL: every offset */
-	unsigned int test_reserve_delay_ms;	/* tests: hold each reserve */
-	bool pick;		/* objects chosen at allocation (watch.c) */
 	/* target=all: how a type is drawn (enum dprof_draw_rule, allocount.h) */
 	unsigned int pick_types;
 	struct cpumask pick_cpus;	/* where a pick may be claimed */
@@ -36,6 +33,7 @@ struct dprof_history_config {
 	 * old strata start there; else young windows below window_ms.
 	 */
 	bool lives;
+	bool no_inuse;		/* tests: no in-use tick (test_inuse=N) */
 };
 
 /* The age where the old strata begin, in jiffies (lives or windows). */

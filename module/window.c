@@ -475,7 +475,7 @@ void dprof_window_freed(unsigned long base)
  * #DB: an access to the window's object is a sample if the object still
  * lives; true if it was taken.
  */
-bool dprof_window_hit(unsigned int w, bool write_bp, struct pt_regs *regs)
+bool dprof_window_hit(unsigned int w, struct pt_regs *regs)
 {
 	struct watch *wa = &dprof_watch;
 
@@ -489,8 +489,7 @@ bool dprof_window_hit(unsigned int w, bool write_bp, struct pt_regs *regs)
 		atomic64_inc(&dprof_watch_hits.outside_life);
 		return false;
 	}
-	dprof_sample_watch(wa->target, wa->offset[w], regs->ip,
-			   dprof_watch_bps_per_offset > 1, write_bp, true);
+	dprof_sample_watch(wa->target, wa->offset[w], regs->ip, true);
 	atomic64_inc(&dprof_watch_hits.window);
 	atomic_inc(&wa->slot_hits[w]);
 	return true;
@@ -507,10 +506,11 @@ void dprof_window_show(struct seq_file *m)
 		   dprof_watch_cfg.window_ms,
 		   dprof_watch_cfg.enabled ?
 		   ", taking turns with histories" : "");
-	seq_printf(m, "  young (picked at allocation): %llu windows, %llu gates no allocation took in history_wait_ms; old (by type from a census of the live set every %u ms): %llu kept objects freed or young again when their turn came; %u censuses, %u of them early (every kept object dead, after %u ms)\n",
-		   c->windows_young, c->windows_unclaimed, CENSUS_MS,
-		   c->windows_young_drawn, dprof_census.taken, dprof_census.retaken,
-		   CENSUS_RETRY_MS);
+	seq_printf(m, "  young (picked at allocation): %llu windows, %llu gates no allocation took in history_wait_ms\n",
+		   c->windows_young, c->windows_unclaimed);
+	seq_printf(m, "  old (by type from a census of the live set every %u ms): %llu kept objects freed or young again at their turn; %u censuses, %u early\n",
+		   CENSUS_MS, c->windows_young_drawn, dprof_census.taken,
+		   dprof_census.retaken);
 	seq_printf(m, "  in use (old objects the CPUs' registers held lately, drawn by their use): %llu windows\n",
 		   dprof_census.turns_by_use);
 	dprof_inuse_show(m);

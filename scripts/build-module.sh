@@ -1,11 +1,14 @@
 #!/bin/sh
 # Build dprof.ko and the test modules against one kernel's headers, in a
 # build folder of their own so that builds for several kernels coexist.
-#   scripts/build-module.sh <KDIR> <OUTDIR>
+#   scripts/build-module.sh <KDIR> <OUTDIR> [release]
 # Fails on any compiler warning: the module must build warning-free.
+# "release": dprof.ko alone, without the tests' knobs and files, as the
+# DKMS and Debian packages build it (make install installs that one).
 set -eu
 
 kdir=$1
+release=${3:-}
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,8 +25,14 @@ cp "$top/module/resolve.h" "$out/tests/"
 
 log=$out/build.log
 : >"$log"
-for dir in "$out/src" "$out/tests"; do
-	if ! make -C "$kdir" M="$dir" W=1 modules >>"$log" 2>&1; then
+# The tests' build: dprof.ko with its test knobs and files (Kbuild), as
+# make check loads it; the packages build it without (dkms.conf).
+tests=y dirs="$out/src $out/tests"
+if [ "$release" = release ]; then
+	tests=n dirs=$out/src
+fi
+for dir in $dirs; do
+	if ! make -C "$kdir" M="$dir" W=1 DPROF_TESTS=$tests modules >>"$log" 2>&1; then
 		cat "$log" >&2
 		echo "build-module: build against $kdir failed" >&2
 		exit 1
@@ -34,4 +43,5 @@ if grep -q "warning:" "$log"; then
 	echo "build-module: warnings against $kdir (must be warning-free)" >&2
 	exit 1
 fi
-cp "$out/src/dprof.ko" "$out/tests/"*.ko "$out/"
+cp "$out/src/dprof.ko" "$out/"
+[ "$release" = release ] || cp "$out/tests/"*.ko "$out/"

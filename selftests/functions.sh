@@ -152,8 +152,7 @@ under_icount() {
 # test-sampler-windows the group with 8 trapped accesses per 1 ms
 # iteration read 1.5 times fewer samples per ms than the group with 2),
 # and one window arm, IPIs and waits included, 20-65 ms of wall time
-# (dprof's own arm cost in histories; wall time, not -icount).  Histories
-# wait out KASAN's quarantine (skip_if_quarantine).  Sampler tests
+# (dprof's own arm cost in histories; wall time, not -icount).  Sampler tests
 # record longer there and leave histories off, so that the windows get
 # every turn; what they check does not change.
 kasan_kernel() {
@@ -172,17 +171,6 @@ skip_if_windows_too_slow() {
 	awk -v t="$1" '$1 == t && $2 > 0 { found = 1 } END { exit !found }' \
 		$DPROF_DIR/profile && return 0
 	skip "no $1 sample on this KASAN kernel: the sample windows cannot catch objects that live shorter than an arm here ($(grep -o '^sample windows: [^;]*;[^;]*;[^;]*' $DPROF_DIR/histories); an arm $(sed -n 's/.*, arm \([0-9]*\) cycles avg ([0-9]* max, \([0-9]*\) arms).*/\1 cycles of wall time on average over \2 arms/p' $DPROF_DIR/histories))"
-}
-
-# skip_if_quarantine: call with dprof loaded, histories on.  A history
-# waits for SLUB to hand the object it freed out again; on a kernel that
-# holds freed objects back (generic KASAN's quarantine, make check-debug)
-# dprof says so in status and few histories ever arm: a test that needs
-# complete histories has nothing to check there.
-skip_if_quarantine() {
-	grep -q "histories: KASAN's quarantine" "$DPROF_DIR/status" &&
-		skip "histories need freed objects reused at once; dprof reports: $(grep -o "histories: KASAN's quarantine[^;]*" "$DPROF_DIR/status" | head -n 1)"
-	return 0
 }
 
 # True when dprof (loaded) left its scan of older objects off because of
@@ -236,10 +224,8 @@ kobj_offset() {
 # on CPU 0, where kshare opens its file and sockets; the shell and
 # dprof-view run on CPU 1, and their own files would otherwise be
 # watched as often as kshare's (6.12 labelled f_count neither so).
-# history_wait_ms=50: on 6.12 the collector's reserved struct file comes
-# back to kshare's next open() in only a few percent of the arms (6.1:
-# nearly all), so an address not reused is given up soon.  The turns
-# make every history of a type alike, so a few are enough.
+# history_wait_ms=50: a gate no allocation claims is given up soon.  The
+# turns make every history of a type alike, so a few are enough.
 kobj_record() {
 	target=$1 len=$2 offs=$3 min=$4
 	shift 4
@@ -247,7 +233,6 @@ kobj_record() {
 	load_mod dprof target="$target" sampler=off history_mode=pairs \
 		history_len="$len" history_offsets="$offs" history_wait_ms=50 \
 		history_cpus=0
-	skip_if_quarantine
 	cat >"$TMP/kobj-run.sh" <<EOS
 . /selftests/functions.sh
 for i in \$(seq 60); do

@@ -24,7 +24,6 @@ out=$TMP/classify.dprof
 load_mod dprof_sharing
 load_mod dprof target=dprof_sharing sampler=off history_mode=pairs \
 	history_offsets=0,64,72,128,192
-skip_if_quarantine
 record_rounds "$out" 2 100 \
 	'echo "run 50 20 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl' ||
 	fail "record failed"

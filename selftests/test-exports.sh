@@ -59,7 +59,6 @@ dprof-view export "$dir/inject.dprof" 2>/dev/null &&
 
 load_mod dprof_sharing
 load_mod dprof target=dprof_sharing history_offsets=0,64,72,128
-skip_if_quarantine
 iters=10
 echo $iters >"$dir/sharing.iters"
 cat >"$TMP/run.sh" <<'EOS'

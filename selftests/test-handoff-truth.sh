@@ -26,7 +26,6 @@ want=8		# complete histories
 
 load_mod dprof_sharing
 load_mod dprof target=dprof_sharing sampler=off history_offsets=128,192,256
-skip_if_quarantine
 # Coverage first: recorded with no workload, the plan's three offsets
 # and their lines are rows with no history (n 0, undecided), not gaps.
 dprof-view record -o "$TMP/idle.dprof" -d 1 || fail "idle record failed"

@@ -26,7 +26,6 @@ complete() {
 
 load_mod dprof_workload
 load_mod dprof target=dprof_workload
-skip_if_quarantine
 wl stress 0
 loop_until '[ "$(complete)" -ge 3 ]' || fail "no histories before hotplug"
 before=$(complete)

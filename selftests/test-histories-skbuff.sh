@@ -7,7 +7,6 @@ trap cleanup_modules EXIT
 out=$TMP/skb-hist.dprof
 
 load_mod dprof target=skbuff
-skip_if_quarantine
 dprof-view record -o "$out" -- udp_flood -s 0 -r 1 -d 3 >"$TMP/udp.log" ||
 	fail "record/udp_flood failed: $(cat $TMP/udp.log)"
 cat "$TMP/udp.log"

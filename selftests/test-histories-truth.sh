@@ -48,7 +48,6 @@ load_mod dprof_sharing
 load_mod dprof_workload
 wl watch
 load_mod dprof target=dprof_sharing history_offsets=0,64,72,128,192,256,8,264
-skip_if_quarantine
 # Rounds in batches until 12 histories are complete: three rounds of the
 # four-pair plan (or 60 batches).
 cat >"$TMP/truth-run.sh" <<'EOS'

@@ -9,7 +9,6 @@ trap cleanup_modules EXIT
 
 load_mod dprof_workload
 load_mod dprof target=dprof_workload history_timeout_ms=4000
-skip_if_quarantine
 slots=$(awk '/debug registers:/ {print $3}' $DPROF_DIR/histories)
 [ -n "$slots" ] && [ "$slots" -gt 0 ] || skip "no debug registers free"
 loop_until 'wl "alloc 1 0"; grep -q "^histories: watching" $DPROF_DIR/histories' ||

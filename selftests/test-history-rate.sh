@@ -4,15 +4,10 @@
 # on CPUs 0 and 1 read() one shared descriptor of a tmpfs file in turns,
 # CPU 0 opens and closes a file every 20 reads).
 #
-# history_pick=0 is the old way: the collector allocates a struct file
-# itself, arms the registers on it, frees it and waits for the next
-# allocation on that CPU to hand the same address out again.  On 6.12
-# that happened in 3 of 50 arms, almost never under KASAN.
-# history_pick=1 (the default) opens a gate that the next allocation of a
-# struct file, on any CPU, claims in the allocation hook, and arms there
-# (design.rst, "Objects chosen at allocation").
-# Goal: at least 5 complete histories per second of workload with the
-# default, on 6.1 and 6.12; both rates printed.
+# The collector opens a gate that the next allocation of a struct file,
+# on any CPU, claims in the allocation hook, and arms there (design.rst,
+# "Objects chosen at allocation").  Goal: at least 5 complete histories
+# per second of workload, on 6.1 and 6.12.
 . ./functions.sh
 trap cleanup_modules EXIT
 log_canary
@@ -23,9 +18,9 @@ uptime_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
 
-# rate PICK: complete histories per second of a SECONDS_RUN run, in tenths
+# rate: complete histories per second of a SECONDS_RUN run, in tenths
 rate() {
-	load_mod dprof target=filp sampler=off history_pick="$1"
+	load_mod dprof target=filp sampler=off
 	start=$(uptime_ms)
 	while [ $(( $(uptime_ms) - start )) -lt $((SECONDS_RUN * 1000)) ]; do
 		kshare file 20 20 "$TMP/kshare-file" >/dev/null || fail "kshare failed"
@@ -37,10 +32,9 @@ rate() {
 	echo $(( n * 10000 / ms ))
 }
 
-old=$(rate 0)
-new=$(rate 1)
-echo "complete histories per second on filp: $((old / 10)).$((old % 10)) reserving the object (history_pick=0), $((new / 10)).$((new % 10)) choosing it at allocation (history_pick=1)"
-[ "$new" -ge 50 ] || fail "fewer than 5 complete histories per second with history_pick=1"
+new=$(rate)
+echo "complete histories per second on filp: $((new / 10)).$((new % 10))"
+[ "$new" -ge 50 ] || fail "fewer than 5 complete histories per second"
 dmesg_since_canary | grep -E "BUG|WARNING|general protection" &&
 	fail "the kernel reported an error"
 echo "ok: histories on filp at $((new / 10)).$((new % 10))/s"

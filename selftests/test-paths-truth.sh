@@ -17,7 +17,6 @@ steps=$((1 + 2 * iters + 2))
 
 load_mod dprof_sharing
 load_mod dprof target=dprof_sharing history_offsets=192,256 sampler=off
-skip_if_quarantine
 cat >"$TMP/paths-run.sh" <<'EOS'
 iters=$1 dir=$2
 for i in $(seq 60); do

@@ -22,7 +22,6 @@ enable=/sys/module/dprof/parameters/enable
 
 load_mod dprof_workload
 load_mod dprof target=dprof_workload history_timeout_ms=4000 track_one_in=1
-skip_if_quarantine
 cat >"$TMP/pause-run.sh" <<EOS
 . /selftests/functions.sh
 wl "churn 200 0"		# recorded: 200 allocs and frees

@@ -23,7 +23,6 @@ expected() {
 load_mod dprof_sharing
 load_mod dprof target=dprof_sharing sampler=watch \
 	history_offsets=0,64,72,128,192,256,8,264
-skip_if_quarantine
 # sampler=watch was asked for: anything else is a failure, not a skip.
 grep -q "^sampler: watch" $DPROF_DIR/profile ||
 	fail "sampler=watch loaded, yet the profile says $(grep '^sampler:' $DPROF_DIR/profile)"

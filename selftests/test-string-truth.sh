@@ -27,7 +27,6 @@ expect() {
 load_mod dprof_sharing
 load_mod dprof target=dprof_sharing history_mode=set \
 	history_offsets=0,8,64,248,16,136,192,264
-skip_if_quarantine
 cat >"$TMP/strings-run.sh" <<'EOS'
 iters=$1
 . /selftests/functions.sh

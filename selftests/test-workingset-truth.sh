@@ -25,7 +25,6 @@ record_hold() {	# OUT WHAT N
 	# model too few addresses to place in sets.
 	load_mod dprof target=dprof_$2 sampler=off track_one_in=1 \
 		history_offsets=0,64,128,192 history_timeout_ms=4000
-	skip_if_quarantine
 	# Rounds until 6 histories are complete (at least 4 rounds, at most
 	# 12): which lives a history follows is up to timing, and a run that
 	# followed only the last objects of a round, allocated one pass

@@ -39,7 +39,6 @@ record)
 	load_ko "$ko"
 	load_mod dprof target="$cache" sampler=off history_mode=pairs \
 		history_offsets="$offsets"
-	skip_if_quarantine
 	record_rounds "/host/$name.dprof" 2 100 \
 		'echo "run 50 20 0 1 0 1" >/sys/kernel/debug/dprof_sharing/ctl' ||
 		fail "record failed"
