@@ -291,9 +291,9 @@ static void inuse_switch(void *data, DPROF_SCHED_SWITCH_ARGS)
 		return;
 	if (is_idle_task(next)) {
 		if (!READ_ONCE(c->stopped)) {
-			c->left_ns = clamp_t(s64, ktime_to_ns(
-				hrtimer_get_remaining(&c->timer)), 0,
-				INUSE_PERIOD_NS);
+			s64 left = ktime_to_ns(hrtimer_get_remaining(&c->timer));
+
+			c->left_ns = clamp_t(s64, left, 0, INUSE_PERIOD_NS);
 			hrtimer_try_to_cancel(&c->timer);
 			WRITE_ONCE(c->stopped, true);
 			WRITE_ONCE(c->stops, c->stops + 1);

@@ -156,13 +156,12 @@ void dprof_watch_sync(void)
  * reinstalled the CPU's breakpoints, counted as moved); else the same one,
  * rewritten behind dprof (counted: false).
  */
-static bool locate(struct watch_cpu *wc)
+static bool locate_in(struct watch_cpu *wc, const unsigned long *dr,
+		      unsigned long dr7)
 {
-	unsigned long dr[4], dr7;
 	unsigned int w, i;
 	bool held = true;
 
-	dprof_read_debugregs(dr, &dr7);
 	for (w = 0; w < nr_bps; w++) {
 		int at = READ_ONCE(wc->slot[w]);
 
@@ -182,6 +181,14 @@ static bool locate(struct watch_cpu *wc)
 		}
 	}
 	return held;
+}
+
+static bool locate(struct watch_cpu *wc)
+{
+	unsigned long dr[4], dr7;
+
+	dprof_read_debugregs(dr, &dr7);
+	return locate_in(wc, dr, dr7);
 }
 
 /* The address breakpoint @w of this CPU is to hold for the watch now. */
@@ -245,9 +252,9 @@ bool dprof_watch_trap_ok(unsigned int w)
 
 	if (w >= nr_bps || !wc->bp[0])
 		return false;
-	locate(wc);
-	at = READ_ONCE(wc->slot[w]);
 	dprof_read_debugregs(dr, &dr7);
+	locate_in(wc, dr, dr7);
+	at = READ_ONCE(wc->slot[w]);
 	if (at >= 0 && dr[at] == wc->written[w] &&
 	    wc->written[w] == wanted_address(w))
 		return true;
