@@ -8,11 +8,12 @@
       must be the plan's.
   check-exports.py trace TRACE.json HISTORIES ITERS
       TRACE.json is export --perfetto of dprof_sharing's histories;
-      HISTORIES the ids of complete histories (one per line).  The trace
-      must follow the Trace Event Format's rules (slices nest on a track,
-      every flow has both ends inside slices) and, for every complete
-      history, dprof_sharing's source: allocated on CPU 0, freed on CPU 1,
-      per CPU the accesses of its table (modules/dprof_sharing.c).
+      HISTORIES the complete histories, one a line: the id and the offsets
+      it watched (comma-separated).  The trace must follow the Trace Event
+      Format's rules (slices nest on a track, every flow has both ends
+      inside slices) and, for every complete history, dprof_sharing's
+      source: allocated on CPU 0, freed on CPU 1, per CPU and watched
+      offset the accesses of its table (modules/dprof_sharing.c).
   check-exports.py heatmap HEATMAP.svg
       HEATMAP.svg is profile --svg of the same recording, fields named from
       dprof_sharing.ko's DWARF.  Its boxes must cover the 320-byte object
@@ -116,7 +117,12 @@ def trace(path, hist_path, iters):
              if e["ph"] == "M" and e["name"] == "thread_name"}
     cpu_of = {tid: int(n.split()[1]) for tid, n in names.items()}
     nslices = trace_rules(events)
-    complete = [int(x) for x in open(hist_path).read().split()]
+    # "ID OFFSETS": each complete history and the offsets it watched
+    watched = {}
+    for line in open(hist_path):
+        hid, offs = line.split()
+        watched[int(hid)] = {int(o) for o in offs.split(",")}
+    complete = sorted(watched)
     check(complete, "no complete history to check")
     table = sharing_table(iters)
     for h in complete:
@@ -140,6 +146,8 @@ def trace(path, hist_path, iters):
                 k = (e["args"]["offset"], cpu_of[e["tid"]])
                 got[k] = got.get(k, 0) + 1
         for off, (c0, c1) in table.items():
+            if off not in watched[h]:
+                continue
             have = (got.get((off, 0), 0), got.get((off, 1), 0))
             check(have == (c0, c1),
                   f"history {h} offset {off}: accesses on CPU 0, 1 = {have}, the table {(c0, c1)}")

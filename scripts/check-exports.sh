@@ -64,7 +64,7 @@ print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"]
           if e["ph"] == "M" and e["name"] == "thread_name"))' "$d/sharing.json")
 	NODE_PATH=$tools/npm/node_modules node "$top/scripts/speedscope-shot.js" \
 		"$index" "$d/sharing.json" "$tracks" \
-		"dprof_sharing #$(head -n 1 "$d/sharing.complete")" "$d/speedscope"
+		"dprof_sharing #$(head -n 1 "$d/sharing.complete" | cut -d " " -f 1)" "$d/speedscope"
 done
 if [ "$n" -eq 0 ]; then
 	echo "check-exports: no exports in $exports: selftests/test-exports.sh did not run or failed" >&2

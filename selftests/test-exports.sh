@@ -75,7 +75,8 @@ dprof-view export --perfetto "$dir/sharing.json" "$dir/sharing.dprof" ||
 	fail "export --perfetto failed"
 dprof-view histories --script "$dir/sharing.dprof" >"$dir/sharing.histories"
 # history ID TARGET offsets A,B alloc_cpu C end_cpu C lifetime_ns N end R complete X dropped N
-awk '$1 == "history" && $13 == "freed" && $15 == 1 && $17 == 0 { print $2 }' \
+# "ID OFFSETS" of each complete history: the offsets it watched.
+awk '$1 == "history" && $13 == "freed" && $15 == 1 && $17 == 0 { print $2, $5 }' \
 	"$dir/sharing.histories" >"$dir/sharing.complete"
 complete=$(wc -l <"$dir/sharing.complete")
 echo "$complete complete histories"
