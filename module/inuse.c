@@ -30,16 +30,17 @@
  * ring or table counts what it lost (dprof_inuse_show()); a ring half
  * full kicks the collector.
  *
- * A clock of busy time, quiet where nothing runs: the scheduler's
- * sched_switch tracepoint stops the tick when its CPU switches to the idle
- * task, keeping what was left of its period, and starts it with that when
- * the CPU next switches to a task.  So the ticks fall every 10 ms of the
- * CPU's busy time, each busy instant as likely as another (a task that
- * runs 50 us a millisecond is sampled 5 times a second), and an idle CPU
- * is never woken for it: a cpu-clock perf event's hrtimer fires idle or
- * not.  Restarting with a whole period at each switch would fall at one
- * phase of a periodic task and miss it (a test's kthread, 1 ms apart, was
- * never sampled so).  Isolated CPUs (cpus.h) get no tick.
+ * Quiet where nothing runs: a tick that finds its CPU idle does not come
+ * again, and the scheduler's sched_switch tracepoint starts it when the
+ * CPU next switches to a task, after a random part of a period.  So an
+ * idle CPU is woken at most once after it goes idle, not 100 times a
+ * second (a cpu-clock perf event's hrtimer fires idle or not), and a busy
+ * instant is as likely to be sampled as another: a restart after a whole
+ * period would fall at one phase of a periodic task and miss it (a test's
+ * kthread, 1 ms apart, was never sampled so).  Stopping the tick at every
+ * switch to idle instead costs an hrtimer cancel and start at each one: a
+ * ping-pong server's every request (memcached under the referee ran 252 s
+ * instead of 100).  Isolated CPUs (cpus.h) get no tick.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -110,9 +111,8 @@ struct inuse_cpu {
 	u64 operands;		/* ticks on an instruction with an operand */
 	u64 hints;		/* ... in a target object */
 	u64 hints_lost;		/* the hint ring was full */
-	u64 stops;		/* the tick stopped: its CPU went idle */
+	u64 stops;		/* the tick found its CPU idle and stopped */
 	struct hrtimer timer;
-	s64 left_ns;		/* of the period, when it stopped */
 	bool on;		/* set up on this CPU (hotplug) */
 	bool stopped;		/* no tick queued: sched_switch starts it */
 };
@@ -256,8 +256,7 @@ static enum hrtimer_restart inuse_timer(struct hrtimer *t)
 	if (!READ_ONCE(c->on))
 		return HRTIMER_NORESTART;
 	if (is_idle_task(current)) {
-		/* Nothing runs here (a switch not seen): sched_switch starts it. */
-		c->left_ns = INUSE_PERIOD_NS;
+		/* Nothing runs here: sched_switch starts it again. */
 		WRITE_ONCE(c->stopped, true);
 		WRITE_ONCE(c->stops, c->stops + 1);
 		return HRTIMER_NORESTART;
@@ -268,40 +267,29 @@ static enum hrtimer_restart inuse_timer(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
-/* On the tick's own CPU, interrupts off: the rest of its period. */
+/* On the tick's own CPU, interrupts off: after a random part of a period. */
 static void inuse_start_here(struct inuse_cpu *c)
 {
 	WRITE_ONCE(c->stopped, false);
-	hrtimer_start(&c->timer, ns_to_ktime(max_t(s64, c->left_ns, 1000)),
+	hrtimer_start(&c->timer,
+		      ns_to_ktime(1000 + get_random_u32_below(INUSE_PERIOD_NS)),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /*
  * The scheduler switches this CPU (interrupts off, its runqueue locked;
- * the scheduler's own hrtick starts and cancels hrtimers there too): to
- * a task, on a CPU whose tick stopped, the tick starts again; to the idle
- * task, it stops, so that it never wakes the idle CPU (its cost falls on
- * a CPU with nothing else to do).
+ * the scheduler's own hrtick starts hrtimers there too): to a task, on a
+ * CPU whose tick stopped, the tick starts again.  Every other switch
+ * costs this test.
  */
 static void inuse_switch(void *data, DPROF_SCHED_SWITCH_ARGS)
 {
 	struct inuse_cpu *c = this_cpu_ptr(&inuse_cpu);
 
-	if (!READ_ONCE(c->on))
+	if (likely(!READ_ONCE(c->stopped)) || is_idle_task(next) ||
+	    !READ_ONCE(c->on))
 		return;
-	if (is_idle_task(next)) {
-		if (!READ_ONCE(c->stopped)) {
-			s64 left = ktime_to_ns(hrtimer_get_remaining(&c->timer));
-
-			c->left_ns = clamp_t(s64, left, 0, INUSE_PERIOD_NS);
-			hrtimer_try_to_cancel(&c->timer);
-			WRITE_ONCE(c->stopped, true);
-			WRITE_ONCE(c->stops, c->stops + 1);
-		}
-		return;
-	}
-	if (READ_ONCE(c->stopped))
-		inuse_start_here(c);
+	inuse_start_here(c);
 }
 
 /* ---- per CPU set-up (process context) --------------------------------- */
@@ -315,7 +303,6 @@ static int inuse_cpu_online(unsigned int cpu)
 		return 0;
 	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	c->timer.function = inuse_timer;
-	c->left_ns = INUSE_PERIOD_NS;
 	WRITE_ONCE(c->on, true);
 	local_irq_disable();
 	inuse_start_here(c);
@@ -647,7 +634,7 @@ void dprof_inuse_show(struct seq_file *m)
 		hints_lost += READ_ONCE(c->hints_lost);
 		stops += READ_ONCE(c->stops);
 	}
-	seq_printf(m, "objects in use: %llu kernel ticks at %u Hz, %llu stops for an idle CPU, %llu objects in registers, %llu lost (ring full), %llu lost (table full)\n",
+	seq_printf(m, "objects in use: %llu kernel ticks at %u Hz, %llu stops on an idle CPU, %llu objects in registers, %llu lost (ring full), %llu lost (table full)\n",
 		   ticks, INUSE_HZ, stops, hits, lost, inuse.table_lost);
 	seq_printf(m, "  %llu periods of %u ms, the last %u old objects in use (%llu counts)\n",
 		   inuse.periods, INUSE_PERIOD_MS, inuse.nr_set,
