@@ -16,6 +16,8 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/time.h>
+#include <linux/timekeeping.h>
+#include <linux/math64.h>
 #include "target.h"
 #include "liveset.h"
 #include "trackrate.h"
@@ -33,6 +35,7 @@ static unsigned int rate_last[DPROF_MAX_TARGETS];	/* tracked, last period */
 static unsigned int rate_count[DPROF_MAX_TARGETS];	/* in this period */
 static u8 rate_by[DPROF_MAX_TARGETS];			/* raises decided */
 static unsigned int rate_raises;	/* raises for the allocation rate */
+static u64 rate_taken_ns;		/* when rate_take() last counted */
 static void rate_check(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rate_work, rate_check);
 
@@ -59,6 +62,7 @@ static u64 rate_take(unsigned int nr_targets)
 		rate_last[t] = cur;
 		sum += rate_count[t];
 	}
+	rate_taken_ns = ktime_get_mono_fast_ns();
 	return sum;
 }
 
@@ -73,8 +77,16 @@ static u64 rate_take(unsigned int nr_targets)
 static void rate_check(struct work_struct *work)
 {
 	unsigned int nr_targets = READ_ONCE(dprof_nr_targets), t, k;
+	/*
+	 * The period as it was: a work run late (a busy or emulated
+	 * machine) counts more than RATE_PERIOD_MS of allocations, and held
+	 * to one period's budget that raised slow caches with the busy ones.
+	 */
+	u64 period_ms = clamp_t(u64, div_u64(ktime_get_mono_fast_ns() -
+					     rate_taken_ns, NSEC_PER_MSEC),
+				RATE_PERIOD_MS, MSEC_PER_SEC);
 	u64 budget = max_t(u64, 1, (u64)track_max_rate * num_online_cpus() *
-			   RATE_PERIOD_MS / MSEC_PER_SEC);
+			   period_ms / MSEC_PER_SEC);
 	u64 sum = rate_take(nr_targets), raised;
 	bool any = false;
 	int best;
@@ -107,7 +119,7 @@ static void rate_check(struct work_struct *work)
 	}
 	/* The raises' lookups a second, until the sweep drops their entries. */
 	if (any && dprof_track_raise(rate_by,
-				     raised * (MSEC_PER_SEC / RATE_PERIOD_MS))) {
+				     div_u64(raised * MSEC_PER_SEC, period_ms))) {
 		rate_raises++;
 		/* A sweep took time: count from its end. */
 		rate_take(nr_targets);
