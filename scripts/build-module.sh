@@ -32,7 +32,7 @@ if [ "$release" = release ]; then
 	tests=n dirs=$out/src
 fi
 for dir in $dirs; do
-	if ! make -C "$kdir" M="$dir" W=1 DPROF_TESTS=$tests modules >>"$log" 2>&1; then
+	if ! make -j"$(nproc)" -C "$kdir" M="$dir" W=1 DPROF_TESTS=$tests modules >>"$log" 2>&1; then
 		cat "$log" >&2
 		echo "build-module: build against $kdir failed" >&2
 		exit 1
