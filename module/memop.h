@@ -6,14 +6,25 @@
  * interrupt stopped before, adds the interrupted registers and so knows
  * the field the CPU is about to touch: the item draws' hints (plan.c).
  *
- * Only what a hint needs: an address through general registers.  Left
- * out, as "no operand": register operands; RIP-relative and absolute
- * addresses (globals); %fs and %gs (per-CPU data); 32-bit addresses
- * (0x67); VEX and EVEX encodings; operands without ModRM (string
- * instructions, push and pop, moffs); and instructions that name an
- * address without reading or writing it (lea, nop, prefetch, clflush,
- * the system groups 0f 00, 0f 01).  A wrong hint only misplaces a
- * weight, which the draw's rho corrects; a missing one changes nothing.
+ * dprof_memop_decode() gives what a hint needs: an address through
+ * general registers.  Left out, as "no operand": register operands;
+ * RIP-relative and absolute addresses (globals); %fs and %gs (per-CPU
+ * data); 32-bit addresses (0x67); VEX and EVEX encodings; operands
+ * without ModRM (string instructions, push and pop, moffs); and
+ * instructions that name an address without reading or writing it (lea,
+ * nop, prefetch, clflush, the system groups 0f 00, 0f 01).  A wrong hint
+ * only misplaces a weight, which the draw's rho corrects; a missing one
+ * changes nothing.
+ *
+ * dprof_memop_decode_ex(all=1), for a sampler of data addresses
+ * (design.rst, "The operand sampler"), adds the %gs per-CPU forms, the
+ * RIP-relative and absolute ones (the instruction's length, immediates
+ * included, says where the next one starts), the string instructions
+ * (movs, cmps, stos, lods, scas: %rsi and %rdi, exact in the middle of a
+ * rep), and what the instruction does to its operand (load, store or
+ * read-modify-write, from the opcode, per the Intel SDM; unknown for
+ * the SSE and x87 forms).  %fs, 0x67, VEX, EVEX and moffs stay out: the
+ * kernel's code has almost none.
  *
  * Plain code, no kernel dependencies: the unit tests run it against
  * capstone over real machine code (userspace/tests/test-memop.c).
@@ -40,7 +51,18 @@ struct dprof_memop {
 	__s8 index;
 	__u8 scale;		/* 1, 2, 4 or 8 */
 	__s32 disp;
+	/* dprof_memop_decode_ex() with all=1 only: */
+	__s8 base2;		/* a string instruction's second operand */
+	__u8 gs;		/* add the %gs base (the kernel's per-CPU) */
+	__u8 rip;		/* add the next instruction's address */
+	__u8 len;		/* the instruction's bytes */
+	__u8 access, access2;	/* DPROF_MEMOP_LOAD, _STORE, _RMW or _UNKNOWN */
 };
+
+#define DPROF_MEMOP_UNKNOWN	0
+#define DPROF_MEMOP_LOAD	1
+#define DPROF_MEMOP_STORE	2
+#define DPROF_MEMOP_RMW		3
 
 /* One-byte opcodes with a ModRM byte, 64-bit mode, a bit per opcode. */
 static const __u32 dprof_memop_modrm1[8] = {
@@ -83,42 +105,163 @@ static inline int dprof_memop_no_access2(__u8 op)
 }
 
 /*
- * Decode the memory operand of the instruction at @code (@len bytes
- * readable).  Returns 1 and fills @m when it has one made of general
- * registers, 0 otherwise (see above).
+ * The immediate's bytes after the ModRM operand of a one-byte opcode
+ * (@reg: ModRM's reg field; @osize16: a 66 prefix without REX.W).
  */
-static inline int dprof_memop_decode(const __u8 *code, unsigned int len,
-				     struct dprof_memop *m)
+static inline unsigned int dprof_memop_imm1(__u8 op, __u8 reg, int osize16)
 {
-	unsigned int i = 0, rex = 0;
-	__u8 op, modrm, mod, rm, sib;
-	int modrm_ok;
+	unsigned int z = osize16 ? 2 : 4;
+
+	switch (op) {
+	case 0x69: case 0x81: case 0xc7:
+		return z;
+	case 0x6b: case 0x80: case 0x82: case 0x83: case 0xc0: case 0xc1:
+	case 0xc6:
+		return 1;
+	case 0xf6:
+		return reg <= 1 ? 1 : 0;	/* test $imm8 */
+	case 0xf7:
+		return reg <= 1 ? z : 0;
+	default:
+		return 0;
+	}
+}
+
+/* The same for two-byte opcodes (0f @op; 0f 3a takes an imm8 always). */
+static inline unsigned int dprof_memop_imm2(__u8 op)
+{
+	return (op >= 0x70 && op <= 0x73) || op == 0xa4 || op == 0xac ||
+	       op == 0xba || op == 0xc2 || (op >= 0xc4 && op <= 0xc6);
+}
+
+/* What a one-byte opcode's r/m operand does (@reg: ModRM's reg field). */
+static inline __u8 dprof_memop_access1(__u8 op, __u8 reg)
+{
+	if (op < 0x40) {		/* the ALU block: op r/m,r and op r,r/m */
+		if ((op & 7) >= 2)
+			return DPROF_MEMOP_LOAD;
+		return (op & 0x38) == 0x38 ? DPROF_MEMOP_LOAD : DPROF_MEMOP_RMW;
+	}
+	switch (op) {
+	case 0x63: case 0x69: case 0x6b: case 0x84: case 0x85: case 0x8a:
+	case 0x8b:
+		return DPROF_MEMOP_LOAD;
+	case 0x86: case 0x87: case 0xc0: case 0xc1: case 0xd0: case 0xd1:
+	case 0xd2: case 0xd3:
+		return DPROF_MEMOP_RMW;
+	case 0x88: case 0x89: case 0x8c: case 0x8f: case 0xc6: case 0xc7:
+		return DPROF_MEMOP_STORE;
+	case 0x80: case 0x81: case 0x82: case 0x83:
+		return reg == 7 ? DPROF_MEMOP_LOAD : DPROF_MEMOP_RMW;
+	case 0xf6: case 0xf7:		/* test, not, neg, mul, div */
+		return reg == 2 || reg == 3 ? DPROF_MEMOP_RMW : DPROF_MEMOP_LOAD;
+	case 0xfe: case 0xff:		/* inc, dec; call, jmp, push */
+		return reg <= 1 ? DPROF_MEMOP_RMW : DPROF_MEMOP_LOAD;
+	default:
+		return DPROF_MEMOP_UNKNOWN;
+	}
+}
+
+/* The same for two-byte opcodes (0f @op). */
+static inline __u8 dprof_memop_access2(__u8 op, __u8 reg)
+{
+	if ((op >= 0x40 && op <= 0x4f) || op == 0xa3 || op == 0xb6 ||
+	    op == 0xb7 || op == 0xbe || op == 0xbf || op == 0xbc ||
+	    op == 0xbd)
+		return DPROF_MEMOP_LOAD;	/* cmovcc, bt, movzx, movsx, bsf */
+	if (op >= 0x90 && op <= 0x9f)
+		return DPROF_MEMOP_STORE;	/* setcc */
+	if (op == 0xb0 || op == 0xb1 || op == 0xc0 || op == 0xc1 ||
+	    op == 0xab || op == 0xb3 || op == 0xbb || (op == 0xc7 && reg == 1))
+		return DPROF_MEMOP_RMW;	/* cmpxchg(8b/16b), xadd, bts, btr, btc */
+	if (op == 0xba)
+		return reg == 4 ? DPROF_MEMOP_LOAD : DPROF_MEMOP_RMW;
+	return DPROF_MEMOP_UNKNOWN;
+}
+
+/*
+ * Decode the memory operand of the instruction at @code (@len bytes
+ * readable).  Returns 1 and fills @m when it has one, 0 otherwise.
+ * @all: 0 for an operand made of general registers only (see above);
+ * 1 also for a %gs override (m->gs: the per-CPU base to add), a
+ * RIP-relative or absolute address (m->rip: relative to the next
+ * instruction, m->len bytes on), and the string instructions (movs,
+ * cmps, stos, lods, scas: %rsi and %rdi, m->base2 for the second).
+ * m->len is the instruction's length and m->access what it does to the
+ * operand where the opcode says it, with @all.
+ */
+static inline int dprof_memop_decode_ex(const __u8 *code, unsigned int len,
+					struct dprof_memop *m, int all)
+{
+	unsigned int i = 0, rex = 0, imm = 0;
+	__u8 op, modrm, mod, rm, sib, reg;
+	int modrm_ok, two = 0, osize16 = 0, gs = 0;
 
 	if (len > DPROF_MEMOP_MAX_LEN)
 		len = DPROF_MEMOP_MAX_LEN;
 	/* Legacy prefixes, then at most one REX right before the opcode. */
 	for (; i < len; i++) {
 		op = code[i];
-		if (op == 0x64 || op == 0x65 || op == 0x67)
-			return 0;	/* %fs, %gs, 32-bit address */
+		if (op == 0x64 || op == 0x67 || (op == 0x65 && !all))
+			return 0;	/* %fs, 32-bit address; %gs */
+		if (op == 0x65) {
+			gs = 1;
+			continue;
+		}
+		if (op == 0x66)
+			osize16 = 1;
 		if (op != 0xf0 && op != 0xf2 && op != 0xf3 && op != 0x66 &&
 		    op != 0x2e && op != 0x36 && op != 0x3e && op != 0x26)
 			break;
 	}
 	if (i < len && (code[i] & 0xf0) == 0x40)
 		rex = code[i++];
+	if (rex & 8)
+		osize16 = 0;
 	if (i >= len)
 		return 0;
 	op = code[i++];
+	m->base2 = DPROF_MEMOP_NO_REG;
+	m->gs = gs;
+	m->rip = 0;
+	m->access = DPROF_MEMOP_UNKNOWN;
+	m->access2 = DPROF_MEMOP_UNKNOWN;
+	if (all && op >= 0xa4 && op <= 0xaf && op != 0xa8 && op != 0xa9) {
+		/* String instructions: (%rsi) and (%rdi), no ModRM. */
+		m->index = DPROF_MEMOP_NO_REG;
+		m->scale = 1;
+		m->disp = 0;
+		m->len = i;
+		if (op <= 0xa7) {	/* movs, cmps: source, then destination */
+			m->base = 6;
+			m->base2 = 7;
+			m->access = DPROF_MEMOP_LOAD;
+			m->access2 = op <= 0xa5 ? DPROF_MEMOP_STORE :
+						  DPROF_MEMOP_LOAD;
+		} else if (op <= 0xab) {
+			m->base = 7;	/* stos */
+			m->access = DPROF_MEMOP_STORE;
+		} else if (op <= 0xad) {
+			m->base = 6;	/* lods */
+			m->access = DPROF_MEMOP_LOAD;
+		} else {
+			m->base = 7;	/* scas */
+			m->access = DPROF_MEMOP_LOAD;
+		}
+		return 1;
+	}
 	if (op == 0x0f) {
 		if (i >= len)
 			return 0;
 		op = code[i++];
+		two = 1;
 		if (op == 0x38 || op == 0x3a) {
 			if (i >= len)
 				return 0;
+			imm = op == 0x3a;
 			i++;		/* the third opcode byte: all ModRM */
 			modrm_ok = 1;
+			two = 3;
 		} else {
 			modrm_ok = dprof_memop_bit(dprof_memop_modrm2, op) &&
 				   !dprof_memop_no_access2(op);
@@ -132,6 +275,7 @@ static inline int dprof_memop_decode(const __u8 *code, unsigned int len,
 		return 0;
 	modrm = code[i++];
 	mod = modrm >> 6;
+	reg = (modrm >> 3) & 7;
 	rm = modrm & 7;
 	if (mod == 3)
 		return 0;		/* a register operand */
@@ -158,23 +302,47 @@ static inline int dprof_memop_decode(const __u8 *code, unsigned int len,
 		}
 	} else if (rm != 5 || mod != 0) {
 		m->base = rm | (rex & 1 ? 8 : 0);
+	} else if (all) {
+		m->base = DPROF_MEMOP_NO_REG;	/* RIP-relative */
+		m->rip = 1;
+		mod = 2;
 	} else {
 		return 0;		/* RIP-relative: a global */
 	}
 	if (mod == 1) {
 		if (i >= len)
 			return 0;
-		m->disp = (__s8)code[i];
+		m->disp = (__s8)code[i++];
 	} else if (mod == 2) {
 		if (i + 4 > len)
 			return 0;
 		m->disp = (__s32)((__u32)code[i] | (__u32)code[i + 1] << 8 |
 				  (__u32)code[i + 2] << 16 |
 				  (__u32)code[i + 3] << 24);
+		i += 4;
 	}
-	if (m->base == DPROF_MEMOP_NO_REG && m->index == DPROF_MEMOP_NO_REG)
+	if (!all && m->base == DPROF_MEMOP_NO_REG &&
+	    m->index == DPROF_MEMOP_NO_REG)
 		return 0;		/* an absolute address: a global */
+	if (two == 1)
+		imm = dprof_memop_imm2(op);
+	else if (!two)
+		imm = dprof_memop_imm1(op, reg, osize16);
+	m->len = i + imm;
+	if (all && m->len > len)
+		return 0;		/* cut short */
+	if (two == 1)
+		m->access = dprof_memop_access2(op, reg);
+	else if (!two)
+		m->access = dprof_memop_access1(op, reg);
 	return 1;
+}
+
+/* An operand through general registers only (the in-use tick's hints). */
+static inline int dprof_memop_decode(const __u8 *code, unsigned int len,
+				     struct dprof_memop *m)
+{
+	return dprof_memop_decode_ex(code, len, m, 0);
 }
 
 #endif /* _DPROF_MEMOP_H */
