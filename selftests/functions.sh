@@ -186,14 +186,31 @@ expect_eq() {
 	echo "ok: $1 = $3"
 }
 
+# The PIDs of dprof-view record processes (the guest's busybox has no
+# pgrep or pkill).
+record_pids() {
+	for d in /proc/[0-9]*; do
+		c=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null) || continue
+		case $c in
+		*"dprof-view record"*) echo "${d#/proc/}" ;;
+		esac
+	done
+}
+
 cleanup_modules() {
 	# A test that failed while a reader of dprof's files ran in the
 	# background (dprof-view record) left the module held: its rmmod
-	# failed with EAGAIN and the next test's load with EEXIST
-	# (test-sampler-windows then test-all-sampled on 6.12).  End the
-	# readers first.
-	if [ -d /sys/module/dprof ] && pkill -f "dprof-view record" 2>/dev/null; then
-		loop_until '! pgrep -f "dprof-view record" >/dev/null'
+	# failed with EAGAIN and every later test's load with EEXIST
+	# (test-sampler-windows, then the rest of the suite).  End the
+	# readers first; one still draining 10 s after SIGTERM is killed.
+	if [ -d /sys/module/dprof ] && [ -n "$(record_pids)" ]; then
+		# shellcheck disable=SC2046
+		kill $(record_pids) 2>/dev/null
+		loop_until '[ -z "$(record_pids)" ]' || {
+			# shellcheck disable=SC2046
+			kill -KILL $(record_pids) 2>/dev/null
+			loop_until '[ -z "$(record_pids)" ]'
+		}
 	fi
 	# A file closed by a reader just killed is released a moment later
 	# (the kernel's delayed fput): until then rmmod says EAGAIN.
