@@ -510,12 +510,8 @@ int dprof_history_init(const struct dprof_history_config *config)
 		return 0;
 	/*
 	 * The old windows' objects in use (without them, uniform draws),
-	 * before any breakpoint: on 6.1 the tick's cpu-clock event shares
-	 * its CPU's perf context with the breakpoints, and installing a
-	 * pinned event there schedules them out and in again, into other
-	 * debug registers than the watch found them in (find_slots()).  Its
-	 * hotplug state comes first so, and a CPU coming online gets its
-	 * tick before its breakpoints.
+	 * before any breakpoint, so that a CPU coming online gets its tick
+	 * before its breakpoints (the hotplug states run in order).
 	 */
 	if (cfg->windows && !cfg->no_inuse) {
 		ret = dprof_inuse_init();

@@ -30,29 +30,16 @@
  * ring or table counts what it lost (dprof_inuse_show()); a ring half
  * full kicks the collector.
  *
- * Quiet where nothing runs: a tick that finds its CPU idle does not come
- * again, and the scheduler's sched_switch tracepoint starts it when the
- * CPU next switches to a task, after a random part of a period.  So an
- * idle CPU is woken at most once after it goes idle, not 100 times a
- * second (a cpu-clock perf event's hrtimer fires idle or not), and a busy
- * instant is as likely to be sampled as another: a restart after a whole
- * period would fall at one phase of a periodic task and miss it (a test's
- * kthread, 1 ms apart, was never sampled so).  Stopping the tick at every
- * switch to idle instead costs an hrtimer cancel and start at each one: a
- * ping-pong server's every request (memcached under the referee ran 252 s
- * instead of 100).  Isolated CPUs (cpus.h) get no tick.
+ * The clock is tick.c's: 100 Hz of each CPU's time running a task, quiet
+ * on an idle or isolated CPU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/cpuhotplug.h>
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
-#include <linux/hrtimer.h>
 #include <linux/random.h>
 #include <linux/sched.h>
-#include <linux/tracepoint.h>
-#include <asm/irq_regs.h>
 #include <linux/uaccess.h>
 #include "target.h"
 #include "liveset.h"
@@ -63,8 +50,7 @@
 #include "stats.h"
 #include "plan.h"
 #include "watch.h"
-#include "cpus.h"
-#include "compat.h"
+#include "tick.h"
 
 /*
  * When the tick was a cpu-clock perf event, perf's work on its perf_event
@@ -105,16 +91,11 @@ struct inuse_cpu {
 	u16 hint_target[INUSE_HINT_RING];
 	u16 hint_offset[INUSE_HINT_RING];
 	unsigned int hint_head, hint_tail;
-	u64 ticks;		/* in kernel mode, not idle */
 	u64 hits;		/* objects put in the ring */
 	u64 lost;		/* the ring was full */
 	u64 operands;		/* ticks on an instruction with an operand */
 	u64 hints;		/* ... in a target object */
 	u64 hints_lost;		/* the hint ring was full */
-	u64 stops;		/* the tick found its CPU idle and stopped */
-	struct hrtimer timer;
-	bool on;		/* set up on this CPU (hotplug) */
-	bool stopped;		/* no tick queued: sched_switch starts it */
 };
 
 static DEFINE_PER_CPU(struct inuse_cpu, inuse_cpu);
@@ -134,7 +115,6 @@ struct inuse_state {
 	u64 period_ns;			/* when this period began */
 	unsigned long min_age;		/* jiffies: a window's length */
 	u64 periods, table_lost;
-	int hotplug_state;
 };
 
 static struct inuse_state inuse;
@@ -204,7 +184,6 @@ static void inuse_tick(struct inuse_cpu *c, struct pt_regs *regs)
 	u64 start = get_cycles();
 	bool slab;
 
-	WRITE_ONCE(c->ticks, c->ticks + 1);
 	dprof_watch_check_here();
 	inuse_hint(c, regs->ip, reg, &candidate);
 	head = c->head;
@@ -248,85 +227,10 @@ static void inuse_tick(struct inuse_cpu *c, struct pt_regs *regs)
 	dprof_cost_add(DPROF_HOOK_INUSE_TICK, nr > 0, get_cycles() - start);
 }
 
-static enum hrtimer_restart inuse_timer(struct hrtimer *t)
+/* tick.c's callback: hard interrupt context, kernel mode. */
+static void inuse_tick_fn(struct pt_regs *regs)
 {
-	struct inuse_cpu *c = container_of(t, struct inuse_cpu, timer);
-	struct pt_regs *regs = get_irq_regs();
-
-	if (!READ_ONCE(c->on))
-		return HRTIMER_NORESTART;
-	if (is_idle_task(current)) {
-		/* Nothing runs here: sched_switch starts it again. */
-		WRITE_ONCE(c->stopped, true);
-		WRITE_ONCE(c->stops, c->stops + 1);
-		return HRTIMER_NORESTART;
-	}
-	if (regs && !user_mode(regs))
-		inuse_tick(c, regs);
-	hrtimer_forward_now(t, ns_to_ktime(INUSE_PERIOD_NS));
-	return HRTIMER_RESTART;
-}
-
-/* On the tick's own CPU, interrupts off: after a random part of a period. */
-static void inuse_start_here(struct inuse_cpu *c)
-{
-	WRITE_ONCE(c->stopped, false);
-	hrtimer_start(&c->timer,
-		      ns_to_ktime(1000 + get_random_u32_below(INUSE_PERIOD_NS)),
-		      HRTIMER_MODE_REL_PINNED_HARD);
-}
-
-/*
- * The scheduler switches this CPU (interrupts off, its runqueue locked;
- * the scheduler's own hrtick starts hrtimers there too): to a task, on a
- * CPU whose tick stopped, the tick starts again.  Every other switch
- * costs this test.
- */
-static void inuse_switch(void *data, DPROF_SCHED_SWITCH_ARGS)
-{
-	struct inuse_cpu *c = this_cpu_ptr(&inuse_cpu);
-
-	if (likely(!READ_ONCE(c->stopped)) || is_idle_task(next) ||
-	    !READ_ONCE(c->on))
-		return;
-	inuse_start_here(c);
-}
-
-/* ---- per CPU set-up (process context) --------------------------------- */
-
-/* Hotplug runs these on the CPU concerned. */
-static int inuse_cpu_online(unsigned int cpu)
-{
-	struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
-
-	if (!dprof_cpu_watched(cpu))
-		return 0;
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	c->timer.function = inuse_timer;
-	WRITE_ONCE(c->on, true);
-	local_irq_disable();
-	inuse_start_here(c);
-	local_irq_enable();
-	return 0;
-}
-
-static int inuse_cpu_offline(unsigned int cpu)
-{
-	struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
-
-	if (!READ_ONCE(c->on))
-		return 0;
-	WRITE_ONCE(c->on, false);
-	hrtimer_cancel(&c->timer);
-	return 0;
-}
-
-static struct tracepoint *sched_switch_tp;
-
-static void find_sched_switch(struct tracepoint *tp, void *unused)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		sched_switch_tp = tp;
+	inuse_tick(this_cpu_ptr(&inuse_cpu), regs);
 }
 
 int dprof_inuse_init(void)
@@ -340,26 +244,14 @@ int dprof_inuse_init(void)
 		goto err;
 	}
 	BUILD_BUG_ON(DPROF_MAX_TARGETS >= INUSE_CANDIDATE);
-	/* The scheduler's tracepoint is not exported: found by its name. */
-	for_each_kernel_tracepoint(find_sched_switch, NULL);
-	ret = sched_switch_tp ?
-	      tracepoint_probe_register(sched_switch_tp, inuse_switch, NULL) :
-	      -ENOENT;
-	if (ret)
-		goto err;
 	dprof_byuse_init();
 	inuse.period_ns = ktime_get_mono_fast_ns();
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "dprof/inuse",
-				inuse_cpu_online, inuse_cpu_offline);
-	if (ret < 0)
-		goto err_probe;
-	inuse.hotplug_state = ret;
+	ret = dprof_tick_start(INUSE_PERIOD_NS, inuse_tick_fn);
+	if (ret)
+		goto err;
 	return 0;
-err_probe:
-	tracepoint_probe_unregister(sched_switch_tp, inuse_switch, NULL);
-	tracepoint_synchronize_unregister();
 err:
-	sched_switch_tp = NULL;
+	dprof_byuse_exit();
 	kvfree(inuse.table);
 	kvfree(inuse.set);
 	memset(&inuse, 0, sizeof(inuse));
@@ -370,15 +262,7 @@ void dprof_inuse_exit(void)
 {
 	unsigned int cpu;
 
-	/* No switch starts a tick after this; then the ticks go. */
-	if (sched_switch_tp) {
-		tracepoint_probe_unregister(sched_switch_tp, inuse_switch,
-					    NULL);
-		tracepoint_synchronize_unregister();
-		sched_switch_tp = NULL;
-	}
-	if (inuse.hotplug_state > 0)
-		cpuhp_remove_state(inuse.hotplug_state);
+	dprof_tick_stop();
 	/* The ticks are gone: no candidate comes any more. */
 	dprof_byuse_exit();
 	kvfree(inuse.table);
@@ -615,8 +499,8 @@ static void show_top_types(struct seq_file *m)
 
 void dprof_inuse_show(struct seq_file *m)
 {
-	u64 ticks = 0, hits = 0, lost = 0, operands = 0, hints = 0;
-	u64 hints_lost = 0, stops = 0;
+	u64 hits = 0, lost = 0, operands = 0, hints = 0;
+	u64 hints_lost = 0, stops, ticks;
 	unsigned int cpu;
 
 	if (!inuse.table) {
@@ -626,14 +510,13 @@ void dprof_inuse_show(struct seq_file *m)
 	for_each_possible_cpu(cpu) {
 		const struct inuse_cpu *c = per_cpu_ptr(&inuse_cpu, cpu);
 
-		ticks += READ_ONCE(c->ticks);
 		hits += READ_ONCE(c->hits);
 		lost += READ_ONCE(c->lost);
 		operands += READ_ONCE(c->operands);
 		hints += READ_ONCE(c->hints);
 		hints_lost += READ_ONCE(c->hints_lost);
-		stops += READ_ONCE(c->stops);
 	}
+	dprof_tick_counts(&ticks, &stops);
 	seq_printf(m, "objects in use: %llu kernel ticks at %u Hz, %llu stops on an idle CPU, %llu objects in registers, %llu lost (ring full), %llu lost (table full)\n",
 		   ticks, INUSE_HZ, stops, hits, lost, inuse.table_lost);
 	seq_printf(m, "  %llu periods of %u ms, the last %u old objects in use (%llu counts)\n",
