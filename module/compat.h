@@ -12,6 +12,7 @@
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
 #include <linux/hw_breakpoint.h>
+#include <linux/percpu.h>
 #include <linux/smp.h>
 
 #if !defined(CONFIG_X86_64)
@@ -202,5 +203,14 @@ static inline unsigned int dprof_fail_nth_get(void)
 #else
 #define dprof_trace_assign_str(field, src)	__assign_str(field, src)
 #endif
+
+/*
+ * The %gs base of kernel code on this CPU, which a %gs-relative operand
+ * adds to its address: the CPU's per-CPU offset (x86-64, 6.1 and 6.12).
+ */
+static inline unsigned long dprof_percpu_base(void)
+{
+	return this_cpu_read(this_cpu_off);
+}
 
 #endif /* _DPROF_COMPAT_H */

@@ -21,6 +21,7 @@
 #include "slab.h"
 #include "stats.h"
 #include "sample.h"
+#include "operand.h"
 #include "scan.h"
 #include "debugfs.h"
 #include "symbols.h"
@@ -137,13 +138,19 @@ static int __init dprof_setup(void)
 	 * The files last and gone first: a reader never reaches a table that
 	 * is not set up yet, or that a failing load has freed.
 	 */
-	ret = dprof_debugfs_init();
+	/* After the tables and the hooks, as the hardware samplers' NMIs. */
+	ret = dprof_operand_init();
 	if (ret)
 		goto err_history;
+	ret = dprof_debugfs_init();
+	if (ret)
+		goto err_operand;
 	pr_info("profiling %u cache(s)%s, first %s\n", dprof_nr_targets,
 		dprof_target_all ? " (target=all)" : "", dprof_targets[0].name);
 	return 0;
 
+err_operand:
+	dprof_operand_stop();
 err_history:
 	dprof_track_rate_stop();
 	dprof_history_exit();
@@ -181,6 +188,7 @@ static int __init dprof_init(void)
 static void __exit dprof_exit(void)
 {
 	dprof_debugfs_exit();
+	dprof_operand_stop();
 	/*
 	 * The scan of older objects first: it may have seconds to go on a
 	 * large host, and stops at its next batch (the hooks stay in until

@@ -18,6 +18,7 @@
 #include "stats.h"
 #include "profile.h"
 #include "sample.h"
+#include "operand.h"
 #include "plan.h"
 #include "watch.h"
 #include "estimate.h"
@@ -66,14 +67,27 @@ static int type_group(const struct type_sum *t)
 }
 
 /*
+ * What a type's share is of: misses (IBS, PEBS, inject), accesses
+ * sampled at timer interrupts (operand: the sample counts, each tick
+ * independent of the others), or the windows' estimate (watch).
+ */
+static u64 share_weight(const struct type_sum *t)
+{
+	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH)
+		return t->est.weight;
+	if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
+		return t->count;
+	return t->misses;
+}
+
+/*
  * Types by misses (hardware samplers) or by estimated share, then
  * samples (watch, in type_group()'s groups), most first.
  */
 static int type_cmp(const void *a, const void *b)
 {
 	const struct type_sum *x = a, *y = b;
-	u64 wx = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? x->est.weight : x->misses;
-	u64 wy = dprof_sampling.sampler == DPROF_SAMPLER_WATCH ? y->est.weight : y->misses;
+	u64 wx = share_weight(x), wy = share_weight(y);
 
 	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH &&
 	    type_group(x) != type_group(y))
@@ -163,7 +177,8 @@ static void shares_prepare(struct type_sum *types, unsigned int nr,
 		estimate_windows(types, nr, &b->win);
 	for (t = 0; t < nr; t++)
 		if (hw || !is_variable(t))
-			b->all += hw ? types[t].misses : types[t].count;
+			b->all += hw ? share_weight(&types[t]) :
+				       types[t].count;
 }
 
 /*
@@ -177,8 +192,8 @@ static u8 share_of(const struct type_sum *t, const struct share_base *b,
 	*pm = 0;
 	*half = 0;
 	if (dprof_sampling.sampler != DPROF_SAMPLER_WATCH) {
-		*pm = b->all ? div64_u64(10000 * t->misses, b->all) : 0;
-		*half = dprof_binomial_half95(t->misses, b->all);
+		*pm = b->all ? div64_u64(10000 * share_weight(t), b->all) : 0;
+		*half = dprof_binomial_half95(share_weight(t), b->all);
 		return DPROF_SHARE_INTERVAL;
 	}
 	if (!b->win.weight) {
@@ -248,7 +263,10 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 		goto offsets;
 	}
 	print_share(m, s, base);
-	if (hw)
+	if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
+		seq_printf(m, " %10s %9s %9llu  %s\n", "-", "-",
+			   READ_ONCE(dprof_targets[t].older), bounce);
+	else if (hw)
 		seq_printf(m, " %10llu %9llu %9llu  %s\n", s->misses,
 			   s->lat_misses ?
 			   div64_u64(s->latency, s->lat_misses) : 0,
@@ -376,8 +394,13 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		 dprof_sampling.sampler == DPROF_SAMPLER_INJECT)
 		seq_printf(m, "%s%s\n", dprof_sampling.why ? ": " : "",
 			   dprof_sampling.why ? dprof_sampling.why : "");
+	else if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
+		seq_printf(m, ", period %llu ns: samples are accesses, misses are not measured\n",
+			   dprof_sampling.period);
 	else
 		seq_printf(m, ", period %llu\n", dprof_sampling.period);
+	if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
+		dprof_operand_show(m);
 	seq_printf(m, "duration_s: %llu.%03llu  cpus: %u  table: %u entries per CPU (%zu bytes each)\n",
 		   elapsed / NSEC_PER_SEC, (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC,
 		   num_online_cpus(), dprof_sampling.table_entries,
@@ -393,7 +416,8 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 			   c.stack, c.user,
 			   c.not_slab - c.stack - c.user - c.data_full);
 	if (dprof_sampling.sampler != DPROF_SAMPLER_WATCH &&
-	    dprof_sampling.sampler != DPROF_SAMPLER_NONE)
+	    dprof_sampling.sampler != DPROF_SAMPLER_NONE &&
+	    dprof_sampling.sampler != DPROF_SAMPLER_OPERAND)
 		seq_printf(m, "misses: %llu sampled, %llu in targets\n",
 			   c.misses, c.target_misses);
 	seq_printf(m, "dropped: %llu (table full), %llu (nested handler), %llu (not-slab table full)\n",
@@ -413,7 +437,10 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		else
 			seen += !!types[t].count;
 	}
-	if (hw)
+	if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
+		seq_printf(m, "\n%u of %u types sampled; share: of the sampled accesses in all types, +- its 95%% interval (binomial over samples)\n",
+			   seen, nr);
+	else if (hw)
 		seq_printf(m, "\n%u of %u types sampled; share: of the misses in all types, +- its 95%% interval (binomial); older: objects live before load (scan)\n",
 			   seen, nr);
 	else

@@ -64,10 +64,10 @@ static int hotplug_state = -1;
 static struct dprof_pmu_attrs pmu;	/* the counters' settings */
 static bool emit_records;		/* sample_records=1 */
 
-const char *const dprof_sampler_names[DPROF_SAMPLER_INJECT + 1] = {
+const char *const dprof_sampler_names[DPROF_SAMPLER_OPERAND + 1] = {
 	[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
 	[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
-	[DPROF_SAMPLER_INJECT] = "inject",
+	[DPROF_SAMPLER_INJECT] = "inject", [DPROF_SAMPLER_OPERAND] = "operand",
 };
 
 /* ---- aggregation (NMI / #DB context) ----------------------------------- */
@@ -224,6 +224,21 @@ static u64 sample_weight(const struct perf_sample_data *d)
 }
 
 /*
+ * Whether @addr is in a target object.  An object the live set does not
+ * hold is one under the operand sampler: the instruction sampled was
+ * about to touch it, so it is allocated (or the allocator's, a rare
+ * tick).  A hardware sample may come after the free, and is not typed.
+ */
+static bool sample_typed(unsigned long addr, struct dprof_resolved *r,
+			 bool *slab)
+{
+	int how = dprof_resolve_any(addr, r, slab);
+
+	return !how || (how == DPROF_RESOLVE_UNKNOWN &&
+			dprof_sampling.sampler == DPROF_SAMPLER_OPERAND);
+}
+
+/*
  * One sample with a data address: resolved and added to its CPU's table.
  * NMI context (ibs, pebs), or process context with preemption off
  * (inject); true when it fell in a target.
@@ -243,7 +258,7 @@ bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a)
 	c->misses += a->l1_miss;
 	if (!a->addr_valid) {
 		c->no_addr++;
-	} else if (!dprof_resolve_slab(addr, &r, &slab) ||
+	} else if (sample_typed(addr, &r, &slab) ||
 		   (!slab && !dprof_var_resolve(addr, &r))) {
 		/* Watched variables (watch_symbols=) are never in slab. */
 		c->in_target++;
@@ -399,12 +414,12 @@ static int try_hardware(enum dprof_sampler which)
 static char *sampler_name = "auto";
 module_param_named(sampler, sampler_name, charp, 0444);
 MODULE_PARM_DESC(sampler,
-		 "Access sampler: auto (best available, default), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), inject (tests: samples written to debugfs inject), off");
+		 "Access sampler: auto (best available, default), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), operand (the memory operand at a timer interrupt, no hit/miss data), inject (tests: samples written to debugfs inject), off");
 
 static unsigned long sample_period;
 module_param_named(period, sample_period, ulong, 0444);
 MODULE_PARM_DESC(period,
-		 "Sampling period: ops between IBS samples, events between PEBS samples; 0 (default): 100000 for IBS, 10007 for PEBS");
+		 "Sampling period: ops between IBS samples, events between PEBS samples, ns of busy time between operand samples; 0 (default): 100000 for IBS, 10007 for PEBS, 1000000 for operand");
 
 static unsigned int sample_table = 4096;
 module_param(sample_table, uint, 0444);
@@ -427,7 +442,7 @@ int dprof_sample_params(struct dprof_sample_config *sc)
 		if (!strcmp(sampler_name, dprof_sampler_names[i]))
 			sc->sampler = i;
 	if (sc->sampler < 0) {
-		pr_err("sampler=%s: must be auto, ibs, pebs, watch, inject or off\n",
+		pr_err("sampler=%s: must be auto, ibs, pebs, watch, operand, inject or off\n",
 		       sampler_name);
 		return -EINVAL;
 	}
@@ -471,6 +486,21 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 			       dprof_sampler_names[want], dprof_sampling.why, ret);
 			goto err;
 		}
+		dprof_sampling.sampler = want;
+		return 0;
+	}
+	if (want == DPROF_SAMPLER_OPERAND) {
+		dprof_sampling.period = sc->period ? sc->period : NSEC_PER_MSEC;
+		if (dprof_sampling.period < 10 * NSEC_PER_USEC ||
+		    dprof_sampling.period > NSEC_PER_SEC) {
+			pr_err("period=%llu: sampler=operand takes ns between samples, 10000 to 1000000000\n",
+			       dprof_sampling.period);
+			ret = -EINVAL;
+			goto err;
+		}
+		/* Its tick starts with the rest (dprof_operand_init()). */
+		dprof_sampling.why =
+			"memory operands at timer interrupts, by time at interruptible points";
 		dprof_sampling.sampler = want;
 		return 0;
 	}

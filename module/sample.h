@@ -19,7 +19,7 @@ struct seq_file;
 #define DPROF_SAMPLER_AUTO	100	/* pick the best available */
 
 /* The sampler= names, indexed by enum dprof_sampler (one table). */
-extern const char *const dprof_sampler_names[DPROF_SAMPLER_INJECT + 1];
+extern const char *const dprof_sampler_names[DPROF_SAMPLER_OPERAND + 1];
 
 /* test_perf= (sampler=inject only): a counter through the IBS/PEBS path */
 enum dprof_test_perf {

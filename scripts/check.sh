@@ -12,8 +12,9 @@
 #     slab_nomerge, for clean per-cache data; a few on one kernel only,
 #     below), then on each again with slab merging for the test of a
 #     merged alias's destroy, and under -icount on 6.1 for the watch
-#     sampler's shares (guest time counts instructions, not the
-#     emulator's trap delivery: selftests/test-all-types.sh says why)
+#     and operand samplers' shares (guest time counts instructions, not
+#     the emulator's trap delivery, and a timer interrupt falls at an
+#     exact instruction: test-all-types.sh, test-operand-sampler.sh)
 #  5. dprof-view export's files from the guest (test-exports.sh) read by
 #     pprof and by speedscope in headless Chromium (check-exports.sh)
 #     and a production host's shape: 6 GiB, an isolated CPU
@@ -123,8 +124,9 @@ step "Debian guest: memcached on 6.1" \
 	debian/test-memcached-skbuff.sh debian/test-memcached-all.sh
 step "Debian guest: Apache on 6.12" \
 	scripts/vm.sh -k 6.12 -r debian -t 600 selftests/run.sh debian/test-apache.sh
-step "guest selftest under -icount on 6.1" env DPROF_ICOUNT=1 \
-	scripts/vm.sh -k 6.1 -t 600 selftests/run.sh test-all-types.sh
+step "guest selftests under -icount on 6.1" env DPROF_ICOUNT=1 \
+	scripts/vm.sh -k 6.1 -t 600 selftests/run.sh test-all-types.sh \
+	test-operand-sampler.sh
 step "referee: cache model and object map" make -s referee-test
 step "referee: classes on dprof_sharing, sk_buff hand-offs (6.1)" scripts/check-referee.sh -k 6.1
 step "referee: memcached judged, target=all (6.1)" scripts/case-referee.sh -k 6.1

@@ -337,6 +337,11 @@ enum dprof_sampler {
 	 * the cost of the sample path where no PMU exists).
 	 */
 	DPROF_SAMPLER_INJECT	= 4,
+	/*
+	 * No hardware: the memory operand of the instruction a timer
+	 * interrupt stopped before, by time at interruptible points.
+	 */
+	DPROF_SAMPLER_OPERAND	= 5,
 };
 
 /*

@@ -105,7 +105,7 @@ bool profile_sampler(const struct recording *r, char *sampler, size_t len)
 	static const char *const names[] = {
 		[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
 		[DPROF_SAMPLER_PEBS] = "pebs", [DPROF_SAMPLER_WATCH] = "watch",
-		[DPROF_SAMPLER_INJECT] = "inject",
+		[DPROF_SAMPLER_INJECT] = "inject", [DPROF_SAMPLER_OPERAND] = "operand",
 	};
 	const char *s = r->profile_text ? strstr(r->profile_text, "sampler: ") :
 		NULL;

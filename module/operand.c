@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The operand sampler (sampler=operand; design.rst, "The operand
+ * sampler"): accesses sampled by time, at interruptible points, with no
+ * PMU.  Every period of a CPU's busy time (tick.c) the instruction the
+ * interrupt stopped before has not run yet: its memory operand, from the
+ * interrupted registers (memop.h, all forms: %gs per-CPU, RIP-relative,
+ * string instructions), is the exact address it is about to touch.  The
+ * address goes to the per-CPU tables the IBS and PEBS samples use
+ * (dprof_sample_one()), typed by the slab page beneath it: an object the
+ * live set does not hold counts as live, since the CPU is about to touch
+ * it.
+ *
+ * Code that runs with interrupts off (the scheduler's core, hard
+ * interrupt handlers, irqsave sections) is never sampled; its accesses
+ * are missing from the shares, not misplaced.  Hard interrupt context:
+ * no allocation, lock or print; the sample path's own per-CPU guard
+ * drops a nested sample and counts it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include <asm/ptrace.h>
+#include "memop.h"
+#include "decode.h"
+#include "sample.h"
+#include "stats.h"
+#include "tick.h"
+#include "compat.h"
+#include "operand.h"
+
+struct operand_cpu {
+	u64 no_operand;		/* the instruction touches no memory we read */
+	u64 unreadable;		/* its text could not be read */
+	u64 operands;		/* addresses handed to the sample path */
+};
+
+static DEFINE_PER_CPU(struct operand_cpu, operand_cpu);
+static u64 operand_period_ns;
+static bool operand_on;
+
+/* One operand's address: @base is m->base or m->base2. */
+static unsigned long operand_addr(const struct dprof_memop *m, int base,
+				  const unsigned long *reg, unsigned long ip)
+{
+	unsigned long addr = (long)m->disp;
+
+	if (base != DPROF_MEMOP_NO_REG)
+		addr += reg[base];
+	if (m->index != DPROF_MEMOP_NO_REG)
+		addr += reg[m->index] * m->scale;
+	if (m->rip)
+		addr += ip + m->len;
+	if (m->gs)
+		addr += dprof_percpu_base();
+	return addr;
+}
+
+static void operand_sample(unsigned long addr, unsigned long ip, u8 access)
+{
+	struct dprof_access a = {
+		.src = DPROF_SRC_UNKNOWN,
+		.load = access == DPROF_MEMOP_LOAD || access == DPROF_MEMOP_RMW,
+		.store = access == DPROF_MEMOP_STORE ||
+			 access == DPROF_MEMOP_RMW,
+	};
+	struct operand_cpu *c = this_cpu_ptr(&operand_cpu);
+	u64 start = get_cycles();
+	bool hit;
+
+	WRITE_ONCE(c->operands, c->operands + 1);
+	hit = dprof_sample_one(addr, ip, &a);
+	dprof_cost_add(DPROF_HOOK_SAMPLE, hit, get_cycles() - start);
+}
+
+/* tick.c's callback: hard interrupt context, kernel mode. */
+static void operand_tick(struct pt_regs *regs)
+{
+	/* In the instruction encoding's order (memop.h). */
+	const unsigned long reg[DPROF_MEMOP_NR_REGS] = {
+		regs->ax, regs->cx, regs->dx, regs->bx, regs->sp, regs->bp,
+		regs->si, regs->di, regs->r8, regs->r9, regs->r10, regs->r11,
+		regs->r12, regs->r13, regs->r14, regs->r15,
+	};
+	struct operand_cpu *c = this_cpu_ptr(&operand_cpu);
+	u8 code[DPROF_MEMOP_MAX_LEN];
+	struct dprof_memop m;
+
+	if (copy_from_kernel_nofault(code, (void *)regs->ip, sizeof(code))) {
+		WRITE_ONCE(c->unreadable, c->unreadable + 1);
+		return;
+	}
+	if (!dprof_memop_decode_ex(code, sizeof(code), &m, 1)) {
+		WRITE_ONCE(c->no_operand, c->no_operand + 1);
+		return;
+	}
+	operand_sample(operand_addr(&m, m.base, reg, regs->ip), regs->ip,
+		       m.access);
+	if (m.base2 != DPROF_MEMOP_NO_REG)	/* movs, cmps */
+		operand_sample(operand_addr(&m, m.base2, reg, regs->ip),
+			       regs->ip, m.access2);
+}
+
+int dprof_operand_init(void)
+{
+	unsigned int cpu;
+	int ret;
+
+	if (dprof_sample_which() != DPROF_SAMPLER_OPERAND)
+		return 0;
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&operand_cpu, cpu), 0,
+		       sizeof(struct operand_cpu));
+	operand_period_ns = dprof_sampling.period;
+	ret = dprof_tick_start(operand_period_ns, operand_tick);
+	if (ret)
+		pr_err("sampler=operand: its timer did not start (%d)\n", ret);
+	operand_on = !ret;
+	return ret;
+}
+
+void dprof_operand_stop(void)
+{
+	if (!operand_on)
+		return;
+	dprof_tick_stop();
+	operand_on = false;
+}
+
+void dprof_operand_show(struct seq_file *m)
+{
+	u64 ticks, stops, none = 0, unreadable = 0, operands = 0;
+	unsigned int cpu;
+
+	if (!operand_period_ns)
+		return;
+	for_each_possible_cpu(cpu) {
+		const struct operand_cpu *c = per_cpu_ptr(&operand_cpu, cpu);
+
+		none += READ_ONCE(c->no_operand);
+		unreadable += READ_ONCE(c->unreadable);
+		operands += READ_ONCE(c->operands);
+	}
+	dprof_tick_counts(&ticks, &stops);
+	seq_printf(m, "operand sampler: every %llu us of busy time, interruptible points only; %llu kernel ticks, %llu stops on an idle CPU\n",
+		   div_u64(operand_period_ns, NSEC_PER_USEC), ticks, stops);
+	seq_printf(m, "  %llu operands sampled, %llu ticks on no memory operand, %llu on unreadable text\n",
+		   operands, none, unreadable);
+}
