@@ -34,6 +34,7 @@ struct tick_cpu {
 	struct hrtimer timer;
 	u64 kernel_ticks;	/* fn called */
 	u64 stops;		/* the tick found its CPU idle and stopped */
+	u32 phase_state;	/* xorshift32: the restarts' random phases */
 	bool on;		/* set up on this CPU (hotplug) */
 	bool stopped;		/* no tick queued: sched_switch starts it */
 };
@@ -65,12 +66,27 @@ static enum hrtimer_restart tick_timer(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
+/*
+ * A random part of a period, from the CPU's own xorshift32 (seeded at
+ * set-up): under the scheduler's runqueue lock nothing of random.c's,
+ * whose reseed may queue work, is called.
+ */
+static u32 tick_phase(struct tick_cpu *c)
+{
+	u32 x = c->phase_state;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	c->phase_state = x;
+	return (u32)(((u64)x * tick_period_ns) >> 32);
+}
+
 /* On the tick's own CPU, interrupts off: after a random part of a period. */
 static void tick_start_here(struct tick_cpu *c)
 {
 	WRITE_ONCE(c->stopped, false);
-	hrtimer_start(&c->timer,
-		      ns_to_ktime(1000 + get_random_u32_below(tick_period_ns)),
+	hrtimer_start(&c->timer, ns_to_ktime(1000 + tick_phase(c)),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -99,6 +115,7 @@ static int tick_cpu_online(unsigned int cpu)
 		return 0;
 	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	c->timer.function = tick_timer;
+	c->phase_state = get_random_u32() | 1;	/* xorshift: never 0 */
 	WRITE_ONCE(c->on, true);
 	local_irq_disable();
 	tick_start_here(c);
