@@ -173,6 +173,28 @@ static int reg_number(x86_reg r)
 	return -2;		/* another register: rip, a 32-bit one */
 }
 
+/*
+ * The index of the opcode's first byte: after the legacy prefixes (%gs
+ * included) and one REX; insn->size when there is none.
+ */
+static unsigned int opcode_index(const cs_insn *insn)
+{
+	static const uint8_t prefixes[] = {
+		0xf0, 0xf2, 0xf3, 0x66, 0x2e, 0x3e, 0x26, 0x36, 0x65,
+	};
+	unsigned int i = 0, k;
+
+	for (; i < insn->size; i++) {
+		for (k = 0; k < sizeof(prefixes) && insn->bytes[i] != prefixes[k]; k++)
+			;
+		if (k == sizeof(prefixes))
+			break;
+	}
+	if (i < insn->size && (insn->bytes[i] & 0xf0) == 0x40)
+		i++;
+	return i;
+}
+
 /* The instructions memop.h leaves out on purpose (see its header). */
 static int left_out(const cs_insn *insn, const cs_x86_op *op)
 {
@@ -187,14 +209,7 @@ static int left_out(const cs_insn *insn, const cs_x86_op *op)
 	if (op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID)
 		return 1;
 	/* The first byte after the legacy prefixes and REX. */
-	while (i < insn->size && (insn->bytes[i] == 0xf0 ||
-				  insn->bytes[i] == 0xf2 || insn->bytes[i] == 0xf3 ||
-				  insn->bytes[i] == 0x66 || insn->bytes[i] == 0x2e ||
-				  insn->bytes[i] == 0x3e || insn->bytes[i] == 0x26 ||
-				  insn->bytes[i] == 0x36))
-		i++;
-	if (i < insn->size && (insn->bytes[i] & 0xf0) == 0x40)
-		i++;
+	i = opcode_index(insn);
 	if (i >= insn->size)
 		return 1;
 	b = insn->bytes[i];
@@ -275,14 +290,7 @@ static int left_out_ex(const cs_insn *insn, const cs_x86_op *op)
 
 	if (op->mem.segment == X86_REG_FS || x->addr_size != 8)
 		return 1;
-	while (i < insn->size && (insn->bytes[i] == 0xf0 ||
-				  insn->bytes[i] == 0xf2 || insn->bytes[i] == 0xf3 ||
-				  insn->bytes[i] == 0x66 || insn->bytes[i] == 0x2e ||
-				  insn->bytes[i] == 0x3e || insn->bytes[i] == 0x26 ||
-				  insn->bytes[i] == 0x36 || insn->bytes[i] == 0x65))
-		i++;
-	if (i < insn->size && (insn->bytes[i] & 0xf0) == 0x40)
-		i++;
+	i = opcode_index(insn);
 	if (i >= insn->size)
 		return 1;
 	b = insn->bytes[i];
@@ -389,13 +397,9 @@ static int ex_string_wrong(const cs_insn *insn, const struct dprof_memop *m)
 /* movs, cmps, stos, lods, scas: the opcode after the prefixes and REX. */
 static int is_string_op(const cs_insn *insn)
 {
-	unsigned int i = 0;
+	unsigned int i = opcode_index(insn);
 	uint8_t b;
 
-	while (i < insn->size && (insn->bytes[i] == 0xf2 || insn->bytes[i] == 0xf3 ||
-				  insn->bytes[i] == 0x66 || insn->bytes[i] == 0x65 ||
-				  (insn->bytes[i] & 0xf0) == 0x40))
-		i++;
 	if (i >= insn->size)
 		return 0;
 	b = insn->bytes[i];
