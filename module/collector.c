@@ -359,9 +359,25 @@ static int collector(void *unused)
  * anything is set up (main.c calls dprof_history_params() first).
  */
 static bool history_enabled = true;
-module_param_named(history, history_enabled, bool, 0444);
+static bool history_asked;	/* history= was given at load */
+
+static int history_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_bool(val, kp);
+
+	if (!ret)
+		history_asked = true;
+	return ret;
+}
+
+static const struct kernel_param_ops history_ops = {
+	.set = history_set,
+	.get = param_get_bool,
+};
+
+module_param_cb(history, &history_ops, &history_enabled, 0444);
 MODULE_PARM_DESC(history,
-		 "Collect object access histories with debug registers (default Y)");
+		 "Collect object access histories with debug registers (default Y; with target=all and sampler=operand N unless given)");
 
 static char *history_mode = "set";
 module_param(history_mode, charp, 0444);
@@ -442,6 +458,7 @@ static bool range_ok(const char *name, unsigned int value, unsigned int lo,
 int dprof_history_params(struct dprof_history_config *hc)
 {
 	hc->enabled = history_enabled;
+	hc->asked = history_asked;
 	hc->len = history_len;
 	hc->max_arms = history_max_arms;
 	hc->max_hits = history_max_hits;

@@ -180,9 +180,9 @@ int dprof_liveset_params(void)
 	return 0;
 }
 
-int dprof_liveset_init(void)
+int dprof_liveset_init(bool hooks)
 {
-	unsigned int objects = max_objects ? max_objects :
+	unsigned int objects = !hooks ? 256 : max_objects ? max_objects :
 			       dprof_target_all ? 1048576 : 65536;
 	/* Twice the expected maximum keeps the load factor at or below 1/2. */
 	unsigned long nr = roundup_pow_of_two((unsigned long)objects * 2);

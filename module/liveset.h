@@ -25,7 +25,8 @@ enum dprof_liveset_result {
  * where the slabs' objects would fill three quarters, halving when full.
  */
 int dprof_liveset_params(void);
-int dprof_liveset_init(void);
+/* @hooks: false, no allocation hook fills it (the smallest table). */
+int dprof_liveset_init(bool hooks);
 void dprof_liveset_exit(void);
 /*
  * Tracking 1 object in 2^shift, per target: inline, because every target

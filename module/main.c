@@ -37,6 +37,7 @@ static int __init dprof_setup(void)
 	struct dprof_history_config hc;
 	struct dprof_sample_config sc;
 	struct dprof_test_config tc;
+	bool hooks;
 	int ret;
 
 	/* Every parameter with a range or a form is checked before set-up. */
@@ -86,11 +87,20 @@ static int __init dprof_setup(void)
 		dprof_slab_destroy_exit();
 		return ret;
 	}
+	/*
+	 * target=all under sampler=operand types its samples by the slab
+	 * page alone (design.rst, "Typing by the slab page"): no allocation
+	 * hook, live set, scan or history, unless history=1 asks for them.
+	 */
+	hooks = !dprof_target_all || sc.sampler != DPROF_SAMPLER_OPERAND ||
+		(hc.asked && hc.enabled);
+	if (!hooks)
+		hc.enabled = false;
 	ret = dprof_symbols_init(hc.len);
 	dprof_test_fail_nth_note("symbols");
 	if (ret)
 		goto err_target;
-	ret = dprof_liveset_init();
+	ret = dprof_liveset_init(hooks);
 	dprof_test_fail_nth_note("live set");
 	if (ret)
 		goto err_target;
@@ -107,18 +117,19 @@ static int __init dprof_setup(void)
 	dprof_test_fail_nth_note("sampler");
 	if (ret)
 		goto err_ring;
-	ret = dprof_scan_init(tc.scan_delay_ms);
+	ret = dprof_scan_init(tc.scan_delay_ms, hooks);
 	dprof_test_fail_nth_note("scan");
 	if (ret)
 		goto err_sample;
-	ret = dprof_slab_init();
+	ret = hooks ? dprof_slab_init() : 0;
 	dprof_test_fail_nth_note("slab hooks");
 	if (ret)
 		goto err_scan;
 	/* With the hooks in, no free can slip past the scan or the rescan. */
 	dprof_scan_start();
 	dprof_target_start();
-	dprof_track_rate_start();
+	if (hooks)
+		dprof_track_rate_start();
 	/*
 	 * Last in, first out: no debug register is armed while the hooks'
 	 * tracepoints and kprobes are patched into the kernel text (a QEMU

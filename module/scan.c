@@ -66,6 +66,7 @@ struct scan_counters {
 static struct scan_counters sc;
 static struct task_struct *scan_thread;
 static bool scan_wanted;
+static bool scan_no_hooks;	/* target=all under sampler=operand */
 static bool scan_quarantine;	/* off: full slabs may hold freed objects */
 static unsigned int scan_delay_ms;	/* tests: start the walk this late */
 
@@ -264,12 +265,13 @@ module_param_named(scan, scan_enabled, bool, 0444);
 MODULE_PARM_DESC(scan,
 		 "Find the live objects allocated before load (a kthread walks memory once; progress in status) (default Y)");
 
-int dprof_scan_init(unsigned int test_delay_ms)
+int dprof_scan_init(unsigned int test_delay_ms, bool hooks)
 {
-	bool enabled = scan_enabled;
+	bool enabled = scan_enabled && hooks;
 	int nid;
 
 	memset(&sc, 0, sizeof(sc));
+	scan_no_hooks = !hooks;
 	scan_wanted = enabled;
 	scan_delay_ms = test_delay_ms;
 	scan_quarantine = enabled && DPROF_FREE_QUARANTINE;
@@ -319,6 +321,10 @@ void dprof_scan_show(struct seq_file *m)
 	u64 pages = READ_ONCE(sc.pages), end = READ_ONCE(sc.end_ns);
 	u64 ms;
 
+	if (scan_no_hooks) {
+		seq_puts(m, "scan: off: no allocation hooks to follow the objects it would find\n");
+		return;
+	}
 	if (!scan_wanted) {
 		seq_puts(m, "scan: off (scan=0): objects older than the module are not profiled\n");
 		return;

@@ -9,7 +9,8 @@
 
 struct seq_file;
 /* scan= (scan.c) turns it off; @test_delay_ms: test_scan_delay_ms=. */
-int dprof_scan_init(unsigned int test_delay_ms);
+/* @hooks: false, no allocation hook runs, so no scan either. */
+int dprof_scan_init(unsigned int test_delay_ms, bool hooks);
 void dprof_scan_start(void);
 void dprof_scan_exit(void);
 void dprof_scan_show(struct seq_file *m);

@@ -505,6 +505,7 @@ unsigned long dprof_slab_destroy_missed(void)
 }
 
 static bool kmalloc_hooked;
+static bool hooked;	/* dprof_slab_init() done: main.c may skip it */
 
 static void unregister_tracepoints(void)
 {
@@ -569,6 +570,7 @@ int dprof_slab_init(void)
 	ret = register_tracepoints();
 	if (ret)
 		goto err_free_bulk;
+	hooked = true;
 	return 0;
 
 err_free_bulk:
@@ -580,6 +582,9 @@ err_alloc_bulk:
 
 void dprof_slab_exit(void)
 {
+	if (!hooked)
+		return;
+	hooked = false;
 	unregister_tracepoints();
 	unregister_kprobe(&free_bulk_probe);
 	unregister_kretprobe(&alloc_bulk_probe);
@@ -594,6 +599,12 @@ void dprof_slab_exit(void)
  */
 void dprof_slab_show_hooks(struct seq_file *m)
 {
+	if (!hooked) {
+		seq_puts(m, "hooks: no allocation or free hook (target=all, sampler=operand: samples typed by their slab page; history=1 or named targets arm them)\n");
+		seq_printf(m, "  kretprobe %s: a target stops while its cache is destroyed\n",
+			   DPROF_SYM_CACHE_DESTROY);
+		return;
+	}
 	seq_puts(m, "hooks, armed from load to unload (every target allocation and free is recorded: the exact address set; enable=0 skips allocations, not frees):\n");
 	seq_puts(m, "  tracepoint kmem_cache_alloc, kmem_cache_free: the targets' objects, and the free of a struct kmem_cache, which ends its target\n");
 	seq_printf(m, "  tracepoint kmalloc: %s\n", kmalloc_hooked ?

@@ -13,6 +13,7 @@
 
 struct dprof_history_config {
 	bool enabled;		/* histories */
+	bool asked;		/* history= given at load */
 	bool windows;		/* sample windows for the watch sampler */
 	bool variables;		/* watches on watch_symbols= variables */
 	unsigned int window_ms;	/* length of one sample window */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # sampler=operand: the memory operand of the instruction a timer
-# interrupt stopped before, typed by the slab page beneath it.
+# interrupt stopped before, typed by the slab page beneath it, with no
+# allocation hook (target=all at its defaults; history=1 arms them).
 #
 # Ground truth (selftests/modules/dprof_rank.c): a kthread on CPU 1 sweeps
 # 8192 objects of each of dprof_rank_0..3 and kmalloc-32, incrementing
@@ -32,8 +33,17 @@ under_icount ||
 
 load_mod dprof_rank
 RANK=/sys/kernel/debug/dprof_rank/stats
+# history=1 asks for histories: the hooks come with them.
+load_mod dprof target=all sampler=operand history=1
+grep -q "tracepoint kmem_cache_alloc" "$DPROF_DIR/status" ||
+	fail "history=1 under sampler=operand armed no allocation hook: $(grep -A2 '^hooks' "$DPROF_DIR/status")"
+unload_mod dprof
+# At its defaults target=all under sampler=operand arms no allocation
+# hook: the shares below are typed by the slab page alone.
 load_mod dprof target=all sampler=operand
 grep -q "^sampler: operand" "$DPROF_DIR/profile" || fail "profile does not say sampler: operand: $(head -n 1 $DPROF_DIR/profile)"
+grep -q "^hooks: no allocation or free hook" "$DPROF_DIR/status" ||
+	fail "target=all sampler=operand armed the allocation hooks: $(grep -A2 '^hooks' "$DPROF_DIR/status")"
 dprof-view record -o operand.data -d 15 >record.log 2>&1 || fail "record: $(cat record.log)"
 cat "$RANK"
 sed -n '1,/^type /p' "$DPROF_DIR/profile" | head -12
