@@ -57,6 +57,7 @@ struct dprof_memop {
 	__u8 rip;		/* add the next instruction's address */
 	__u8 len;		/* the instruction's bytes */
 	__u8 access, access2;	/* DPROF_MEMOP_LOAD, _STORE, _RMW or _UNKNOWN */
+	__u8 string;		/* a string instruction's element bytes, else 0 */
 };
 
 #define DPROF_MEMOP_UNKNOWN	0
@@ -226,12 +227,14 @@ static inline int dprof_memop_decode_ex(const __u8 *code, unsigned int len,
 	m->rip = 0;
 	m->access = DPROF_MEMOP_UNKNOWN;
 	m->access2 = DPROF_MEMOP_UNKNOWN;
+	m->string = 0;
 	if (all && op >= 0xa4 && op <= 0xaf && op != 0xa8 && op != 0xa9) {
 		/* String instructions: (%rsi) and (%rdi), no ModRM. */
 		m->index = DPROF_MEMOP_NO_REG;
 		m->scale = 1;
 		m->disp = 0;
 		m->len = i;
+		m->string = !(op & 1) ? 1 : (rex & 8) ? 8 : osize16 ? 2 : 4;
 		if (op <= 0xa7) {	/* movs, cmps: source, then destination */
 			m->base = 6;
 			m->base2 = 7;

@@ -372,7 +372,10 @@ static int ex_wrong(const cs_insn *insn, const cs_x86_op *op,
 	return m->gs != (op->mem.segment == X86_REG_GS);
 }
 
-/* A string instruction: capstone's operands are (%rsi) and/or (%rdi). */
+/*
+ * A string instruction: capstone's operands are (%rsi) and/or (%rdi), of
+ * the element's size.
+ */
 static int ex_string_wrong(const cs_insn *insn, const struct dprof_memop *m)
 {
 	const cs_x86 *x = &insn->detail->x86;
@@ -387,6 +390,8 @@ static int ex_string_wrong(const cs_insn *insn, const struct dprof_memop *m)
 		if (r >= 0) {
 			seen[r] = 1;
 			n++;
+			if (op->size != m->string)	/* the element's bytes */
+				return 1;
 		}
 	}
 	if (!seen[m->base])
