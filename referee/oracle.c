@@ -30,7 +30,8 @@
  *  - frees: the object argument at each free function's entry.
  *  - measuring: each entry of ksys_sync() (sync(1) in the guest) starts
  *    or stops it; the model starts cold at the first, so a line's first
- *    touch by a core after it counts as compulsory.
+ *    touch by a core after it counts as compulsory.  windows=N: the
+ *    first N windows only (the guest's init syncs again at its end).
  * Accesses by instructions in an exclude= range (dprof.ko's text) are
  * not seen.  Nor are accesses to the profiler's own objects: those the
  * kernel allocated between the two markers of selftests/progs/referee_own.c
@@ -147,6 +148,19 @@ struct field_stats {
 	 * instruction counts it ("rmw" in the JSON).
 	 */
 	uint64_t rmw;
+	/*
+	 * Accesses (instructions, as in kinds[] less rmw) made with
+	 * interrupts off (eflags.IF clear): those a timer tick can never
+	 * stop before (dprof's sampler=operand), "irqs_off" in the JSON.
+	 */
+	uint64_t irqs_off;
+	/*
+	 * Accesses (instructions) the allocator made to the object before
+	 * returning it (struct at_alloc), apart from the above: a data
+	 * breakpoint armed at the return never sees them, a sampled
+	 * instruction does; "at_alloc", "at_alloc_irqs_off" in the JSON.
+	 */
+	uint64_t at_alloc, at_alloc_irqs_off;
 	uint64_t results[COH_NR_RESULTS];
 };
 
@@ -161,8 +175,25 @@ struct pending {
 	uint64_t array;		/* bulk: the object array */
 };
 
+/*
+ * An untyped access made inside an allocation function: the allocator's
+ * own to the object it is about to return (its freelist pointer, the
+ * zeroing of init_on_alloc or __GFP_ZERO), counted for the object apart
+ * when the function returns it (the cache model saw it as it came).
+ * 2,048 hold an 8 KiB memset at a slot each.
+ */
+#define AT_ALLOC_MAX	2048
+
+struct at_alloc {
+	uint64_t vaddr;
+	uint8_t size, kind, result, rmw, irqs_off;
+	int8_t from_core;
+};
+
 struct vcpu {
 	struct qemu_plugin_register *rax, *rdi, *rsi, *rdx, *rcx, *rsp;
+	struct qemu_plugin_register *eflags;
+	GByteArray *flags_buf;	/* eflags read into it, kept */
 	uint64_t atomic_load;	/* vaddr of the atomic whose load was seen */
 	/* The last plain load: its instruction's udata and its vaddr. */
 	uintptr_t load_insn;
@@ -171,6 +202,9 @@ struct vcpu {
 	uint64_t string_slot[2];
 	struct pending pending[PENDING_DEPTH];
 	unsigned int nr_pending;
+	bool in_alloc;		/* since an allocation function's entry */
+	struct at_alloc at_alloc[AT_ALLOC_MAX];
+	unsigned int nr_at_alloc;
 };
 
 static GMutex lock;	/* every callback below holds it */
@@ -182,6 +216,8 @@ static struct {
 	struct coh_geometry geom;
 	uint64_t exclude_lo[MAX_EXCLUDE], exclude_hi[MAX_EXCLUDE];
 	unsigned int nr_exclude;
+	unsigned int max_windows;	/* windows=N; 0: every one */
+	uint64_t at_alloc_accesses;	/* charged at the allocation's return */
 	/* from System.map */
 	GHashTable *entry_hooks;	/* address -> enum hook */
 	GHashTable *alloc_fns;		/* address -> enum hook */
@@ -321,12 +357,37 @@ static int cache_of(uint64_t addr)
 	return cache_id(cache);
 }
 
-static void note_alloc(uint64_t obj)
+static void *stats_slot(struct table *t, uint64_t key);
+
+/* The accesses the allocator made to @obj before returning it. */
+static void charge_at_alloc(unsigned int cpu, uint64_t obj, uint32_t size,
+			    uint32_t id)
 {
+	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
+	struct field_stats *f;
+	unsigned int i;
+
+	for (i = 0; i < v->nr_at_alloc; i++) {
+		const struct at_alloc *a = &v->at_alloc[i];
+
+		if (a->vaddr < obj || a->vaddr >= obj + size)
+			continue;
+		f = stats_slot(&o.fields, (uint64_t)id << 32 | (a->vaddr - obj));
+		f->at_alloc += !a->rmw;
+		f->at_alloc_irqs_off += !a->rmw && a->irqs_off;
+		o.at_alloc_accesses += !a->rmw;
+	}
+}
+
+static void note_alloc(unsigned int cpu, uint64_t obj)
+{
+	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
+	bool charge = v->in_alloc;
 	uint64_t base;
 	uint32_t cache;
 	int id;
 
+	v->in_alloc = false;
 	if (!obj)
 		return;
 	o.allocs++;
@@ -344,6 +405,9 @@ static void note_alloc(uint64_t obj)
 	objmap_insert(o.objs, obj, o.caches[id].object_size, id, now_ns());
 	if (o.own_open && objmap_set_own(o.objs, obj))
 		o.own_objects++;
+	else if (charge && o.active)
+		charge_at_alloc(cpu, obj, o.caches[id].object_size,
+				(uint32_t)id);
 }
 
 static void note_free(uint64_t obj)
@@ -404,8 +468,10 @@ static void entry_locked(unsigned int cpu, void *udata)
 		struct timespec now;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		o.active = !o.active;
 		o.triggers++;
+		if (!o.active && o.max_windows && o.nr_windows >= o.max_windows)
+			break;	/* windows=N: done measuring */
+		o.active = !o.active;
 		if (o.nr_windows < MAX_WINDOWS) {
 			double t = ((uint64_t)now.tv_sec * 1000000000u +
 				    (uint64_t)now.tv_nsec - o.loaded_ns) / 1e9;
@@ -436,7 +502,7 @@ static void return_locked(unsigned int cpu, void *udata)
 	bool ok = true;
 
 	if (h == HOOK_ALLOC) {
-		note_alloc(reg(v->rax));
+		note_alloc(cpu, reg(v->rax));
 		return;
 	}
 	/* Bulk: the entry's slot was just popped (rsp is 8 above it). */
@@ -450,7 +516,7 @@ static void return_locked(unsigned int cpu, void *udata)
 	for (i = 0; i < n && i < 4096; i++) {
 		x = read_u64(v->pending[v->nr_pending].array + 8 * i, &ok);
 		if (ok)
-			note_alloc(x);
+			note_alloc(cpu, x);
 	}
 }
 
@@ -486,9 +552,51 @@ static bool global_of(uint64_t addr, uint32_t *id, uint64_t *base)
 		else
 			hi = mid;
 	}
+	/*
+	 * Beyond 64 KiB of its symbol an address is in a section's data
+	 * (the BTF blob after linux_banner, which dprof-view record reads
+	 * whole, notes), not in a variable: a field per byte of it made
+	 * tables of 500 MB.
+	 */
+	if (addr - o.sym_addr[lo] >= 65536)
+		return false;
 	*id = MAX_CACHES + lo;
 	*base = o.sym_addr[lo];
 	return true;
+}
+
+/* eflags.IF of @cpu at the access (mem callbacks read the registers). */
+static bool irqs_off(unsigned int cpu)
+{
+	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
+	uint64_t flags = 0;
+
+	if (!v->eflags || !v->flags_buf)
+		return false;
+	g_byte_array_set_size(v->flags_buf, 0);
+	if (qemu_plugin_read_register(v->eflags, v->flags_buf) < 4)
+		return false;
+	memcpy(&flags, v->flags_buf->data,
+	       MIN(v->flags_buf->len, sizeof(flags)));
+	return !(flags & 0x200);
+}
+
+/* A typed access: the field's counts, its sharing pair. */
+static void count_typed(unsigned int cpu, uint32_t id, uint64_t off,
+			enum coh_kind kind, bool rmw, enum coh_result result,
+			int from_core, bool off_irqs)
+{
+	struct field_stats *f = stats_slot(&o.fields, (uint64_t)id << 32 | off);
+
+	f->kinds[kind]++;
+	f->rmw += rmw;
+	f->irqs_off += !rmw && off_irqs;
+	f->results[result]++;
+	if (result == COH_TRUE_SHARING || result == COH_FALSE_SHARING)
+		((struct pair_stats *)stats_slot(&o.pairs,
+			(uint64_t)id << 40 | off << 16 |
+			(uint64_t)result << 8 | (cpu & 15) << 4 |
+			(from_core & 15)))->count++;
 }
 
 static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
@@ -501,6 +609,19 @@ static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
 
 	if (!objmap_touch(o.objs, vaddr, &id, &base, &own) &&
 	    !global_of(vaddr, &id, &base)) {
+		struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
+
+		if (v->in_alloc && v->nr_at_alloc < AT_ALLOC_MAX) {
+			struct at_alloc *a = &v->at_alloc[v->nr_at_alloc++];
+
+			a->vaddr = vaddr;
+			a->size = (uint8_t)size;
+			a->kind = (uint8_t)kind;
+			a->result = (uint8_t)out.result;
+			a->rmw = rmw;
+			a->irqs_off = irqs_off(cpu);
+			a->from_core = (int8_t)out.from_core;
+		}
 		o.untyped_kinds[kind]++;
 		o.untyped_results[out.result]++;
 		return;
@@ -510,21 +631,8 @@ static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
 		o.own_accesses++;
 		return;
 	}
-	{
-		uint64_t off = vaddr - base;
-		struct field_stats *f = stats_slot(&o.fields,
-						   (uint64_t)id << 32 | off);
-
-		f->kinds[kind]++;
-		f->rmw += rmw;
-		f->results[out.result]++;
-		if (out.result == COH_TRUE_SHARING ||
-		    out.result == COH_FALSE_SHARING)
-			((struct pair_stats *)stats_slot(&o.pairs,
-				(uint64_t)id << 40 | off << 16 |
-				(uint64_t)out.result << 8 | (cpu & 15) << 4 |
-				(out.from_core & 15)))->count++;
-	}
+	count_typed(cpu, id, vaddr - base, kind, rmw, out.result,
+		    out.from_core, irqs_off(cpu));
 }
 
 /*
@@ -627,6 +735,18 @@ static void on_entry(unsigned int cpu, void *udata)
 {
 	g_mutex_lock(&lock);
 	entry_locked(cpu, udata);
+	g_mutex_unlock(&lock);
+}
+
+/* An allocation function's first instruction: its accesses are kept. */
+static void on_alloc_entry(unsigned int cpu, void *udata)
+{
+	struct vcpu *v;
+
+	g_mutex_lock(&lock);
+	v = &o.vcpus[cpu % MAX_VCPUS];
+	v->in_alloc = true;
+	v->nr_at_alloc = 0;
 	g_mutex_unlock(&lock);
 }
 
@@ -753,6 +873,10 @@ static void translate_locked(struct qemu_plugin_tb *tb, size_t n)
 		if (h)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
 				QEMU_PLUGIN_CB_R_REGS, h);
+		if (GPOINTER_TO_INT(g_hash_table_lookup(o.alloc_fns,
+				(gpointer)pc)) == HOOK_ALLOC)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn,
+				on_alloc_entry, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		h = g_hash_table_lookup(o.return_sites, (gpointer)pc);
 		if (!h)
 			h = late_return_site(pc);
@@ -780,7 +904,7 @@ static void translate_locked(struct qemu_plugin_tb *tb, size_t n)
 		if (excluded(pc))
 			continue;
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
-			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+			QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_MEM_RW,
 			(void *)(uintptr_t)((pc << INSN_FLAG_BITS) |
 					    (insn_atomic(bytes, len) ?
 					     INSN_ATOMIC : 0) |
@@ -811,7 +935,11 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int cpu)
 			v->rcx = d->handle;
 		else if (!strcmp(d->name, "rsp"))
 			v->rsp = d->handle;
+		else if (!strcmp(d->name, "eflags"))
+			v->eflags = d->handle;
 	}
+	if (!v->flags_buf)
+		v->flags_buf = g_byte_array_new();
 }
 
 /* ---- output ------------------------------------------------------------- */
@@ -880,10 +1008,10 @@ static void write_json(FILE *f)
 		fprintf(f, "%s[%.3f, %.3f]", i ? ", " : "",
 			o.window_at[i][0], o.window_at[i][1]);
 	fprintf(f, "],\n");
-	fprintf(f, "  \"objects\": {\"allocs\": %" PRIu64 ", \"allocs_not_slab\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"frees_unknown\": %" PRIu64 ", \"replaced\": %" PRIu64 ", \"live\": %" PRIu64 ", \"bulk_lost\": %" PRIu64 ", \"tail_call_allocators\": %u, \"caches_destroyed\": %u},\n",
+	fprintf(f, "  \"objects\": {\"allocs\": %" PRIu64 ", \"allocs_not_slab\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"frees_unknown\": %" PRIu64 ", \"replaced\": %" PRIu64 ", \"live\": %" PRIu64 ", \"bulk_lost\": %" PRIu64 ", \"tail_call_allocators\": %u, \"caches_destroyed\": %u, \"at_alloc_accesses\": %" PRIu64 "},\n",
 		o.allocs, o.allocs_untyped, o.frees, o.frees_unknown,
 		objmap_replaced(o.objs), objmap_live(o.objs), o.bulk_lost, o.tail_wrappers,
-		o.caches_destroyed);
+		o.caches_destroyed, o.at_alloc_accesses);
 	fprintf(f, "  \"own\": {\"markers\": %u, \"objects\": %" PRIu64 ", \"accesses\": %" PRIu64 "},\n",
 		o.own_markers, o.own_objects, o.own_accesses);
 	fprintf(f, "  \"untyped\": {\"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", ",
@@ -898,11 +1026,12 @@ static void write_json(FILE *f)
 		if (!s)
 			continue;
 		type_of((s->key - 1) >> 32, &name, &kind, &size);
-		fprintf(f, "%s\n    {\"cache\": \"%s\", \"kind\": \"%s\", \"object_size\": %" PRIu64 ", \"offset\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", \"rmw\": %" PRIu64 ", ",
+		fprintf(f, "%s\n    {\"cache\": \"%s\", \"kind\": \"%s\", \"object_size\": %" PRIu64 ", \"offset\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64 ", \"rmw\": %" PRIu64 ", \"irqs_off\": %" PRIu64 ", \"at_alloc\": %" PRIu64 ", \"at_alloc_irqs_off\": %" PRIu64 ", ",
 			first ? "" : ",", name, kind, size,
 			(s->key - 1) & 0xffffffff,
 			s->kinds[COH_LOAD], s->kinds[COH_STORE],
-			s->kinds[COH_ATOMIC], s->rmw);
+			s->kinds[COH_ATOMIC], s->rmw, s->irqs_off,
+			s->at_alloc, s->at_alloc_irqs_off);
 		json_results(f, s->results);
 		fputc('}', f);
 		first = false;
@@ -1073,6 +1202,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			o.kc_objsize = strtoul(v, NULL, 0);
 		else if (!strcmp(k, "slab_cache"))
 			o.slab_cache = strtoul(v, NULL, 0);
+		else if (!strcmp(k, "windows"))
+			o.max_windows = strtoul(v, NULL, 0);
 		else if (!strcmp(k, "l1"))
 			ok = parse_geometry(v, &o.geom.l1_kb, &o.geom.l1_ways);
 		else if (!strcmp(k, "l2"))
@@ -1086,7 +1217,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		} else
 			ok = false;
 		if (!ok) {
-			fprintf(stderr, "referee: bad argument '%s%s%s' (map=, out=, kc_name=, kc_objsize=, slab_cache=, l1=KB:WAYS, l2=, llc=, exclude=LO-HI in hex)\n",
+			fprintf(stderr, "referee: bad argument '%s%s%s' (map=, out=, kc_name=, kc_objsize=, slab_cache=, l1=KB:WAYS, l2=, llc=, exclude=LO-HI in hex, windows=N)\n",
 				k, eq ? "=" : "", v);
 			return -1;
 		}
