@@ -18,24 +18,34 @@
 # Output in build/case-referee/: the recording, the referee's table, the
 # judgment as text and JSON.  About 2 minutes at the default.
 #
-#   scripts/case-referee.sh [-k KERNEL] [-n SETS] [-g GETS] [-p PARAMS]
+#   scripts/case-referee.sh [-k KERNEL] [-n SETS] [-g GETS] [-p PARAMS] [-w WINDOW] [-m MIN]
 #   -n  sets memcslap sends over UDP (default 8000)
 #   -g  TCP gets memcslap sends after them (default 0; the run of issue
 #       "real applications" sends half as many gets as sets)
 #   -p  more dprof.ko parameters, after target=all (e.g. track_one_in=1)
+#   -w  the referee's window: load (memcslap's run, default) or record
+#       (from dprof.ko's load to the load's end: sampler=operand's
+#       tables count from the load, dprof-view record's reads included)
+#   -m  fields with MIN samples or more are judged (default 100; a
+#       sampler=operand run at period=20000 has some 2,600 slab samples:
+#       20)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=6.1
 sets=8000
 params=
 gets=0
-while getopts k:n:g:p: o; do
+window=load
+min=100
+while getopts k:n:g:p:w:m: o; do
 	case $o in
 	k) kernel=$OPTARG ;;
 	n) sets=$OPTARG ;;
 	g) gets=$OPTARG ;;
 	p) params=$OPTARG ;;
-	*) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	w) window=$OPTARG ;;
+	m) min=$OPTARG ;;
+	*) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 case $sets in
@@ -44,6 +54,13 @@ esac
 case $gets in
 ''|*[!0-9]*) echo "case-referee: -g $gets: not a count of gets" >&2; exit 2 ;;
 esac
+case $min in
+''|*[!0-9]*) echo "case-referee: -m $min: not a count of samples" >&2; exit 2 ;;
+esac
+case $window in
+load|record) ;;
+*) echo "case-referee: -w $window: load or record" >&2; exit 2 ;;
+esac
 out=$top/build/case-referee
 kver=$("$top/scripts/kernel.sh" "$kernel")
 "$top/scripts/referee.sh" build
@@ -51,17 +68,18 @@ rm -rf "$out"
 mkdir -p "$out"
 plugin=$("$top/scripts/referee.sh" plugin "$kver" "$out/referee.json")
 start=$(date +%s)
-DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000" \
+# One window: the guest's init syncs again at its end.
+DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000,windows=1" \
 	"$top/scripts/vm.sh" -k "$kernel" -r debian -s "$out" -t 3600 \
-	"$top/selftests/referee/guest-memcached-dprof.sh" "$sets" "$params" "$gets"
+	"$top/selftests/referee/guest-memcached-dprof.sh" "$sets" "$params" "$gets" "$window"
 echo "guest run: $(($(date +%s) - start)) s with the plugin"
 [ -s "$out/referee.json" ] && [ -s "$out/memcached.dprof" ] ||
 	{ echo "case-referee: the run left no recording or no referee table" >&2; exit 1; }
 grep -E "^sets_|^tcp_gets_|item hints:|perf:inuse-tick" "$out/memcached.log"
-"$top/build/dprof-view" referee "$out/memcached.dprof" "$out/referee.json" |
-	tee "$out/judged.txt"
-"$top/build/dprof-view" referee --json "$out/memcached.dprof" \
-	"$out/referee.json" >"$out/judged.json"
+"$top/build/dprof-view" referee --min-samples "$min" "$out/memcached.dprof" \
+	"$out/referee.json" | tee "$out/judged.txt"
+"$top/build/dprof-view" referee --json --min-samples "$min" \
+	"$out/memcached.dprof" "$out/referee.json" >"$out/judged.json"
 python3 - "$out/judged.json" <<'PY'
 import json, sys
 
@@ -77,5 +95,6 @@ checks = [
 for ok, what in checks:
     print(("ok: " if ok else "FAIL: ") + what)
 print(f"working sets: dprof's interval holds the referee's bytes for {j['workingsets_held']} of {j['workingsets']} types (reported, not judged)")
+print(f"top type: {'the same' if j['top1_same'] else 'differs'}; type intervals hold {j['types_over_1pct_held']} of {j['types_over_1pct']} types over 1 % of the referee's slab accesses (reported, not judged)")
 sys.exit(0 if all(ok for ok, _ in checks) else 1)
 PY

@@ -10,7 +10,11 @@
 # to /host.  Its arguments: the sets to send (default 8,000: 2 minutes
 # under the plugin), more dprof.ko parameters (none by default), and TCP
 # gets to send after the sets (default none; issue "real applications"'
-# run sends half as many gets as sets).
+# run sends half as many gets as sets), and the referee's window: load
+# (the default: memcslap's run) or record (from the load to the end of
+# the load, memcached's start and dprof-view record's own reads of BTF,
+# kallsyms and the rings included: the samples' tables count from the
+# load, sampler=operand).
 cd /selftests && . ./functions.sh
 trap 'pkill -x memcached; cleanup_modules' EXIT
 command -v memcached >/dev/null || skip "not in the Debian guest (scripts/vm.sh -r debian)"
@@ -18,6 +22,12 @@ N=${1:-8000}
 # shellcheck disable=SC2086
 PARAMS=${2:-}
 GETS=${3:-0}
+WINDOW=${4:-load}
+case $WINDOW in
+load) at_load=true at_start=sync ;;
+record) at_load=sync at_start=true ;;
+*) fail "window $WINDOW: load or record" ;;
+esac
 # What the kernel allocates while dprof.ko loads (its perf events above
 # all, which the perf core touches on every trap and tick) is dprof's
 # own: the referee leaves its accesses out (progs/referee_own.c).
@@ -25,16 +35,18 @@ referee_own begin
 # shellcheck disable=SC2086
 load_mod dprof target=all $PARAMS
 referee_own end
+$at_load
 taskset -c 0 memcached -u nobody -U 11211 -p 11211 -l 127.0.0.1 -t 1 &
 loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||
 	fail "memcached did not come up"
-# The referee's window (sync to sync) is the load, inside the
-# recording (see guest-udp-dprof.sh).
+# The referee's window (sync to sync, each sync turns it on or off) is
+# the load, inside the recording (see guest-udp-dprof.sh), or from
+# dprof.ko's load to the load's end.
 gets=true
 [ "$GETS" -gt 0 ] &&
 	gets="taskset -c 1 memcslap -s 127.0.0.1:11211 -t get -e $GETS -c 1 >/dev/null"
 dprof-view record --no-progress -o /host/memcached.dprof -- \
-	sh -c "sync && taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && $gets && sync" \
+	sh -c "$at_start && taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && $gets && sync" \
 	>/host/memcached.log 2>&1 ||
 	fail "record around memcslap failed: $(cat /host/memcached.log)"
 memcstat --servers=127.0.0.1:11211 |

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "diffstat.h"
 #include "judge.h"
 #include "util.h"
 
@@ -11,9 +12,21 @@
  * instruction counts them: a plain read-modify-write is one (its store
  * half is counted in rmw as well as in stores).
  */
-static uint64_t accesses(const struct oracle_field *f)
+static uint64_t accesses(const struct judge *j, const struct oracle_field *f)
 {
-	return f->loads + f->stores - f->rmw + f->atomics;
+	uint64_t n = f->loads + f->stores - f->rmw + f->atomics;
+	uint64_t off = f->irqs_off;
+
+	/*
+	 * sampler=operand sees the allocator's accesses to the object it
+	 * returns (a breakpoint armed at the return does not), and only
+	 * those a timer tick can stop before.
+	 */
+	if (j->sampled) {
+		n += f->at_alloc;
+		off += f->at_alloc_irqs_off;
+	}
+	return j->interruptible ? n - (off < n ? off : n) : n;
 }
 
 /* The bytes each offset of @target's plan watches (history_len). */
@@ -90,6 +103,8 @@ static void rank_types(struct judge *j)
 	for (size_t i = 0; i < j->nt; i++) {
 		const struct judge_type *t = &j->t[i];
 
+		if (t->dprof_rank == 1 && t->oracle_rank == 1)
+			j->top1_same = true;
 		if (t->dprof_rank && t->dprof_rank <= 5) {
 			j->top5++;
 			j->top5_common += t->oracle_rank && t->oracle_rank <= 5;
@@ -120,7 +135,8 @@ static void rank_types(struct judge *j)
 }
 
 /* The referee's accesses and sharing misses over bytes [lo, lo + len). */
-static void oracle_slot(const struct oracle *o, const char *cache,
+static void oracle_slot(const struct judge *j, const struct oracle *o,
+			const char *cache,
 			uint32_t lo, uint32_t len, struct judge_field *f)
 {
 	for (size_t i = 0; i < o->n; i++) {
@@ -129,7 +145,7 @@ static void oracle_slot(const struct oracle *o, const char *cache,
 		if (x->global || strcmp(x->cache, cache) ||
 		    x->offset < lo || x->offset >= lo + len)
 			continue;
-		f->oracle_accesses += accesses(x);
+		f->oracle_accesses += accesses(j, x);
 		f->oracle_true += x->true_sharing;
 		f->oracle_false += x->false_sharing;
 	}
@@ -193,7 +209,7 @@ static void judge_lines(struct judge *j, const struct recording *r,
 			continue;
 		if (cl->target < 0 || (size_t)cl->target >= r->nr_targets)
 			continue;
-		oracle_slot(o, r->targets[cl->target].name,
+		oracle_slot(j, o, r->targets[cl->target].name,
 			    cl->line * REFEREE_LINE, REFEREE_LINE, &sum);
 		j->l = xrealloc(j->l, (j->nl + 1) * sizeof(*j->l));
 		l = &j->l[j->nl++];
@@ -313,10 +329,116 @@ static void judge_type_shares(struct judge *j)
 		if (t->dprof_share_hi > hi)
 			hi = t->dprof_share_hi;
 		t->share_held = o >= lo && o <= hi;
+		if (o > 0.01) {
+			j->types_over_1pct++;
+			j->types_over_1pct_held += t->share_held;
+		}
 		j->types_judged++;
 		j->types_held += t->share_held;
 		j->types_held_seen += t->share_held_seen;
 	}
+}
+
+/* Samples of accesses at random points (sampler=operand), not windows. */
+static bool sampled_accesses(const struct recording *r)
+{
+	return r->has_facts && r->facts.sampler == DPROF_SAMPLER_OPERAND;
+}
+
+/* Slots of SAMPLE_SLOT bytes: the referee's accesses are summed likewise. */
+#define SAMPLE_SLOT 8
+
+static int by_target_offset(const void *a, const void *b)
+{
+	const struct dprof_sample_agg *x = a, *y = b;
+
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	return (x->offset & ~(SAMPLE_SLOT - 1)) <
+	       (y->offset & ~(SAMPLE_SLOT - 1)) ? -1 :
+	       (x->offset & ~(SAMPLE_SLOT - 1)) >
+	       (y->offset & ~(SAMPLE_SLOT - 1));
+}
+
+/*
+ * sampler=operand: each sample is one access at a random point of busy
+ * time, independent of the others, so a type's share of the slab
+ * samples and a slot's share of its type's are binomial proportions
+ * (95% Wilson intervals), judged against the referee's shares of the
+ * same accesses.
+ */
+static void judge_samples(struct judge *j, const struct recording *r,
+			  const struct oracle *o, const struct classify *c)
+{
+	struct dprof_sample_agg *v = xcalloc(r->nr_samples + 1, sizeof(*v));
+	uint64_t all = 0, *per_target = xcalloc(r->nr_targets + 1, 8);
+	size_t n = 0;
+
+	for (size_t i = 0; i < j->nt; i++) {
+		j->t[i].dprof_share = NAN;	/* no target of dprof's */
+		j->t[i].dprof_share_half = -1;
+		j->t[i].dprof_share_hi = -1;
+	}
+	for (size_t i = 0; i < r->nr_samples; i++)
+		if (r->samples[i].target < r->nr_targets) {
+			v[n++] = r->samples[i];
+			per_target[r->samples[i].target] += r->samples[i].count;
+			all += r->samples[i].count;
+		}
+	qsort(v, n, sizeof(*v), by_target_offset);
+	for (size_t i = 0; i < n;) {
+		int t = v[i].target;
+		uint16_t slot = v[i].offset & ~(SAMPLE_SLOT - 1);
+		struct judge_type *jt = type_of(j, r->targets[t].name);
+		struct judge_field *f;
+		double lo, hi, k = 0;
+
+		for (; i < n && v[i].target == t &&
+		       (v[i].offset & ~(SAMPLE_SLOT - 1)) == slot; i++)
+			k += v[i].count;
+		jt->target = t;
+		jt->dprof_samples += (uint64_t)k;
+		j->f = xrealloc(j->f, (j->nf + 1) * sizeof(*j->f));
+		f = &j->f[j->nf++];
+		memset(f, 0, sizeof(*f));
+		f->target = t;
+		f->offset = slot;
+		f->len = SAMPLE_SLOT;
+		f->samples = k;
+		diff_wilson(k, (double)per_target[t], &lo, &hi);
+		f->dprof.share = k / (double)per_target[t];
+		f->dprof.lo = lo;
+		f->dprof.hi = hi;
+		f->dprof.half = (hi - lo) / 2;
+		f->dprof.windows = per_target[t];
+		f->have_dprof = true;
+		oracle_slot(j, o, jt->cache, slot, SAMPLE_SLOT, f);
+		if (jt->oracle_accesses)
+			f->oracle_share = (double)f->oracle_accesses /
+					  (double)jt->oracle_accesses;
+		f->held = f->oracle_share >= lo && f->oracle_share <= hi;
+		f->held_seen = f->held;
+		if (f->samples >= (double)j->min_samples &&
+		    jt->oracle_accesses) {
+			j->calibrated++;
+			j->held += f->held;
+			j->held_seen += f->held_seen;
+		}
+		judge_label(j, f, classified(c, t, slot));
+	}
+	for (size_t t = 0; t < r->nr_targets && all; t++) {
+		struct judge_type *jt = type_of(j, r->targets[t].name);
+		double lo, hi;
+
+		jt->target = (int)t;
+		diff_wilson((double)per_target[t], (double)all, &lo, &hi);
+		jt->dprof_share = (double)per_target[t] / (double)all;
+		jt->dprof_share_half = jt->dprof_share - lo;
+		jt->dprof_share_hi = hi;
+		jt->dprof_weight = (double)per_target[t];
+	}
+	free(per_target);
+	free(v);
 }
 
 void judge_build(struct judge *j, const struct recording *r,
@@ -326,14 +448,26 @@ void judge_build(struct judge *j, const struct recording *r,
 {
 	memset(j, 0, sizeof(*j));
 	j->min_samples = min_samples;
+	j->sampled = sampled_accesses(r);
+	j->interruptible = j->sampled && o->has_irqs_off;
+	j->irqs_counted = o->has_irqs_off;
 	/* Every slab type the referee saw, with its accesses, in one pass. */
 	for (size_t i = 0; i < o->n; i++)
 		if (!o->f[i].global) {
-			type_of(j, o->f[i].cache)->oracle_accesses +=
-				accesses(&o->f[i]);
-			j->oracle_slab_accesses += accesses(&o->f[i]);
+			struct judge_type *t = type_of(j, o->f[i].cache);
+			uint64_t n = accesses(j, &o->f[i]);
+
+			t->oracle_accesses += n;
+			j->oracle_slab_accesses += n;
+			t->oracle_irqs_off += o->f[i].irqs_off +
+				(j->sampled ? o->f[i].at_alloc_irqs_off : 0);
+			j->oracle_slab_irqs_off += o->f[i].irqs_off +
+				(j->sampled ? o->f[i].at_alloc_irqs_off : 0);
+			j->oracle_slab_at_alloc += o->f[i].at_alloc;
 		}
-	for (size_t t = 0; t < r->nr_targets; t++) {
+	if (sampled_accesses(r))
+		judge_samples(j, r, o, c);
+	for (size_t t = 0; t < r->nr_targets && !sampled_accesses(r); t++) {
 		struct judge_type *jt = type_of(j, r->targets[t].name);
 		const struct winshare_target *wt = t < ws->nr_targets ?
 						   &ws->t[t] : NULL;
@@ -356,7 +490,7 @@ void judge_build(struct judge *j, const struct recording *r,
 			f->have_dprof = winshare_field(ws, (unsigned int)t,
 						       s->offset, s->offset,
 						       &f->dprof);
-			oracle_slot(o, jt->cache, s->offset, len, f);
+			oracle_slot(j, o, jt->cache, s->offset, len, f);
 			if (jt->oracle_accesses)
 				f->oracle_share = (double)f->oracle_accesses /
 						  (double)jt->oracle_accesses;
@@ -398,7 +532,7 @@ void judge_build(struct judge *j, const struct recording *r,
 		f->offset = cf->offset;
 		f->len = cf->len ? cf->len : 8;
 		f->dprof.half = -1;
-		oracle_slot(o, r->targets[cf->target].name, cf->offset,
+		oracle_slot(j, o, r->targets[cf->target].name, cf->offset,
 			    f->len, f);
 		all = type_of(j, r->targets[cf->target].name)->oracle_accesses;
 		if (all)
@@ -408,7 +542,8 @@ void judge_build(struct judge *j, const struct recording *r,
 	}
 	judge_lines(j, r, o, c);
 	judge_workingset(j, r, o, wset);
-	dprof_weights(j, r, rep);
+	if (!sampled_accesses(r))
+		dprof_weights(j, r, rep);
 	rank_types(j);
 	judge_type_shares(j);
 }

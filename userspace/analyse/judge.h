@@ -50,7 +50,9 @@ struct judge_type {
 	 * unit after the rest (report.c).
 	 */
 	size_t dprof_order;
+	/* The referee's (with interrupts on only, when interruptible) */
 	uint64_t oracle_accesses;
+	uint64_t oracle_irqs_off;	/* accesses with interrupts off */
 	size_t dprof_rank, oracle_rank;	/* 1 first; 0 none */
 	/* Working set (bytes), when both have it. */
 	bool have_ws;		/* dprof's, from histories */
@@ -118,6 +120,22 @@ struct judge {
 	double spearman;	/* over the types both saw; NAN below 2 */
 	size_t both_types;	/* types both saw */
 	uint64_t oracle_slab_accesses;	/* the referee's, over slab types */
+	uint64_t oracle_slab_irqs_off;	/* of all of them: interrupts off */
+	uint64_t oracle_slab_at_alloc;	/* the allocator's, before returning */
+	/*
+	 * sampler=operand against a referee that counts accesses made with
+	 * interrupts off: judged against the others, those a tick can see.
+	 */
+	bool interruptible;
+	bool sampled;		/* sampler=operand: at_alloc accesses count */
+	bool irqs_counted;	/* the referee counted irqs_off */
+	/*
+	 * Types the referee puts above 1 % of the slab accesses, and of
+	 * them those whose 95% interval holds its share; whether both
+	 * rank the same type first.
+	 */
+	size_t types_over_1pct, types_over_1pct_held;
+	bool top1_same;
 	size_t top5_common;	/* of dprof's top 5, in the referee's top 5 */
 	size_t top5;		/* how many dprof's top 5 holds */
 	uint64_t min_samples;	/* fields counted in the calibration */

@@ -35,6 +35,9 @@ static int field_of(struct oracle_field *f, struct json_object *obj)
 	f->stores = u64_of(obj, "stores");
 	f->atomics = u64_of(obj, "atomics");
 	f->rmw = u64_of(obj, "rmw");
+	f->irqs_off = u64_of(obj, "irqs_off");
+	f->at_alloc = u64_of(obj, "at_alloc");
+	f->at_alloc_irqs_off = u64_of(obj, "at_alloc_irqs_off");
 	if (f->rmw > f->stores) {	/* a store half it never counted */
 		free(f->cache);
 		f->cache = NULL;
@@ -129,8 +132,11 @@ int oracle_load(struct oracle *o, const char *path)
 	n = json_object_array_length(fields);
 	o->f = xcalloc(n + 1, sizeof(*o->f));
 	for (size_t i = 0; i < n; i++) {
-		if (field_of(&o->f[o->n],
-			     json_object_array_get_idx(fields, i))) {
+		struct json_object *x = json_object_array_get_idx(fields, i);
+
+		o->has_irqs_off |= json_object_is_type(x, json_type_object) &&
+				   json_object_object_get_ex(x, "irqs_off", &v);
+		if (field_of(&o->f[o->n], x)) {
 			fprintf(stderr, "%s: referee: %s: field %zu is malformed\n",
 				prog_name, path, i);
 			json_object_put(root);

@@ -23,6 +23,18 @@ struct oracle_field {
 	 * instruction is one access.  0 in tables before the count.
 	 */
 	uint64_t rmw;
+	/*
+	 * Of the accesses (loads + stores - rmw + atomics), those made
+	 * with interrupts off, which no timer tick stops before; 0 in
+	 * tables before the count (see has_irqs_off).
+	 */
+	uint64_t irqs_off;
+	/*
+	 * Accesses the allocator made before returning the object (not in
+	 * the above): a sampled instruction sees them, a breakpoint armed
+	 * at the return does not; and those of them with interrupts off.
+	 */
+	uint64_t at_alloc, at_alloc_irqs_off;
 	uint64_t compulsory, true_sharing, false_sharing, conflict, capacity;
 };
 
@@ -47,6 +59,7 @@ struct oracle {
 	/* the profiler's own objects (allocated while it loaded), left out */
 	uint64_t own_objects, own_accesses;
 	bool own_marked;	/* the run had the own markers */
+	bool has_irqs_off;	/* the fields count irqs_off */
 };
 
 /* 0, or -1 after one line on stderr naming the file and the problem. */

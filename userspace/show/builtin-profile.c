@@ -81,7 +81,9 @@ static const struct command_opts profile_cmd = {
 	"offset order with cache-line boundaries, and the function that\n"
 	"touched it most.  With the watch sampler (no IBS/PEBS, e.g. in a VM)\n"
 	"misses are not measured: types and fields are ranked by sampled\n"
-	"accesses and the miss columns say est.  IBS/PEBS samples in no slab\n"
+	"accesses and the miss columns say est.; with the operand sampler (the\n"
+	"memory operand of the instruction a timer tick interrupted) misses are\n"
+	"not measured either and say -.  Samples in no slab\n"
 	"object are types too, named from kallsyms: var, var[module],\n"
 	"var(percpu), [stack], [user], [unnamed].\n",
 	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES,
@@ -129,6 +131,8 @@ static void header_text(FILE *out, const struct profile *p,
 			p->sampler);
 	else if (!strcmp(p->sampler, "watch"))
 		fprintf(out, "sampler: watch (debug registers; no IBS/PEBS where this was recorded): misses are not measured, types and fields are ranked by sampled accesses (est.)\n");
+	else if (!strcmp(p->sampler, "operand"))
+		fprintf(out, "sampler: operand (the memory operand at a timer tick, interruptible points only): accesses, not misses; shares of samples\n");
 	else
 		fprintf(out, "sampler: %s: no samples were taken\n", p->sampler);
 	if (!strcmp(p->sampler, "watch") && ws->windows)
@@ -261,7 +265,8 @@ static void misses_cells(struct cell *misses, struct cell *latency,
 	misses->u = n;
 	if (!p->misses_measured) {
 		misses->null = true;
-		misses->text = "est.";
+		/* operand samples accesses: there is no estimate of misses */
+		misses->text = strcmp(p->sampler, "operand") ? "est." : "-";
 	}
 	if (p->misses_measured && lat_misses) {
 		latency->d = (double)latency_sum / (double)lat_misses;

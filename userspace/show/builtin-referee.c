@@ -176,7 +176,7 @@ static void lives_rows(const struct table *tab, const struct judge *jd)
 
 enum {
 	TC_CACHE, TC_SAMPLES, TC_SHARE, TC_HALF, TC_UNSEEN, TC_RANK, TC_OACC,
-	TC_OSHARE, TC_ORANK, TC_HELD, TC_HI, NR_TYPE_COLS
+	TC_OSHARE, TC_ORANK, TC_HELD, TC_OIRQOFF, TC_HI, NR_TYPE_COLS
 };
 
 static const struct column type_cols[NR_TYPE_COLS] = {
@@ -194,6 +194,9 @@ static const struct column type_cols[NR_TYPE_COLS] = {
 	[TC_ORANK] = { "rank", "referee_rank", 0, COL_UINT, 5 },
 	/* [share - half, share_hi95] holds the referee's share. */
 	[TC_HELD] = { "held", "share_held", 0, COL_STR, -5, 2 },
+	/* The type's accesses made with interrupts off, of all of them. */
+	[TC_OIRQOFF] = { "irqs_off", "referee_irqs_off", 0, COL_DOUBLE, 8, 0,
+			 0, 1 },
 	[TC_HI] = { NULL, "dprof_share_hi95", 0, COL_DOUBLE },
 };
 
@@ -209,7 +212,9 @@ static void type_rows(const struct table *tab, const struct judge *jd,
 	for (size_t i = 0; i < jd->nt; i++) {
 		const struct judge_type *t = &jd->t[i];
 		struct cell c[NR_TYPE_COLS];
-		char share[16], half[16], oshare[16], unseen[16];
+		char share[16], half[16], oshare[16], unseen[16], off[16];
+		uint64_t all = t->oracle_accesses +
+			       (jd->interruptible ? t->oracle_irqs_off : 0);
 		double os = jd->oracle_slab_accesses ?
 			    (double)t->oracle_accesses /
 			    (double)jd->oracle_slab_accesses : 0;
@@ -243,6 +248,13 @@ static void type_rows(const struct table *tab, const struct judge *jd,
 			 100 * t->dprof_unseen);
 		c[TC_UNSEEN].text = c[TC_SHARE].null ? "" :
 				    t->dprof_unseen > 0 ? unseen : "-";
+		c[TC_OIRQOFF].d = all ? (double)t->oracle_irqs_off / (double)all :
+				  0;
+		if (text)
+			c[TC_OIRQOFF].d *= 100;
+		c[TC_OIRQOFF].null = !jd->irqs_counted;
+		snprintf(off, sizeof(off), "%.0f%%", c[TC_OIRQOFF].d);
+		c[TC_OIRQOFF].text = jd->irqs_counted ? off : "-";
 		c[TC_HI].d = t->dprof_share_hi;
 		c[TC_HI].null = t->dprof_share_hi < 0;
 		c[TC_HELD].s = c[TC_HALF].null || !t->oracle_accesses ? "-" :
@@ -428,6 +440,10 @@ static void report(FILE *out, const struct recording *r,
 		json_uint(&j, "fields_calibrated", jd->calibrated);
 		json_uint(&j, "types_judged", jd->types_judged);
 		json_uint(&j, "types_held", jd->types_held);
+		json_uint(&j, "types_over_1pct", jd->types_over_1pct);
+		json_uint(&j, "types_over_1pct_held", jd->types_over_1pct_held);
+		json_bool(&j, "top1_same", jd->top1_same);
+		json_bool(&j, "referee_interruptible_only", jd->interruptible);
 		json_uint(&j, "types_held_by_sampled_kinds",
 			  jd->types_held_seen);
 		json_uint(&j, "fields_held", jd->held);
@@ -466,8 +482,16 @@ static void report(FILE *out, const struct recording *r,
 				(unsigned long long)o->own_objects);
 		else
 			fprintf(out, "left out: dprof.ko's code only; accesses on its behalf (the perf core's to its perf events) are counted (the run had no referee_own markers)\n");
-		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5 (dprof in report's order: by share, those on one sampled unit after the rest)\n",
-			jd->both_types, jd->spearman, jd->top5_common, jd->top5);
+		if (jd->interruptible)
+			fprintf(out, "sampler=operand: against the referee's accesses made with interrupts on, %.1f%% of its slab accesses (irqs_off: the rest); %llu made by the allocator before returning the object included\n",
+				100.0 * (double)jd->oracle_slab_accesses /
+				(double)(jd->oracle_slab_accesses +
+					 jd->oracle_slab_irqs_off + !jd->oracle_slab_accesses),
+				(unsigned long long)jd->oracle_slab_at_alloc);
+		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5; top type %s; intervals hold %zu of %zu types over 1%%\n",
+			jd->both_types, jd->spearman, jd->top5_common, jd->top5,
+			jd->top1_same ? "the same" : "differs",
+			jd->types_over_1pct_held, jd->types_over_1pct);
 		table_header(&ttab);
 		type_rows(&ttab, jd, 5);
 		fprintf(out, "type shares: dprof's 95%% interval, up to its upper end with the unseen part, holds the referee's share of the slab accesses for %zu of %zu types (share +- half alone: %zu; reported, not judged: dprof's shares are of its targets' accesses)\n",

@@ -340,12 +340,80 @@ static void test_judge_report_order(void)
 	fixture_free(&f);
 }
 
+/*
+ * sampler=operand: the samples are binomial.  cache0 gets 80 of 100 slab
+ * samples (60 at offset 0, 15 + 5 in the slot at 8), cache1 20.  The
+ * referee saw cache0 700 + 200 accesses, 100 of them with interrupts
+ * off, and cache1 1,200, 1,000 of them off: with interrupts on, 800 and
+ * 200, the samples' 0.8 and 0.2, and cache0's fields 0.75 and 0.25.
+ * Of cache0's 200 at offset 8, 120 are the allocator's before it
+ * returned the object (at_alloc, 20 of them with interrupts off).
+ * Against all accesses cache1 would be 1200/2100 and out of its interval.
+ */
+static void test_judge_operand(void)
+{
+	static const struct { uint16_t target, offset; uint32_t count; } s[] = {
+		{ 0, 0, 60 }, { 0, 8, 15 }, { 0, 12, 5 }, { 1, 0, 20 },
+	};
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	const char *path;
+
+	fixture_begin(&f, 2);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	r.has_facts = true;
+	r.facts.sampler = DPROF_SAMPLER_OPERAND;
+	free(r.samples);
+	r.samples = calloc(4, sizeof(*r.samples));
+	r.nr_samples = 4;
+	for (size_t i = 0; i < 4; i++) {
+		r.samples[i].target = s[i].target;
+		r.samples[i].offset = s[i].offset;
+		r.samples[i].count = s[i].count;
+	}
+	winshare_build(&ws, &r, NULL);
+	path = write_table("{\"referee\": 1, \"fields\": ["
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 700, \"irqs_off\": 100},"
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 8, \"loads\": 100, \"irqs_off\": 0, \"at_alloc\": 120, \"at_alloc_irqs_off\": 20},"
+			   "{\"cache\": \"cache1\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 1200, \"irqs_off\": 1000}]}");
+	CHECK(path && oracle_load(&o, path) == 0);
+	CHECK(o.has_irqs_off);
+	judge_build(&j, &r, &o, &ws, NULL, NULL, NULL, 10);
+	CHECK(j.interruptible);
+	CHECK_EQ_U64(j.oracle_slab_accesses, 1000);
+	CHECK_EQ_U64(j.oracle_slab_at_alloc, 120);
+	CHECK_EQ_U64(j.calibrated, 3);
+	CHECK_EQ_U64(j.held, 3);
+	CHECK_EQ_U64(j.types_over_1pct, 2);
+	CHECK_EQ_U64(j.types_over_1pct_held, 2);
+	CHECK(j.top1_same);
+	for (size_t i = 0; i < j.nt; i++)
+		if (!strcmp(j.t[i].cache, "cache1")) {
+			CHECK(j.t[i].dprof_share > 0.199 && j.t[i].dprof_share < 0.201);
+			CHECK_EQ_U64(j.t[i].oracle_accesses, 200);
+			CHECK_EQ_U64(j.t[i].oracle_irqs_off, 1000);
+		}
+	judge_free(&j);
+	oracle_free(&o);
+	unlink(path);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 const struct unit_test judge_tests[] = {
 	{ "judge: dprof ranked in report's order", test_judge_report_order },
 	{ "judge: the unseen part widens field and type intervals",
 	  test_judge_unseen },
 	{ "judge: line labels against the referee's lines", test_judge_lines },
 	{ "judge: shares against a referee table, ranks", test_judge },
+	{ "judge: sampler=operand, binomial, interrupts-on accesses",
+	  test_judge_operand },
 	{ "judge: working sets against the referee's occupancy",
 	  test_judge_workingset },
 	{ NULL, NULL },
