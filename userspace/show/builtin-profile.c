@@ -192,8 +192,8 @@ static const char *type_name(const struct profile_type *t,
  */
 enum {
 	TC_CACHE, TC_KIND, TC_STRUCT, TC_UNNAMED, TC_SIZE, TC_SAMPLES,
-	TC_LOADS, TC_STORES, TC_MISSES, TC_SHARE, TC_LATENCY, TC_BOUNCE,
-	TC_FREES, TC_REMOTE_FREES, NR_TYPE_COLS
+	TC_LOADS, TC_STORES, TC_MISSES, TC_SHARE, TC_SHARE_HALF, TC_LATENCY,
+	TC_BOUNCE, TC_FREES, TC_REMOTE_FREES, NR_TYPE_COLS
 };
 
 static const struct column type_cols[NR_TYPE_COLS] = {
@@ -207,6 +207,12 @@ static const struct column type_cols[NR_TYPE_COLS] = {
 	[TC_STORES] = { NULL, "stores", 7, COL_UINT },
 	[TC_MISSES] = { "misses", "misses", 8, COL_UINT, 8 },
 	[TC_SHARE] = { "share", "share", 9, COL_DOUBLE, 6 },
+	/*
+	 * Its 95% half-width over the samples where each is drawn on its
+	 * own (IBS, PEBS, operand: Wilson); "-" for the watch sampler,
+	 * whose type estimate is report's.
+	 */
+	[TC_SHARE_HALF] = { "±95%", "share_half95", 13, COL_DOUBLE, 6 },
 	[TC_LATENCY] = { "avg_lat", "avg_latency", 10, COL_DOUBLE, 7 },
 	[TC_BOUNCE] = { "bounce", NULL, 0, COL_STR, 0, 2 },
 	[TC_FREES] = { NULL, "frees_matched", 11, COL_UINT },
@@ -250,7 +256,7 @@ static const struct column field_cols[NR_FIELD_COLS] = {
 /* Text the cells point into. */
 struct profile_texts {
 	char share[16], half[16], latency[32], name[512], sym[160];
-	char bounce[96], type_name[160], fit[32];
+	char bounce[96], type_name[160], fit[32], type_half[16];
 };
 
 /*
@@ -308,6 +314,18 @@ static void type_cells(struct cell *c, struct profile_texts *x,
 		     t->latency_sum, t->lat_misses, x);
 	share_cell(&c[TC_SHARE], pct(weight(p, t->samples, t->misses),
 				     weight(p, p->samples, p->misses)), x);
+	if (p->misses_measured || !strcmp(p->sampler, "operand")) {
+		double lo, hi;
+
+		diff_wilson((double)weight(p, t->samples, t->misses),
+			    (double)weight(p, p->samples, p->misses), &lo, &hi);
+		c[TC_SHARE_HALF].d = 50 * (hi - lo);
+		snprintf(x->type_half, sizeof(x->type_half), "±%.1f",
+			 c[TC_SHARE_HALF].d);
+		c[TC_SHARE_HALF].text = x->type_half;
+	} else {
+		c[TC_SHARE_HALF].null = true;
+	}
 	bounce_text(t, x->bounce, sizeof(x->bounce));
 	c[TC_BOUNCE].s = x->bounce;
 	c[TC_FREES].u = t->matched_frees;
