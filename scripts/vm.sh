@@ -120,6 +120,12 @@ fi
 # instructions with it, 210 without): tsc=reliable keeps the
 # clocksource a host would use; the bare word dprof_icount (handed to
 # init, ignored there) tells the selftests that guest time is counted.
+# Under -icount the one virtual clock advances by the instructions of all
+# vCPUs together: while two are busy each runs half as many instructions
+# a guest second, so a timer samples code that runs beside other work
+# twice as densely as code that runs alone.  DPROF_SMP=1 (default 2)
+# boots one vCPU, where a tick falls uniformly over the instructions (and
+# a plugin's vCPU index, below, is right).
 # DPROF_APPEND adds to the kernel command line.
 # DPROF_PLUGIN: a -plugin argument (the referee, scripts/referee.sh); the
 # guest boots with nokaslr so that the plugin's symbols hold.  It stays
@@ -157,7 +163,12 @@ fi
 
 # $icount, $plugin and $disk are empty or words to split, on purpose.
 # shellcheck disable=SC2086
-set -- qemu-system-x86_64 -accel "$accel" $icount $plugin -cpu max -smp 2 -m "$mem" \
+smp=${DPROF_SMP:-2}
+case $smp in
+[1-9]) ;;
+*) echo "vm.sh: DPROF_SMP=$smp: a count of vCPUs, 1 to 9" >&2; exit 2 ;;
+esac
+set -- qemu-system-x86_64 -accel "$accel" $icount $plugin -cpu max -smp "$smp" -m "$mem" \
 	-kernel "$image" -initrd "$initrd" $disk \
 	-append "$append" \
 	-virtfs "local,path=$share,mount_tag=host,security_model=none,id=host" \

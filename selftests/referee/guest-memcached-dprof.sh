@@ -23,6 +23,9 @@ N=${1:-8000}
 PARAMS=${2:-}
 GETS=${3:-0}
 WINDOW=${4:-load}
+# The client on the other CPU, or on the only one (DPROF_SMP=1).
+client=1
+[ "$(nproc)" -ge 2 ] || client=0
 case $WINDOW in
 load) at_load=true at_start=sync ;;
 record) at_load=sync at_start=true ;;
@@ -44,9 +47,9 @@ loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||
 # dprof.ko's load to the load's end.
 gets=true
 [ "$GETS" -gt 0 ] &&
-	gets="taskset -c 1 memcslap -s 127.0.0.1:11211 -t get -e $GETS -c 1 >/dev/null"
+	gets="taskset -c $client memcslap -s 127.0.0.1:11211 -t get -e $GETS -c 1 >/dev/null"
 dprof-view record --no-progress -o /host/memcached.dprof -- \
-	sh -c "$at_start && taskset -c 1 memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && $gets && sync" \
+	sh -c "$at_start && taskset -c $client memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && $gets && sync" \
 	>/host/memcached.log 2>&1 ||
 	fail "record around memcslap failed: $(cat /host/memcached.log)"
 memcstat --servers=127.0.0.1:11211 |
