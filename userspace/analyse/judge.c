@@ -371,7 +371,8 @@ static void judge_samples(struct judge *j, const struct recording *r,
 			  const struct oracle *o, const struct classify *c)
 {
 	struct dprof_sample_agg *v = xcalloc(r->nr_samples + 1, sizeof(*v));
-	uint64_t all = 0, *per_target = xcalloc(r->nr_targets + 1, 8);
+	uint64_t all = 0;
+	uint64_t *per_target = xcalloc(r->nr_targets + 1, sizeof(*per_target));
 	size_t n = 0;
 
 	for (size_t i = 0; i < j->nt; i++) {

@@ -483,7 +483,7 @@ static void report(FILE *out, const struct recording *r,
 		else
 			fprintf(out, "left out: dprof.ko's code only; accesses on its behalf (the perf core's to its perf events) are counted (the run had no referee_own markers)\n");
 		if (jd->interruptible)
-			fprintf(out, "sampler=operand: against the referee's accesses made with interrupts on, %.1f%% of its slab accesses (irqs_off: the rest); %llu made by the allocator before returning the object included\n",
+			fprintf(out, "sampler=operand: against the referee's accesses with interrupts on (%.1f%% of its slab accesses), %llu by the allocator included\n",
 				100.0 * (double)jd->oracle_slab_accesses /
 				(double)(jd->oracle_slab_accesses +
 					 jd->oracle_slab_irqs_off + !jd->oracle_slab_accesses),
