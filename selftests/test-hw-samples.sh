@@ -102,11 +102,11 @@ unload_mod dprof
 dprof-view profile --debug "$MODDIR/dprof_workload.ko" \
 	--type dprof_workload=dprof_workload_obj "$out" |
 	tee "$TMP/hw-profile.txt" || fail "profile failed"
-# type row: type "struct" name samples misses share avg_lat bounce
+# type row: type "struct" name samples misses share ±95% avg_lat bounce
 # The average latency is over the misses of loads: neither driver gives
 # stores a latency, so the 100 store misses are not averaged in as 0:
 # (400*250 + 300*120 + 150*90 + 250*300) / 1100 = 204 (not 187).
-expect_eq "type row" "$(awk '$1 == "dprof_workload" && $2 == "struct" { print $3, $4, $5, $7 }' \
+expect_eq "type row" "$(awk '$1 == "dprof_workload" && $2 == "struct" { print $3, $4, $5, $8 }' \
 	"$TMP/hw-profile.txt")" "dprof_workload_obj 2900 1200 204"
 # field rows: offset size field samples share ±95% n loads stores misses
 # avg_lat
