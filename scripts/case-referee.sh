@@ -95,6 +95,7 @@ checks = [
 for ok, what in checks:
     print(("ok: " if ok else "FAIL: ") + what)
 print(f"working sets: dprof's interval holds the referee's bytes for {j['workingsets_held']} of {j['workingsets']} types (reported, not judged)")
-print(f"top type: {'the same' if j['top1_same'] else 'differs'}; type intervals hold {j['types_over_1pct_held']} of {j['types_over_1pct']} types over 1 % of the referee's slab accesses (reported, not judged)")
+top = 'the same' if j['top1_same'] else 'tied (intervals overlap)' if j.get('top1_tied') else 'differs'
+print(f"top type: {top}; type intervals hold {j['types_over_1pct_held']} of {j['types_over_1pct']} types over 1 % of the referee's slab accesses (reported, not judged)")
 sys.exit(0 if all(ok for ok, _ in checks) else 1)
 PY

@@ -132,10 +132,11 @@ struct judge {
 	/*
 	 * Types the referee puts above 1 % of the slab accesses, and of
 	 * them those whose 95% interval holds its share; whether both
-	 * rank the same type first.
+	 * rank the same type first, and whether they agree on it: the
+	 * same, or dprof's intervals of the two top types overlap.
 	 */
 	size_t types_over_1pct, types_over_1pct_held;
-	bool top1_same;
+	bool top1_same, top1_tied;
 	size_t top5_common;	/* of dprof's top 5, in the referee's top 5 */
 	size_t top5;		/* how many dprof's top 5 holds */
 	uint64_t min_samples;	/* fields counted in the calibration */

@@ -443,6 +443,7 @@ static void report(FILE *out, const struct recording *r,
 		json_uint(&j, "types_over_1pct", jd->types_over_1pct);
 		json_uint(&j, "types_over_1pct_held", jd->types_over_1pct_held);
 		json_bool(&j, "top1_same", jd->top1_same);
+		json_bool(&j, "top1_tied", jd->top1_tied);
 		json_bool(&j, "referee_interruptible_only", jd->interruptible);
 		json_uint(&j, "types_held_by_sampled_kinds",
 			  jd->types_held_seen);
@@ -490,7 +491,8 @@ static void report(FILE *out, const struct recording *r,
 				(unsigned long long)jd->oracle_slab_at_alloc);
 		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5; top type %s; intervals hold %zu of %zu types over 1%%\n",
 			jd->both_types, jd->spearman, jd->top5_common, jd->top5,
-			jd->top1_same ? "the same" : "differs",
+			jd->top1_same ? "the same" :
+			jd->top1_tied ? "tied (intervals overlap)" : "differs",
 			jd->types_over_1pct_held, jd->types_over_1pct);
 		table_header(&ttab);
 		type_rows(&ttab, jd, 5);

@@ -406,6 +406,70 @@ static void test_judge_operand(void)
 	fixture_free(&f);
 }
 
+/*
+ * The top types under sampler=operand, of 100 samples.  cache0 52 and
+ * cache1 48 (each +- 0.10 at 95 %): a referee with cache1 first at 520
+ * of 1,000 accesses does not agree on the top, but dprof's intervals do
+ * not tell the two apart: tied.  cache0 80 and cache1 20 (+- 0.08)
+ * against cache1 at 900 of 1,000: differs.
+ */
+static bool judge_top(uint32_t samples0, uint64_t loads0, uint64_t loads1,
+		      bool *same)
+{
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	char table[512];
+	const char *path;
+	bool tied;
+
+	fixture_begin(&f, 2);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	r.has_facts = true;
+	r.facts.sampler = DPROF_SAMPLER_OPERAND;
+	free(r.samples);
+	r.samples = calloc(2, sizeof(*r.samples));
+	r.nr_samples = 2;
+	r.samples[0].target = 0;
+	r.samples[0].count = samples0;
+	r.samples[1].target = 1;
+	r.samples[1].count = 100 - samples0;
+	winshare_build(&ws, &r, NULL);
+	snprintf(table, sizeof(table),
+		 "{\"referee\": 1, \"fields\": ["
+		 "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": %llu, \"irqs_off\": 0},"
+		 "{\"cache\": \"cache1\", \"kind\": \"slab\", \"offset\": 0, \"loads\": %llu, \"irqs_off\": 0}]}",
+		 (unsigned long long)loads0, (unsigned long long)loads1);
+	path = write_table(table);
+	CHECK(path && oracle_load(&o, path) == 0);
+	judge_build(&j, &r, &o, &ws, NULL, NULL, NULL, 10);
+	*same = j.top1_same;
+	tied = j.top1_tied;
+	judge_free(&j);
+	oracle_free(&o);
+	unlink(path);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+	return tied;
+}
+
+static void test_judge_top_tied(void)
+{
+	bool same;
+
+	CHECK(judge_top(52, 600, 400, &same));
+	CHECK(same);
+	CHECK(judge_top(52, 480, 520, &same));
+	CHECK(!same);
+	CHECK(!judge_top(80, 100, 900, &same));
+	CHECK(!same);
+}
+
 const struct unit_test judge_tests[] = {
 	{ "judge: dprof ranked in report's order", test_judge_report_order },
 	{ "judge: the unseen part widens field and type intervals",
@@ -414,6 +478,8 @@ const struct unit_test judge_tests[] = {
 	{ "judge: shares against a referee table, ranks", test_judge },
 	{ "judge: sampler=operand, binomial, interrupts-on accesses",
 	  test_judge_operand },
+	{ "judge: top types the same, tied within intervals, or not",
+	  test_judge_top_tied },
 	{ "judge: working sets against the referee's occupancy",
 	  test_judge_workingset },
 	{ NULL, NULL },
