@@ -166,4 +166,5 @@ void dprof_operand_show(struct seq_file *m)
 		   div_u64(operand_period_ns, NSEC_PER_USEC), ticks, stops);
 	seq_printf(m, "  %llu operands sampled, %llu ticks on no memory operand, %llu on unreadable text, %llu on a string element inside an 8-byte slot\n",
 		   operands, none, unreadable, skipped);
+	dprof_tick_show(m);
 }

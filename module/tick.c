@@ -23,6 +23,7 @@
 #include <linux/hrtimer.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <asm/irq_regs.h>
@@ -30,8 +31,19 @@
 #include "compat.h"
 #include "tick.h"
 
+/*
+ * How late a kernel tick ran after its expiry, in buckets of powers of
+ * two microseconds: < 1, < 2, < 4 ... < 64, and 64 or more.  A tick that
+ * expires while its CPU runs with interrupts off is taken when they come
+ * back on, at the instruction after the sti or popf, late by the rest of
+ * that section: the delays show how much of the busy time the samplers
+ * see only so.
+ */
+#define TICK_LATE_BUCKETS	8
+
 struct tick_cpu {
 	struct hrtimer timer;
+	u64 late[TICK_LATE_BUCKETS];
 	u64 kernel_ticks;	/* fn called */
 	u64 stops;		/* the tick found its CPU idle and stopped */
 	u32 phase_state;	/* xorshift32: the restarts' random phases */
@@ -49,6 +61,7 @@ static enum hrtimer_restart tick_timer(struct hrtimer *t)
 {
 	struct tick_cpu *c = container_of(t, struct tick_cpu, timer);
 	struct pt_regs *regs = get_irq_regs();
+	ktime_t now;
 
 	if (!READ_ONCE(c->on))
 		return HRTIMER_NORESTART;
@@ -58,11 +71,17 @@ static enum hrtimer_restart tick_timer(struct hrtimer *t)
 		WRITE_ONCE(c->stops, c->stops + 1);
 		return HRTIMER_NORESTART;
 	}
+	now = hrtimer_cb_get_time(t);
 	if (regs && !user_mode(regs)) {
+		s64 late = ktime_to_ns(ktime_sub(now, hrtimer_get_expires(t)));
+		unsigned int b = late > 0 ? fls64((u64)late / NSEC_PER_USEC) : 0;
+
+		b = min_t(unsigned int, b, TICK_LATE_BUCKETS - 1);
+		WRITE_ONCE(c->late[b], c->late[b] + 1);
 		WRITE_ONCE(c->kernel_ticks, c->kernel_ticks + 1);
 		tick_fn(regs);
 	}
-	hrtimer_forward_now(t, ns_to_ktime(tick_period_ns));
+	hrtimer_forward(t, now, ns_to_ktime(tick_period_ns));
 	return HRTIMER_RESTART;
 }
 
@@ -200,4 +219,18 @@ void dprof_tick_counts(u64 *kernel_ticks, u64 *stops)
 		*kernel_ticks += READ_ONCE(c->kernel_ticks);
 		*stops += READ_ONCE(c->stops);
 	}
+}
+
+void dprof_tick_show(struct seq_file *m)
+{
+	u64 late[TICK_LATE_BUCKETS] = { 0 };
+	unsigned int cpu, b;
+
+	for_each_possible_cpu(cpu)
+		for (b = 0; b < TICK_LATE_BUCKETS; b++)
+			late[b] += READ_ONCE(per_cpu_ptr(&tick_cpu, cpu)->late[b]);
+	seq_puts(m, "  kernel ticks by delay after expiry:");
+	for (b = 0; b < TICK_LATE_BUCKETS - 1; b++)
+		seq_printf(m, " <%uus %llu", 1u << b, late[b]);
+	seq_printf(m, " >=%uus %llu\n", 1u << (b - 1), late[b]);
 }

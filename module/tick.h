@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 struct pt_regs;
+struct seq_file;
 
 /*
  * Every @period_ns of a CPU's time running a task, hard interrupt
@@ -20,5 +21,7 @@ int dprof_tick_start(u64 period_ns, dprof_tick_fn fn);
 void dprof_tick_stop(void);
 /* Over all CPUs: ticks that called fn, and the stops on an idle CPU. */
 void dprof_tick_counts(u64 *kernel_ticks, u64 *stops);
+/* One status line: the kernel ticks by how late they ran. */
+void dprof_tick_show(struct seq_file *m);
 
 #endif /* _DPROF_TICK_H */

@@ -75,7 +75,7 @@ DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000,windows=1" \
 echo "guest run: $(($(date +%s) - start)) s with the plugin"
 [ -s "$out/referee.json" ] && [ -s "$out/memcached.dprof" ] ||
 	{ echo "case-referee: the run left no recording or no referee table" >&2; exit 1; }
-grep -E "^sets_|^tcp_gets_|item hints:|perf:inuse-tick" "$out/memcached.log"
+grep -E "^sets_|^tcp_gets_|item hints:|perf:inuse-tick|^operand sampler|operands sampled|by delay after expiry" "$out/memcached.log"
 "$top/build/dprof-view" referee --min-samples "$min" "$out/memcached.dprof" \
 	"$out/referee.json" | tee "$out/judged.txt"
 "$top/build/dprof-view" referee --json --min-samples "$min" \

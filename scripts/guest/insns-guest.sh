@@ -71,7 +71,7 @@ else
 fi
 [ "$workload" = memcached ] && echo "memcached: $(sets) sets processed in all, warm-up included"
 grep -E "\[dprof" /proc/kallsyms >/host/insns-modsyms
-[ $# -gt 0 ] && grep -E "^(live objects|track_one_in)" /sys/kernel/debug/dprof/status
+[ $# -gt 0 ] && grep -E "^(live objects|track_one_in|operand sampler|  [0-9]+ operands sampled|  kernel ticks by delay)" /sys/kernel/debug/dprof/status
 [ $# -gt 0 ] && grep -E "^(sample windows|  young)" /sys/kernel/debug/dprof/histories
 [ $# -gt 0 ] && sed -n '/^handler costs/,/^$/p' /sys/kernel/debug/dprof/status
 exit 0
