@@ -18,7 +18,10 @@
 # Output in build/case-referee/: the recording, the referee's table, the
 # judgment as text and JSON.  About 2 minutes at the default.
 #
-#   scripts/case-referee.sh [-k KERNEL] [-n SETS] [-g GETS] [-p PARAMS] [-w WINDOW] [-m MIN] [-o]
+#   scripts/case-referee.sh [-k KERNEL] [-a] [-n SETS] [-g GETS] [-p PARAMS] [-w WINDOW] [-m MIN] [-o]
+#   -a  Debian's Apache instead, ab over loopback on the other CPU (the
+#       default page, -n requests, default 2000, at a concurrency of 4;
+#       selftests/referee/guest-apache-dprof.sh)
 #   -n  sets memcslap sends over UDP (default 8000)
 #   -g  TCP gets memcslap sends after them (default 0; the run of issue
 #       "real applications" sends half as many gets as sets)
@@ -45,8 +48,10 @@ gets=0
 window=load
 min=
 operand=0
-while getopts k:n:g:p:w:m:o o; do
+server=memcached
+while getopts ak:n:g:p:w:m:o o; do
 	case $o in
+	a) server=apache ;;
 	k) kernel=$OPTARG ;;
 	n) sets=$OPTARG ;;
 	g) gets=$OPTARG ;;
@@ -54,7 +59,7 @@ while getopts k:n:g:p:w:m:o o; do
 	w) window=$OPTARG ;;
 	m) min=$OPTARG ;;
 	o) operand=1 ;;
-	*) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	*) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 if [ $operand = 1 ]; then
@@ -64,6 +69,7 @@ if [ $operand = 1 ]; then
 	min=${min:-20}
 fi
 min=${min:-100}
+[ $server = memcached ] || [ "$sets" != 8000 ] || sets=2000
 case $sets in
 ''|*[!0-9]*) echo "case-referee: -n $sets: not a count of sets" >&2; exit 2 ;;
 esac
@@ -85,17 +91,21 @@ mkdir -p "$out"
 plugin=$("$top/scripts/referee.sh" plugin "$kver" "$out/referee.json")
 start=$(date +%s)
 # One window: the guest's init syncs again at its end.
+if [ $server = apache ]; then
+	set -- "$top/selftests/referee/guest-apache-dprof.sh" "$sets" 4 "$params" "$window"
+else
+	set -- "$top/selftests/referee/guest-memcached-dprof.sh" "$sets" "$params" "$gets" "$window"
+fi
 DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000,windows=1" \
-	"$top/scripts/vm.sh" -k "$kernel" -r debian -s "$out" -t 3600 \
-	"$top/selftests/referee/guest-memcached-dprof.sh" "$sets" "$params" "$gets" "$window"
+	"$top/scripts/vm.sh" -k "$kernel" -r debian -s "$out" -t 3600 "$@"
 echo "guest run: $(($(date +%s) - start)) s with the plugin"
-[ -s "$out/referee.json" ] && [ -s "$out/memcached.dprof" ] ||
+[ -s "$out/referee.json" ] && [ -s "$out/$server.dprof" ] ||
 	{ echo "case-referee: the run left no recording or no referee table" >&2; exit 1; }
-grep -E "^sets_|^tcp_gets_|item hints:|perf:inuse-tick|^operand sampler|operands sampled|by delay after expiry" "$out/memcached.log"
-"$top/build/dprof-view" referee --min-samples "$min" "$out/memcached.dprof" \
+grep -E "^sets_|^tcp_gets_|^(Complete|Failed) requests|item hints:|perf:inuse-tick|^operand sampler|operands sampled|by delay after expiry" "$out/$server.log"
+"$top/build/dprof-view" referee --min-samples "$min" "$out/$server.dprof" \
 	"$out/referee.json" | tee "$out/judged.txt"
 "$top/build/dprof-view" referee --json --min-samples "$min" \
-	"$out/memcached.dprof" "$out/referee.json" >"$out/judged.json"
+	"$out/$server.dprof" "$out/referee.json" >"$out/judged.json"
 python3 - "$out/judged.json" "$operand" <<'PY'
 import json, sys
 
