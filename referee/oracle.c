@@ -180,9 +180,10 @@ struct pending {
  * own to the object it is about to return (its freelist pointer, the
  * zeroing of init_on_alloc or __GFP_ZERO), counted for the object apart
  * when the function returns it (the cache model saw it as it came).
- * 2,048 hold an 8 KiB memset at a slot each.
+ * 8,192 hold an 8 KiB memset at a slot each four times over, or a bulk
+ * allocation of 32 zeroed 2 KiB objects.
  */
-#define AT_ALLOC_MAX	2048
+#define AT_ALLOC_MAX	8192
 
 struct at_alloc {
 	uint64_t vaddr;
@@ -379,15 +380,18 @@ static void charge_at_alloc(unsigned int cpu, uint64_t obj, uint32_t size,
 	}
 }
 
-static void note_alloc(unsigned int cpu, uint64_t obj)
+/*
+ * @charge: the allocator's accesses since its entry are charged to the
+ * object (every object of a bulk allocation: kmem_cache_alloc_bulk
+ * zeroes each under __GFP_ZERO or init_on_alloc, as the maple tree's
+ * nodes are).
+ */
+static void note_alloc(unsigned int cpu, uint64_t obj, bool charge)
 {
-	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
-	bool charge = v->in_alloc;
 	uint64_t base;
 	uint32_t cache;
 	int id;
 
-	v->in_alloc = false;
 	if (!obj)
 		return;
 	o.allocs++;
@@ -499,10 +503,12 @@ static void return_locked(unsigned int cpu, void *udata)
 	struct vcpu *v = &o.vcpus[cpu % MAX_VCPUS];
 	enum hook h = (enum hook)(uintptr_t)udata;
 	uint64_t rsp, n, i, x;
+	bool charge = v->in_alloc;
 	bool ok = true;
 
+	v->in_alloc = false;
 	if (h == HOOK_ALLOC) {
-		note_alloc(cpu, reg(v->rax));
+		note_alloc(cpu, reg(v->rax), charge);
 		return;
 	}
 	/* Bulk: the entry's slot was just popped (rsp is 8 above it). */
@@ -516,7 +522,7 @@ static void return_locked(unsigned int cpu, void *udata)
 	for (i = 0; i < n && i < 4096; i++) {
 		x = read_u64(v->pending[v->nr_pending].array + 8 * i, &ok);
 		if (ok)
-			note_alloc(cpu, x);
+			note_alloc(cpu, x, charge);
 	}
 }
 
