@@ -36,6 +36,7 @@ struct operand_cpu {
 	u64 unreadable;		/* its text could not be read */
 	u64 operands;		/* addresses handed to the sample path */
 	u64 string_skipped;	/* string elements within an 8-byte slot */
+	u64 after_enable;	/* right after an sti or popf */
 };
 
 static DEFINE_PER_CPU(struct operand_cpu, operand_cpu);
@@ -86,14 +87,32 @@ static void operand_tick(struct pt_regs *regs)
 		regs->r12, regs->r13, regs->r14, regs->r15,
 	};
 	struct operand_cpu *c = this_cpu_ptr(&operand_cpu);
-	u8 code[DPROF_MEMOP_MAX_LEN];
+	/* The byte before the instruction, then the instruction. */
+	u8 text[1 + DPROF_MEMOP_MAX_LEN];
+	const u8 *code = text + 1;
 	struct dprof_memop m;
 
-	if (copy_from_kernel_nofault(code, (void *)regs->ip, sizeof(code))) {
+	if (copy_from_kernel_nofault(text, (void *)(regs->ip - 1),
+				     sizeof(text))) {
 		WRITE_ONCE(c->unreadable, c->unreadable + 1);
 		return;
 	}
-	if (!dprof_memop_decode_ex(code, sizeof(code), &m, 1)) {
+	/*
+	 * A tick that expired while interrupts were off is taken where they
+	 * come back on: right after the popf of an irqrestore (then the
+	 * preempt count's decrement, %gs:__preempt_count) or the sti of an
+	 * irq enable (then, in finish_task_switch(), %gs:current_task).  Its
+	 * instruction stands for the whole section, not for itself: on
+	 * Apache those two took 26 % of all samples.  Dropped and counted;
+	 * a 0x9d or 0xfb that ends another instruction's immediate drops a
+	 * tick at random, which biases nothing.  On hardware an sti's
+	 * shadow lets one more instruction run first, which this misses.
+	 */
+	if (text[0] == 0x9d || text[0] == 0xfb) {
+		WRITE_ONCE(c->after_enable, c->after_enable + 1);
+		return;
+	}
+	if (!dprof_memop_decode_ex(code, DPROF_MEMOP_MAX_LEN, &m, 1)) {
 		WRITE_ONCE(c->no_operand, c->no_operand + 1);
 		return;
 	}
@@ -149,6 +168,7 @@ void dprof_operand_stop(void)
 void dprof_operand_show(struct seq_file *m)
 {
 	u64 ticks, stops, none = 0, unreadable = 0, operands = 0, skipped = 0;
+	u64 after_enable = 0;
 	unsigned int cpu;
 
 	if (!operand_period_ns)
@@ -160,11 +180,14 @@ void dprof_operand_show(struct seq_file *m)
 		unreadable += READ_ONCE(c->unreadable);
 		operands += READ_ONCE(c->operands);
 		skipped += READ_ONCE(c->string_skipped);
+		after_enable += READ_ONCE(c->after_enable);
 	}
 	dprof_tick_counts(&ticks, &stops);
 	seq_printf(m, "operand sampler: every %llu us of busy time, interruptible points only; %llu kernel ticks, %llu stops on an idle CPU\n",
 		   div_u64(operand_period_ns, NSEC_PER_USEC), ticks, stops);
 	seq_printf(m, "  %llu operands sampled, %llu ticks on no memory operand, %llu on unreadable text, %llu on a string element inside an 8-byte slot\n",
 		   operands, none, unreadable, skipped);
+	seq_printf(m, "  %llu ticks right after an sti or popf, dropped\n",
+		   after_enable);
 	dprof_tick_show(m);
 }
