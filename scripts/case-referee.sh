@@ -101,7 +101,7 @@ DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000,windows=1" \
 echo "guest run: $(($(date +%s) - start)) s with the plugin"
 [ -s "$out/referee.json" ] && [ -s "$out/$server.dprof" ] ||
 	{ echo "case-referee: the run left no recording or no referee table" >&2; exit 1; }
-grep -E "^sets_|^tcp_gets_|^(Complete|Failed) requests|item hints:|perf:inuse-tick|^operand sampler|operands sampled|by delay after expiry" "$out/$server.log"
+grep -E "^sets_|^tcp_gets_|^(Complete|Failed) requests|item hints:|perf:inuse-tick|^operand sampler|operands sampled|right after an sti|by delay after expiry" "$out/$server.log"
 "$top/build/dprof-view" referee --min-samples "$min" "$out/$server.dprof" \
 	"$out/referee.json" | tee "$out/judged.txt"
 "$top/build/dprof-view" referee --json --min-samples "$min" \

@@ -42,7 +42,7 @@ dprof-view record --no-progress -o /host/apache.dprof -- \
 	>/host/apache.log 2>&1 ||
 	fail "record around ab failed: $(cat /host/apache.log /tmp/ab.txt)"
 grep -E "^(Complete|Failed) requests" /tmp/ab.txt >>/host/apache.log
-grep -E "in use \(old|objects in use:|item hints:|^  hook |perf:inuse-tick|^operand sampler|operands sampled|by delay after expiry" \
+grep -E "in use \(old|objects in use:|item hints:|^  hook |perf:inuse-tick|^operand sampler|operands sampled|right after an sti|by delay after expiry" \
 	"$DPROF_DIR/status" >>/host/apache.log
 unload_mod dprof
 exit 0

@@ -58,7 +58,7 @@ echo "sets_sent $N" >>/host/memcached.log
 echo "tcp_gets_sent $GETS" >>/host/memcached.log
 # The windows' draws and the tick's cost, for the log (the recording
 # does not keep status).
-grep -E "in use \(old|objects in use:|item hints:|^  hook |perf:inuse-tick|^  instructions = |^operand sampler|operands sampled|by delay after expiry" \
+grep -E "in use \(old|objects in use:|item hints:|^  hook |perf:inuse-tick|^  instructions = |^operand sampler|operands sampled|right after an sti|by delay after expiry" \
 	"$DPROF_DIR/status" >>/host/memcached.log
 unload_mod dprof
 exit 0
