@@ -340,6 +340,32 @@ static void test_judge_report_order(void)
 	fixture_free(&f);
 }
 
+struct operand_sample {
+	uint16_t target, offset;
+	uint32_t count;
+};
+
+/* A sampler=operand recording of two targets holding samples @s. */
+static void operand_recording(struct fixture *f, struct recording *r,
+			      const struct operand_sample *s, size_t n)
+{
+	struct rec_error err;
+
+	fixture_begin(f, 2);
+	fixture_end(f);
+	CHECK(recording_parse(r, f->buf, f->len, &err) == 0);
+	r->has_facts = true;
+	r->facts.sampler = DPROF_SAMPLER_OPERAND;
+	free(r->samples);
+	r->samples = calloc(n, sizeof(*r->samples));
+	r->nr_samples = n;
+	for (size_t i = 0; i < n; i++) {
+		r->samples[i].target = s[i].target;
+		r->samples[i].offset = s[i].offset;
+		r->samples[i].count = s[i].count;
+	}
+}
+
 /*
  * sampler=operand: the samples are binomial.  cache0 gets 80 of 100 slab
  * samples (60 at offset 0, 15 + 5 in the slot at 8), cache1 20.  The
@@ -352,30 +378,17 @@ static void test_judge_report_order(void)
  */
 static void test_judge_operand(void)
 {
-	static const struct { uint16_t target, offset; uint32_t count; } s[] = {
+	static const struct operand_sample s[] = {
 		{ 0, 0, 60 }, { 0, 8, 15 }, { 0, 12, 5 }, { 1, 0, 20 },
 	};
 	struct fixture f;
 	struct recording r;
-	struct rec_error err;
 	struct winshare ws;
 	struct oracle o;
 	struct judge j;
 	const char *path;
 
-	fixture_begin(&f, 2);
-	fixture_end(&f);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	r.has_facts = true;
-	r.facts.sampler = DPROF_SAMPLER_OPERAND;
-	free(r.samples);
-	r.samples = calloc(4, sizeof(*r.samples));
-	r.nr_samples = 4;
-	for (size_t i = 0; i < 4; i++) {
-		r.samples[i].target = s[i].target;
-		r.samples[i].offset = s[i].offset;
-		r.samples[i].count = s[i].count;
-	}
+	operand_recording(&f, &r, s, 4);
 	winshare_build(&ws, &r, NULL);
 	path = write_table("{\"referee\": 1, \"fields\": ["
 			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 700, \"irqs_off\": 100},"
@@ -416,9 +429,11 @@ static void test_judge_operand(void)
 static bool judge_top(uint32_t samples0, uint64_t loads0, uint64_t loads1,
 		      bool *same)
 {
+	const struct operand_sample s[] = {
+		{ 0, 0, samples0 }, { 1, 0, 100 - samples0 },
+	};
 	struct fixture f;
 	struct recording r;
-	struct rec_error err;
 	struct winshare ws;
 	struct oracle o;
 	struct judge j;
@@ -426,18 +441,7 @@ static bool judge_top(uint32_t samples0, uint64_t loads0, uint64_t loads1,
 	const char *path;
 	bool tied;
 
-	fixture_begin(&f, 2);
-	fixture_end(&f);
-	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
-	r.has_facts = true;
-	r.facts.sampler = DPROF_SAMPLER_OPERAND;
-	free(r.samples);
-	r.samples = calloc(2, sizeof(*r.samples));
-	r.nr_samples = 2;
-	r.samples[0].target = 0;
-	r.samples[0].count = samples0;
-	r.samples[1].target = 1;
-	r.samples[1].count = 100 - samples0;
+	operand_recording(&f, &r, s, 2);
 	winshare_build(&ws, &r, NULL);
 	snprintf(table, sizeof(table),
 		 "{\"referee\": 1, \"fields\": ["
