@@ -129,7 +129,8 @@ for ok, what in checks:
     print(("ok: " if ok else "FAIL: ") + what)
 print(f"working sets: dprof's interval holds the referee's bytes for {j['workingsets_held']} of {j['workingsets']} types (reported, not judged)")
 if operand:
-    print(f"{fields}; {types} (reported, not judged)")
+    print(f"{fields} (reported, not judged)")
+    print(f"{types} (reported, not judged)")
 else:
     print(f"top type: {top}; {types} (reported, not judged)")
 sys.exit(0 if all(ok for ok, _ in checks) else 1)
