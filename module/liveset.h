@@ -105,6 +105,8 @@ static inline bool dprof_track_maybe(int target, unsigned long base)
 
 /* rules.c: track_one_in= checked; the rules at load, after the set. */
 int dprof_track_params(void);
+/* track_one_in= was given (not 0, auto): the hooks are asked for. */
+bool dprof_track_asked(void);
 void dprof_track_rules_init(void);
 unsigned int dprof_liveset_objects(void);
 /* The set's side of a sweep (lock held): the entries dropped. */

@@ -88,14 +88,19 @@ static int __init dprof_setup(void)
 		return ret;
 	}
 	/*
-	 * target=all under sampler=operand types its samples by the slab
-	 * page alone (design.rst, "Typing by the slab page"): no allocation
-	 * hook, live set, scan or history, unless history=1 asks for them.
+	 * target=all under sampler=operand or auto types its samples by the
+	 * slab page alone (design.rst, "Typing by the slab page"): no
+	 * allocation hook, live set, scan or history, unless history=1 or
+	 * track_one_in= asks for them; auto then takes operand where neither
+	 * IBS nor PEBS is (the watch sampler needs the hooks).
 	 */
-	hooks = !dprof_target_all || sc.sampler != DPROF_SAMPLER_OPERAND ||
-		(hc.asked && hc.enabled);
+	hooks = !dprof_target_all || (hc.asked && hc.enabled) ||
+		dprof_track_asked() ||
+		(sc.sampler != DPROF_SAMPLER_OPERAND &&
+		 sc.sampler != DPROF_SAMPLER_AUTO);
 	if (!hooks)
 		hc.enabled = false;
+	sc.page_typing = !hooks;
 	ret = dprof_symbols_init(hc.len);
 	dprof_test_fail_nth_note("symbols");
 	if (ret)

@@ -47,6 +47,11 @@ int dprof_track_params(void)
 	return 0;
 }
 
+bool dprof_track_asked(void)
+{
+	return track_one_in;
+}
+
 /* Objects in slabs now, roughly: slab memory over a typical 64-byte stride. */
 static unsigned long slab_objects_estimate(void)
 {

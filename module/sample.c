@@ -224,10 +224,17 @@ static u64 sample_weight(const struct perf_sample_data *d)
 }
 
 /*
+ * No allocation hook runs (target=all at its defaults): every object on
+ * a target's slab grid is taken as allocated, whatever the sampler.
+ */
+static bool page_typing;
+
+/*
  * Whether @addr is in a target object.  An object the live set does not
  * hold is one under the operand sampler: the instruction sampled was
  * about to touch it, so it is allocated (or the allocator's, a rare
- * tick).  A hardware sample may come after the free, and is not typed.
+ * tick).  A hardware sample may come after the free, and is not typed
+ * where the hooks can tell.
  */
 static bool sample_typed(unsigned long addr, struct dprof_resolved *r,
 			 bool *slab)
@@ -235,7 +242,8 @@ static bool sample_typed(unsigned long addr, struct dprof_resolved *r,
 	int how = dprof_resolve_any(addr, r, slab);
 
 	return !how || (how == DPROF_RESOLVE_UNKNOWN &&
-			dprof_sampling.sampler == DPROF_SAMPLER_OPERAND);
+			(page_typing ||
+			 dprof_sampling.sampler == DPROF_SAMPLER_OPERAND));
 }
 
 /*
@@ -414,7 +422,7 @@ static int try_hardware(enum dprof_sampler which)
 static char *sampler_name = "auto";
 module_param_named(sampler, sampler_name, charp, 0444);
 MODULE_PARM_DESC(sampler,
-		 "Access sampler: auto (best available, default), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), operand (the memory operand at a timer interrupt, no hit/miss data), inject (tests: samples written to debugfs inject), off");
+		 "Access sampler: auto (default: ibs, else pebs, else operand for target=all without history=1, watch for named types), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), operand (the memory operand at a timer interrupt, no hit/miss data), inject (tests: samples written to debugfs inject), off");
 
 static unsigned long sample_period;
 module_param_named(period, sample_period, ulong, 0444);
@@ -463,12 +471,32 @@ enum dprof_sampler dprof_sample_which(void)
 	return dprof_sampling.sampler;
 }
 
+#define OPERAND_WHY \
+	"memory operands at timer interrupts, by time at interruptible points"
+
+/* sampler=operand, asked for or auto's choice under target=all. */
+static int use_operand(const struct dprof_sample_config *sc, const char *why)
+{
+	dprof_sampling.period = sc->period ? sc->period : NSEC_PER_MSEC;
+	if (dprof_sampling.period < 10 * NSEC_PER_USEC ||
+	    dprof_sampling.period > NSEC_PER_SEC) {
+		pr_err("period=%llu: sampler=operand takes ns between samples, 10000 to 1000000000\n",
+		       dprof_sampling.period);
+		return -EINVAL;
+	}
+	/* Its tick starts with the rest (dprof_operand_init()). */
+	dprof_sampling.why = why;
+	dprof_sampling.sampler = DPROF_SAMPLER_OPERAND;
+	return 0;
+}
+
 int dprof_sample_init(const struct dprof_sample_config *sc)
 {
 	enum dprof_sampler want = sc->sampler;
 	int ret;
 
 	dprof_sampling.table_entries = sc->table_entries;
+	page_typing = sc->page_typing;
 	emit_records = sc->records;
 	dprof_sampling.start_ns = ktime_get_mono_fast_ns();
 	dprof_sampling.sampler = DPROF_SAMPLER_NONE;
@@ -490,18 +518,9 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 		return 0;
 	}
 	if (want == DPROF_SAMPLER_OPERAND) {
-		dprof_sampling.period = sc->period ? sc->period : NSEC_PER_MSEC;
-		if (dprof_sampling.period < 10 * NSEC_PER_USEC ||
-		    dprof_sampling.period > NSEC_PER_SEC) {
-			pr_err("period=%llu: sampler=operand takes ns between samples, 10000 to 1000000000\n",
-			       dprof_sampling.period);
-			ret = -EINVAL;
+		ret = use_operand(sc, OPERAND_WHY);
+		if (ret)
 			goto err;
-		}
-		/* Its tick starts with the rest (dprof_operand_init()). */
-		dprof_sampling.why =
-			"memory operands at timer interrupts, by time at interruptible points";
-		dprof_sampling.sampler = want;
 		return 0;
 	}
 	if (want == DPROF_SAMPLER_INJECT) {
@@ -534,6 +553,13 @@ int dprof_sample_init(const struct dprof_sample_config *sc)
 			return 0;
 		}
 		dprof_sampling.why = "no AMD IBS and no Intel PEBS here";
+		if (sc->page_typing) {
+			ret = use_operand(sc, "no AMD IBS and no Intel PEBS here: "
+					  OPERAND_WHY);
+			if (ret)
+				goto err;
+			return 0;
+		}
 	}
 	/* watch: the collector (collector.c) opens the windows. */
 	dprof_sampling.period = 0;

@@ -34,6 +34,11 @@ struct dprof_sample_config {
 	u64 period;		/* 0: the sampler's default */
 	unsigned int table_entries;	/* per CPU, a power of two */
 	bool records;		/* also emit every sample to the rings */
+	/*
+	 * No allocation hook: objects typed by the slab page alone, and
+	 * auto falls back to operand, not watch (target=all's default).
+	 */
+	bool page_typing;
 };
 
 /* sampler=, period=, sample_table=, sample_records= into @sc, or -EINVAL. */

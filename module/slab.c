@@ -600,7 +600,7 @@ void dprof_slab_exit(void)
 void dprof_slab_show_hooks(struct seq_file *m)
 {
 	if (!hooked) {
-		seq_puts(m, "hooks: no allocation or free hook (target=all, sampler=operand: samples typed by their slab page; history=1 or named targets arm them)\n");
+		seq_puts(m, "hooks: no allocation or free hook (target=all: samples typed by their slab page; history=1, track_one_in= or named targets arm them)\n");
 		seq_printf(m, "  kretprobe %s: a target stops while its cache is destroyed\n",
 			   DPROF_SYM_CACHE_DESTROY);
 		return;

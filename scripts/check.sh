@@ -26,13 +26,14 @@
 #  8. the referee (a QEMU plugin, referee/): its cache model on sequences
 #     whose classes follow from the definitions, then its classes on
 #     dprof_sharing's workloads (scripts/check-referee.sh), and a real
-#     server judged by it: memcached under target=all, 8,000 UDP sets
-#     (scripts/case-referee.sh: 4 of dprof's top 5 types in the
-#     referee's top 5, 85 % of the field intervals holding, no decided
-#     label contradicting; 25 runs of 25 passed before it came back);
-#     and the same server under sampler=operand where a tick falls at
-#     an exact instruction (one vCPU, -icount; case-referee.sh -o: 4 of
-#     the top 5, the top type the same or tied)
+#     server judged by it: memcached under target=all sampler=watch,
+#     8,000 UDP sets (scripts/case-referee.sh: 4 of dprof's top 5 types
+#     in the referee's top 5, 85 % of the field intervals holding, no
+#     decided label contradicting; 25 runs of 25 passed before it came
+#     back); and the same server under target=all at its defaults (the
+#     operand sampler) where a tick falls at an exact instruction (one
+#     vCPU, -icount; case-referee.sh -o: 4 of the top 5, the top type
+#     the same or tied)
 #  9. dprof-view advise's layout applied and measured on 6.12:
 #     dprof_sharing rebuilt from the proposal, judged by dprof and the
 #     referee (scripts/check-advise-loop.sh)
@@ -133,8 +134,8 @@ step "guest selftests under -icount on 6.1" env DPROF_ICOUNT=1 \
 	test-operand-sampler.sh
 step "referee: cache model and object map" make -s referee-test
 step "referee: classes on dprof_sharing, sk_buff hand-offs (6.1)" scripts/check-referee.sh -k 6.1
-step "referee: memcached judged, target=all (6.1)" scripts/case-referee.sh -k 6.1
-step "referee: memcached judged, sampler=operand, one vCPU, -icount (6.1)" \
+step "referee: memcached judged, target=all sampler=watch (6.1)" scripts/case-referee.sh -k 6.1
+step "referee: memcached judged, target=all at its defaults (operand), one vCPU, -icount (6.1)" \
 	scripts/case-referee.sh -k 6.1 -o
 # advise's proposal applied by a program and measured (about two and a
 # half minutes; the layout and the referee's judgment of it do not

@@ -196,7 +196,10 @@ sweep "target=skbuff" 1 target=skbuff ring_kb=64 max_objects=1024
 # The points up to the end of calibration do not depend on the targets
 # (dprof logs how many there were): target=all's sweep starts after them.
 [ -n "$calibration" ] || fail "dprof did not say where calibration ended"
-sweep "target=all" $((calibration + 1)) target=all ring_kb=64 max_objects=4096
+# target=all at its defaults (the operand sampler, no hook where a guest
+# has no IBS or PEBS), then with the watch sampler and its hooks.
+sweep "target=all" $((calibration + 1)) target=all ring_kb=64
+sweep "target=all sampler=watch" $((calibration + 1)) target=all sampler=watch ring_kb=64 max_objects=4096
 kill "$reader"
 reader=
 # kmemleak reports objects unreferenced for 5 s and more.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # sampler=operand: the memory operand of the instruction a timer
 # interrupt stopped before, typed by the slab page beneath it, with no
-# allocation hook (target=all at its defaults; history=1 arms them).
+# allocation hook (target=all at its defaults where neither IBS nor PEBS
+# is; history=1 or track_one_in= arms them, and auto then takes watch).
 #
 # Ground truth (selftests/modules/dprof_rank.c): a kthread on CPU 1 sweeps
 # 8192 objects of each of dprof_rank_0..3 and kmalloc-32, incrementing
@@ -28,6 +29,29 @@ log_canary
 expect_load_error 22 dprof target=all sampler=operand period=5000
 dmesg_since_canary | grep -q "period=5000: sampler=operand takes ns between samples, 10000 to 1000000000" ||
 	fail "no message for a bad operand period"
+# The default: target=all without history=1 or track_one_in= is the
+# operand sampler with no hook where neither IBS nor PEBS is (a TCG
+# guest has neither); asking for lifetimes takes the watch sampler and
+# its hooks.
+load_mod dprof target=all
+if grep -q "^sampler: operand" "$DPROF_DIR/profile"; then
+	grep -q "^hooks: no allocation or free hook" "$DPROF_DIR/status" ||
+		fail "target=all at its defaults armed the allocation hooks: $(grep -A2 '^hooks' "$DPROF_DIR/status")"
+	auto=operand
+else
+	auto=$(sed -n 's/^sampler: \([a-z]*\).*/\1/p' "$DPROF_DIR/profile")
+	[ "$auto" = ibs ] || [ "$auto" = pebs ] ||
+		fail "target=all at its defaults took sampler $auto where neither IBS nor PEBS is: $(head -n 1 $DPROF_DIR/profile)"
+fi
+unload_mod dprof
+load_mod dprof target=all track_one_in=1
+grep -q "tracepoint kmem_cache_alloc" "$DPROF_DIR/status" ||
+	fail "target=all track_one_in=1 armed no allocation hook: $(grep -A2 '^hooks' "$DPROF_DIR/status")"
+[ $auto != operand ] || grep -q "^sampler: watch" "$DPROF_DIR/profile" ||
+	fail "target=all track_one_in=1 did not take the watch sampler: $(head -n 1 $DPROF_DIR/profile)"
+unload_mod dprof
+echo "ok: target=all at its defaults samples with $auto and no hook; track_one_in=1 arms the hooks"
+[ $auto = operand ] || skip "this machine has $auto: the shares below are the operand sampler's, which auto does not take here"
 under_icount ||
 	skip "the operand sampler's shares need -icount (a tick under multi-threaded TCG stops at a translation block's start: see the top of this test)"
 
@@ -38,12 +62,9 @@ load_mod dprof target=all sampler=operand history=1
 grep -q "tracepoint kmem_cache_alloc" "$DPROF_DIR/status" ||
 	fail "history=1 under sampler=operand armed no allocation hook: $(grep -A2 '^hooks' "$DPROF_DIR/status")"
 unload_mod dprof
-# At its defaults target=all under sampler=operand arms no allocation
-# hook: the shares below are typed by the slab page alone.
-load_mod dprof target=all sampler=operand
-grep -q "^sampler: operand" "$DPROF_DIR/profile" || fail "profile does not say sampler: operand: $(head -n 1 $DPROF_DIR/profile)"
-grep -q "^hooks: no allocation or free hook" "$DPROF_DIR/status" ||
-	fail "target=all sampler=operand armed the allocation hooks: $(grep -A2 '^hooks' "$DPROF_DIR/status")"
+# target=all at its defaults arms no allocation hook (checked above):
+# the shares below are typed by the slab page alone.
+load_mod dprof target=all
 dprof-view record -o operand.data -d 15 >record.log 2>&1 || fail "record: $(cat record.log)"
 cat "$RANK"
 sed -n '1,/^type /p' "$DPROF_DIR/profile" | head -12

@@ -70,6 +70,8 @@ wl stress 0
 base1=$(growth)
 base2=$(growth)
 echo "without dprof, CPU 1 LOC CAL over 10 s: $base1 and $base2"
+# target=all at its defaults: the operand sampler where a guest has no
+# IBS or PEBS, its tick on busy CPUs only.
 load_mod dprof target=all
 sleep 2
 with=$(growth)

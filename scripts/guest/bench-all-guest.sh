@@ -13,8 +13,10 @@
 # the knob for the hooks' overhead); the peer, kmem trace events of skbuff_head_cache through
 # tracefs; target=skbuff with sample windows only (history=0), with
 # histories only (sampler=off), and at its defaults (both); target=all
-# hooks only (sampler=off, histories are off with all); target=all
-# defaults (watch windows).  Then each handler's instructions per call
+# hooks only (sampler=off, histories are off with all); target=all with
+# the watch sampler (its windows, census and hooks); target=all at its
+# defaults (the operand sampler, no hook: a TCG guest has no IBS or
+# PEBS).  Then each handler's instructions per call
 # against its budget, the parts of a target hook (cost_parts=1), the
 # sample path (sampler=inject), and a hook's cost against the number of
 # live tracked objects.
@@ -29,7 +31,7 @@ rounds=${1:-5}
 secs=${2:-2}
 churn_n=${3:-200000}
 [ $# -gt 3 ] && shift 3 || set --
-configs=${*:-none skbuff-exact skbuff-hooks skbuff-1in16 peer-kmem skbuff-windows skbuff-histories skbuff-default all-hooks all-default}
+configs=${*:-none skbuff-exact skbuff-hooks skbuff-1in16 peer-kmem skbuff-windows skbuff-histories skbuff-default all-hooks all-watch all-default}
 WL=/sys/kernel/debug/dprof_workload
 
 # Guest ns per allocate+free, timed by dprof_workload around its loop
@@ -148,6 +150,7 @@ for i in $(seq "$rounds"); do
 		skbuff-default) measure $c target=skbuff ;;
 		all-bare) measure $c target=all sampler=off history=0 ;;
 		all-hooks) measure $c target=all sampler=off ;;
+		all-watch) measure $c target=all sampler=watch ;;
 		all-default) measure $c target=all ;;
 		*) echo "bench: unknown configuration $c" >&2 ;;
 		esac

@@ -34,7 +34,7 @@ ulimit -n 4096
 taskset -c 0 apache2 -k start 2>/dev/null || fail "apache2 would not start"
 loop_until 'ab -q -n 1 -c 1 http://127.0.0.1/ >/dev/null 2>&1' || fail "apache2 does not answer"
 
-load_mod dprof target=all
+load_mod dprof target=all sampler=watch
 loop_until 'grep -q "^scan: done\|^scan: off" $DPROF_DIR/status' ||
 	fail "the load-time scan did not end"
 dprof-view record --no-progress -o "$TMP/all.dprof" -- \

@@ -3,8 +3,8 @@
 # real server judged (issue "A referee on real workloads", item 5).
 # Debian's memcached pinned to CPU 0 takes UDP sets from Debian's
 # memcslap on CPU 1, as debian/test-memcached-all.sh runs them, with
-# dprof.ko target=all at its defaults recording, the whole-kernel mode a
-# user starts with.  The referee measures between the two sync(1) calls
+# dprof.ko target=all recording, the whole-kernel mode a user starts
+# with (case-referee.sh passes sampler=watch, or none under -o).  The referee measures between the two sync(1) calls
 # around memcslap (memcached is up before).
 # Writes the recording, memcslap's output and memcached's count of sets
 # to /host.  Its arguments: the sets to send (default 8,000: 2 minutes
