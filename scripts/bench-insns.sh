@@ -9,7 +9,7 @@
 # the figures are exact and repeat; the timer interrupts that fall in the
 # loop are in both runs and cancel out to within a few instructions.
 #
-#   scripts/bench-insns.sh [-k KERNEL] [-n N] [-w churn|udp|memcached] [PARAMS...]
+#   scripts/bench-insns.sh [-k KERNEL] [-n N] [-w churn|udp|memcached|apache] [PARAMS...]
 # PARAMS are dprof.ko's (default: target=dprof_workload history=0
 # sampler=off, a target's hooks alone).  make bench-insns runs it.
 # -w udp counts N UDP packets over loopback instead (udp_flood -m: the
@@ -23,7 +23,9 @@
 # UDP of make case-memcached: a client waits for each reply, so every
 # set is processed, where with UDP a client slowed by dprof gets more of
 # its sets through the servers' buffers and the count grows with it.
-# It runs under -icount (single-threaded TCG, where guest time counts
+# -w apache counts the whole machine the same way while ab sends N
+# requests (concurrency 4, on CPU 1) to Debian's Apache on CPU 0, per
+# request.  Both run under -icount (single-threaded TCG, where guest time counts
 # instructions, as make case-memcached's overhead): what dprof does per
 # second of guest time (the census, the ticks, the windows, the reader's
 # wake-ups) then weighs against the load as on a machine of one
@@ -51,12 +53,16 @@ scope=vcpu
 rootfs=
 icount=0
 per=$n
-if [ "$workload" = memcached ]; then
+case $workload in
+memcached|apache)
 	scope=all
 	rootfs="-r debian"
 	icount=1
-	per=$((2 * n))	# two clients
-fi
+	[ $workload = apache ] || per=$((2 * n))	# two clients
+	;;
+churn|udp) ;;
+*) echo "bench-insns: -w $workload: churn, udp, memcached or apache" >&2; exit 2 ;;
+esac
 kver=$("$top/scripts/kernel.sh" "$kernel")
 "$top/scripts/referee.sh" build >&2
 map=$("$top/scripts/referee.sh" kallsyms "$kver")
@@ -92,6 +98,8 @@ if [ "$workload" = udp ]; then
 	echo "instructions per UDP packet over loopback, CPUs 0 and 1 ($n sent, insncount plugin, kernel $kver)"
 elif [ "$workload" = memcached ]; then
 	echo "instructions per memcached TCP set, the whole machine ($per sent by 2 clients, each waiting for its replies; Debian guest, insncount plugin scope=all, kernel $kver)"
+elif [ "$workload" = apache ]; then
+	echo "instructions per Apache request, the whole machine ($n from ab at a concurrency of 4; Debian guest, insncount plugin scope=all, kernel $kver)"
 else
 	echo "instructions per allocate+free of dprof_workload's cache on CPU 0 ($n of them, insncount plugin, kernel $kver)"
 fi
@@ -120,5 +128,5 @@ awk '
 		}
 		printf "%10.1f %10.1f %10.1f  %s\n", tn, td, td - tn, "(all)"
 	}' "$tmp/per-fn" | sort -k3,3nr | awk 'BEGIN { printf "%10s %10s %10s  %s\n", "without", "with", "dprof", "function" } { print }'
-grep -h "^memcached:" "$tmp/none.log" "$tmp/dprof.log" 2>/dev/null | sed "1s/^/without dprof: /;2s/^/with dprof: /" || true
+grep -h "^memcached:\|^apache:" "$tmp/none.log" "$tmp/dprof.log" 2>/dev/null | sed "1s/^/without dprof: /;2s/^/with dprof: /" || true
 grep -iE "lost|dropped|records|^track_one_in|^live objects|^sample windows|^  young" "$tmp/dprof.log" || true

@@ -5,11 +5,12 @@
 # between the plugin's markers (workload churn), or N UDP packets over
 # loopback from CPU 0 to CPU 1, both processes between markers (udp), or
 # (Debian guest, plugin scope=all) N memcached TCP sets per client,
-# every vCPU counted from the first set to the last (memcached); the module symbols go to /host for the host
-# to name the blocks.
-#   insns-guest.sh churn|udp|memcached N [PARAMS...]
-workload=${1:?usage: insns-guest.sh churn|udp|memcached N [PARAMS...]}
-n=${2:?usage: insns-guest.sh churn|udp|memcached N [PARAMS...]}
+# every vCPU counted from the first set to the last (memcached), or N
+# requests of ab to Apache, every vCPU counted (apache); the module
+# symbols go to /host for the host to name the blocks.
+#   insns-guest.sh churn|udp|memcached|apache N [PARAMS...]
+workload=${1:?usage: insns-guest.sh churn|udp|memcached|apache N [PARAMS...]}
+n=${2:?usage: insns-guest.sh churn|udp|memcached|apache N [PARAMS...]}
 shift 2
 modload /lib/modules/dprof/dprof_workload.ko || exit 1
 if [ $# -gt 0 ]; then
@@ -58,8 +59,28 @@ memcached)
 	{ echo "insns_mark on"; load "$n"; echo "insns_mark off"; } >/tmp/load.sh
 	cmd="sh /tmp/load.sh"
 	;;
+apache)
+	# Debian's Apache (mpm_event, its default page) on CPU 0, ab on CPU
+	# 1 at a concurrency of 4: ab waits for each reply, so every request
+	# sent is served and counted.
+	command -v apache2 >/dev/null ||
+		{ echo "insns-guest: apache needs the Debian guest (vm.sh -r debian)" >&2; exit 2; }
+	. /etc/apache2/envvars
+	mkdir -p /run/lock "$APACHE_RUN_DIR" "$APACHE_LOG_DIR" "$APACHE_LOCK_DIR"
+	taskset -c 0 apache2 -k start 2>/dev/null || exit 1
+	i=0
+	until ab -q -n 1 -c 1 http://127.0.0.1/ >/dev/null 2>&1; do
+		[ $i -lt 100 ] || { echo "insns-guest: apache2 does not answer" >&2; exit 1; }
+		sleep 0.2
+		i=$((i + 1))
+	done
+	taskset -c 1 ab -q -n 1000 -c 4 http://127.0.0.1/ >/dev/null || exit 1
+	{ echo "insns_mark on"; echo "taskset -c 1 ab -q -n $n -c 4 http://127.0.0.1/ >/tmp/ab.txt"
+	  echo "insns_mark off"; } >/tmp/load.sh
+	cmd="sh /tmp/load.sh"
+	;;
 *)
-	echo "insns-guest: unknown workload $workload (churn, udp or memcached)" >&2
+	echo "insns-guest: unknown workload $workload (churn, udp, memcached or apache)" >&2
 	exit 2
 	;;
 esac
@@ -70,6 +91,7 @@ else
 	sh -c "$cmd" || exit 1
 fi
 [ "$workload" = memcached ] && echo "memcached: $(sets) sets processed in all, warm-up included"
+[ "$workload" = apache ] && echo "apache: $(grep -E '^(Complete|Failed) requests' /tmp/ab.txt | tr -s ' ' | paste -sd, -)"
 grep -E "\[dprof" /proc/kallsyms >/host/insns-modsyms
 [ $# -gt 0 ] && grep -E "^(live objects|track_one_in|operand sampler|  [0-9]+ operands sampled|  kernel ticks by delay)" /sys/kernel/debug/dprof/status
 [ $# -gt 0 ] && grep -E "^(sample windows|  young)" /sys/kernel/debug/dprof/histories
