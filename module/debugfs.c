@@ -179,6 +179,20 @@ static const unsigned int budget_target[DPROF_NR_HOOKS] = {
 	[DPROF_HOOK_BP_HIT] = 500, [DPROF_HOOK_SAMPLE] = 300,
 };
 
+/*
+ * The operand sampler's tick counts as perf:sample with its text copy
+ * and decode: issue "Sample accesses where they happen" gives it 1,000.
+ */
+#define OPERAND_TICK_BUDGET	1000
+
+static unsigned int hook_budget(int h, bool target)
+{
+	if (h == DPROF_HOOK_SAMPLE &&
+	    dprof_sample_which() == DPROF_SAMPLER_OPERAND)
+		return OPERAND_TICK_BUDGET;
+	return target ? budget_target[h] : budget_other[h];
+}
+
 /* "123/400" instructions against the budget, or "-". */
 static void insn_text(char *buf, size_t len, u64 cycles, u64 calls,
 		      unsigned int budget)
@@ -247,9 +261,9 @@ static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
 		char other[32], target[32];
 
 		insn_text(other, sizeof(other), c->cycles - c->hit_cycles,
-			  c->timed - c->timed_hits, budget_other[h]);
+			  c->timed - c->timed_hits, hook_budget(h, false));
 		insn_text(target, sizeof(target), c->hit_cycles, c->timed_hits,
-			  budget_target[h]);
+			  hook_budget(h, true));
 		seq_printf(m, "  %-22s %12llu %12llu %10llu %10llu %14s %14s\n",
 			   dprof_hook_names[h], c->calls, c->hits,
 			   c->timed ? div64_u64(c->cycles, c->timed) : 0,
