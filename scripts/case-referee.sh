@@ -19,10 +19,14 @@
 # Output in build/case-referee/: the recording, the referee's table, the
 # judgment as text and JSON.  About 2 minutes at the default.
 #
-#   scripts/case-referee.sh [-k KERNEL] [-a] [-n SETS] [-g GETS] [-p PARAMS] [-w WINDOW] [-m MIN] [-o]
+#   scripts/case-referee.sh [-k KERNEL] [-a | -s SERVER] [-n SETS] [-g GETS] [-p PARAMS] [-w WINDOW] [-m MIN] [-o]
 #   -a  Debian's Apache instead, ab over loopback on the other CPU (the
 #       default page, -n requests, default 2000, at a concurrency of 4;
 #       selftests/referee/guest-apache-dprof.sh)
+#   -s  the server: memcached (the default), apache (as -a) or redis
+#       (Debian's Redis, redis-benchmark's SET and GET over loopback TCP
+#       on the other CPU, -n of each, default 4000, 4 connections;
+#       selftests/referee/guest-redis-dprof.sh)
 #   -n  sets memcslap sends over UDP (default 8000)
 #   -g  TCP gets memcslap sends after them (default 0; the run of issue
 #       "real applications" sends half as many gets as sets)
@@ -53,9 +57,10 @@ window=load
 min=
 operand=0
 server=memcached
-while getopts ak:n:g:p:w:m:o o; do
+while getopts ak:n:g:p:w:m:os: o; do
 	case $o in
 	a) server=apache ;;
+	s) server=$OPTARG ;;
 	k) kernel=$OPTARG ;;
 	n) sets=$OPTARG ;;
 	g) gets=$OPTARG ;;
@@ -63,7 +68,7 @@ while getopts ak:n:g:p:w:m:o o; do
 	w) window=$OPTARG ;;
 	m) min=$OPTARG ;;
 	o) operand=1 ;;
-	*) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	*) sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 if [ $operand = 1 ]; then
@@ -75,7 +80,12 @@ else
 	params="sampler=watch $params"
 fi
 min=${min:-100}
-[ $server = memcached ] || [ "$sets" != 8000 ] || sets=2000
+case $server in
+memcached) ;;
+apache) [ "$sets" != 8000 ] || sets=2000 ;;
+redis) [ "$sets" != 8000 ] || sets=4000 ;;
+*) echo "case-referee: -s $server: memcached, apache or redis" >&2; exit 2 ;;
+esac
 case $sets in
 ''|*[!0-9]*) echo "case-referee: -n $sets: not a count of sets" >&2; exit 2 ;;
 esac
@@ -99,6 +109,8 @@ start=$(date +%s)
 # One window: the guest's init syncs again at its end.
 if [ $server = apache ]; then
 	set -- "$top/selftests/referee/guest-apache-dprof.sh" "$sets" 4 "$params" "$window"
+elif [ $server = redis ]; then
+	set -- "$top/selftests/referee/guest-redis-dprof.sh" "$sets" "$params" "$window"
 else
 	set -- "$top/selftests/referee/guest-memcached-dprof.sh" "$sets" "$params" "$gets" "$window"
 fi
@@ -107,7 +119,7 @@ DPROF_PLUGIN="$plugin,exclude=ffffffffc0000000-ffffffffff000000,windows=1" \
 echo "guest run: $(($(date +%s) - start)) s with the plugin"
 [ -s "$out/referee.json" ] && [ -s "$out/$server.dprof" ] ||
 	{ echo "case-referee: the run left no recording or no referee table" >&2; exit 1; }
-grep -E "^sets_|^tcp_gets_|^(Complete|Failed) requests|item hints:|perf:inuse-tick|^operand sampler|operands sampled|right after an sti|by delay after expiry" "$out/$server.log"
+grep -E "^sets_|^tcp_gets_|^(Complete|Failed) requests|^redis-benchmark|^commands_done|^requests_sent|item hints:|perf:inuse-tick|^operand sampler|operands sampled|right after an sti|by delay after expiry" "$out/$server.log"
 if [ $operand = 1 ] && ! grep -q "^operand sampler:" "$out/$server.log"; then
 	echo "case-referee: -o: target=all at its defaults did not take the operand sampler (status says no 'operand sampler:' line in $out/$server.log)" >&2
 	exit 1

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the Debian guest's root file system: a bookworm userland from
 # Debian's own packages, with the real servers of the thesis' case studies
-# (memcached, Apache) and their load generators, as an ext4 image that
+# (memcached, Apache), Redis (a third server, judged by the referee) and
+# their load generators, as an ext4 image that
 # scripts/vm.sh -r debian attaches as a virtio disk.
 #   scripts/debian-rootfs.sh            print the image's path, building it if needed
 #   scripts/debian-rootfs.sh --force    rebuild it
@@ -20,6 +21,7 @@ image=$out/rootfs.img
 # links; iproute2 for veth pairs and namespaces, kmod and procps for the
 # scripts.
 packages="memcached libmemcached-tools apache2 apache2-utils wrk
+redis-server redis-tools
 iproute2 kmod procps psmisc libbpf1 libdw1 libelf1 libcapstone4 libjson-c5 zlib1g"
 image_mb=1536
 
