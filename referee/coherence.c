@@ -351,7 +351,8 @@ struct coh_outcome coh_access(struct coh_model *m, unsigned int core,
 			      uint64_t addr, unsigned int size,
 			      enum coh_kind kind)
 {
-	struct coh_outcome out = { .result = COH_HIT, .from_core = -1 };
+	struct coh_outcome out = { .result = COH_HIT, .from_core = -1,
+				   .modified_in = -1 };
 	uint64_t line = addr / COH_LINE, bytes, victim;
 	bool write = kind != COH_LOAD, in_fa, others = false;
 	struct dir_entry *e;
@@ -394,6 +395,8 @@ struct coh_outcome coh_access(struct coh_model *m, unsigned int core,
 	for (c = 0; c < m->g.cores; c++) {
 		if (c == core || e->state[c] == M_I)
 			continue;
+		if (e->state[c] == M_M)
+			out.modified_in = (int)c;
 		if (write) {
 			invalidate(m, e, c);
 		} else {

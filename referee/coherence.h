@@ -59,6 +59,12 @@ struct coh_outcome {
 	enum coh_result result;
 	bool llc_miss;		/* went to memory */
 	int from_core;		/* sharing misses: the last writer; else -1 */
+	/*
+	 * A miss of the core's private caches on a line another core holds
+	 * Modified: that core (a cache-to-cache transfer of a dirty line,
+	 * perf c2c's HITM), whatever the class; else -1.
+	 */
+	int modified_in;
 };
 
 struct coh_model;

@@ -247,6 +247,7 @@ static struct {
 	/* results */
 	struct table fields;		/* of struct field_stats */
 	struct table pairs;		/* of struct pair_stats */
+	struct table transfers;		/* of struct pair_stats, by holder */
 	uint64_t untyped_kinds[3], untyped_results[COH_NR_RESULTS];
 	uint64_t allocs, allocs_untyped, frees, frees_unknown, bulk_lost;
 	uint64_t accesses, split;
@@ -587,10 +588,10 @@ static bool irqs_off(unsigned int cpu)
 	return !(flags & 0x200);
 }
 
-/* A typed access: the field's counts, its sharing pair. */
+/* A typed access: the field's counts, its sharing pair, its transfer. */
 static void count_typed(unsigned int cpu, uint32_t id, uint64_t off,
 			enum coh_kind kind, bool rmw, enum coh_result result,
-			int from_core, bool off_irqs)
+			int from_core, int modified_in, bool off_irqs)
 {
 	struct field_stats *f = stats_slot(&o.fields, (uint64_t)id << 32 | off);
 
@@ -603,6 +604,10 @@ static void count_typed(unsigned int cpu, uint32_t id, uint64_t off,
 			(uint64_t)id << 40 | off << 16 |
 			(uint64_t)result << 8 | (cpu & 15) << 4 |
 			(from_core & 15)))->count++;
+	if (modified_in >= 0)
+		((struct pair_stats *)stats_slot(&o.transfers,
+			(uint64_t)id << 40 | off << 16 | (cpu & 15) << 4 |
+			(modified_in & 15)))->count++;
 }
 
 static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
@@ -638,7 +643,7 @@ static void account(unsigned int cpu, uint64_t vaddr, uint64_t paddr,
 		return;
 	}
 	count_typed(cpu, id, vaddr - base, kind, rmw, out.result,
-		    out.from_core, irqs_off(cpu));
+		    out.from_core, out.modified_in, irqs_off(cpu));
 }
 
 /*
@@ -1058,6 +1063,22 @@ static void write_json(FILE *f)
 			(k >> 4) & 15, k & 15, ps->count);
 		first = false;
 	}
+	/* Misses served by another core's Modified copy (perf c2c's HITM). */
+	fprintf(f, "\n  ],\n  \"transfers\": [");
+	first = true;
+	for (i = 0; i < o.transfers.nr; i++) {
+		const struct pair_stats *ps = table_slot(&o.transfers, i);
+		uint64_t k;
+
+		if (!ps)
+			continue;
+		k = ps->key - 1;
+		type_of(k >> 40, &name, &kind, &size);
+		fprintf(f, "%s\n    {\"cache\": \"%s\", \"offset\": %" PRIu64 ", \"cpu\": %" PRIu64 ", \"from\": %" PRIu64 ", \"count\": %" PRIu64 "}",
+			first ? "" : ",", name, (k >> 16) & 0xffffff,
+			(k >> 4) & 15, k & 15, ps->count);
+		first = false;
+	}
 	fprintf(f, "\n  ],\n  \"occupancy\": [");
 	write_occupancy(f);
 	fprintf(f, "\n  ]\n}\n");
@@ -1249,7 +1270,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	o.objs = objmap_new();
 	if (!o.model || !o.objs ||
 	    table_init(&o.fields, sizeof(struct field_stats), 4096) ||
-	    table_init(&o.pairs, sizeof(struct pair_stats), 1024)) {
+	    table_init(&o.pairs, sizeof(struct pair_stats), 1024) ||
+	    table_init(&o.transfers, sizeof(struct pair_stats), 1024)) {
 		fprintf(stderr, "referee: cache model: %s\n",
 			o.model ? "out of memory" : err);
 		return -1;

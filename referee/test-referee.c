@@ -89,6 +89,43 @@ static void mesi(void)
 	coh_free(m);
 }
 
+static void expect_holder(const char *what, struct coh_outcome o, int want)
+{
+	if (o.modified_in != want) {
+		printf("not ok: %s: served by core %d's Modified copy, expected %d\n",
+		       what, o.modified_in, want);
+		failures++;
+	}
+}
+
+/*
+ * A transfer (a miss served by another core's Modified copy) whatever the
+ * miss's class: a line core 1 never held, one it lost to capacity before
+ * core 0 wrote it, and none where core 0's copy is clean or gone.
+ */
+static void transfers(void)
+{
+	struct coh_model *m = small();
+	struct coh_outcome o;
+	unsigned int i;
+
+	coh_access(m, 0, 0x5000, 8, COH_STORE);
+	expect_holder("core 1's first read of a line core 0 wrote",
+		      coh_access(m, 1, 0x5000, 8, COH_LOAD), 0);
+	expect_holder("core 1 rereads, a hit", coh_access(m, 1, 0x5000, 8, COH_LOAD), -1);
+	coh_access(m, 0, 0x6000, 8, COH_LOAD);
+	expect_holder("a clean line is no transfer", coh_access(m, 1, 0x6000, 8, COH_LOAD), -1);
+	/* Core 1 holds 0x7000, loses it to a walk of 64 lines, core 0 writes. */
+	coh_access(m, 1, 0x7000, 8, COH_LOAD);
+	for (i = 0; i < 64; i++)
+		coh_access(m, 1, 0x10000 + i * 64, 8, COH_LOAD);
+	coh_access(m, 0, 0x7000, 8, COH_STORE);
+	o = coh_access(m, 1, 0x7000, 8, COH_LOAD);
+	expect("a line lost to capacity, then written by the other", o.result, COH_CAPACITY);
+	expect_holder("its miss is still a transfer", o, 0);
+	coh_free(m);
+}
+
 static void capacity_and_conflict(void)
 {
 	struct coh_model *m = small();
@@ -318,6 +355,7 @@ int main(void)
 	true_sharing();
 	false_sharing();
 	mesi();
+	transfers();
 	capacity_and_conflict();
 	bad_geometry();
 	objects();
@@ -328,6 +366,6 @@ int main(void)
 		printf("referee: %d failures\n", failures);
 		return 1;
 	}
-	printf("ok: referee cache model: every class and MESI transition as defined; object map; occupancy; the profiler's own objects; instruction kinds\n");
+	printf("ok: referee cache model: every class and MESI transition as defined; transfers of Modified lines; object map; occupancy; the profiler's own objects; instruction kinds\n");
 	return 0;
 }
