@@ -981,6 +981,35 @@ static void type_of(unsigned int id, const char **name, const char **kind,
 }
 
 /*
+ * A table of struct pair_stats keyed by type, offset, (class,) core and
+ * the other core: "sharing" (with the class) and "transfers".
+ */
+static void write_pairs(FILE *f, const struct table *t, bool with_class)
+{
+	const char *name, *kind;
+	bool first = true;
+	uint64_t size, i;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct pair_stats *ps = table_slot(t, i);
+		uint64_t k;
+
+		if (!ps)
+			continue;
+		k = ps->key - 1;
+		type_of(k >> 40, &name, &kind, &size);
+		fprintf(f, "%s\n    {\"cache\": \"%s\", \"offset\": %" PRIu64,
+			first ? "" : ",", name, (k >> 16) & 0xffffff);
+		if (with_class)
+			fprintf(f, ", \"class\": \"%s\"",
+				coh_result_names[(k >> 8) & 0xff]);
+		fprintf(f, ", \"cpu\": %" PRIu64 ", \"from\": %" PRIu64 ", \"count\": %" PRIu64 "}",
+			(k >> 4) & 15, k & 15, ps->count);
+		first = false;
+	}
+}
+
+/*
  * Per slab cache, its objects live and the lines they touched, on
  * average over the windows measured (objmap.h): dprof's workingset's
  * quantities.
@@ -1048,37 +1077,10 @@ static void write_json(FILE *f)
 		first = false;
 	}
 	fprintf(f, "\n  ],\n  \"sharing\": [");
-	first = true;
-	for (i = 0; i < o.pairs.nr; i++) {
-		const struct pair_stats *ps = table_slot(&o.pairs, i);
-		uint64_t k;
-
-		if (!ps)
-			continue;
-		k = ps->key - 1;
-		type_of(k >> 40, &name, &kind, &size);
-		fprintf(f, "%s\n    {\"cache\": \"%s\", \"offset\": %" PRIu64 ", \"class\": \"%s\", \"cpu\": %" PRIu64 ", \"from\": %" PRIu64 ", \"count\": %" PRIu64 "}",
-			first ? "" : ",", name,
-			(k >> 16) & 0xffffff, coh_result_names[(k >> 8) & 0xff],
-			(k >> 4) & 15, k & 15, ps->count);
-		first = false;
-	}
+	write_pairs(f, &o.pairs, true);
 	/* Misses served by another core's Modified copy (perf c2c's HITM). */
 	fprintf(f, "\n  ],\n  \"transfers\": [");
-	first = true;
-	for (i = 0; i < o.transfers.nr; i++) {
-		const struct pair_stats *ps = table_slot(&o.transfers, i);
-		uint64_t k;
-
-		if (!ps)
-			continue;
-		k = ps->key - 1;
-		type_of(k >> 40, &name, &kind, &size);
-		fprintf(f, "%s\n    {\"cache\": \"%s\", \"offset\": %" PRIu64 ", \"cpu\": %" PRIu64 ", \"from\": %" PRIu64 ", \"count\": %" PRIu64 "}",
-			first ? "" : ",", name, (k >> 16) & 0xffffff,
-			(k >> 4) & 15, k & 15, ps->count);
-		first = false;
-	}
+	write_pairs(f, &o.transfers, false);
 	fprintf(f, "\n  ],\n  \"occupancy\": [");
 	write_occupancy(f);
 	fprintf(f, "\n  ]\n}\n");

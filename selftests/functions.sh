@@ -275,3 +275,29 @@ kobj_expect_field() {
 	expect_eq "$2 $6 (offset $3): class, invalidated by" \
 		"$(kobj_label "$1" "$2" "$3")" "$4 $5"
 }
+
+# The servers' guest scripts under the referee (selftests/referee/
+# guest-*-dprof.sh).  referee_window WINDOW sets at_load and at_start,
+# the commands run after dprof.ko's load and at the load's start (each
+# sync(1) turns the referee's window on or off, so "load" measures the
+# load alone and "record" from dprof.ko's load on), and client, the CPU
+# of the load generator: the other one, or the only one (DPROF_SMP=1).
+referee_window() {
+	case $1 in
+	load) at_load=true at_start=sync ;;
+	record) at_load=sync at_start=true ;;
+	*) fail "window $1: load or record" ;;
+	esac
+	client=1
+	[ "$(nproc)" -ge 2 ] || client=0
+}
+
+# referee_load_dprof PARAMS...: dprof.ko target=all PARAMS.  What the
+# kernel allocates meanwhile (dprof's perf events above all, which the
+# perf core touches on every trap and tick) is dprof's own: the referee
+# leaves its accesses out (progs/referee_own.c).
+referee_load_dprof() {
+	referee_own begin
+	load_mod dprof target=all "$@"
+	referee_own end
+}

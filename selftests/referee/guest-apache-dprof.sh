@@ -16,26 +16,15 @@ C=${2:-4}
 # shellcheck disable=SC2086
 PARAMS=${3:-}
 WINDOW=${4:-load}
-# ab on the other CPU, or on the only one (DPROF_SMP=1).
-client=1
-[ "$(nproc)" -ge 2 ] || client=0
-case $WINDOW in
-load) at_load=true at_start=sync ;;
-record) at_load=sync at_start=true ;;
-*) fail "window $WINDOW: load or record" ;;
-esac
+referee_window "$WINDOW"
 . /etc/apache2/envvars
 mkdir -p /run/lock "$APACHE_RUN_DIR" "$APACHE_LOG_DIR" "$APACHE_LOCK_DIR"
 # Up and answering before dprof.ko loads: its start is not in the window.
 taskset -c 0 apache2 -k start 2>/dev/null || fail "apache2 would not start"
 loop_until 'ab -q -n 1 -c 1 http://127.0.0.1/ >/dev/null 2>&1' ||
 	fail "apache2 does not answer"
-# What the kernel allocates while dprof.ko loads is dprof's own: the
-# referee leaves its accesses out (progs/referee_own.c).
-referee_own begin
 # shellcheck disable=SC2086
-load_mod dprof target=all $PARAMS
-referee_own end
+referee_load_dprof $PARAMS
 $at_load
 dprof-view record --no-progress -o /host/apache.dprof -- \
 	sh -c "$at_start && taskset -c $client ab -q -n $N -c $C http://127.0.0.1/ >/tmp/ab.txt && sync" \

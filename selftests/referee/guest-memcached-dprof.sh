@@ -23,21 +23,9 @@ N=${1:-8000}
 PARAMS=${2:-}
 GETS=${3:-0}
 WINDOW=${4:-load}
-# The client on the other CPU, or on the only one (DPROF_SMP=1).
-client=1
-[ "$(nproc)" -ge 2 ] || client=0
-case $WINDOW in
-load) at_load=true at_start=sync ;;
-record) at_load=sync at_start=true ;;
-*) fail "window $WINDOW: load or record" ;;
-esac
-# What the kernel allocates while dprof.ko loads (its perf events above
-# all, which the perf core touches on every trap and tick) is dprof's
-# own: the referee leaves its accesses out (progs/referee_own.c).
-referee_own begin
+referee_window "$WINDOW"
 # shellcheck disable=SC2086
-load_mod dprof target=all $PARAMS
-referee_own end
+referee_load_dprof $PARAMS
 $at_load
 taskset -c 0 memcached -u nobody -U 11211 -p 11211 -l 127.0.0.1 -t 1 &
 loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||

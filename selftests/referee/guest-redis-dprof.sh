@@ -16,26 +16,15 @@ N=${1:-4000}
 # shellcheck disable=SC2086
 PARAMS=${2:-}
 WINDOW=${3:-load}
-# The client on the other CPU, or on the only one (DPROF_SMP=1).
-client=1
-[ "$(nproc)" -ge 2 ] || client=0
-case $WINDOW in
-load) at_load=true at_start=sync ;;
-record) at_load=sync at_start=true ;;
-*) fail "window $WINDOW: load or record" ;;
-esac
+referee_window "$WINDOW"
 # Up and answering before dprof.ko loads: its start is not in the window.
 taskset -c 0 redis-server --port 6379 --bind 127.0.0.1 --save '' \
 	--appendonly no --daemonize yes --logfile /tmp/redis.log ||
 	fail "redis-server would not start"
 loop_until 'redis-cli -p 6379 ping 2>/dev/null | grep -q PONG' ||
 	fail "redis-server does not answer: $(tail -n 3 /tmp/redis.log)"
-# What the kernel allocates while dprof.ko loads is dprof's own: the
-# referee leaves its accesses out (progs/referee_own.c).
-referee_own begin
 # shellcheck disable=SC2086
-load_mod dprof target=all $PARAMS
-referee_own end
+referee_load_dprof $PARAMS
 $at_load
 dprof-view record --no-progress -o /host/redis.dprof -- \
 	sh -c "$at_start && taskset -c $client redis-benchmark -p 6379 -q -n $N -c 4 -t set,get >/tmp/bench.txt && sync" \
