@@ -32,6 +32,7 @@
 #include "ring.h"
 #include "slab.h"
 #include "stats.h"
+#include "costs.h"
 #include "sample.h"
 #include "facts.h"
 #include "profile.h"
@@ -160,125 +161,6 @@ static void show_cpu_row(struct seq_file *m, const char *label,
 		   s->off_grid, s->ring_lost);
 }
 
-/*
- * Instruction budgets: a hook on an object nothing follows, and on a
- * followed one; 0 where none applies (bulk calls vary with their size):
- * issue "Cheap enough to leave on"'s 20 and 150, before them 100 and 400
- * ("Costs that repeat"), timing's own few instructions included.
- */
-static const unsigned int budget_other[DPROF_NR_HOOKS] = {
-	[DPROF_HOOK_CACHE_ALLOC] = 20, [DPROF_HOOK_CACHE_FREE] = 20,
-	[DPROF_HOOK_KMALLOC] = 20, [DPROF_HOOK_KFREE] = 20,
-	[DPROF_HOOK_BP_HIT] = 500,	/* a hit nothing is recorded for */
-	[DPROF_HOOK_SAMPLE] = 300,	/* a sample outside targets */
-};
-
-static const unsigned int budget_target[DPROF_NR_HOOKS] = {
-	[DPROF_HOOK_CACHE_ALLOC] = 150, [DPROF_HOOK_CACHE_FREE] = 150,
-	[DPROF_HOOK_KMALLOC] = 150, [DPROF_HOOK_KFREE] = 150,
-	[DPROF_HOOK_BP_HIT] = 500, [DPROF_HOOK_SAMPLE] = 300,
-};
-
-/*
- * The operand sampler's tick counts as perf:sample with its text copy
- * and decode: issue "Sample accesses where they happen" gives it 1,000.
- */
-#define OPERAND_TICK_BUDGET	1000
-
-static unsigned int hook_budget(int h, bool target)
-{
-	if (h == DPROF_HOOK_SAMPLE &&
-	    dprof_sample_which() == DPROF_SAMPLER_OPERAND)
-		return OPERAND_TICK_BUDGET;
-	return target ? budget_target[h] : budget_other[h];
-}
-
-/* "123/400" instructions against the budget, or "-". */
-static void insn_text(char *buf, size_t len, u64 cycles, u64 calls,
-		      unsigned int budget)
-{
-	u64 per_k = dprof_ticks_per_kinsn();
-	u64 insn;
-
-	if (!calls || !per_k) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	insn = div64_u64(cycles * 1000, calls * per_k);
-	if (budget)
-		snprintf(buf, len, "%llu/%u%s", insn, budget,
-			 insn > budget ? "!" : "");
-	else
-		snprintf(buf, len, "%llu", insn);
-}
-
-/* cost_parts=1: a target hook's instructions, part by part. */
-static void show_parts(struct seq_file *m, const struct dprof_cpu_stats *sum)
-{
-	static const char *const sides[DPROF_NR_SIDES] = { "alloc", "free" };
-	static const char *const parts[DPROF_NR_PARTS] = {
-		[DPROF_PART_FILTER] = "filter",
-		[DPROF_PART_LIVESET] = "live set",
-		[DPROF_PART_RECORD] = "record",
-		[DPROF_PART_RING] = "ring write",
-		[DPROF_PART_HISTORY] = "history",
-	};
-	int side, p;
-
-	for (side = 0; side < DPROF_NR_SIDES; side++) {
-		u64 calls = sum->part_calls[side];
-		char buf[32];
-
-		if (!calls)
-			continue;
-		seq_printf(m, "  target %s parts (cost_parts=1, %llu calls), instructions per call:",
-			   sides[side], calls);
-		for (p = 0; p < DPROF_NR_PARTS; p++) {
-			insn_text(buf, sizeof(buf), sum->part_cycles[side][p],
-				  calls, 0);
-			seq_printf(m, " %s %s", parts[p], buf);
-		}
-		seq_putc(m, '\n');
-	}
-}
-
-static void show_costs(struct seq_file *m, const struct dprof_cpu_stats *sum)
-{
-	u64 per_k = dprof_ticks_per_kinsn();
-	int h;
-
-	seq_printf(m, "handler costs (get_cycles() around the body, all CPUs; the slab hooks time 1 call in %d on average, the others every call):\n",
-		   DPROF_COST_EVERY);
-	seq_printf(m, "  instructions = cycles / %llu.%03llu (cycles per instruction of a dec/jnz loop at load: exact under QEMU -icount, an estimate elsewhere); insn other/target: per call on objects of no target and on targets, against the budget (! over)\n",
-		   per_k / 1000, per_k % 1000);
-	seq_printf(m, "  the timing itself: two get_cycles() with nothing between read %llu cycles apart, included in every figure below\n",
-		   dprof_timing_pair_ticks());
-	seq_printf(m, "  %-22s %12s %12s %10s %10s %14s %14s\n", "hook", "calls",
-		   "on targets", "avg cyc", "max cyc", "insn other",
-		   "insn target");
-	for (h = 0; h < DPROF_NR_HOOKS; h++) {
-		const struct dprof_cost *c = &sum->cost[h];
-		char other[32], target[32];
-
-		insn_text(other, sizeof(other), c->cycles - c->hit_cycles,
-			  c->timed - c->timed_hits, hook_budget(h, false));
-		insn_text(target, sizeof(target), c->hit_cycles, c->timed_hits,
-			  hook_budget(h, true));
-		seq_printf(m, "  %-22s %12llu %12llu %10llu %10llu %14s %14s\n",
-			   dprof_hook_names[h], c->calls, c->hits,
-			   c->timed ? div64_u64(c->cycles, c->timed) : 0,
-			   c->max_cycles, other, target);
-	}
-	seq_printf(m, "  timed calls over %u cycles (interrupted: an interrupt, or under -icount the other vCPU's turn), left out of the averages:",
-		   DPROF_COST_SLOW);
-	for (h = 0; h < DPROF_NR_HOOKS; h++)
-		if (sum->cost[h].slow)
-			seq_printf(m, " %s %llu", dprof_hook_names[h],
-				   sum->cost[h].slow);
-	seq_putc(m, '\n');
-	show_parts(m, sum);
-}
-
 #define SCALED_NOTE \
 	": counts of objects are 1/track_one_in of the real ones, shares are not affected"
 
@@ -351,7 +233,7 @@ static int show_records(struct seq_file *m)
 	seq_printf(m, "bulk probe misses: alloc %lu free %lu\n",
 		   dprof_slab_bulk_missed(), dprof_slab_free_bulk_missed());
 	seq_printf(m, "dropped: %llu\n", lost_total());
-	show_costs(m, sum);
+	dprof_costs_show(m, sum);
 	kfree(sum);
 	return 0;
 }
