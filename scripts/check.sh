@@ -33,7 +33,7 @@
 #     back); and the same server under target=all at its defaults (the
 #     operand sampler) where a tick falls at an exact instruction (one
 #     vCPU, -icount; case-referee.sh -o: 4 of the top 5, the top type
-#     the same or tied, 85 % of the fields with 20 samples holding)
+#     the same or tied)
 #  9. dprof-view advise's layout applied and measured on 6.12:
 #     dprof_sharing rebuilt from the proposal, judged by dprof and the
 #     referee (scripts/check-advise-loop.sh)
