@@ -422,7 +422,7 @@ static int try_hardware(enum dprof_sampler which)
 static char *sampler_name = "auto";
 module_param_named(sampler, sampler_name, charp, 0444);
 MODULE_PARM_DESC(sampler,
-		 "Access sampler: auto (default: ibs, else pebs, else operand for target=all without history=1, watch for named types), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), operand (the memory operand at a timer interrupt, no hit/miss data), inject (tests: samples written to debugfs inject), off");
+		 "Access sampler: auto (default: ibs, else pebs, else operand for target=all without history=1 or track_one_in=, else watch), ibs (AMD), pebs (Intel), watch (debug registers, no hit/miss data), operand (the memory operand at a timer interrupt, no hit/miss data), inject (tests: samples written to debugfs inject), off");
 
 static unsigned long sample_period;
 module_param_named(period, sample_period, ulong, 0444);
