@@ -228,7 +228,7 @@ static void inuse_tick(struct inuse_cpu *c, struct pt_regs *regs)
 }
 
 /* tick.c's callback: hard interrupt context, kernel mode. */
-static void inuse_tick_fn(struct pt_regs *regs)
+static void inuse_tick_fn(struct pt_regs *regs, s64 late_ns)
 {
 	inuse_tick(this_cpu_ptr(&inuse_cpu), regs);
 }

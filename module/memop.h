@@ -348,4 +348,49 @@ static inline int dprof_memop_decode(const __u8 *code, unsigned int len,
 	return dprof_memop_decode_ex(code, len, m, 0);
 }
 
+/*
+ * The bytes before an interrupted instruction, @before[0 .. @n - 1]
+ * ending at it: do they end with an instruction that turns interrupts
+ * on?  popf (9d) is itself the last, sti (fb) lets one instruction run
+ * first (its shadow), and where paravirt patched a call to irq_enable
+ * or restore_fl into sti or popf, that one is the nop padding the call
+ * (arch/x86/include/asm/nops.h: the long nops 0f 1f, after 66 for six
+ * bytes).  An interrupt taken here was held while interrupts were off.
+ */
+#define DPROF_MEMOP_IRQ_ENABLE_BEFORE	9	/* fb and an 8-byte nop */
+
+static inline int dprof_memop_irq_on(__u8 op)
+{
+	return op == 0x9d || op == 0xfb;	/* popf, sti */
+}
+
+static inline int dprof_memop_after_irq_enable(const __u8 *before,
+					       unsigned int n)
+{
+	static const __u8 nops[8][8] = {
+		{ 0x90 },
+		{ 0x66, 0x90 },
+		{ 0x0f, 0x1f, 0x00 },
+		{ 0x0f, 0x1f, 0x40, 0x00 },
+		{ 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
+		{ 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	};
+	unsigned int len, i;
+
+	if (n && dprof_memop_irq_on(before[n - 1]))
+		return 1;
+	/* A nop of len bytes ending at the instruction, after sti or popf. */
+	for (len = 1; len <= 8 && len < n; len++) {
+		const __u8 *c = before + n - len;
+
+		for (i = 0; i < len && c[i] == nops[len - 1][i]; i++)
+			;
+		if (i == len && dprof_memop_irq_on(c[-1]))
+			return 1;
+	}
+	return 0;
+}
+
 #endif /* _DPROF_MEMOP_H */

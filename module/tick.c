@@ -79,7 +79,7 @@ static enum hrtimer_restart tick_timer(struct hrtimer *t)
 		b = min_t(unsigned int, b, TICK_LATE_BUCKETS - 1);
 		WRITE_ONCE(c->late[b], c->late[b] + 1);
 		WRITE_ONCE(c->kernel_ticks, c->kernel_ticks + 1);
-		tick_fn(regs);
+		tick_fn(regs, late);
 	}
 	hrtimer_forward(t, now, ns_to_ktime(tick_period_ns));
 	return HRTIMER_RESTART;

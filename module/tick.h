@@ -16,7 +16,7 @@ struct seq_file;
  * Every @period_ns of a CPU's time running a task, hard interrupt
  * context: @fn with the interrupted registers, in kernel mode only.
  */
-typedef void (*dprof_tick_fn)(struct pt_regs *regs);
+typedef void (*dprof_tick_fn)(struct pt_regs *regs, s64 late_ns);
 int dprof_tick_start(u64 period_ns, dprof_tick_fn fn);
 void dprof_tick_stop(void);
 /* Over all CPUs: ticks that called fn, and the stops on an idle CPU. */

@@ -636,8 +636,31 @@ static void test_memop_against_capstone(void)
 	CHECK(t.missed * 1000 <= t.operands);
 }
 
+/* The bytes before a tick taken where interrupts came back on. */
+static void test_after_irq_enable(void)
+{
+	/* popf; sti; sti and paravirt's six-byte nop; a mov's end */
+	static const uint8_t popf[] = { 0x48, 0x89, 0xc7, 0x57, 0x9d };
+	static const uint8_t sti[] = { 0x48, 0x89, 0xc7, 0xfb };
+	static const uint8_t sti_nop6[] = { 0x00, 0x00, 0xfb, 0x66, 0x0f,
+					    0x1f, 0x44, 0x00, 0x00 };
+	static const uint8_t sti_nop2[] = { 0x00, 0xfb, 0x66, 0x90 };
+	static const uint8_t mov[] = { 0x48, 0x8b, 0x47, 0x08 };
+	static const uint8_t nop6[] = { 0x48, 0x89, 0xc7, 0x66, 0x0f,
+					0x1f, 0x44, 0x00, 0x00 };
+
+	CHECK(dprof_memop_after_irq_enable(popf, sizeof(popf)));
+	CHECK(dprof_memop_after_irq_enable(sti, sizeof(sti)));
+	CHECK(dprof_memop_after_irq_enable(sti_nop6, sizeof(sti_nop6)));
+	CHECK(dprof_memop_after_irq_enable(sti_nop2, sizeof(sti_nop2)));
+	CHECK(!dprof_memop_after_irq_enable(mov, sizeof(mov)));
+	CHECK(!dprof_memop_after_irq_enable(nop6, sizeof(nop6)));
+	CHECK(!dprof_memop_after_irq_enable(mov, 0));
+}
+
 const struct unit_test memop_tests[] = {
 	{ "memop: hand-encoded operands", test_memop_cases },
+	{ "memop: ticks held while interrupts were off", test_after_irq_enable },
 	{ "memop: hand-encoded operands, all forms", test_memop_ex_cases },
 	{ "memop: against capstone over this program's code", test_memop_against_capstone },
 	{ "memop: all forms against capstone, this program and kernel modules", test_memop_ex_against_capstone },
