@@ -26,6 +26,7 @@
 #include "memop.h"
 #include "decode.h"
 #include "sample.h"
+#include "slab.h"
 #include "stats.h"
 #include "tick.h"
 #include "compat.h"
@@ -38,6 +39,7 @@ struct operand_cpu {
 	u64 string_skipped;	/* string elements within an 8-byte slot */
 	u64 after_enable;	/* right after an sti or popf */
 	u64 late_kept;		/* 1 us late or more, kept */
+	u64 paused;		/* enable=N: not sampled */
 };
 
 static DEFINE_PER_CPU(struct operand_cpu, operand_cpu);
@@ -93,6 +95,11 @@ static void operand_tick(struct pt_regs *regs, s64 late_ns)
 	const u8 *code = text + DPROF_MEMOP_IRQ_ENABLE_BEFORE;
 	struct dprof_memop m;
 
+	/* enable=N pauses the samples as it does the hooks. */
+	if (!READ_ONCE(dprof_enabled)) {
+		WRITE_ONCE(c->paused, c->paused + 1);
+		return;
+	}
 	if (copy_from_kernel_nofault(text, (void *)(regs->ip -
 				     DPROF_MEMOP_IRQ_ENABLE_BEFORE),
 				     sizeof(text))) {
@@ -174,7 +181,7 @@ void dprof_operand_stop(void)
 void dprof_operand_show(struct seq_file *m)
 {
 	u64 ticks, stops, none = 0, unreadable = 0, operands = 0, skipped = 0;
-	u64 after_enable = 0, late_kept = 0;
+	u64 after_enable = 0, late_kept = 0, paused = 0;
 	unsigned int cpu;
 
 	if (!operand_period_ns)
@@ -188,6 +195,7 @@ void dprof_operand_show(struct seq_file *m)
 		skipped += READ_ONCE(c->string_skipped);
 		after_enable += READ_ONCE(c->after_enable);
 		late_kept += READ_ONCE(c->late_kept);
+		paused += READ_ONCE(c->paused);
 	}
 	dprof_tick_counts(&ticks, &stops);
 	seq_printf(m, "operand sampler: every %llu us of busy time, interruptible points only; %llu kernel ticks, %llu stops on an idle CPU\n",
@@ -196,5 +204,8 @@ void dprof_operand_show(struct seq_file *m)
 		   operands, none, unreadable, skipped);
 	seq_printf(m, "  %llu ticks right after an sti or popf, dropped; %llu others 1 us late or more, kept\n",
 		   after_enable, late_kept);
+	if (paused)
+		seq_printf(m, "  %llu ticks while enable=N, not sampled\n",
+			   paused);
 	dprof_tick_show(m);
 }

@@ -60,7 +60,7 @@
 bool dprof_enabled = true;
 module_param_named(enable, dprof_enabled, bool, 0644);
 MODULE_PARM_DESC(enable,
-		 "Record allocations and frees (runtime: /sys/module/dprof/parameters/enable, default Y)");
+		 "Record allocations and frees, and sampler=operand's samples (runtime: /sys/module/dprof/parameters/enable, default Y)");
 
 /*
  * The ALLOC or FREE record at @now, written in place in this CPU's ring
