@@ -277,27 +277,40 @@ kobj_expect_field() {
 }
 
 # The servers' guest scripts under the referee (selftests/referee/
-# guest-*-dprof.sh).  referee_window WINDOW sets at_load and at_start,
-# the commands run after dprof.ko's load and at the load's start (each
-# sync(1) turns the referee's window on or off, so "load" measures the
-# load alone and "record" from dprof.ko's load on), and client, the CPU
-# of the load generator: the other one, or the only one (DPROF_SMP=1).
+# guest-*-dprof.sh).  referee_window WINDOW sets at_load, at_start and
+# at_end, the commands run after dprof.ko's load (with eval), at the
+# load's start and at its end (inside the recorded command; at_end is
+# its last, an exec), and client, the CPU of the load generator: the
+# other one, or the only one (DPROF_SMP=1).  Each sync(1) turns the
+# referee's window on or off: "load" measures the load alone; "record"
+# from dprof.ko's load on, and then dprof.ko is loaded paused (enable=N)
+# and counts from just after the first sync to just before the second,
+# so that the sync's own writeback, the shells and dprof-view record's
+# last reads (status, profile) fall outside both counts, not in dprof's
+# alone (ext4's buffer_head and jbd2 types, 6 samples where the referee
+# counted none).
 referee_window() {
 	case $1 in
-	load) at_load=true at_start=sync ;;
-	record) at_load=sync at_start=true ;;
+	load) at_load=true at_start=sync at_end="exec sync" load_enable= ;;
+	record)
+		at_load="sync && echo 1 >/sys/module/dprof/parameters/enable"
+		at_start=true
+		at_end="echo 0 >/sys/module/dprof/parameters/enable && exec sync"
+		load_enable=enable=0 ;;
 	*) fail "window $1: load or record" ;;
 	esac
 	client=1
 	[ "$(nproc)" -ge 2 ] || client=0
 }
 
-# referee_load_dprof PARAMS...: dprof.ko target=all PARAMS.  What the
+# referee_load_dprof PARAMS...: dprof.ko target=all PARAMS (after
+# referee_window, paused for its "record").  What the
 # kernel allocates meanwhile (dprof's perf events above all, which the
 # perf core touches on every trap and tick) is dprof's own: the referee
 # leaves its accesses out (progs/referee_own.c).
 referee_load_dprof() {
 	referee_own begin
-	load_mod dprof target=all "$@"
+	# shellcheck disable=SC2086
+	load_mod dprof target=all "$@" ${load_enable:-}
 	referee_own end
 }

@@ -25,9 +25,9 @@ loop_until 'ab -q -n 1 -c 1 http://127.0.0.1/ >/dev/null 2>&1' ||
 	fail "apache2 does not answer"
 # shellcheck disable=SC2086
 referee_load_dprof $PARAMS
-$at_load
+eval "$at_load"
 dprof-view record --no-progress -o /host/apache.dprof -- \
-	sh -c "$at_start && taskset -c $client ab -q -n $N -c $C http://127.0.0.1/ >/tmp/ab.txt && sync" \
+	sh -c "$at_start && taskset -c $client ab -q -n $N -c $C http://127.0.0.1/ >/tmp/ab.txt && $at_end" \
 	>/host/apache.log 2>&1 ||
 	fail "record around ab failed: $(cat /host/apache.log /tmp/ab.txt)"
 grep -E "^(Complete|Failed) requests" /tmp/ab.txt >>/host/apache.log

@@ -26,7 +26,7 @@ WINDOW=${4:-load}
 referee_window "$WINDOW"
 # shellcheck disable=SC2086
 referee_load_dprof $PARAMS
-$at_load
+eval "$at_load"
 taskset -c 0 memcached -u nobody -U 11211 -p 11211 -l 127.0.0.1 -t 1 &
 loop_until 'memcstat --servers=127.0.0.1:11211 >/dev/null 2>&1' ||
 	fail "memcached did not come up"
@@ -37,7 +37,7 @@ gets=true
 [ "$GETS" -gt 0 ] &&
 	gets="taskset -c $client memcslap -s 127.0.0.1:11211 -t get -e $GETS -c 1 >/dev/null"
 dprof-view record --no-progress -o /host/memcached.dprof -- \
-	sh -c "$at_start && taskset -c $client memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && $gets && sync" \
+	sh -c "$at_start && taskset -c $client memcslap -s 127.0.0.1:11211 --udp -t set -e $N -c 1 && $gets && $at_end" \
 	>/host/memcached.log 2>&1 ||
 	fail "record around memcslap failed: $(cat /host/memcached.log)"
 memcstat --servers=127.0.0.1:11211 |

@@ -25,9 +25,9 @@ loop_until 'redis-cli -p 6379 ping 2>/dev/null | grep -q PONG' ||
 	fail "redis-server does not answer: $(tail -n 3 /tmp/redis.log)"
 # shellcheck disable=SC2086
 referee_load_dprof $PARAMS
-$at_load
+eval "$at_load"
 dprof-view record --no-progress -o /host/redis.dprof -- \
-	sh -c "$at_start && taskset -c $client redis-benchmark -p 6379 -q -n $N -c 4 -t set,get >/tmp/bench.txt && sync" \
+	sh -c "$at_start && taskset -c $client redis-benchmark -p 6379 -q -n $N -c 4 -t set,get >/tmp/bench.txt && $at_end" \
 	>/host/redis.log 2>&1 ||
 	fail "record around redis-benchmark failed: $(cat /host/redis.log /tmp/bench.txt)"
 tr '\r' '\n' </tmp/bench.txt | grep -E "^(SET|GET): .*requests per second" | sed 's/^/redis-benchmark /' >>/host/redis.log
