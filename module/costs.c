@@ -29,17 +29,11 @@ static const unsigned int budget_target[DPROF_NR_HOOKS] = {
 	[DPROF_HOOK_BP_HIT] = 500, [DPROF_HOOK_SAMPLE] = 300,
 };
 
-/*
- * The operand sampler's tick counts as perf:sample with its text copy
- * and decode: issue "Sample accesses where they happen" gives it 1,000.
- */
-#define OPERAND_TICK_BUDGET	1000
-
 static unsigned int hook_budget(int h, bool target)
 {
-	if (h == DPROF_HOOK_SAMPLE &&
-	    dprof_sample_which() == DPROF_SAMPLER_OPERAND)
-		return OPERAND_TICK_BUDGET;
+	/* A sampler with a budget of its own (the operand sampler's tick). */
+	if (h == DPROF_HOOK_SAMPLE && dprof_sampler()->budget)
+		return dprof_sampler()->budget;
 	return target ? budget_target[h] : budget_other[h];
 }
 

@@ -34,6 +34,7 @@
 #include "stats.h"
 #include "costs.h"
 #include "sample.h"
+#include "inject.h"
 #include "facts.h"
 #include "profile.h"
 #include "scan.h"

@@ -15,6 +15,8 @@
 #include "uapi/dprof.h"
 #include "stats.h"
 #include "sample.h"
+#include "perfsample.h"
+#include "inject.h"
 
 /*
  * sampler=inject: each line runs COUNT samples, in batches with
@@ -150,3 +152,35 @@ ssize_t dprof_sample_inject(const char __user *ubuf, size_t len)
 				   INJECT_MAX_COUNT);
 	return ret ? ret : len;
 }
+
+/*
+ * Set-up: with test_perf=, a cpu-clock counter per CPU (or one no PMU
+ * takes) through the IBS and PEBS counters' path (perfsample.c).
+ */
+static int inject_setup(const struct dprof_sample_config *sc,
+			struct sample_state *st)
+{
+	struct dprof_pmu_attrs a;
+	int ret;
+
+	st->why = "no hardware: samples come from debugfs inject (a test)";
+	if (sc->test_perf == DPROF_TEST_PERF_OFF)
+		return 0;
+	st->period = sc->period ? sc->period : NSEC_PER_MSEC;
+	dprof_pmu_test(&a, st->period,
+		       sc->test_perf == DPROF_TEST_PERF_REFUSE);
+	ret = dprof_perf_open(&a, &st->why);
+	if (ret) {
+		pr_err("sampler=inject test_perf: %s (%d)\n", st->why, ret);
+		return ret;
+	}
+	st->why = "no hardware: debugfs inject and cpu-clock counters (a test)";
+	return 0;
+}
+
+const struct dprof_sampler_ops dprof_inject_sampler = {
+	.id = DPROF_SAMPLER_INJECT,
+	.share_of = DPROF_SHARE_OF_MISSES,
+	.setup = inject_setup,
+	.release = dprof_perf_close,
+};

@@ -22,6 +22,9 @@
 #include "stats.h"
 #include "sample.h"
 #include "operand.h"
+#include "perfsample.h"
+#include "inject.h"
+#include "watch.h"
 #include "scan.h"
 #include "debugfs.h"
 #include "symbols.h"
@@ -31,6 +34,24 @@
 #include "watch_config.h"
 #include "collector.h"
 #include "byuse.h"
+
+/*
+ * The samplers, for sampler=NAME; auto takes the first of its order that
+ * sets up: the hardware's, then operand where no allocation hook is
+ * armed (target=all at its defaults), else watch, which needs them.
+ */
+static const struct dprof_sampler_ops *const samplers[] = {
+	&dprof_ibs_sampler, &dprof_pebs_sampler, &dprof_operand_sampler,
+	&dprof_watch_sampler, &dprof_inject_sampler,
+};
+
+static const struct dprof_sampler_ops *const auto_with_hooks[] = {
+	&dprof_ibs_sampler, &dprof_pebs_sampler, &dprof_watch_sampler,
+};
+
+static const struct dprof_sampler_ops *const auto_without_hooks[] = {
+	&dprof_ibs_sampler, &dprof_pebs_sampler, &dprof_operand_sampler,
+};
 
 static int __init dprof_setup(void)
 {
@@ -101,6 +122,11 @@ static int __init dprof_setup(void)
 	if (!hooks)
 		hc.enabled = false;
 	sc.page_typing = !hooks;
+	sc.samplers = samplers;
+	sc.nr_samplers = ARRAY_SIZE(samplers);
+	sc.auto_order = hooks ? auto_with_hooks : auto_without_hooks;
+	sc.nr_auto = hooks ? ARRAY_SIZE(auto_with_hooks) :
+			     ARRAY_SIZE(auto_without_hooks);
 	ret = dprof_symbols_init(hc.len);
 	dprof_test_fail_nth_note("symbols");
 	if (ret)
@@ -143,7 +169,7 @@ static int __init dprof_setup(void)
 	 * history state, which is idle before this and after its exit.
 	 * target=all ranks types: histories need named caches.
 	 */
-	hc.windows = dprof_sample_which() == DPROF_SAMPLER_WATCH;
+	hc.windows = dprof_sampler()->share_of == DPROF_SHARE_OF_WINDOWS;
 	hc.lives = hc.lives && hc.windows;
 	hc.variables = dprof_nr_variables() > 0;
 	ret = dprof_history_init(&hc);
@@ -154,19 +180,18 @@ static int __init dprof_setup(void)
 	 * The files last and gone first: a reader never reaches a table that
 	 * is not set up yet, or that a failing load has freed.
 	 */
-	/* After the tables and the hooks, as the hardware samplers' NMIs. */
-	ret = dprof_operand_init();
+	ret = dprof_sampler_start();
 	if (ret)
 		goto err_history;
 	ret = dprof_debugfs_init();
 	if (ret)
-		goto err_operand;
+		goto err_sampler;
 	pr_info("profiling %u cache(s)%s, first %s\n", dprof_nr_targets,
 		dprof_target_all ? " (target=all)" : "", dprof_targets[0].name);
 	return 0;
 
-err_operand:
-	dprof_operand_stop();
+err_sampler:
+	dprof_sampler_stop();
 err_history:
 	dprof_track_rate_stop();
 	dprof_history_exit();
@@ -204,7 +229,7 @@ static int __init dprof_init(void)
 static void __exit dprof_exit(void)
 {
 	dprof_debugfs_exit();
-	dprof_operand_stop();
+	dprof_sampler_stop();
 	/*
 	 * The scan of older objects first: it may have seconds to go on a
 	 * large host, and stops at its next batch (the hooks stay in until

@@ -152,13 +152,30 @@ static void operand_tick(struct pt_regs *regs, s64 late_ns)
 			       regs->ip, m.access2);
 }
 
-int dprof_operand_init(void)
+#define OPERAND_WHY \
+	"memory operands at timer interrupts, by time at interruptible points"
+
+static int operand_setup(const struct dprof_sample_config *sc,
+			 struct sample_state *st)
+{
+	u64 period = sc->period ? sc->period : NSEC_PER_MSEC;
+
+	if (period < 10 * NSEC_PER_USEC || period > NSEC_PER_SEC) {
+		pr_err("period=%llu: sampler=operand takes ns between samples, 10000 to 1000000000\n",
+		       period);
+		return -EINVAL;
+	}
+	st->period = period;
+	st->why = OPERAND_WHY;
+	return 0;
+}
+
+/* After the tables and the hooks, as the hardware samplers' NMIs. */
+static int operand_start(void)
 {
 	unsigned int cpu;
 	int ret;
 
-	if (dprof_sample_which() != DPROF_SAMPLER_OPERAND)
-		return 0;
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&operand_cpu, cpu), 0,
 		       sizeof(struct operand_cpu));
@@ -170,7 +187,8 @@ int dprof_operand_init(void)
 	return ret;
 }
 
-void dprof_operand_stop(void)
+/* No tick writes the sample tables after it. */
+static void operand_stop(void)
 {
 	if (!operand_on)
 		return;
@@ -178,7 +196,7 @@ void dprof_operand_stop(void)
 	operand_on = false;
 }
 
-void dprof_operand_show(struct seq_file *m)
+static void operand_show(struct seq_file *m)
 {
 	u64 ticks, stops, none = 0, unreadable = 0, operands = 0, skipped = 0;
 	u64 after_enable = 0, late_kept = 0, paused = 0;
@@ -209,3 +227,19 @@ void dprof_operand_show(struct seq_file *m)
 			   paused);
 	dprof_tick_show(m);
 }
+
+/*
+ * Its tick counts as perf:sample with its text copy and decode: issue
+ * "Sample accesses where they happen" gives it 1,000 instructions.
+ */
+const struct dprof_sampler_ops dprof_operand_sampler = {
+	.id = DPROF_SAMPLER_OPERAND,
+	.share_of = DPROF_SHARE_OF_ACCESSES,
+	.at_access = true,
+	.period_unit = " ns",
+	.budget = 1000,
+	.setup = operand_setup,
+	.start = operand_start,
+	.stop = operand_stop,
+	.show = operand_show,
+};

@@ -3,14 +3,8 @@
 #ifndef _DPROF_OPERAND_H
 #define _DPROF_OPERAND_H
 
-#include <linux/types.h>
+struct dprof_sampler_ops;
 
-struct seq_file;
-
-/* With sampler=operand, its tick; 0 and nothing under another sampler. */
-int dprof_operand_init(void);
-/* No tick writes the sample tables after it; idempotent. */
-void dprof_operand_stop(void);
-void dprof_operand_show(struct seq_file *m);
+extern const struct dprof_sampler_ops dprof_operand_sampler;
 
 #endif /* _DPROF_OPERAND_H */

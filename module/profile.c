@@ -18,7 +18,6 @@
 #include "stats.h"
 #include "profile.h"
 #include "sample.h"
-#include "operand.h"
 #include "plan.h"
 #include "watch.h"
 #include "estimate.h"
@@ -66,6 +65,11 @@ static int type_group(const struct type_sum *t)
 	return t->est.units < 2;
 }
 
+static enum dprof_share_basis share_basis(void)
+{
+	return dprof_sampler()->share_of;
+}
+
 /*
  * What a type's share is of: misses (IBS, PEBS, inject), accesses
  * sampled at timer interrupts (operand: the sample counts, each tick
@@ -73,9 +77,9 @@ static int type_group(const struct type_sum *t)
  */
 static u64 share_weight(const struct type_sum *t)
 {
-	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH)
+	if (share_basis() == DPROF_SHARE_OF_WINDOWS)
 		return t->est.weight;
-	if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
+	if (share_basis() == DPROF_SHARE_OF_ACCESSES)
 		return t->count;
 	return t->misses;
 }
@@ -89,11 +93,11 @@ static int type_cmp(const void *a, const void *b)
 	const struct type_sum *x = a, *y = b;
 	u64 wx = share_weight(x), wy = share_weight(y);
 
-	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH &&
+	if (share_basis() == DPROF_SHARE_OF_WINDOWS &&
 	    type_group(x) != type_group(y))
 		return type_group(x) < type_group(y) ? -1 : 1;
 
-	if (wx == wy && dprof_sampling.sampler == DPROF_SAMPLER_WATCH) {
+	if (wx == wy && share_basis() == DPROF_SHARE_OF_WINDOWS) {
 		wx = x->count;
 		wy = y->count;
 	}
@@ -135,7 +139,7 @@ static void sum_types(struct type_sum *types, unsigned int nr)
 				types[e->target].lat_misses += e->misses;
 		}
 	}
-	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH) {
+	if (share_basis() == DPROF_SHARE_OF_WINDOWS) {
 		u16 *owners = dprof_alloc_count_owners();
 
 		for (i = 0; i < nr; i++)
@@ -191,7 +195,7 @@ static u8 share_of(const struct type_sum *t, const struct share_base *b,
 {
 	*pm = 0;
 	*half = 0;
-	if (dprof_sampling.sampler != DPROF_SAMPLER_WATCH) {
+	if (share_basis() != DPROF_SHARE_OF_WINDOWS) {
 		*pm = b->all ? div64_u64(10000 * share_weight(t), b->all) : 0;
 		*half = dprof_binomial_half95(share_weight(t), b->all);
 		return DPROF_SHARE_INTERVAL;
@@ -250,7 +254,7 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 {
 	unsigned int t = s->target, cpu, i, n = 0;
 	u64 moved, histories;
-	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH;
+	bool hw = share_basis() != DPROF_SHARE_OF_WINDOWS;
 	/* One read/write breakpoint per offset counts neither. */
 	bool rw = hw;
 	const char *bounce;
@@ -263,7 +267,7 @@ static void show_target(struct seq_file *m, const struct type_sum *s,
 		goto offsets;
 	}
 	print_share(m, s, base);
-	if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
+	if (share_basis() == DPROF_SHARE_OF_ACCESSES)
 		seq_printf(m, " %10s %9s %9llu  %s\n", "-", "-",
 			   READ_ONCE(dprof_targets[t].older), bounce);
 	else if (hw)
@@ -381,26 +385,25 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	struct offset_sum *offs;
 	struct type_sum *types = NULL;
 	unsigned int t, nr, seen = 0, nr_vars = 0;
-	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH, thin_shown = false;
+	bool hw = share_basis() != DPROF_SHARE_OF_WINDOWS, thin_shown = false;
 
 	counters_sum(&c);
 	seq_printf(m, "sampler: %s", dprof_sampler_names[dprof_sampling.sampler]);
-	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH)
+	if (share_basis() == DPROF_SHARE_OF_WINDOWS)
 		seq_printf(m, " (debug registers%s%s): samples are accesses; misses are not measured, estimate them from the histories (dprof-view)%s\n",
 			   dprof_sampling.why ? "; " : "",
 			   dprof_sampling.why ? dprof_sampling.why : "",
 			   "; loads and stores are not told apart here (one read/write breakpoint per offset): dprof-view record decodes them from the instructions");
-	else if (dprof_sampling.sampler == DPROF_SAMPLER_NONE ||
-		 dprof_sampling.sampler == DPROF_SAMPLER_INJECT)
+	else if (!dprof_sampler()->period_unit)
 		seq_printf(m, "%s%s\n", dprof_sampling.why ? ": " : "",
 			   dprof_sampling.why ? dprof_sampling.why : "");
-	else if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
-		seq_printf(m, ", period %llu ns: samples are accesses, misses are not measured\n",
-			   dprof_sampling.period);
 	else
-		seq_printf(m, ", period %llu\n", dprof_sampling.period);
-	if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
-		dprof_operand_show(m);
+		seq_printf(m, ", period %llu%s%s\n", dprof_sampling.period,
+			   dprof_sampler()->period_unit,
+			   share_basis() == DPROF_SHARE_OF_ACCESSES ?
+			   ": samples are accesses, misses are not measured" : "");
+	if (dprof_sampler()->show)
+		dprof_sampler()->show(m);
 	seq_printf(m, "duration_s: %llu.%03llu  cpus: %u  table: %u entries per CPU (%zu bytes each)\n",
 		   elapsed / NSEC_PER_SEC, (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC,
 		   num_online_cpus(), dprof_sampling.table_entries,
@@ -408,16 +411,15 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	seq_printf(m, "samples: %llu, in targets %llu, other slab caches or objects not established live %llu, not slab %llu, no address %llu\n",
 		   c.samples, c.in_target, c.other_slab, c.not_slab, c.no_addr);
 	samples_per_cpu(m);
-	if (dprof_sampling.sampler == DPROF_SAMPLER_WATCH)
+	if (share_basis() == DPROF_SHARE_OF_WINDOWS)
 		seq_printf(m, "watch samples: %llu from sample windows on live objects, %llu from history watches\n",
 			   c.from_windows, c.in_target - c.from_windows);
 	if (c.not_slab)
 		seq_printf(m, "not slab: %llu on task stacks, %llu in user memory, %llu by address (globals, per-CPU, vmalloc, ...: dprof-view report names them)\n",
 			   c.stack, c.user,
 			   c.not_slab - c.stack - c.user - c.data_full);
-	if (dprof_sampling.sampler != DPROF_SAMPLER_WATCH &&
-	    dprof_sampling.sampler != DPROF_SAMPLER_NONE &&
-	    dprof_sampling.sampler != DPROF_SAMPLER_OPERAND)
+	if (share_basis() == DPROF_SHARE_OF_MISSES &&
+	    dprof_sampling.sampler != DPROF_SAMPLER_NONE)
 		seq_printf(m, "misses: %llu sampled, %llu in targets\n",
 			   c.misses, c.target_misses);
 	seq_printf(m, "dropped: %llu (table full), %llu (nested handler), %llu (not-slab table full)\n",
@@ -437,7 +439,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		else
 			seen += !!types[t].count;
 	}
-	if (dprof_sampling.sampler == DPROF_SAMPLER_OPERAND)
+	if (share_basis() == DPROF_SHARE_OF_ACCESSES)
 		seq_printf(m, "\n%u of %u types sampled; share: of the sampled accesses in all types, +- its 95%% interval (binomial over samples)\n",
 			   seen, nr);
 	else if (hw)
@@ -486,7 +488,7 @@ out:
 int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
 			unsigned int nr)
 {
-	bool hw = dprof_sampling.sampler != DPROF_SAMPLER_WATCH;
+	bool hw = share_basis() != DPROF_SHARE_OF_WINDOWS;
 	struct share_base base = {};
 	struct sample_counters c;
 	struct type_sum *types;

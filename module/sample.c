@@ -2,33 +2,31 @@
 /*
  * Access samples (thesis 5.1-5.2), aggregated per CPU before anything is
  * stored (as DCPI does): every sample with the same (target, offset, ip,
- * data source) adds to one entry of its CPU's table.  Samplers:
+ * data source) adds to one entry of its CPU's table.  The samplers sit
+ * behind struct dprof_sampler_ops (sample.h), which main.c lists:
  *
- *  ibs    AMD IBS op through a perf kernel counter per CPU on the ibs_op PMU
- *  pebs   Intel PEBS mem-loads (with ldlat) and mem-stores, precise_ip
- *  watch  debug registers: accesses trapped by short windows on random
- *         offsets of random live target objects, and by the history
- *         watches (collector.c arms both, taking turns), with offset, ip,
- *         CPU and read/write but no hit/miss or latency
- *  inject no hardware: a test writes samples to debugfs "inject"; they run
- *         the IBS/PEBS path from resolution on (where no PMU exists: its
- *         tests and its cost)
+ *  ibs, pebs  perf counters on the PMU, NMI (perfsample.c)
+ *  operand    the memory operand of the instruction a timer interrupt
+ *             stopped before, with the interrupted registers (operand.c)
+ *  watch      debug registers: accesses trapped by short windows on random
+ *             offsets of random live target objects, and by the history
+ *             watches (collector.c arms both, taking turns), with offset,
+ *             ip, CPU and read/write but no hit/miss or latency (window.c)
+ *  inject     a test writes samples to debugfs "inject"; they run the
+ *             IBS/PEBS path from resolution on (inject.c)
  *
- * Samples in no slab object (globals, per-CPU data, vmalloc, stacks) go
- * to a second table per CPU keyed by (address, ip, source): dprof-view
- * names them by symbol from the recorded kallsyms and per-CPU offsets.
+ * sampler=auto takes the first of main.c's order that sets up.  Samples
+ * in no slab object (globals, per-CPU data, vmalloc, stacks) go to a
+ * second table per CPU keyed by (address, ip, source): dprof-view names
+ * them by symbol from the recorded kallsyms and per-CPU offsets.
  *
- * Both hardware samplers use perf's generic data_src/weight/addr, which
- * the kernel fills from PEBS records and (since 6.1) from IBS; decode.h
- * maps them to dprof_src classes.  The handlers run in NMI (ibs, pebs) or
- * #DB (watch) context: no allocation, lock or print; a full table or a
+ * The handlers run in NMI (ibs, pebs), hard interrupt (operand) or #DB
+ * (watch) context: no allocation, lock or print; a full table or a
  * nested handler drops the sample and counts it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/perf_event.h>
-#include <linux/cpuhotplug.h>
-#include <linux/cpu.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -49,19 +47,11 @@
 #include "dprof_trace.h"
 #include "decode.h"
 #include "compat.h"
-#include "pmu.h"
 #include "sample.h"
 
 DEFINE_PER_CPU(struct agg_table, dprof_agg);
 DEFINE_PER_CPU(struct sample_counters, dprof_scount);
-struct sample_events {
-	struct perf_event *ev[2];	/* loads (or IBS op), stores */
-};
-
-static DEFINE_PER_CPU(struct sample_events, perf_ev);
 struct sample_state dprof_sampling;
-static int hotplug_state = -1;
-static struct dprof_pmu_attrs pmu;	/* the counters' settings */
 static bool emit_records;		/* sample_records=1 */
 
 const char *const dprof_sampler_names[DPROF_SAMPLER_OPERAND + 1] = {
@@ -192,7 +182,7 @@ void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
 	/* Neither load nor store: record decodes the instruction at @ip. */
 	struct dprof_access a = { .src = DPROF_SRC_UNKNOWN };
 
-	if (dprof_sampling.sampler != DPROF_SAMPLER_WATCH)
+	if (dprof_sampling.ops->share_of != DPROF_SHARE_OF_WINDOWS)
 		return;
 	c = this_cpu_ptr(&dprof_scount);
 	if (this_cpu_inc_return(dprof_agg.busy) > 1) {
@@ -207,27 +197,13 @@ out:
 	this_cpu_dec(dprof_agg.busy);
 }
 
-/* Fields of a perf sample are valid only when their flag says so. */
-static u64 sample_addr(const struct perf_sample_data *d)
-{
-	return d->sample_flags & PERF_SAMPLE_ADDR ? d->addr : 0;
-}
-
-static u64 sample_data_src(const struct perf_sample_data *d)
-{
-	return d->sample_flags & PERF_SAMPLE_DATA_SRC ? d->data_src.val : 0;
-}
-
-static u64 sample_weight(const struct perf_sample_data *d)
-{
-	return d->sample_flags & PERF_SAMPLE_WEIGHT_TYPE ? d->weight.full : 0;
-}
-
 /*
  * No allocation hook runs (target=all at its defaults): every object on
  * a target's slab grid is taken as allocated, whatever the sampler.
  */
 static bool page_typing;
+/* The sampler's at_access, read by its handlers. */
+static bool at_access;
 
 /*
  * Whether @addr is in a target object.  An object the live set does not
@@ -242,8 +218,7 @@ static bool sample_typed(unsigned long addr, struct dprof_resolved *r,
 	int how = dprof_resolve_any(addr, r, slab);
 
 	return !how || (how == DPROF_RESOLVE_UNKNOWN &&
-			(page_typing ||
-			 dprof_sampling.sampler == DPROF_SAMPLER_OPERAND));
+			(page_typing || at_access));
 }
 
 /*
@@ -284,95 +259,6 @@ out:
 	return hit;
 }
 
-/*
- * perf overflow handler of the ibs and pebs counters (NMI; for
- * test_perf=software the cpu-clock hrtimer's interrupt).
- */
-void dprof_sample_perf_hit(struct perf_event *ev, struct perf_sample_data *data,
-			   struct pt_regs *regs)
-{
-	struct dprof_access a;
-	u64 start = get_cycles();
-	bool hit;
-
-	dprof_mem_src_decode(sample_data_src(data), &a);
-	a.latency = min_t(u64, sample_weight(data), U16_MAX);
-	hit = dprof_sample_one(sample_addr(data), instruction_pointer(regs), &a);
-	dprof_cost_add(DPROF_HOOK_SAMPLE, hit, get_cycles() - start);
-}
-
-/* ---- perf counters (process context) ----------------------------------- */
-
-static void perf_release_cpu(unsigned int cpu)
-{
-	struct perf_event **ev = per_cpu_ptr(&perf_ev, cpu)->ev;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		if (ev[i])
-			dprof_own_release(ev[i]);
-		ev[i] = NULL;
-	}
-}
-
-static int perf_create_cpu(unsigned int cpu)
-{
-	struct perf_event **ev = per_cpu_ptr(&perf_ev, cpu)->ev;
-	unsigned int i;
-
-	for (i = 0; i < pmu.nr; i++) {
-		struct perf_event *e;
-
-		e = dprof_own_counter(&pmu.attr[i], cpu, dprof_sample_perf_hit,
-				      NULL);
-		if (IS_ERR(e)) {
-			perf_release_cpu(cpu);
-			return PTR_ERR(e);
-		}
-		ev[i] = e;
-	}
-	return 0;
-}
-
-static int sample_cpu_online(unsigned int cpu)
-{
-	/* A CPU that cannot be sampled is reported, not fatal. */
-	if (perf_create_cpu(cpu))
-		pr_warn("cannot sample on CPU %u\n", cpu);
-	return 0;
-}
-
-static int sample_cpu_offline(unsigned int cpu)
-{
-	perf_release_cpu(cpu);
-	return 0;
-}
-
-/* Create the counters on every online CPU and follow hotplug. */
-static int start_perf(void)
-{
-	unsigned int cpu;
-	int ret;
-
-	/* One trial counter first, so a refusal is one clear error. */
-	cpus_read_lock();
-	cpu = cpumask_first(cpu_online_mask);
-	ret = perf_create_cpu(cpu);
-	if (!ret)
-		perf_release_cpu(cpu);
-	cpus_read_unlock();
-	if (ret) {
-		dprof_sampling.why = "the PMU refused the counter";
-		return ret;
-	}
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "dprof/sample",
-				sample_cpu_online, sample_cpu_offline);
-	if (ret < 0)
-		return ret;
-	hotplug_state = ret;
-	return 0;
-}
-
 /* ---- set-up ------------------------------------------------------------ */
 
 static int alloc_tables(void)
@@ -404,18 +290,6 @@ static void free_tables(void)
 		per_cpu(dprof_agg, cpu).e = NULL;
 		per_cpu(dprof_agg, cpu).data = NULL;
 	}
-}
-
-static int try_hardware(enum dprof_sampler which)
-{
-	u64 period = dprof_sampling.period;
-	const char **why = &dprof_sampling.why;
-	int ret = which == DPROF_SAMPLER_IBS ? dprof_pmu_ibs(&pmu, period, why) :
-		  dprof_pmu_pebs(&pmu, period, why);
-
-	if (!ret)
-		ret = start_perf();
-	return ret;
 }
 
 /* The sampler's parameters, checked before anything is set up. */
@@ -471,115 +345,125 @@ enum dprof_sampler dprof_sample_which(void)
 	return dprof_sampling.sampler;
 }
 
-#define OPERAND_WHY \
-	"memory operands at timer interrupts, by time at interruptible points"
-
-/* sampler=operand, asked for or auto's choice under target=all. */
-static int use_operand(const struct dprof_sample_config *sc, const char *why)
+const struct dprof_sampler_ops *dprof_sampler(void)
 {
-	dprof_sampling.period = sc->period ? sc->period : NSEC_PER_MSEC;
-	if (dprof_sampling.period < 10 * NSEC_PER_USEC ||
-	    dprof_sampling.period > NSEC_PER_SEC) {
-		pr_err("period=%llu: sampler=operand takes ns between samples, 10000 to 1000000000\n",
-		       dprof_sampling.period);
-		return -EINVAL;
+	return dprof_sampling.ops;
+}
+
+/* sampler=off: no sample is taken. */
+static int off_setup(const struct dprof_sample_config *sc,
+		     struct sample_state *st)
+{
+	return 0;
+}
+
+static const struct dprof_sampler_ops off_sampler = {
+	.id = DPROF_SAMPLER_NONE,
+	.setup = off_setup,
+};
+
+static void use(const struct dprof_sampler_ops *ops)
+{
+	dprof_sampling.ops = ops;
+	dprof_sampling.sampler = ops->id;
+	at_access = ops->at_access;
+}
+
+/*
+ * sampler=auto: the first of auto's order whose set-up succeeds; the
+ * hardware passed over is named in its why ("no AMD IBS and no Intel
+ * PEBS here: ...").  A sampler that is not hardware and fails has said
+ * why (a bad period=, say): the load fails.
+ */
+static int pick_auto(const struct dprof_sample_config *sc)
+{
+	static char why[160];
+	const struct dprof_sampler_ops *ops = NULL;
+	size_t len = 0;
+	unsigned int i;
+	int ret = -ENODEV;
+
+	for (i = 0; i < sc->nr_auto; i++) {
+		ops = sc->auto_order[i];
+		dprof_sampling.period = 0;
+		dprof_sampling.why = NULL;
+		ret = ops->setup(sc, &dprof_sampling);
+		if (!ret || !ops->hardware)
+			break;
+		len += scnprintf(why + len, sizeof(why) - len, "%s%s",
+				 len ? " and no " : "no ", ops->hardware);
 	}
-	/* Its tick starts with the rest (dprof_operand_init()). */
-	dprof_sampling.why = why;
-	dprof_sampling.sampler = DPROF_SAMPLER_OPERAND;
+	if (ret)
+		return ret;
+	use(ops);
+	if (len) {
+		scnprintf(why + len, sizeof(why) - len, " here%s%s",
+			  dprof_sampling.why ? ": " : "",
+			  dprof_sampling.why ? dprof_sampling.why : "");
+		dprof_sampling.why = why;
+	}
 	return 0;
 }
 
 int dprof_sample_init(const struct dprof_sample_config *sc)
 {
-	enum dprof_sampler want = sc->sampler;
+	const struct dprof_sampler_ops *ops = &off_sampler;
+	unsigned int i;
 	int ret;
 
 	dprof_sampling.table_entries = sc->table_entries;
 	page_typing = sc->page_typing;
 	emit_records = sc->records;
 	dprof_sampling.start_ns = ktime_get_mono_fast_ns();
-	dprof_sampling.sampler = DPROF_SAMPLER_NONE;
-	if (want == DPROF_SAMPLER_NONE)
+	use(&off_sampler);
+	if (sc->sampler == DPROF_SAMPLER_NONE)
 		return 0;
 	ret = alloc_tables();
 	if (ret)
 		goto err;
-	if (want == DPROF_SAMPLER_IBS || want == DPROF_SAMPLER_PEBS) {
-		dprof_sampling.period = sc->period ? sc->period :
-			 want == DPROF_SAMPLER_IBS ? 100000 : 10007;
-		ret = try_hardware(want);
-		if (ret) {
-			pr_err("sampler=%s: %s (%d); use sampler=watch or sampler=auto\n",
-			       dprof_sampler_names[want], dprof_sampling.why, ret);
-			goto err;
-		}
-		dprof_sampling.sampler = want;
-		return 0;
-	}
-	if (want == DPROF_SAMPLER_OPERAND) {
-		ret = use_operand(sc, OPERAND_WHY);
+	if (sc->sampler == DPROF_SAMPLER_AUTO) {
+		ret = pick_auto(sc);
 		if (ret)
 			goto err;
 		return 0;
 	}
-	if (want == DPROF_SAMPLER_INJECT) {
-		dprof_sampling.why = "no hardware: samples come from debugfs inject (a test)";
-		if (sc->test_perf != DPROF_TEST_PERF_OFF) {
-			dprof_sampling.period = sc->period ? sc->period : NSEC_PER_MSEC;
-			dprof_pmu_test(&pmu, dprof_sampling.period,
-				       sc->test_perf == DPROF_TEST_PERF_REFUSE);
-			ret = start_perf();
-			if (ret) {
-				pr_err("sampler=inject test_perf: %s (%d)\n",
-				       dprof_sampling.why, ret);
-				goto err;
-			}
-			dprof_sampling.why =
-				"no hardware: debugfs inject and cpu-clock counters (a test)";
-		}
-		dprof_sampling.sampler = want;
-		return 0;
+	for (i = 0; i < sc->nr_samplers; i++)
+		if (sc->samplers[i]->id == sc->sampler)
+			ops = sc->samplers[i];
+	dprof_sampling.why = NULL;
+	ret = ops->setup(sc, &dprof_sampling);
+	if (ret) {
+		/* The others say what was wrong with their parameters. */
+		if (ops->hardware)
+			pr_err("sampler=%s: %s (%d); use sampler=watch or sampler=auto\n",
+			       dprof_sampler_names[sc->sampler],
+			       dprof_sampling.why, ret);
+		goto err;
 	}
-	if (want == DPROF_SAMPLER_AUTO) {
-		dprof_sampling.period = sc->period ? sc->period : 100000;
-		if (!try_hardware(DPROF_SAMPLER_IBS)) {
-			dprof_sampling.sampler = DPROF_SAMPLER_IBS;
-			return 0;
-		}
-		dprof_sampling.period = sc->period ? sc->period : 10007;
-		if (!try_hardware(DPROF_SAMPLER_PEBS)) {
-			dprof_sampling.sampler = DPROF_SAMPLER_PEBS;
-			return 0;
-		}
-		dprof_sampling.why = "no AMD IBS and no Intel PEBS here";
-		if (sc->page_typing) {
-			ret = use_operand(sc, "no AMD IBS and no Intel PEBS here: "
-					  OPERAND_WHY);
-			if (ret)
-				goto err;
-			return 0;
-		}
-	}
-	/* watch: the collector (collector.c) opens the windows. */
-	dprof_sampling.period = 0;
-	dprof_sampling.sampler = DPROF_SAMPLER_WATCH;
+	use(ops);
 	return 0;
 err:
+	use(&off_sampler);
 	free_tables();
 	return ret;
 }
 
+int dprof_sampler_start(void)
+{
+	return dprof_sampling.ops->start ? dprof_sampling.ops->start() : 0;
+}
+
+void dprof_sampler_stop(void)
+{
+	if (dprof_sampling.ops->stop)
+		dprof_sampling.ops->stop();
+}
+
 void dprof_sample_exit(void)
 {
-	unsigned int cpu;
-
-	if (hotplug_state >= 0)
-		cpuhp_remove_state(hotplug_state);	/* releases counters */
-	hotplug_state = -1;
-	for_each_possible_cpu(cpu)
-		perf_release_cpu(cpu);
-	dprof_sampling.sampler = DPROF_SAMPLER_NONE;
+	if (dprof_sampling.ops->release)
+		dprof_sampling.ops->release();
+	use(&off_sampler);
 	free_tables();
 }
 

@@ -28,8 +28,18 @@ enum dprof_test_perf {
 	DPROF_TEST_PERF_REFUSE,		/* a PMU type nobody registers */
 };
 
+struct dprof_sampler_ops;
+
 struct dprof_sample_config {
 	int sampler;		/* enum dprof_sampler or DPROF_SAMPLER_AUTO */
+	/*
+	 * The samplers there are (main.c's list), and auto's order: the
+	 * first whose setup() succeeds is taken.
+	 */
+	const struct dprof_sampler_ops *const *samplers;
+	unsigned int nr_samplers;
+	const struct dprof_sampler_ops *const *auto_order;
+	unsigned int nr_auto;
 	enum dprof_test_perf test_perf;
 	u64 period;		/* 0: the sampler's default */
 	unsigned int table_entries;	/* per CPU, a power of two */
@@ -39,6 +49,53 @@ struct dprof_sample_config {
 	 * auto falls back to operand, not watch (target=all's default).
 	 */
 	bool page_typing;
+};
+
+struct sample_state;
+
+/* What a type's share in "profile" is of. */
+enum dprof_share_basis {
+	DPROF_SHARE_OF_MISSES,		/* sampled misses (IBS, PEBS, inject) */
+	DPROF_SHARE_OF_ACCESSES,	/* accesses sampled by time (operand) */
+	/* accesses, estimated from windows on drawn objects (watch) */
+	DPROF_SHARE_OF_WINDOWS,
+};
+
+/*
+ * One access sampler as the core sees it, as DAMON's core sees its
+ * damon_operations: main.c lists them, sample.c picks one at load
+ * (sampler=, or auto's order), and the core calls only through it.
+ * Every hook but setup() may be NULL.
+ */
+struct dprof_sampler_ops {
+	enum dprof_sampler id;		/* its sampler= name's index */
+	/* auto: what is missing when setup() fails ("AMD IBS"); or NULL */
+	const char *hardware;
+	enum dprof_share_basis share_of;
+	/*
+	 * A sample is taken at the access, before it runs: an address in a
+	 * slab object the live set does not hold is allocated all the same.
+	 */
+	bool at_access;
+	/* "profile" prints the period with this unit ("" for counts); NULL: none */
+	const char *period_unit;
+	/* Instructions a sample may take (costs.c); 0: the hooks' table's. */
+	unsigned int budget;
+	/*
+	 * At load, before the hooks: check @sc, set st->period and st->why,
+	 * and for the hardware samplers open the counters (they sample from
+	 * then on).  0, or -errno with st->why saying why in a sentence.
+	 */
+	int (*setup)(const struct dprof_sample_config *sc,
+		     struct sample_state *st);
+	/* Last at load, after the hooks and the histories. */
+	int (*start)(void);
+	/* First at unload, and on a failed load after start(); idempotent. */
+	void (*stop)(void);
+	/* At dprof_sample_exit(): what setup() took. */
+	void (*release)(void);
+	/* Its own lines under "profile"'s sampler line. */
+	void (*show)(struct seq_file *m);
 };
 
 /* sampler=, period=, sample_table=, sample_records= into @sc, or -EINVAL. */
@@ -55,10 +112,12 @@ void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
 			bool window);
 /* The sampler in use (after dprof_sample_init()). */
 enum dprof_sampler dprof_sample_which(void);
+const struct dprof_sampler_ops *dprof_sampler(void);
+/* Its start(), last at load, and stop(), first at unload. */
+int dprof_sampler_start(void);
+void dprof_sampler_stop(void);
 size_t dprof_sample_read(void *buf, size_t room, loff_t *pos);
 size_t dprof_sample_read_data(void *buf, size_t room, loff_t *pos);
-/* sampler=inject: run the samples of @len bytes of text (debugfs). */
-ssize_t dprof_sample_inject(const char __user *ubuf, size_t len);
 
 #define MAX_PROBE	32
 
@@ -91,6 +150,7 @@ DECLARE_PER_CPU(struct sample_counters, dprof_scount);
 /* The sampler in use, why, its period, table size and start time. */
 struct sample_state {
 	enum dprof_sampler sampler;
+	const struct dprof_sampler_ops *ops;	/* never NULL after init */
 	const char *why;	/* why auto picked what it did */
 	u64 period;
 	unsigned int table_entries;
@@ -104,8 +164,5 @@ extern struct sample_state dprof_sampling;
  * (NMI, or preemption off): true when it fell in a target.
  */
 bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a);
-/* The ibs and pebs counters' overflow handler (NMI). */
-void dprof_sample_perf_hit(struct perf_event *ev, struct perf_sample_data *data,
-			   struct pt_regs *regs);
 
 #endif

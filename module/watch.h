@@ -283,6 +283,8 @@ void dprof_window_ended(bool cut);
 void dprof_window_disarmed(void);
 bool dprof_window_hit(unsigned int w, struct pt_regs *regs);
 void dprof_window_show(struct seq_file *m);
+/* sampler=watch (sample.h's operations). */
+extern const struct dprof_sampler_ops dprof_watch_sampler;
 
 /* ---- history.c ---------------------------------------------------------- */
 void dprof_history_arm_next(void);

@@ -515,3 +515,21 @@ void dprof_window_show(struct seq_file *m)
 		   dprof_census.turns_by_use);
 	dprof_inuse_show(m);
 }
+
+/*
+ * The watch sampler as the core sees it: its windows open from the
+ * collector's turns (history.c and collector.c start them with the
+ * histories), and their shares are estimated from the windows.
+ */
+static int watch_setup(const struct dprof_sample_config *sc,
+		       struct sample_state *st)
+{
+	st->period = 0;
+	return 0;
+}
+
+const struct dprof_sampler_ops dprof_watch_sampler = {
+	.id = DPROF_SAMPLER_WATCH,
+	.share_of = DPROF_SHARE_OF_WINDOWS,
+	.setup = watch_setup,
+};
