@@ -57,6 +57,8 @@ static dprof_tick_fn tick_fn;
 static int tick_hotplug_state = -1;
 static struct tracepoint *sched_switch_tp;
 
+static u32 tick_phase(struct tick_cpu *c);
+
 static enum hrtimer_restart tick_timer(struct hrtimer *t)
 {
 	struct tick_cpu *c = container_of(t, struct tick_cpu, timer);
@@ -81,7 +83,14 @@ static enum hrtimer_restart tick_timer(struct hrtimer *t)
 		WRITE_ONCE(c->kernel_ticks, c->kernel_ticks + 1);
 		tick_fn(regs, late);
 	}
-	hrtimer_forward(t, now, ns_to_ktime(tick_period_ns));
+	/*
+	 * The next tick between half a period and one and a half, as DCPI
+	 * randomizes its intervals: a fixed period keeps its phase against
+	 * a loop of about its length (under -icount, a period is an exact
+	 * count of instructions) and samples a few of its instructions.
+	 */
+	hrtimer_forward(t, now,
+			ns_to_ktime(tick_period_ns / 2 + tick_phase(c)));
 	return HRTIMER_RESTART;
 }
 
