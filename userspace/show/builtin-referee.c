@@ -478,41 +478,41 @@ static void report(FILE *out, const struct recording *r,
 		fprintf(out, "referee: %llu accesses in %.1f s of the run; dprof judged like with like (accesses, not misses)\n",
 			(unsigned long long)o->accesses, o->seconds);
 		if (o->own_marked)
-			fprintf(out, "left out: %llu accesses to %llu objects the kernel allocated while dprof.ko loaded (its perf events), besides dprof.ko's own code\n",
+			fprintf(out, "left out: dprof.ko's code, and %llu accesses to %llu objects allocated for it while it loaded\n",
 				(unsigned long long)o->own_accesses,
 				(unsigned long long)o->own_objects);
 		else
-			fprintf(out, "left out: dprof.ko's code only; accesses on its behalf (the perf core's to its perf events) are counted (the run had no referee_own markers)\n");
+			fprintf(out, "left out: dprof.ko's code only (no referee_own markers: accesses on its behalf are counted)\n");
 		if (jd->interruptible)
-			fprintf(out, "sampler=operand: against the referee's accesses with interrupts on (%.1f%% of its slab accesses), %llu by the allocator included\n",
+			fprintf(out, "sampler=operand: judged against accesses with interrupts on (%.1f%% of slab accesses), %llu by the allocator included\n",
 				100.0 * (double)jd->oracle_slab_accesses /
 				(double)(jd->oracle_slab_accesses +
 					 jd->oracle_slab_irqs_off + !jd->oracle_slab_accesses),
 				(unsigned long long)jd->oracle_slab_at_alloc);
-		fprintf(out, "types: %zu seen by both; Spearman's rho %.2f; %zu of dprof's top %zu in the referee's top 5; top type %s; intervals hold %zu of %zu types over 1%%\n",
+		fprintf(out, "types: %zu seen by both; Spearman %.2f; %zu of dprof's top %zu in the referee's top 5; top type %s; intervals hold %zu of %zu over 1%%\n",
 			jd->both_types, jd->spearman, jd->top5_common, jd->top5,
 			jd->top1_same ? "the same" :
 			jd->top1_tied ? "tied (intervals overlap)" : "differs",
 			jd->types_over_1pct_held, jd->types_over_1pct);
 		table_header(&ttab);
 		type_rows(&ttab, jd, 5);
-		fprintf(out, "type shares: dprof's 95%% interval, up to its upper end with the unseen part, holds the referee's share of the slab accesses for %zu of %zu types (share +- half alone: %zu; reported, not judged: dprof's shares are of its targets' accesses)\n",
+		fprintf(out, "type shares: held for %zu of %zu types by the interval with the unseen part (%zu by share +- half alone; reported, not judged)\n",
 			jd->types_held, jd->types_judged,
 			jd->types_held_seen);
-		fprintf(out, "intervals: dprof's 95%% interval holds the referee's share for %zu of %zu fields with %llu samples or more (share +- half of the kinds that saw the type alone: %zu; %zu widened by the part of the type its empty kinds of window could hold, shown -lower+upper)\n",
+		fprintf(out, "intervals: held for %zu of %zu fields with %llu samples or more (%zu by share +- half alone; %zu widened by the unseen part)\n",
 			jd->held, jd->calibrated,
 			(unsigned long long)jd->min_samples, jd->held_seen,
 			jd->widened);
 		fprintf(out, "labels: %zu of %zu decided sharing labels contradict the referee's majority class\n",
 			jd->contradicted, jd->labels);
-		fprintf(out, "line labels: %zu of %zu decided labels of cache lines contradict the referee's majority class over the line's 64 bytes (a move is the line's, whichever field the arriving CPU touched first; reported, not judged)\n",
+		fprintf(out, "line labels: %zu of %zu decided line labels contradict the referee's majority class (reported, not judged)\n",
 			jd->lines_contradicted, jd->nl);
 		if (jd->nl) {
 			table_header(&ntab);
 			line_rows(&ntab, r, jd, target);
 		}
 		if (jd->ws_types || o->nocc) {
-			fprintf(out, "working set: dprof's 95%% interval holds the referee's bytes for %zu of %zu types (bytes in use and objects live on average over dprof's span; the referee measured %.3gx as long)\n",
+			fprintf(out, "working set: held for %zu of %zu types (the referee's span %.3gx dprof's)\n",
 				jd->ws_held, jd->ws_types,
 				jd->ws_span_scale);
 			table_header(&wtab);
@@ -521,7 +521,7 @@ static void report(FILE *out, const struct recording *r,
 			fprintf(out, "working set: not judged (the referee's table has no occupancy: a plugin older than it)\n");
 		}
 		if (jd->lives_types) {
-			fprintf(out, "lives: accesses per second from complete histories (mean samples per life x the plan's items x allocations per second; design.rst, \"Lives\"): dprof's 95%% interval holds the referee's for %zu of %zu types with %llu lives or more whose allocations were followed 1 in 1 (\"sampled\": counted from ALLOC records times the last track_one_in, which a rule raised during the recording makes wrong: load with track_one_in=1 to judge them; reported, not judged; cut: histories that did not end by a free, whose objects it leaves out)\n",
+			fprintf(out, "lives: accesses per second held for %zu of %zu types with %llu lives or more, followed 1 in 1 (reported, not judged)\n",
 				jd->lives_held, jd->lives_types,
 				(unsigned long long)jd->lives_min);
 			table_header(&ltab);
