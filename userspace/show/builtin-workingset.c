@@ -213,13 +213,13 @@ static void text(FILE *out, const struct workingset *ws,
 	fprintf(out, "working set (occupancy model) over %.2f s; cache %s: %s, %u-way, %u B lines, %u sets\n",
 		ws->duration_ns / 1e9, lvl, sz, g->ways, g->line, g->sets);
 	if (ws->track_one_in > 1)
-		fprintf(out, "objects followed up to 1 in %u per cache (track_one_in, status): each stands for as many of its cache, an estimate whose sampling error the intervals leave out; few objects of a type make it unreliable: record with track_one_in=1 for the exact set\n",
+		fprintf(out, "objects followed up to 1 in %u per cache (track_one_in): scaled estimates, their sampling error not in the intervals\n",
 			ws->track_one_in);
 	fputc('\n', out);
 	table_header(&tab);
 	for (size_t t = 0; t < ws->nr_types; t++)
 		type_row(&tab, ws, r, t);
-	fprintf(out, "95%%: Wilson intervals of each line's share of the histories (n) that touched it, summed over an object's lines; objects are counted, not estimated\n");
+	fprintf(out, "95%%: Wilson, over the n histories, summed over an object's lines\n");
 	fprintf(out, "\nlines per set: average %.2f, most %.2f; %u lines fit (%u sets x %u ways)\n",
 		ws->avg_set_lines, ws->max_set_lines, g->sets * g->ways,
 		g->sets, g->ways);

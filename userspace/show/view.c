@@ -61,15 +61,15 @@ void view_sample_note(const struct recording *r, const char *cmd)
 		if (n <= 1)
 			continue;
 		if (!sampled)
-			fprintf(stderr, "dprof-view %s: objects are a sample (track_one_in at the end of the recording, by address hash): counts of objects and lives are of the sample, shares are not affected; load dprof.ko with track_one_in=1 to follow every object:",
+			fprintf(stderr, "dprof-view %s: objects are a sample (track_one_in; counts, not shares):",
 				cmd);
-		if (sampled++ < 8)
+		if (sampled++ < 3)
 			fprintf(stderr, " %.*s 1 in %u",
 				(int)sizeof(r->targets[t].name),
 				r->targets[t].name, n);
 	}
-	if (sampled > 8)
-		fprintf(stderr, " and %zu more caches", sampled - 8);
+	if (sampled > 3)
+		fprintf(stderr, " and %zu more caches", sampled - 3);
 	if (sampled)
 		fputc('\n', stderr);
 }
