@@ -48,9 +48,10 @@
 #       run, one miss in seven fails 85 %) and the type intervals are
 #       reported: in ten runs both held 85 % but once (11 of 14 types,
 #       17 of 22 fields with 10 samples), and the types' z-scores against
-#       the referee have a variance of 1.5 to 1.7, not 1: the binomial
-#       intervals are a quarter too narrow (design.rst, "The operand
-#       sampler").
+#       the referee have a variance of 1.5 to 1.7, not 1, though the
+#       samples are binomial in time (scripts/referee-batches.py on a
+#       run with -p sample_records=1): a difference between what the two
+#       count, a type or two a run (design.rst, "The operand sampler").
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=6.1
