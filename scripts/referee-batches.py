@@ -28,15 +28,26 @@ import math
 import struct
 import sys
 
+# module/uapi/dprof.h: the file header, section kinds, the SAMPLE record.
+FILE_MAGIC, ABI_OLDEST, ABI_NEWEST = 0x454c494646525044, 6, 7
 SEC_TARGETS, SEC_EVENTS, REC_SAMPLE = 2, 6, 7
 
 
 def read_samples(path):
     b = open(path, 'rb').read()
-    off, targets, samples = 16, {}, []
+    if len(b) < 16:
+        sys.exit(f'{path}: {len(b)} bytes, shorter than a recording header')
+    magic, abi, off = struct.unpack_from('<QII', b, 0)
+    if magic != FILE_MAGIC or not ABI_OLDEST <= abi <= ABI_NEWEST:
+        sys.exit(f'{path}: not a dprof recording of ABI {ABI_OLDEST} to '
+                 f'{ABI_NEWEST} (magic {magic:#x}, ABI {abi})')
+    targets, samples = {}, []
     while off + 16 <= len(b):
         kind, _, length = struct.unpack_from('<IIQ', b, off)
         p = off + 16
+        if p + length > len(b):
+            sys.exit(f'{path}: truncated: section {kind} wants {length} '
+                     f'bytes at {p}, the file has {len(b) - p}')
         if kind == SEC_TARGETS:
             for i in range(length // 80):
                 idx = struct.unpack_from('<I', b, p + 80 * i)[0]
