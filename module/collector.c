@@ -645,7 +645,8 @@ void dprof_history_show(struct seq_file *m, bool brief)
 	const struct watch_stats *c = &dprof_watch_stats;
 	const struct watch_hits *h = &dprof_watch_hits;
 	unsigned long word = atomic_long_read(&dprof_watch.word);
-	u64 elapsed = c->first_arm_ns ? watch_now_ns() - c->first_arm_ns : 0;
+	u64 first_ns = dprof_watch_first_arm_ns();
+	u64 elapsed = first_ns ? watch_now_ns() - first_ns : 0;
 	u64 hits = 0;
 	unsigned int t;
 	int cpu;
@@ -659,11 +660,14 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		dprof_watch_show(m);
 		return;
 	}
-	if (cfg->enabled)
-		seq_printf(m, "histories: %s, watch %u, %llu complete in %llu.%03llu s\n",
+	if (cfg->enabled && first_ns)
+		seq_printf(m, "histories: %s, watch %u, %llu complete in %llu.%03llu s since the first arm\n",
 			   state_names[word_state(word)], word_id(word),
 			   c->ends[DPROF_HIST_FREED], elapsed / NSEC_PER_SEC,
 			   (elapsed % NSEC_PER_SEC) / NSEC_PER_MSEC);
+	else if (cfg->enabled)
+		seq_printf(m, "histories: %s, watch %u, none armed yet\n",
+			   state_names[word_state(word)], word_id(word));
 	else
 		seq_printf(m, "histories: off (history=0); registers %s, watch %u\n",
 			   state_names[word_state(word)], word_id(word));

@@ -83,6 +83,9 @@ struct watch_cpu {
 	u64 rewritten;		/* found otherwise: someone wrote them */
 	u64 moved;		/* found in another register: perf reinstalled */
 	u64 stale;		/* traps on an address no longer watched */
+	/* arms at an allocation (dprof_watch_arm_here()), this CPU's part */
+	u64 here_arms, here_cycles, here_max_cycles;
+	u64 here_first_ns;	/* the first, 0 before it */
 };
 
 /* The parking addresses: one word per register, never accessed. */
@@ -336,6 +339,8 @@ static void queue_sync(unsigned int cpu)
 void dprof_watch_arm_here(void)
 {
 	unsigned int cpu, self = smp_processor_id();
+	struct watch_cpu *wc = this_cpu_ptr(&watch_cpu);
+	u64 start = get_cycles();
 	unsigned long flags;
 
 	local_irq_save(flags);
@@ -344,6 +349,16 @@ void dprof_watch_arm_here(void)
 	for_each_online_cpu(cpu)
 		if (cpu != self && dprof_cpu_watched(cpu))
 			queue_sync(cpu);
+	/*
+	 * One claim at a time (the W_CLAIMING cmpxchg), so no arm nests
+	 * here; status reads these racily.
+	 */
+	start = get_cycles() - start;
+	wc->here_arms++;
+	wc->here_cycles += start;
+	wc->here_max_cycles = max(wc->here_max_cycles, start);
+	if (!wc->here_first_ns)
+		wc->here_first_ns = watch_now_ns();
 }
 
 /* Until no IPI of dprof's is queued for @cpu or running there. */
@@ -597,6 +612,20 @@ static void sync_all(void)
 	on_each_cpu_mask(&cpus, sync_now, NULL, 1);
 }
 
+/* The first arm of any kind (by the collector or at an allocation), 0 none. */
+u64 dprof_watch_first_arm_ns(void)
+{
+	u64 first = dprof_watch_stats.first_arm_ns, t;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		t = READ_ONCE(per_cpu_ptr(&watch_cpu, cpu)->here_first_ns);
+		if (t && (!first || t < first))
+			first = t;
+	}
+	return first;
+}
+
 int dprof_watch_arm(u32 id)
 {
 	struct watch_stats *s = &dprof_watch_stats;
@@ -645,8 +674,9 @@ void dprof_watch_show(struct seq_file *m)
 	const struct watch_stats *c = &dprof_watch_stats;
 	struct dprof_cpu_stats sum = {};
 	const struct dprof_cost *hit = &sum.cost[DPROF_HOOK_BP_HIT];
-	u64 per_k = dprof_ticks_per_kinsn(), traps;
+	u64 per_k = dprof_ticks_per_kinsn(), traps, first_ns, now_ns;
 	u64 rewritten = 0, moved = 0, stale = 0;
+	u64 here_arms = 0, here_cycles = 0, here_max = 0;
 	unsigned int watched = 0;
 	int cpu;
 
@@ -657,7 +687,12 @@ void dprof_watch_show(struct seq_file *m)
 		rewritten += READ_ONCE(wc->rewritten);
 		moved += READ_ONCE(wc->moved);
 		stale += READ_ONCE(wc->stale);
+		here_arms += READ_ONCE(wc->here_arms);
+		here_cycles += READ_ONCE(wc->here_cycles);
+		here_max = max(here_max, READ_ONCE(wc->here_max_cycles));
 	}
+	first_ns = dprof_watch_first_arm_ns();
+	now_ns = watch_now_ns();
 	for_each_online_cpu(cpu)
 		watched += dprof_cpu_watched(cpu);
 	seq_printf(m, "  debug registers: %u of 4 held (%u free at load, watch_slots=%u%s), length %u, on %u of %u CPUs online (the others isolated)\n",
@@ -669,19 +704,34 @@ void dprof_watch_show(struct seq_file *m)
 	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
 		   cfg->max_arms, cfg->max_hits, cfg->timeout_ms, cfg->wait_ms);
 	traps = atomic64_read(&dprof_watch_hits.traps);
-	seq_printf(m, "  traps: %llu (%llu per second since the first arm); watch_max_traps=%u/s%s: %llu turns put off, by %llu ms in all\n",
-		   traps, c->first_arm_ns && watch_now_ns() > c->first_arm_ns ?
-		   div64_u64(traps * NSEC_PER_SEC,
-			     watch_now_ns() - c->first_arm_ns) : 0,
+	seq_printf(m, "  traps: %llu", traps);
+	if (first_ns && now_ns > first_ns)
+		seq_printf(m, " (%llu per second since the first arm)",
+			   div64_u64(traps * NSEC_PER_SEC, now_ns - first_ns));
+	seq_printf(m, "; watch_max_traps=%u/s%s: %llu turns put off, by %llu ms in all\n",
 		   cfg->max_traps, cfg->max_traps ? "" : " (no bound)",
 		   c->rests, div_u64(c->rest_ns, NSEC_PER_MSEC));
-	seq_printf(m, "  costs: hit handler %llu cycles avg (%llu max, %llu hits), arm %llu cycles avg (%llu max, %llu arms), disarm %llu cycles avg (%llu disarms)\n",
-		   hit->timed ? div64_u64(hit->cycles, hit->timed) : 0,
-		   hit->max_cycles, hit->calls,
-		   c->arms ? div64_u64(c->arm_cycles, c->arms) : 0,
-		   c->arm_max_cycles, c->arms,
-		   c->disarms ? div64_u64(c->disarm_cycles, c->disarms) : 0,
-		   c->disarms);
+	/* Only the kinds that ran: an average of none is no figure. */
+	seq_puts(m, "  costs in cycles:");
+	if (hit->timed)
+		seq_printf(m, " hit %llu avg, %llu max (%llu hits);",
+			   div64_u64(hit->cycles, hit->timed),
+			   hit->max_cycles, hit->calls);
+	if (here_arms)
+		seq_printf(m, " arm at allocation %llu avg, %llu max (%llu);",
+			   div64_u64(here_cycles, here_arms), here_max,
+			   here_arms);
+	if (c->arms)
+		seq_printf(m, " arm by the collector %llu avg, %llu max (%llu);",
+			   div64_u64(c->arm_cycles, c->arms),
+			   c->arm_max_cycles, c->arms);
+	if (c->disarms)
+		seq_printf(m, " disarm %llu avg (%llu)",
+			   div64_u64(c->disarm_cycles, c->disarms),
+			   c->disarms);
+	if (!hit->timed && !here_arms && !c->arms && !c->disarms)
+		seq_puts(m, " none yet");
+	seq_putc(m, '\n');
 	/*
 	 * An arm or disarm is process context (the collector thread): it
 	 * takes every CPU's registers with IPIs, so its instructions are

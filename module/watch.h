@@ -244,6 +244,8 @@ void dprof_watch_publish(u32 id, enum watch_kind kind, int target,
  * cpus_read_lock().
  */
 int dprof_watch_arm(u32 id);
+/* The first arm of either kind, watch_now_ns() time; 0 before it. */
+u64 dprof_watch_first_arm_ns(void);
 /* Parks every breakpoint again, counting the cost (takes the locks). */
 void dprof_watch_disarm(void);
 /* From the allocation hook: arm the published watch. */

@@ -170,7 +170,7 @@ skip_if_windows_too_slow() {
 	kasan_kernel || return 0
 	awk -v t="$1" '$1 == t && $2 > 0 { found = 1 } END { exit !found }' \
 		$DPROF_DIR/profile && return 0
-	skip "no $1 sample on this KASAN kernel: the sample windows cannot catch objects that live shorter than an arm here ($(grep -o '^sample windows: [^;]*;[^;]*;[^;]*' $DPROF_DIR/histories); an arm $(sed -n 's/.*, arm \([0-9]*\) cycles avg ([0-9]* max, \([0-9]*\) arms).*/\1 cycles of wall time on average over \2 arms/p' $DPROF_DIR/histories))"
+	skip "no $1 sample on this KASAN kernel: the sample windows cannot catch objects that live shorter than an arm here ($(grep -o '^sample windows: [^;]*;[^;]*;[^;]*' $DPROF_DIR/histories); arms in cycles of wall time: $(grep -o 'arm [a-z ]* [0-9]* avg, [0-9]* max ([0-9]*)' $DPROF_DIR/histories | tr '\n' ' '))"
 }
 
 # True when dprof (loaded) left its scan of older objects off because of

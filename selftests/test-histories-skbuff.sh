@@ -10,6 +10,20 @@ load_mod dprof target=skbuff
 dprof-view record -o "$out" -- udp_flood -s 0 -r 1 -d 3 >"$TMP/udp.log" ||
 	fail "record/udp_flood failed: $(cat $TMP/udp.log)"
 cat "$TMP/udp.log"
+# The module's own account of those histories: armed at the allocation
+# (the allocating CPU's registers, design.rst "Objects chosen at
+# allocation"), so the arms counted there and the time since the first
+# arm are not zero once a history completed.
+h=$(cat $DPROF_DIR/histories)
+echo "$h" | grep -E "^histories:|costs in cycles"
+done_n=$(echo "$h" | sed -n 's/^histories: .*, \([0-9]*\) complete in .*/\1/p')
+[ "${done_n:-0}" -gt 0 ] || fail "no complete history in the module's account"
+echo "$h" | grep -q "^histories: .* complete in 0\.000 s" &&
+	fail "histories completed in 0.000 s since the first arm"
+arms=$(echo "$h" | sed -n 's/.* arm at allocation [0-9]* avg, [0-9]* max (\([0-9]*\)).*/\1/p')
+[ "${arms:-0}" -ge "$done_n" ] ||
+	fail "$done_n histories complete but ${arms:-no} arms at allocation counted"
+echo "ok: $done_n histories complete, $arms arms at allocation counted"
 dprof-view histories "$out" | head -12
 dprof-view histories --script "$out" >"$TMP/skb.txt"
 # Complete histories allocated on CPU 0 and freed on CPU 1 whose accesses
