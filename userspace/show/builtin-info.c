@@ -199,6 +199,8 @@ static void info_text(FILE *out, const struct info *in, const char *path)
 		fprintf(out, "until:      %s, %s (ended by %s)\n", v,
 			!strcmp(META("until_met"), "1") ? "met" : "not met",
 			META("ended_by"));
+	else if ((v = recording_meta(r, "ended_by")))
+		fprintf(out, "ended by:   %s\n", v);
 	if ((v = recording_meta(r, "until_labels")))
 		fprintf(out, "            labels at the end: %s\n", v);
 	if (r->nr_plans)

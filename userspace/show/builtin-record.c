@@ -29,6 +29,7 @@
 #define DRAIN_CHUNK	(1 << 20)
 #define POLL_INTERVAL_NS 20000000L	/* 20 ms between empty reads */
 #define PROGRESS_INTERVAL 0.5		/* seconds between progress lines */
+#define COMMAND_GRACE_S 5		/* SIGTERM to SIGKILL, the workload */
 
 enum progress_mode { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 
@@ -85,6 +86,7 @@ struct record_state {
 	size_t nr_trap_ips, cap_trap_ips;
 	pid_t child;
 	int child_status;
+	bool child_told;	/* dprof-view sent it SIGTERM: its status is ours */
 	unsigned int nr_targets;	/* in the first targets section */
 	uint32_t target_flags[DPROF_MAX_TARGETS];	/* there */
 	struct goal_state goal;
@@ -671,6 +673,30 @@ static void check_decided(struct record_state *st)
 	free(buf);
 }
 
+/*
+ * The workload after the recording: it was told to end (goal, time cap)
+ * or it ended the recording; one that ignores SIGTERM gets SIGKILL after
+ * COMMAND_GRACE_S, and a line says so, rather than a silent wait.
+ */
+static void reap_command(struct record_state *st)
+{
+	const struct timespec pause = { 0, POLL_INTERVAL_NS };
+	double until = now_seconds() + COMMAND_GRACE_S;
+
+	while (waitpid(st->child, &st->child_status, WNOHANG) == 0) {
+		if (now_seconds() < until) {
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		fprintf(stderr, "%s: record: warning: '%s' still runs %d s after the recording ended: sent SIGKILL\n",
+			prog_name, st->opts.command[0], COMMAND_GRACE_S);
+		kill(st->child, SIGKILL);
+		waitpid(st->child, &st->child_status, 0);
+		break;
+	}
+	st->child = 0;
+}
+
 static bool should_stop(struct record_state *st, double start)
 {
 	struct goal_state *g = &st->goal;
@@ -678,10 +704,22 @@ static bool should_stop(struct record_state *st, double start)
 
 	if (stop_requested) {
 		g->ended_by = "signal";
+		/* As perf record does: a workload still running is ended too. */
+		if (st->child > 0) {
+			kill(st->child, SIGTERM);
+			st->child_told = true;
+		}
 		return true;
 	}
 	if (st->opts.duration > 0 && now - start >= st->opts.duration) {
 		g->ended_by = "time cap";
+		/* As perf stat's --timeout: the workload ends with the recording. */
+		if (st->child > 0) {
+			fprintf(stderr, "[ dprof-view record: %.1f s passed (-d); '%s' still runs: sent SIGTERM ]\n",
+				st->opts.duration, st->opts.command[0]);
+			kill(st->child, SIGTERM);
+			st->child_told = true;
+		}
 		return true;
 	}
 	if (st->child > 0 &&
@@ -705,8 +743,10 @@ static bool should_stop(struct record_state *st, double start)
 	if ((st->opts.until_covered || st->opts.until_decided) && g->met) {
 		g->ended_by = "goal";
 		/* The workload has done what was asked of it. */
-		if (st->child > 0)
+		if (st->child > 0) {
 			kill(st->child, SIGTERM);
+			st->child_told = true;
+		}
 		return true;
 	}
 	return false;
@@ -917,6 +957,9 @@ static int write_work_meta(struct record_state *st)
 				st->goal.ended_by ? st->goal.ended_by : "end",
 				st->goal.decided,
 				st->goal.decided + st->goal.undecided);
+	else if (st->goal.ended_by)
+		len += snprintf(meta + len, sizeof(meta) - len,
+				"ended_by=%s\n", st->goal.ended_by);
 	if (st->opts.load)
 		len += snprintf(meta + len, sizeof(meta) - len, "load=%s\n",
 				st->opts.load);
@@ -1048,7 +1091,7 @@ int cmd_record(int argc, char **argv)
 	if (!ret)
 		ret = record_loop(&st, &elapsed);
 	if (st.child > 0)
-		waitpid(st.child, &st.child_status, 0);
+		reap_command(&st);
 	if (!ret)
 		ret = finish(&st, elapsed);
 	else
@@ -1057,8 +1100,8 @@ int cmd_record(int argc, char **argv)
 	free(st.chunk);
 	free(st.kallsyms);
 	free(st.trap_ips);
-	if (!ret && st.opts.command && WIFEXITED(st.child_status) &&
-	    WEXITSTATUS(st.child_status)) {
+	if (!ret && st.opts.command && !st.child_told &&
+	    WIFEXITED(st.child_status) && WEXITSTATUS(st.child_status)) {
 		errmsg("record: '%s' exited with status %d",
 		       st.opts.command[0], WEXITSTATUS(st.child_status));
 		return EXIT_FAIL;
