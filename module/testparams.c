@@ -34,6 +34,16 @@ module_param(test_inuse, bool, 0444);
 MODULE_PARM_DESC(test_inuse,
 		 "Tests only: N leaves the in-use tick out, so that a test can tell what the tick alone costs an idle CPU (default Y)");
 
+static bool test_exact_counts;
+module_param(test_exact_counts, bool, 0444);
+MODULE_PARM_DESC(test_exact_counts,
+		 "Tests and benches only: Y where instructions are counted exactly (QEMU -icount; the guests' modload passes it), so status judges each handler against its instruction budget; elsewhere the counts are estimates from cycles and carry no verdict (default N)");
+
+bool dprof_test_exact_counts(void)
+{
+	return test_exact_counts;
+}
+
 int dprof_test_params(struct dprof_test_config *tc, int sampler)
 {
 	if (test_scan_delay_ms > 10000) {

@@ -33,6 +33,8 @@ void dprof_test_fail_nth_note(const char *stage);
 unsigned int dprof_test_rescan_ms(void);
 /* The tests' debugfs files (testfiles.c), in dprof's folder. */
 void dprof_test_files(struct dentry *dir);
+/* test_exact_counts=: instructions are counted exactly (QEMU -icount). */
+bool dprof_test_exact_counts(void);
 #else
 /* The packages' build: no test knob, the defaults. */
 static inline int dprof_test_params(struct dprof_test_config *tc, int sampler)
@@ -59,6 +61,11 @@ static inline unsigned int dprof_test_rescan_ms(void)
 
 static inline void dprof_test_files(struct dentry *dir)
 {
+}
+
+static inline bool dprof_test_exact_counts(void)
+{
+	return false;
 }
 #endif
 

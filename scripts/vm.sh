@@ -119,7 +119,9 @@ fi
 # emulated MMIO access (a target hook's record part measured 273
 # instructions with it, 210 without): tsc=reliable keeps the
 # clocksource a host would use; the bare word dprof_icount (handed to
-# init, ignored there) tells the selftests that guest time is counted.
+# init, ignored there) tells the selftests that guest time is counted,
+# and modload (selftests/progs/modload.c) then loads dprof.ko with
+# test_exact_counts=1, so status judges the handlers' budgets.
 # Under -icount the one virtual clock advances by the instructions of all
 # vCPUs together: while two are busy each runs half as many instructions
 # a guest second, so a timer samples code that runs beside other work

@@ -50,6 +50,20 @@ grep -q "^hooks, armed from load to unload" "$DPROF_DIR/status" ||
 	fail "status does not say which hooks are armed"
 grep -q "^  tracepoint kmalloc: off (no kmalloc-N target)" "$DPROF_DIR/status" ||
 	fail "status says the kmalloc tracepoint is armed without a kmalloc-N target"
+# The costs table judges budgets only where instructions are counted
+# exactly (-icount: modload passes test_exact_counts=1); elsewhere the
+# cycles-based counts are estimates and carry no verdict.
+costs=$(sed -n '/^handler costs/,/^  timed calls/p' "$DPROF_DIR/status")
+if under_icount; then
+	echo "$costs" | grep -q "counted exactly" ||
+		fail "under -icount the costs table does not judge budgets: $(echo "$costs" | sed -n 2p)"
+else
+	echo "$costs" | grep -q "^  ~insn: estimated" ||
+		fail "the costs table does not call its counts estimates: $(echo "$costs" | sed -n 2p)"
+	echo "$costs" | grep -E -q "[0-9]+/[0-9]+!?( |$)" &&
+		fail "estimated counts judged against budgets: $(echo "$costs" | grep -E '[0-9]+/[0-9]+' | head -1)"
+fi
+echo "ok: the costs table says whether its counts are exact"
 unload_mod dprof
 load_mod dprof target=size-256
 grep -q "^  tracepoint kmalloc: kmalloc-N targets" "$DPROF_DIR/status" ||
