@@ -142,11 +142,20 @@ static const struct command_opts advise_cmd = {
 	"(where the what-if cannot see false sharing).  Estimates: the roles\n"
 	"rest on the histories that watched each member (n).\n"
 	"\n"
+	"The members' table, per life (the mean over the n histories that\n"
+	"watched the member): accesses, writes and reads by the allocating CPU\n"
+	"and by others; wshare: each side's writes over the accesses, +- its\n"
+	"95% interval (the histories as units).  A side writes a member when\n"
+	"the whole interval is at 5% or more, does not when it is below, and\n"
+	"the role is undecided (packed as written by both: a line of its own\n"
+	"side) when the interval straddles it.  A union's or bitfield run's\n"
+	"members read \"first +N more\" (-v: all of them).\n"
+	"\n"
 	"With --layout or --against the what-if replays that layout instead of\n"
 	"the proposal; with --check too, the exit status is 1 when its misses\n"
 	"grow beyond the interval: a guard for a kernel tree's CI, the\n"
 	"recording from the old build, the layout from the new one.\n",
-	.sets = OPTS_JSON | OPTS_TYPES,
+	.sets = OPTS_JSON | OPTS_TYPES | OPTS_WIDE,
 	.own = advise_own,
 	.handle = advise_option,
 };
@@ -209,10 +218,39 @@ static const struct advise_pad *pad_at(const struct advise *a, uint32_t off)
 	return NULL;
 }
 
+/*
+ * A unit's name for a text line: a union's or bitfield run's members
+ * as "first +N more", cut to @width (the whole list with -v, and in
+ * --json).
+ */
+#define UNIT_NAME_WIDTH 32
+
+static const char *unit_label(const struct advise_unit *u, bool wide,
+			      char *buf, size_t len)
+{
+	const char *comma = strchr(u->name, ',');
+	size_t more = 0;
+
+	if (wide || (!comma && strlen(u->name) <= UNIT_NAME_WIDTH))
+		return u->name;
+	for (const char *c = comma; c; c = strchr(c + 1, ','))
+		more++;
+	if (more)
+		snprintf(buf, len, "%.*s +%zu more",
+			 (int)(comma - u->name) > UNIT_NAME_WIDTH - 10 ?
+			 UNIT_NAME_WIDTH - 10 : (int)(comma - u->name),
+			 u->name, more);
+	else
+		snprintf(buf, len, "%.*s...", UNIT_NAME_WIDTH - 3, u->name);
+	return buf;
+}
+
 /* The struct as pahole prints it, at the proposal's (or today's) offsets. */
 static void print_struct(FILE *out, const struct advise *a, const char *name,
-			 bool new)
+			 bool new, bool wide)
 {
+	char label[64];
+
 	size_t *v = sorted(a, new);
 	uint32_t at = 0, line = 0, size = new ? a->new_size : a->old_size;
 	int group = -2;
@@ -244,7 +282,8 @@ static void print_struct(FILE *out, const struct advise *a, const char *name,
 				advise_group_name(a->strategy, u->group));
 			group = u->group;
 		}
-		fprintf(out, "\t%-40s /* %5u %5u%s%s */\n", u->name, off, u->size,
+		fprintf(out, "\t%-40s /* %5u %5u%s%s */\n",
+			unit_label(u, wide, label, sizeof(label)), off, u->size,
 			u->pinned ? " pinned" : "", u->flex ? " flexible" : "");
 		if (off + u->size > at)
 			at = off + u->size;
@@ -260,10 +299,11 @@ static void print_struct(FILE *out, const struct advise *a, const char *name,
  * A unified diff of the member order (longest common subsequence);
  * members a given layout lacks are only on today's side.
  */
-static void print_diff(FILE *out, const struct advise *a)
+static void print_diff(FILE *out, const struct advise *a, bool wide)
 {
 	size_t *x = sorted(a, false), *y = sorted(a, true), n = a->nu, m = 0;
 	size_t *lcs, w, i = 0, j = 0;
+	char label[64];
 
 	while (m < n && !a->u[y[m]].gone)
 		m++;		/* sorted() puts the gone last */
@@ -279,14 +319,17 @@ static void print_diff(FILE *out, const struct advise *a)
 		a->given ? "given" : "proposed", n, m);
 	while (i < n || j < m) {
 		if (i < n && j < m && x[i] == y[j]) {
-			fprintf(out, " %s\n", a->u[x[i]].name);
+			fprintf(out, " %s\n", unit_label(&a->u[x[i]], wide,
+							 label, sizeof(label)));
 			i++, j++;
 		} else if (j < m && (i == n || lcs[i * w + j + 1] >=
 					       lcs[(i + 1) * w + j])) {
-			fprintf(out, "+%s\n", a->u[y[j]].name);
+			fprintf(out, "+%s\n", unit_label(&a->u[y[j]], wide,
+							 label, sizeof(label)));
 			j++;
 		} else {
-			fprintf(out, "-%s\n", a->u[x[i]].name);
+			fprintf(out, "-%s\n", unit_label(&a->u[x[i]], wide,
+							 label, sizeof(label)));
 			i++;
 		}
 	}
@@ -303,17 +346,17 @@ enum {
 static const struct column unit_cols[NR_ADVISE_COLS] = {
 	[AC_NAME] = { "member", "member", 0, COL_STR, -32 },
 	[AC_OLD] = { "today", "old_offset", 0, COL_UINT, 6 },
-	[AC_NEW] = { "proposed", "new_offset", 0, COL_UINT, 9 },
+	[AC_NEW] = { "proposed", "new_offset", 0, COL_UINT, 8 },
 	[AC_SIZE] = { "size", "size", 0, COL_UINT, 5 },
-	[AC_ACC] = { "acc/life", "accesses_per_life", 0, COL_DOUBLE, 9, 0, 0,
+	[AC_ACC] = { "acc/life", "accesses_per_life", 0, COL_DOUBLE, 8, 0, 0,
 		     2 },
-	[AC_WA] = { "wr_alloc", "writes_allocating_cpu", 0, COL_DOUBLE, 9, 0,
+	[AC_WA] = { "wr_alloc", "writes_allocating_cpu", 0, COL_DOUBLE, 8, 0,
 		    0, 2 },
-	[AC_WB] = { "wr_other", "writes_other_cpus", 0, COL_DOUBLE, 9, 0, 0,
+	[AC_WB] = { "wr_other", "writes_other_cpus", 0, COL_DOUBLE, 8, 0, 0,
 		    2 },
-	[AC_RA] = { "rd_alloc", "reads_allocating_cpu", 0, COL_DOUBLE, 9, 0,
+	[AC_RA] = { "rd_alloc", "reads_allocating_cpu", 0, COL_DOUBLE, 8, 0,
 		    0, 2 },
-	[AC_RB] = { "rd_other", "reads_other_cpus", 0, COL_DOUBLE, 9, 0, 0,
+	[AC_RB] = { "rd_other", "reads_other_cpus", 0, COL_DOUBLE, 8, 0, 0,
 		    2 },
 	[AC_N] = { "n", "histories", 0, COL_UINT, 5 },
 	/* text: "share% +-half" of each side's writes over the accesses */
@@ -325,7 +368,7 @@ static const struct column unit_cols[NR_ADVISE_COLS] = {
 		     14, 1, 0, 4 },
 	[AC_HALFB] = { NULL, "write_share_other_cpus_half95", 0, COL_DOUBLE,
 		       0, 0, 0, 4 },
-	[AC_ROLE] = { "role", "role", 0, COL_STR, -21, 2 },
+	[AC_ROLE] = { "role", "role", 0, COL_STR, 0, 2 },
 };
 
 /* "12.5% +-3.1" (or "12.5% +-?" without an interval) into @buf. */
@@ -377,12 +420,15 @@ static size_t whatif_rows(const struct table *t, const struct advise *a,
 		const struct advise_totals *b = &w->unit_before[i];
 		const struct advise_totals *f = &w->unit_after[i];
 		struct cell c[NR_WHATIF_COLS] = { 0 };
+		char label[64];
 
 		if (!unit_misses(b) && !unit_misses(f)) {
 			quiet += b->accesses || f->accesses;
 			continue;
 		}
 		c[WC_NAME].s = a->u[i].name;
+		c[WC_NAME].text = unit_label(&a->u[i], t->wide, label,
+					     sizeof(label));
 		c[WC_TRUE_B].u = b->true_sharing;
 		c[WC_FALSE_B].u = b->false_sharing;
 		c[WC_XFER_B].u = b->transfers;
@@ -441,11 +487,11 @@ static void extras_json(struct json *j, const struct advise *a,
 
 static void extras_text(FILE *out, const struct advise *a,
 			const struct advise_whatif *w,
-			const struct advise_extras *x)
+			const struct advise_extras *x, bool wide)
 {
 	struct table t = {
 		.cols = whatif_cols, .nr_cols = NR_WHATIF_COLS,
-		.mode = TABLE_TEXT, .out = out, .indent = "  ",
+		.mode = TABLE_TEXT, .out = out, .indent = "  ", .wide = wide,
 	};
 	const char *after = a->given ? "given" : "proposed";
 
@@ -483,10 +529,11 @@ static void unit_rows(const struct table *t, const struct advise *a)
 	for (size_t k = 0; k < a->nu; k++) {
 		const struct advise_unit *u = &a->u[k];
 		struct cell c[NR_ADVISE_COLS];
-		char ta[32], tb[32];
+		char ta[32], tb[32], label[64];
 
 		memset(c, 0, sizeof(c));
 		c[AC_NAME].s = u->name;
+		c[AC_NAME].text = unit_label(u, t->wide, label, sizeof(label));
 		c[AC_OLD].u = u->old_off;
 		c[AC_NEW].u = u->new_off;
 		c[AC_NEW].null = u->gone;
@@ -644,18 +691,18 @@ static const char *gone_names(const struct advise *a, char *buf, size_t len)
 static void report_text(FILE *out, const struct advise *a,
 			const struct advise_whatif *w, const char *cache,
 			const char *type, const struct advise_guard *g,
-			const struct advise_extras *x)
+			const struct advise_extras *x, bool wide)
 {
 	char names[1024];
 
 	struct table t = {
 		.cols = unit_cols, .nr_cols = NR_ADVISE_COLS,
-		.mode = TABLE_TEXT, .out = out, .indent = "  ",
+		.mode = TABLE_TEXT, .out = out, .indent = "  ", .wide = wide,
 	};
 
 	fprintf(out, "advise %s (%s), estimated from %llu complete histories; lines of %u bytes\n",
 		type, cache, (unsigned long long)a->histories, a->line);
-	fprintf(out, "per member, per life (the mean over the n histories that watched it): accesses, writes and reads by the allocating CPU and by others; wshare: each side's writes over the accesses, +- its 95%% interval (the histories as units); a side writes a member when the whole interval is at %.0f%% or more, does not when it is below, and the role is undecided (packed as written by both: a line of its own side) when the interval straddles it: estimates, to be checked by the replay below\n",
+	fprintf(out, "per member, the mean of a life over n histories; wshare: a side's writes over the accesses ±95%%, a writer at %.0f%% (estimates, replayed below)\n",
 		100 * ADVISE_WRITE_SHARE);
 	table_header(&t);
 	unit_rows(&t, a);
@@ -701,9 +748,9 @@ static void report_text(FILE *out, const struct advise *a,
 					     a->cand[ADVISE_TODAY].totals.false_sharing -
 					     a->cand[a->strategy].totals.false_sharing));
 	fprintf(out, "alignment from the members' sizes: BTF keeps no __aligned(); --pin the members declared ____cacheline_aligned\n\n");
-	print_struct(out, a, type, true);
+	print_struct(out, a, type, true, wide);
 	fprintf(out, "\n");
-	print_diff(out, a);
+	print_diff(out, a, wide);
 	fprintf(out, "\nwhat-if, the histories replayed at the %s offsets (classify's estimates, over %llu accesses), at 64-byte lines and at 128 (adjacent-line prefetch):\n",
 		a->given ? "given" : "proposed",
 		(unsigned long long)w->before[0].accesses);
@@ -720,8 +767,8 @@ static void report_text(FILE *out, const struct advise *a,
 		"lines touched per life", w->before[0].lines_per_life,
 		w->after[0].lines_per_life, w->before[1].lines_per_life,
 		w->after[1].lines_per_life);
-	extras_text(out, a, w, x);
-	fprintf(out, "extrapolated: %zu of the %zu pairs of watched slots the %s puts on one line were never watched together (their false sharing is not seen; record with history_mode=pairs to see it)\n",
+	extras_text(out, a, w, x, wide);
+	fprintf(out, "extrapolated: %zu of the %zu pairs of watched slots the %s puts on one line were never watched together (history_mode=pairs sees them)\n",
 		w->unseen_pairs, w->line_pairs,
 		a->given ? "layout" : "proposal");
 	if (g)
@@ -910,7 +957,7 @@ int cmd_advise(int argc, char **argv)
 			    o.check ? &g : NULL, &x);
 	else
 		report_text(out, &a, &w, o.cache, layouts[t]->name,
-			    o.check ? &g : NULL, &x);
+			    o.check ? &g : NULL, &x, o.a.view.wide);
 	advise_whatif_free(&w);
 	classify_free(&c);
 	advise_free(&a);

@@ -121,14 +121,16 @@ static const struct command_opts classify_cmd = {
 	"object gets two CPUs, switching where the paths saw a change.  Exact\n"
 	"only where every pair was watched together (history_mode=pairs), no\n"
 	"step was placed by time and no CPU change is unknown; the header says.\n",
-	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES,
+	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES | OPTS_WIDE,
 	.own = classify_own,
 	.handle = classify_option,
 };
 
 
 /* Room left for "invalidated by" in a 160-column table line. */
-#define CLASSIFY_WRITERS_WIDTH 45
+/* The writers' text within 160 columns; -v prints it whole. */
+#define CLASSIFY_WRITERS_WIDTH 32
+#define CLASSIFY_FIELD_WIDTH 28
 
 /* The writers behind the label: true-sharing, false-sharing, moves. */
 static const struct classify_writer *writers(const struct classify_field *f)
@@ -203,7 +205,7 @@ enum {
 static const struct column classify_cols[NR_CLASSIFY_COLS] = {
 	[COL_CACHE] = { NULL, "cache", 1, COL_STR },
 	[COL_OFFSET] = { "offset", "offset", 2, COL_UINT, 6 },
-	[COL_FIELD] = { "field", "field", 0, COL_STR, -32 },
+	[COL_FIELD] = { "field", "field", 0, COL_STR, -CLASSIFY_FIELD_WIDTH },
 	[COL_HISTORIES] = { "n", "histories", 10, COL_UINT, 5 },
 	[COL_ACCESSES] = { "accesses", "accesses", 4, COL_UINT, 9 },
 	[COL_HITS] = { "hits", "hits", 0, COL_PCT, 7, 0, COL_ACCESSES },
@@ -216,7 +218,7 @@ static const struct column classify_cols[NR_CLASSIFY_COLS] = {
 	[COL_FALSE_HALF] = { "±95%", "false_sharing_half95", 12, COL_DOUBLE,
 			     6, 0, 0, 1 },
 	[COL_FALSE_HISTORIES] = { "n_false", "false_sharing_histories", 14,
-				  COL_UINT, 7 },
+				  COL_UINT, 7, .wide = true },
 	/* The shares the labels use, as fractions (JSON and --script). */
 	[COL_TRUE_SHARE] = { NULL, "true_sharing_share", 15, COL_DOUBLE },
 	[COL_FALSE_SHARE] = { NULL, "false_sharing_share", 16, COL_DOUBLE },
@@ -226,10 +228,10 @@ static const struct column classify_cols[NR_CLASSIFY_COLS] = {
 				6, 0, 0, 1 },
 	/* The histories that watched the field's line whole. */
 	[COL_TRANSFER_HISTORIES] = { "n_tr", "transfer_histories", 20,
-				     COL_UINT, 5 },
+				     COL_UINT, 5, .wide = true },
 	[COL_TRANSFER_SHARE] = { NULL, "transfers_share", 19, COL_DOUBLE },
 	[COL_FIRST] = { "1st_touch", "first_touch", 8, COL_PCT, 9, 0,
-			COL_ACCESSES },
+			COL_ACCESSES, .wide = true },
 	[COL_LABEL] = { "label", "label", 3, COL_STR, -13, 2 },
 	[COL_DECIDE] = { "decide", "histories_to_decide", 13, COL_UINT, -9 },
 	/* For handoff, the other CPU's last write before the line moved. */
@@ -300,7 +302,8 @@ static void decide_cell(struct cell *c, enum classify_label label,
 
 static void classify_cells(struct cell *cells, const struct classify_field *f,
 			   const char *cache, struct layout *l,
-			   const struct ksyms *syms, struct classify_bufs *b)
+			   const struct ksyms *syms, struct classify_bufs *b,
+			   bool wide)
 {
 	memset(cells, 0, NR_CLASSIFY_COLS * sizeof(*cells));
 	view_field(l, f->offset, f->len, b->name, sizeof(b->name));
@@ -310,13 +313,14 @@ static void classify_cells(struct cell *cells, const struct classify_field *f,
 	/* Table lines stay within 160 columns; --json has it all. */
 	writers_text(f, l, syms, false, b->writers_short,
 		     sizeof(b->writers_short));
-	if (strlen(b->writers_short) > CLASSIFY_WRITERS_WIDTH)
+	if (!wide && strlen(b->writers_short) > CLASSIFY_WRITERS_WIDTH)
 		strcpy(b->writers_short + CLASSIFY_WRITERS_WIDTH - 3, "...");
 	writer_offsets(f, b->offsets, sizeof(b->offsets));
 	cells[COL_CACHE].s = cache;
 	cells[COL_OFFSET].u = f->offset;
 	cells[COL_FIELD].s = b->name;
-	cells[COL_FIELD].text = fit(b->short_name, 32, b->fit, sizeof(b->fit));
+	cells[COL_FIELD].text = fit(b->short_name, CLASSIFY_FIELD_WIDTH, b->fit,
+				    sizeof(b->fit));
 	cells[COL_ACCESSES].u = f->accesses;
 	cells[COL_HITS].u = f->hits;
 	cells[COL_TRUE].u = f->true_sharing;
@@ -482,7 +486,7 @@ static void show_lines(const struct classify *c, int target,
 		if (c->l[i].target != target)
 			continue;
 		if (tab->mode == TABLE_TEXT && !header) {
-			fprintf(out, "\n  %s per cache line (moved: lives in which the line went to another CPU, of the slots watched together that show it most; a lower bound):\n",
+			fprintf(out, "\n  %s per cache line (moved: lives in which the line went to another CPU, a lower bound):\n",
 				cache);
 			table_header(tab);
 			header = true;
@@ -544,13 +548,14 @@ static void show_combined(const struct recording *r, const char *target,
 		ksyms_format(syms, t->alloc_site, alloc, sizeof(alloc));
 		ksyms_format(syms, t->free_site, free_site, sizeof(free_site));
 		if (mode == TABLE_TEXT) {
-			fprintf(out, "\n%s, combined trace %zu (allocated by %s, freed by %s): one life from %llu histories in %zu paths; %zu of %zu offset pairs watched together, %zu steps placed by time, %zu CPU changes unknown: %s\n",
-				cache, rank, alloc, free_site,
+			fprintf(out, "\n%s, combined trace %zu: allocated by %s, freed by %s\n",
+				cache, rank, alloc, free_site);
+			fprintf(out, "one life: %llu histories, %zu paths, %zu of %zu offset pairs together, %zu steps placed by time, %zu CPU changes unknown; %s\n",
 				(unsigned long long)t->histories_used,
 				t->paths_used, t->pairs_watched, t->pairs,
 				t->by_time, lt->unknown_cpu,
 				lt->exact ? "exact" :
-				"approximate (record with history_mode=pairs)");
+				"approximate (history_mode=pairs: exact)");
 			table_header(&tab);
 		} else if (mode == TABLE_SCRIPT) {
 			fprintf(out, "ctrace %s %zu %llu %zu %d %zu %zu %zu %zu\n",
@@ -623,7 +628,8 @@ static void show_fields(const struct classify *c, int target,
 			table_header(tab);
 			header = true;
 		}
-		classify_cells(cells, &c->f[i], cache, l, syms, bufs);
+		classify_cells(cells, &c->f[i], cache, l, syms, bufs,
+			       tab->wide);
 		table_row(tab, cells);
 	}
 	free(bufs);
@@ -694,7 +700,7 @@ int cmd_classify(int argc, char **argv)
 		fprintf(out, "miss classification, estimated from %llu complete histories (%llu others not used); label at >= %.0f%% of accesses\n",
 			(unsigned long long)c.histories,
 			(unsigned long long)c.skipped, 100 * c.threshold);
-		fprintf(out, "shares with their 95%% intervals over n, the histories that watched the field or line (the independent units, not the accesses); a label only where its interval is on one side of the threshold, else undecided with about how many histories would decide it; %zu field and %zu line labels decided at once, so expect about 1 in 20 of them to sit on the wrong side by chance\n",
+		fprintf(out, "95%% intervals over n histories; %zu field and %zu line labels decided, about 1 in 20 of them on the wrong side by chance\n",
 			c.decided, c.lines_decided);
 		if (c.unaligned)
 			fprintf(out, "%llu histories watched objects not aligned to a 64-byte line: their lines hold other fields than an aligned object's\n",
@@ -705,6 +711,7 @@ int cmd_classify(int argc, char **argv)
 		else
 			fprintf(out, "coverage: the recording has no history plans (an older dprof-view recorded it): offsets no history watched are not listed\n");
 	}
+	fields.wide = lines.wide = o.a.view.wide;
 	fields.mode = lines.mode = o.a.view.json ? TABLE_JSON :
 				   o.a.view.script ? TABLE_SCRIPT : TABLE_TEXT;
 	fields.out = lines.out = out;

@@ -108,7 +108,7 @@ static void bounce_text(const struct profile_type *t, char *buf, size_t len)
 	if (!t->matched_frees)
 		snprintf(buf, len, "?");
 	else if (t->bounce_err >= 0)
-		snprintf(buf, len, "%s (%llu of %llu freed on another CPU, %.0f%% ±%.0f over %llu addresses)",
+		snprintf(buf, len, "%s (%llu/%llu freed remote, %.0f%% ±%.0f, n=%llu addresses)",
 			 t->remote_frees ? "yes" : "no",
 			 (unsigned long long)t->remote_frees,
 			 (unsigned long long)t->matched_frees,
@@ -116,7 +116,7 @@ static void bounce_text(const struct profile_type *t, char *buf, size_t len)
 			 100 * t->bounce_err,
 			 (unsigned long long)t->bounce_addrs);
 	else
-		snprintf(buf, len, "%s (%llu of %llu freed on another CPU, %llu address)",
+		snprintf(buf, len, "%s (%llu/%llu freed remote, n=%llu address)",
 			 t->remote_frees ? "yes" : "no",
 			 (unsigned long long)t->remote_frees,
 			 (unsigned long long)t->matched_frees,

@@ -82,6 +82,11 @@ static const struct command_opts report_cmd = {
 	"            one window and no pool, or no window sampled anything, or\n"
 	"            no module profile (then the share is of the recorded\n"
 	"            samples))\n"
+	"  unseen    with the watch sampler: the part of a type's accesses its\n"
+	"            kinds of window (old, in use, young) that opened but took\n"
+	"            no sample could hold, 95% (the rule of three per kind); the\n"
+	"            share leaves it out, so its upper end is\n"
+	"            (p + h) / (1 - u + (p + h) u) (--json share_hi95)\n"
 	"  units     with the watch sampler, the windows and lives behind the\n"
 	"            share that took a sample; a share on one is one draw, its\n"
 	"            interval borrowed from its kind's pool: it ranks after the\n"
@@ -96,6 +101,10 @@ static const struct command_opts report_cmd = {
 	"            addresses); no ± with fewer than 2\n"
 	"  struct    the type's struct (-: unknown, (by-site): kmalloc, named per\n"
 	"            allocation site by profile -t)\n"
+	"Samples outside the profiled live objects: in other slab objects\n"
+	"(caches beyond the limit, objects whose liveness was not established)\n"
+	"or not in slab memory; with data types, ranked below by symbol: var,\n"
+	"var[module], var(percpu), [stack], [user], [unnamed].\n"
 	"Then narrow down: dprof-view profile -t CACHE, classify CACHE, flow CACHE.\n",
 	.sets = OPTS_JSON | OPTS_TYPES,
 	.own = report_own,
@@ -277,22 +286,20 @@ static void report_text(FILE *out, const struct report_opts *o,
 		fprintf(out, "# sampler %s: misses are not measured here; shares are of accesses (estimate misses with classify/workingset)\n",
 			p->sampler);
 	if (rep->track_one_in > 1)
-		fprintf(out, "# objects tracked by address hash, up to 1 in %u per cache (status, track_one_in): object counts and ws are scaled estimates\n",
+		fprintf(out, "# objects followed up to 1 in %u per cache (track_one_in): ws and object counts are scaled estimates\n",
 			rep->track_one_in);
 	if (rep->module_samples)
-		fprintf(out, "# outside profiled live objects: %llu of %llu samples in other slab objects (caches beyond the limit, objects whose liveness was not established), %llu not in slab memory%s\n",
+		fprintf(out, "# outside profiled live objects: %llu of %llu samples in other slab objects, %llu not in slab memory%s\n",
 			(unsigned long long)rep->other_slab,
 			(unsigned long long)rep->module_samples,
 			(unsigned long long)rep->not_slab,
-			rep->data_types ? " (ranked below by symbol: var, var[module], var(percpu), [stack], [user], [unnamed])" : "");
-	if (rep->window_shares)
-		fprintf(out, "# unseen: the part of a type's accesses its kinds of window (old, in use, young) that opened but took no sample could hold, 95%% (the rule of three per kind); the share leaves it out, so its upper end is (p + h) / (1 - u + (p + h) u) (--json share_hi95)\n");
+			rep->data_types ? " (ranked below by symbol)" : "");
 	if (rep->thin_types)
-		fprintf(out, "# units: the windows and lives behind a share that took a sample; %zu type%s with a share on one (one draw, its interval borrowed from its kind's pool) %s\n",
+		fprintf(out, "# units: %zu type%s with a share on one window or life, %s\n",
 			rep->thin_types, rep->thin_types == 1 ? "" : "s",
 			rep->by_share_alone ?
-			"ranked among the others by share (--by-share)" :
-			"ranked after the shares on two or more, each group by share (--by-share: by share alone)");
+			"ranked among the others (--by-share)" :
+			"ranked after the others (--by-share: by share alone)");
 	table_header(&tab);
 	for (size_t i = 0; i < rep->nr_types; i++) {
 		const struct report_type *t = &rep->types[i];

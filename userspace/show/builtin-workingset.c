@@ -212,9 +212,6 @@ static void text(FILE *out, const struct workingset *ws,
 		snprintf(lvl, sizeof(lvl), "(--cache)");
 	fprintf(out, "working set (occupancy model) over %.2f s; cache %s: %s, %u-way, %u B lines, %u sets\n",
 		ws->duration_ns / 1e9, lvl, sz, g->ways, g->line, g->sets);
-	if (ws->track_one_in > 1)
-		fprintf(out, "objects followed up to 1 in %u per cache (track_one_in): scaled estimates, their sampling error not in the intervals\n",
-			ws->track_one_in);
 	fputc('\n', out);
 	table_header(&tab);
 	for (size_t t = 0; t < ws->nr_types; t++)
@@ -251,7 +248,7 @@ static void text(FILE *out, const struct workingset *ws,
 		ws->capacity_undecided ?
 		": the interval straddles the cache; more histories would decide" :
 		"");
-	fprintf(out, "labels decided at once: capacity, and conflict for each of the %u sets, each at 95%%: expect about 1 in 20 of the sets near the threshold to sit on the wrong side by chance\n",
+	fprintf(out, "capacity and %u conflict labels decided at 95%% each: about 1 in 20 sets near the threshold on the wrong side by chance\n",
 		g->sets);
 }
 
@@ -390,7 +387,7 @@ static void sim_text(FILE *out, const struct cachesim *sim,
 	table_header(&tab);
 	for (size_t i = 0; i < sim->nr_types; i++)
 		sim_row(&tab, sim, t, r, i);
-	fprintf(out, "miss±95%%: over %d batches of lives in allocation order, the stream's own variation (the templates rest on the histories counted in the last column; their sampling is not in it)\n",
+	fprintf(out, "miss±95%%: over %d batches of lives in allocation order (the stream's variation; the templates' sampling is not in it)\n",
 		SIM_BATCHES);
 	fprintf(out, "misses: %.1f%% of accesses (cold %.1f%%, capacity %.1f%%, conflict %.1f%%); a fully associative cache of as many lines: %.1f%%\n",
 		pct(sim->misses, sim->accesses), pct(sim->cold, sim->accesses),

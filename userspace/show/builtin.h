@@ -26,6 +26,7 @@ struct view_opts {
 	const char *output;
 	int json;
 	int script;		/* -s, where the command has a --script output */
+	int wide;		/* -v: every column and note, past 160 columns */
 };
 
 #endif

@@ -10,6 +10,12 @@ static int gap_of(const struct column *c, bool first)
 	return first ? 0 : c->gap ? c->gap : 1;
 }
 
+/* Whether the text table prints @c: it has a head, and -v if it is wide. */
+static bool shown(const struct table *t, const struct column *c)
+{
+	return c->head && (!c->wide || t->wide);
+}
+
 void table_header(const struct table *t)
 {
 	bool first = true;
@@ -20,7 +26,7 @@ void table_header(const struct table *t)
 	for (int i = 0; i < t->nr_cols; i++) {
 		const struct column *c = &t->cols[i];
 
-		if (!c->head || (!c->width && !*c->head))
+		if (!shown(t, c) || (!c->width && !*c->head))
 			continue;
 		fprintf(t->out, "%*s%*s", gap_of(c, first), "", c->width,
 			c->head);
@@ -136,7 +142,7 @@ void table_row_open(const struct table *t, const struct cell *cells)
 	case TABLE_TEXT:
 		fputs(t->indent ? t->indent : "", t->out);
 		for (int i = 0; i < t->nr_cols; i++)
-			if (t->cols[i].head) {
+			if (shown(t, &t->cols[i])) {
 				text_cell(t, &t->cols[i], cells, i, first);
 				first = false;
 			}

@@ -50,6 +50,7 @@ struct column {
 	int gap;		/* text: spaces before it (default 1) */
 	int pct_of;		/* COL_PCT: the column it is a share of */
 	int prec;		/* COL_DOUBLE: text decimals */
+	bool wide;		/* text: only with -v (the table's wide) */
 };
 
 /*
@@ -79,6 +80,7 @@ struct table {
 	const char *tag;	/* TABLE_SCRIPT: first word of each line */
 	const char *sep;	/* TABLE_SCRIPT: between words (" ") */
 	const char *indent;	/* TABLE_TEXT: before each line */
+	bool wide;		/* TABLE_TEXT: the wide columns too (-v) */
 };
 
 void table_header(const struct table *t);

@@ -27,6 +27,12 @@ static const struct opt script_set[] = {
 	OPT_END,
 };
 
+static const struct opt wide_set[] = {
+	{ 'v', "wide", NULL, 0,
+	  "every column and note (the default fits 160 columns)" },
+	OPT_END,
+};
+
 static const struct opt target_set[] = {
 	{ 't', "target", "CACHE", 0, "only this cache" },
 	OPT_END,
@@ -60,6 +66,8 @@ static size_t sets_of(const struct command_opts *c, const struct opt **sets)
 		sets[n++] = script_set;
 	if (c->sets & OPTS_JSON)
 		sets[n++] = json_set;
+	if (c->sets & OPTS_WIDE)
+		sets[n++] = wide_set;
 	sets[n++] = input_set;
 	return n;
 }
@@ -200,6 +208,11 @@ static int common_option(const struct command_opts *c, struct view_args *a,
 		if (!(c->sets & OPTS_SCRIPT))
 			return 1;
 		a->view.script = 1;
+		return 0;
+	case 'v':
+		if (!(c->sets & OPTS_WIDE))
+			return 1;
+		a->view.wide = 1;
 		return 0;
 	case 't':
 		if (!(c->sets & OPTS_TARGET))

@@ -36,6 +36,7 @@ struct opt {
 #define OPTS_NO_OUTPUT	0x10	/* no -o: the command names its own files */
 #define OPTS_NO_INPUT	0x20	/* no -i: the operands are what it reads */
 #define OPTS_COMMAND	0x40	/* options end at the first operand: a command */
+#define OPTS_WIDE	0x80	/* -v, --wide: every column and note */
 
 /* What the common sets fill. */
 struct view_args {
