@@ -620,11 +620,11 @@ static void show_plan(struct seq_file *m, unsigned int t)
 	/* Per second of the load so far, in tenths. */
 	elapsed = max_t(u64, watch_now_ns() - dprof_load_time_ns(), 1);
 	rate = div64_u64(total * 10 * NSEC_PER_SEC, elapsed);
-	seq_printf(m, "  [%u] %s: %u offsets watched, %u groups of up to %u per round (%s); complete histories %llu (%llu.%llu/s), rounds complete %u, groups covered %u/%u\n",
+	seq_printf(m, "  [%u] %s: %u offsets, %u groups of <=%u a round (%s); complete histories %llu (%llu.%llu/s), rounds complete %u, groups covered %u/%u\n",
 		   t, dprof_targets[t].name, p->nr_members, p->nr_items,
 		   offsets_per_watch,
 		   dprof_watch_cfg.pairs && offsets_per_watch > 1 ?
-		   "every pair watched together" : "each offset once",
+		   "every pair together" : "each offset once",
 		   total, rate / 10, rate % 10, rounds, covered, p->nr_items);
 	if (dprof_watch_cfg.windows && p->nr_items) {
 		u64 lo = U64_MAX, hi = 0;
@@ -683,11 +683,12 @@ void dprof_history_show(struct seq_file *m, bool brief)
 		   c->ends[DPROF_HIST_UNLOAD], c->expired, c->nospc);
 	for_each_possible_cpu(cpu)
 		hits += READ_ONCE(per_cpu_ptr(&dprof_stats, cpu)->cost[DPROF_HOOK_BP_HIT].hits);
-	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside a life or window, %llu ip out of range; %llu offsets a rep string instruction went through after its one trap (counted with it)\n",
+	seq_printf(m, "  hits: %llu recorded (%llu in sample windows), %llu dropped by history_max_hits, %llu outside a life or window, %llu ip out of range\n",
 		   hits, (u64)atomic64_read(&h->window),
 		   (u64)atomic64_read(&h->rate_dropped),
 		   (u64)atomic64_read(&h->outside_life),
-		   (u64)atomic64_read(&h->ip_out_of_range),
+		   (u64)atomic64_read(&h->ip_out_of_range));
+	seq_printf(m, "  rep strings: %llu watched offsets passed after the string's one trap (counted with it)\n",
 		   (u64)atomic64_read(&h->string_rest));
 	if (brief)
 		return;

@@ -111,9 +111,11 @@ void dprof_costs_show(struct seq_file *m, const struct dprof_cpu_stats *sum)
 			   per_k / 1000, per_k % 1000);
 	seq_printf(m, "  the timing itself: two get_cycles() with nothing between read %llu cycles apart, included in every figure below\n",
 		   dprof_timing_pair_ticks());
+	seq_printf(m, "  slow: timed calls over %u cycles (interrupted), left out of the averages\n",
+		   DPROF_COST_SLOW);
 	exact = dprof_test_exact_counts();
-	seq_printf(m, "  %-22s %12s %12s %10s %10s %14s %14s\n", "hook", "calls",
-		   "on targets", "avg cyc", "max cyc",
+	seq_printf(m, "  %-22s %12s %12s %10s %10s %8s %14s %14s\n", "hook",
+		   "calls", "on targets", "avg cyc", "max cyc", "slow",
 		   exact ? "insn other" : "~insn other",
 		   exact ? "insn target" : "~insn target");
 	for (h = 0; h < DPROF_NR_HOOKS; h++) {
@@ -124,17 +126,10 @@ void dprof_costs_show(struct seq_file *m, const struct dprof_cpu_stats *sum)
 			  c->timed - c->timed_hits, hook_budget(h, false));
 		insn_text(target, sizeof(target), c->hit_cycles, c->timed_hits,
 			  hook_budget(h, true));
-		seq_printf(m, "  %-22s %12llu %12llu %10llu %10llu %14s %14s\n",
+		seq_printf(m, "  %-22s %12llu %12llu %10llu %10llu %8llu %14s %14s\n",
 			   dprof_hook_names[h], c->calls, c->hits,
 			   c->timed ? div64_u64(c->cycles, c->timed) : 0,
-			   c->max_cycles, other, target);
+			   c->max_cycles, c->slow, other, target);
 	}
-	seq_printf(m, "  timed calls over %u cycles (interrupted: an interrupt, or under -icount the other vCPU's turn), left out of the averages:",
-		   DPROF_COST_SLOW);
-	for (h = 0; h < DPROF_NR_HOOKS; h++)
-		if (sum->cost[h].slow)
-			seq_printf(m, " %s %llu", dprof_hook_names[h],
-				   sum->cost[h].slow);
-	seq_putc(m, '\n');
 	show_parts(m, sum);
 }

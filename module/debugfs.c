@@ -163,7 +163,7 @@ static void show_cpu_row(struct seq_file *m, const char *label,
 }
 
 #define SCALED_NOTE \
-	": counts of objects are 1/track_one_in of the real ones, shares are not affected"
+	": object counts scaled"
 
 static unsigned int late_targets(void)
 {
@@ -296,9 +296,10 @@ static int status_show(struct seq_file *m, void *v)
 
 		dprof_target_all_stats(&unknown, &over, &too_large, &rescans,
 				       &retried);
-		seq_printf(m, "target=all: %u caches (%u created after load), %u beyond the limit of %d and %u of objects over %u bytes not profiled; %llu allocations from caches not yet seen, %u rescans\n",
+		seq_printf(m, "target=all: %u caches (%u created after load), %u beyond the limit of %d and %u of objects over %u bytes not profiled\n",
 			   dprof_nr_targets, late_targets(), over,
-			   DPROF_MAX_TARGETS, too_large, DPROF_MAX_OBJECT_SIZE,
+			   DPROF_MAX_TARGETS, too_large, DPROF_MAX_OBJECT_SIZE);
+		seq_printf(m, "  %llu allocations from caches not yet seen, %u rescans\n",
 			   unknown, rescans);
 		if (retried)
 			seq_printf(m, "  rescans that met a cache being destroyed: %u (walked again)\n",
@@ -317,10 +318,12 @@ static int status_show(struct seq_file *m, void *v)
 		   live, capacity, max_probe, pending);
 	dprof_track_stats(&one_in, &track_auto, &raises, &rate_raises,
 			  &max_rate, &swept, &sweeps, &owed);
-	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times (%u for the allocation rate, at most %u tracked per second per CPU), %llu entries dropped by %u sweeps of the set%s\n",
+	seq_printf(m, "track_one_in: %u (%s; by address hash%s); raised %u times (%u for the allocation rate, at most %u a second per CPU)\n",
 		   one_in, track_auto ? "adaptive" : "fixed",
 		   one_in > 1 ? SCALED_NOTE : "", raises, rate_raises,
-		   max_rate, swept, sweeps, owed ? SWEEP_OWED_NOTE : "");
+		   max_rate);
+	seq_printf(m, "  sweeps of the set: %u, %llu entries dropped%s\n",
+		   sweeps, swept, owed ? SWEEP_OWED_NOTE : "");
 	show_track_per_cache(m, one_in);
 	if (READ_ONCE(dprof_track_gate))
 		seq_printf(m, "track gate: the hooks test 1 in %u before looking a cache up; %u caches followed more closely (the low set, %u of %u bits) take the lookup on every call\n",

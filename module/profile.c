@@ -390,10 +390,9 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	counters_sum(&c);
 	seq_printf(m, "sampler: %s", dprof_sampler_names[dprof_sampling.sampler]);
 	if (share_basis() == DPROF_SHARE_OF_WINDOWS)
-		seq_printf(m, " (debug registers%s%s): samples are accesses; misses are not measured, estimate them from the histories (dprof-view)%s\n",
+		seq_printf(m, " (debug registers%s%s): accesses, not misses; loads and stores not told apart (dprof-view decodes them)\n",
 			   dprof_sampling.why ? "; " : "",
-			   dprof_sampling.why ? dprof_sampling.why : "",
-			   "; loads and stores are not told apart here (one read/write breakpoint per offset): dprof-view record decodes them from the instructions");
+			   dprof_sampling.why ? dprof_sampling.why : "");
 	else if (!dprof_sampler()->period_unit)
 		seq_printf(m, "%s%s\n", dprof_sampling.why ? ": " : "",
 			   dprof_sampling.why ? dprof_sampling.why : "");
@@ -446,7 +445,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 		seq_printf(m, "\n%u of %u types sampled; share: of the misses in all types, +- its 95%% interval (binomial); older: objects live before load (scan)\n",
 			   seen, nr);
 	else
-		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from three kinds of window: on objects older than a window and not in use, by type, the samples per window times the type's such objects; on old objects in use (the CPUs' registers held them lately), drawn by their use, the samples per window weighed by the draw (rho) times the type's old objects; and on objects picked at allocation, watched from there, the samples per window times the type's allocations (under target=all every one, counted by cache; with lives on, the histories, each watched from allocation to free or history_timeout_ms, stand for those ages and the old kinds start at the timeout); +- its 95%% interval (the windows and draws are the independent draws, not the samples; - with no window; <P%% when no window on the type saw an access, P its 95%% upper bound; a kind with one window takes the spread of that kind's windows on all types, pooled, and its degrees of freedom; +-? when no other type has two such windows, or no window sampled anything: then of the history samples); windows: sample windows opened on the type, all kinds; older: objects live before load (scan); old: its live objects older than a window (mean over time of the censuses); young: windows picked at allocation; picked: its allocations drawn (in proportion to its allocation rate); lives: its histories counted as lives\n",
+		seq_printf(m, "\n%u of %u types sampled; share: of the accesses in all types, estimated from sample windows and lives, +- 95%% over them (Documentation/debugfs.rst)\n",
 			   seen, nr);
 	seq_printf(m, "%-24s %10s %15s %10s %9s %9s  %s%s\n", "type", "samples",
 		   "share+-95%", "misses", hw ? "avg_lat" : "windows", "older",

@@ -499,13 +499,13 @@ void dprof_window_show(struct seq_file *m)
 {
 	const struct watch_stats *c = &dprof_watch_stats;
 
-	seq_printf(m, "sample windows: %llu full, %llu cut short by a free, %llu missed (freed before armed), %llu found no live object, %llu turns skipped after misses; %llu samples; sample_window_ms=%u%s\n",
+	seq_printf(m, "sample windows: %llu full, %llu cut short by a free, %llu missed (freed first), %llu found no live object; %llu samples; sample_window_ms=%u%s\n",
 		   c->windows_full, c->windows_cut, c->windows_missed,
-		   c->windows_no_object, c->windows_skipped,
+		   c->windows_no_object,
 		   (u64)atomic64_read(&dprof_watch_hits.window),
 		   dprof_watch_cfg.window_ms,
-		   dprof_watch_cfg.enabled ?
-		   ", taking turns with histories" : "");
+		   dprof_watch_cfg.enabled ? ", turns with histories" : "");
+	seq_printf(m, "  turns skipped after misses: %llu\n", c->windows_skipped);
 	seq_printf(m, "  young (picked at allocation): %llu windows, %llu gates no allocation took in history_wait_ms\n",
 		   c->windows_young, c->windows_unclaimed);
 	seq_printf(m, "  old (by type from a census of the live set every %u ms): %llu kept objects freed or young again at their turn; %u censuses, %u early\n",

@@ -96,7 +96,9 @@ step "guest console: a script's first line, 8 boots" scripts/test-vm-console.sh 
 #  6.1 only: test-workingset-truth (80-110 s, the guest's dprof-view
 #    reading millions of lives; the histories it reads are checked on
 #    both by test-histories-truth), test-diff-tcp, test-facts,
-#    test-profile-view, test-exports (whose files check-exports reads);
+#    test-profile-view, test-exports (whose files check-exports reads),
+#    test-views-width and test-record-cap (userspace's text and exit,
+#    not the kernel's: 19 s and 15 s);
 #  6.12 only: test-agreement (ten recordings, 55-100 s), test-handoff-truth;
 #  6.1 only: test-quiet-cpus (an idle CPU and the in-use tick, 31 s; its
 #    isolated CPU part in the production-host boot below);
@@ -107,7 +109,7 @@ step "guest selftests on 6.1" scripts/vm.sh -k 6.1 -t 1200 selftests/run.sh \
 step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 1200 selftests/run.sh \
 	-x test-all-types.sh -x test-workingset-truth.sh -x test-diff-tcp.sh \
 	-x test-facts.sh -x test-profile-view.sh -x test-exports.sh \
-	-x test-quiet-cpus.sh
+	-x test-quiet-cpus.sh -x test-views-width.sh -x test-record-cap.sh
 step "exports read by pprof and speedscope" scripts/check-exports.sh
 step "Debian packages: lintian, DKMS for 6.1 and 6.12, loaded in guests" scripts/check-deb.sh
 for k in 6.1 6.12; do

@@ -155,7 +155,8 @@ static const char *short_name(const char *name, char *buf, size_t width)
 		return name;
 	for (size_t i = 0; i < n; i++)
 		if (name[i] == '|') {
-			if (i <= width)
+			/* room for "|+NN more" within @width */
+			if (i + 9 <= width)
 				cut = i;
 			else
 				more++;
@@ -163,7 +164,7 @@ static const char *short_name(const char *name, char *buf, size_t width)
 	if (!cut)
 		return name;
 	more++;		/* the alternative the cut starts */
-	for (size_t i = cut + 1; i <= width && i < n; i++)
+	for (size_t i = cut + 1; i + 9 <= width && i < n; i++)
 		more -= name[i] == '|';
 	snprintf(buf, 512, "%.*s|+%zu more", (int)cut, name, more);
 	return buf;
