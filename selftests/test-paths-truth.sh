@@ -60,6 +60,14 @@ changes=$(awk '$2 == "=>" && $1 ~ /^[0-9]+$/' "$TMP/flow.txt")
 expect_eq "CPU-change edges" "$(echo "$changes" | grep -c .)" 1
 echo "$changes" | grep -q "thread_a \[dprof_sharing\] => thread_b \[dprof_sharing\]" ||
 	fail "the CPU change is not thread_a => thread_b: $changes"
+# The part around the change (the default; -H 0: the change's two ends
+# only) against the whole graph (--all), which begins at the allocator.
+nodes() { awk '$1 ~ /^[0-9]+$/ && ($2 == "access" || $2 == "alloc" || $2 == "free") { sub(/ \[.*/, "", $6); print $6 }' | sort | tr '\n' ' '; }
+expect_eq "functions at the change (-H 0)" \
+	"$(dprof-view flow -H 0 "$out" dprof_sharing | nodes)" "thread_a thread_b "
+dprof-view flow --all "$out" dprof_sharing | nodes | grep -q "sharing_obj_init" ||
+	fail "flow --all does not show the whole graph: $(dprof-view flow --all "$out" dprof_sharing | nodes)"
+echo "ok: flow shows the functions around the change, --all every one"
 dprof-view flow --dot "$out" dprof_sharing >"$TMP/flow.dot" || fail "flow --dot failed"
 # The mission's command line: ./dprof.data by default, a cache by a
 # prefix of its name, options after the operand.

@@ -107,6 +107,58 @@ void flow_build(struct flow *fl, const struct history_set *hs, int target,
 	}
 }
 
+/*
+ * Hops from each node to the nearest start along the edges (forward) or
+ * against them; SIZE_MAX where none is within @hops.  One hop a round,
+ * each round from the last one's distances (relaxing in place would run
+ * down a chain in one round): graphs are a few hundred edges.
+ */
+static void hops_from(const struct flow *fl, size_t *dist, unsigned int hops,
+		      bool forward)
+{
+	size_t *last = xmalloc((fl->nr_nodes + 1) * sizeof(*last));
+
+	for (unsigned int round = 0; round < hops; round++) {
+		memcpy(last, dist, fl->nr_nodes * sizeof(*last));
+		for (size_t i = 0; i < fl->nr_edges; i++) {
+			const struct flow_edge *e = &fl->edges[i];
+			size_t a = forward ? e->from : e->to;
+			size_t b = forward ? e->to : e->from;
+
+			if (last[a] != SIZE_MAX && last[a] + 1 < dist[b])
+				dist[b] = last[a] + 1;
+		}
+	}
+	free(last);
+}
+
+size_t flow_around_changes(const struct flow *fl, unsigned int hops,
+			   bool *keep_node, bool *keep_edge)
+{
+	size_t *before = xmalloc((fl->nr_nodes + 1) * sizeof(*before));
+	size_t *after = xmalloc((fl->nr_nodes + 1) * sizeof(*after));
+	size_t changes = 0;
+
+	for (size_t i = 0; i < fl->nr_nodes; i++)
+		before[i] = after[i] = SIZE_MAX;
+	for (size_t i = 0; i < fl->nr_edges; i++)
+		if (fl->edges[i].cpu_change) {
+			before[fl->edges[i].from] = 0;
+			after[fl->edges[i].to] = 0;
+			changes++;
+		}
+	hops_from(fl, before, hops, false);
+	hops_from(fl, after, hops, true);
+	for (size_t i = 0; i < fl->nr_nodes; i++)
+		keep_node[i] = before[i] != SIZE_MAX || after[i] != SIZE_MAX;
+	for (size_t i = 0; i < fl->nr_edges; i++)
+		keep_edge[i] = keep_node[fl->edges[i].from] &&
+			       keep_node[fl->edges[i].to];
+	free(before);
+	free(after);
+	return changes;
+}
+
 void flow_free(struct flow *fl)
 {
 	for (size_t i = 0; i < fl->nr_nodes; i++)

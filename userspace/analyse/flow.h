@@ -47,4 +47,15 @@ void flow_build(struct flow *fl, const struct history_set *hs, int target,
 		const struct ksyms *syms);
 void flow_free(struct flow *fl);
 
+/*
+ * The part of @fl around its CPU changes, as the thesis draws it (Figure
+ * 6-1: the few functions before and after the change): every node from
+ * which a CPU change's source is reached within @hops edges, or which a
+ * change's target reaches within @hops, and every edge between two such
+ * nodes.  Fills @keep_node (nr_nodes) and @keep_edge (nr_edges) and
+ * returns the number of CPU-change edges; 0 keeps nothing.
+ */
+size_t flow_around_changes(const struct flow *fl, unsigned int hops,
+			   bool *keep_node, bool *keep_edge);
+
 #endif

@@ -16,15 +16,32 @@
 #include "util.h"
 #include "view.h"
 
+#define FLOW_DEFAULT_HOPS 2
+
 struct flow_opts {
 	struct view_args a;
 	const char *cache, *svg;
 	int dot;
+	bool all;		/* the whole graph, not the part around changes */
+	long hops;
+};
+
+/* What is drawn: the whole graph, or the part around the CPU changes. */
+struct flow_shown {
+	bool *node, *edge;		/* drawn in text, DOT and SVG */
+	bool *around_node, *around_edge; /* the part around the changes */
+	size_t nodes, edges, changes;
+	bool all;
 };
 
 static const struct opt flow_own[] = {
 	{ 'd', "dot", NULL, 0, "Graphviz DOT instead of text" },
 	{ 'S', "svg", "FILE", 0, "render the graph to FILE with graphviz's dot" },
+	{ 'a', "all", NULL, 0,
+	  "the whole graph (default: the functions around\n"
+	  "each CPU change, as the thesis draws it)" },
+	{ 'H', "hops", "N", 0,
+	  "functions before and after a CPU change (default 2)" },
 	OPT_END,
 };
 
@@ -36,6 +53,11 @@ static int flow_option(void *ctx, int key, const char *arg)
 		o->dot = 1;
 	else if (key == 'S')
 		o->svg = arg;
+	else if (key == 'a')
+		o->all = true;
+	else if (key == 'H')
+		return opts_count("flow", "hops", arg, 0, &o->hops) ?
+		       EXIT_USAGE : 0;
 	else
 		return EXIT_USAGE;
 	return 0;
@@ -44,7 +66,7 @@ static int flow_option(void *ctx, int key, const char *arg)
 static const struct command_opts flow_cmd = {
 	.cmd = "flow",
 	.synopsis =
-	"usage: dprof-view flow [--dot|--json] [--svg FILE] [-o FILE] [RECORDING] CACHE\n"
+	"usage: dprof-view flow [--dot|--json] [--svg FILE] [--all | --hops N] [-o FILE] [RECORDING] CACHE\n"
 	"\n"
 	"The data flow graph of CACHE's objects: the functions they pass\n"
 	"through from allocation to free, merged over every complete object\n"
@@ -52,7 +74,15 @@ static const struct command_opts flow_cmd = {
 	"where the object changed CPU are bold and red; each node gives the\n"
 	"histories through it, the accesses made there and the share of them\n"
 	"that were estimated misses (transfers and invalidations, see\n"
-	"classify --help), by which nodes are shaded in DOT and SVG.\n",
+	"classify --help), by which nodes are shaded in DOT and SVG.\n"
+	"\n"
+	"By default text, DOT and SVG show the part of the graph around each\n"
+	"CPU change, as the DProf thesis draws skbuff's flow (Figure 6-1): the\n"
+	"functions that lead to a change within --hops edges, those the\n"
+	"object reaches within as many after it, and the edges between them;\n"
+	"--all shows every function (the whole graph when nothing changed\n"
+	"CPU).  --json always holds the whole graph, each node and edge with\n"
+	"\"around_change\".\n",
 	.sets = OPTS_JSON,
 	.own = flow_own,
 	.handle = flow_option,
@@ -72,6 +102,40 @@ static int parse_opts(int argc, char **argv, struct flow_opts *o)
 	}
 	o->cache = argv[argc - 1];
 	return view_input(&o->a.view, argc - first - 1, argv + first, "flow");
+}
+
+/*
+ * The part shown: around the changes (flow_around_changes()), or all of
+ * it with --all or when nothing changed CPU.  around_* keep the part for
+ * JSON, which lists everything.
+ */
+static void shown_build(struct flow_shown *sh, const struct flow *fl,
+			bool all, long hops)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->around_node = xcalloc(fl->nr_nodes + 1, sizeof(bool));
+	sh->around_edge = xcalloc(fl->nr_edges + 1, sizeof(bool));
+	sh->changes = flow_around_changes(fl, (unsigned int)hops,
+					  sh->around_node, sh->around_edge);
+	sh->all = all || !sh->changes;
+	sh->node = xcalloc(fl->nr_nodes + 1, sizeof(bool));
+	sh->edge = xcalloc(fl->nr_edges + 1, sizeof(bool));
+	for (size_t i = 0; i < fl->nr_nodes; i++) {
+		sh->node[i] = sh->all || sh->around_node[i];
+		sh->nodes += sh->node[i];
+	}
+	for (size_t i = 0; i < fl->nr_edges; i++) {
+		sh->edge[i] = sh->all || sh->around_edge[i];
+		sh->edges += sh->edge[i];
+	}
+}
+
+static void shown_free(struct flow_shown *sh)
+{
+	free(sh->node);
+	free(sh->edge);
+	free(sh->around_node);
+	free(sh->around_edge);
 }
 
 static double miss_rate(const struct flow_node *n)
@@ -96,23 +160,33 @@ static void dot_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void write_dot(FILE *out, const struct flow *fl, const char *cache)
+/* The title of text, DOT and SVG: what the graph is and how much of it. */
+static void title(char *buf, size_t len, const struct flow *fl,
+		  const char *cache, const struct flow_shown *sh)
+{
+	if (sh->all)
+		snprintf(buf, len, "%s: data flow over %llu complete histories, %zu functions%s",
+			 cache, (unsigned long long)fl->histories, fl->nr_nodes,
+			 sh->changes ? "" : ", no CPU change");
+	else
+		snprintf(buf, len, "%s: data flow over %llu complete histories, %zu of %zu functions around %zu CPU changes (--all: every one)",
+			 cache, (unsigned long long)fl->histories, sh->nodes,
+			 fl->nr_nodes, sh->changes);
+}
+
+static void write_dot(FILE *out, const struct flow *fl, const char *cache,
+		      const struct flow_shown *sh)
 {
 	uint64_t max = 1;
+	char head[512];
 
 	for (size_t i = 0; i < fl->nr_edges; i++)
-		if (fl->edges[i].histories > max)
+		if (sh->edge[i] && fl->edges[i].histories > max)
 			max = fl->edges[i].histories;
 	fprintf(out, "digraph dprof_flow {\n");
 	fprintf(out, "\tlabel=");
-	{
-		char title[512];
-
-		snprintf(title, sizeof(title),
-			 "%s: data flow over %llu histories (bold red: CPU change; darker: more estimated misses)",
-			 cache, (unsigned long long)fl->histories);
-		dot_str(out, title);
-	}
+	title(head, sizeof(head), fl, cache, sh);
+	dot_str(out, head);
 	fprintf(out, ";\n\tlabelloc=t;\n\trankdir=TB;\n");
 	fprintf(out, "\tnode [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n");
 	for (size_t i = 0; i < fl->nr_nodes; i++) {
@@ -122,12 +196,20 @@ static void write_dot(FILE *out, const struct flow *fl, const char *cache)
 		int green = 255 - (int)(miss_rate(n) * 120);
 		int blue = 255 - (int)(miss_rate(n) * 255);
 
-		if (n->role == FLOW_ACCESS)
+		if (!sh->node[i])
+			continue;
+		/* The misses where there are some: shading says the rest. */
+		if (n->role == FLOW_ACCESS && n->est_misses)
 			snprintf(label, sizeof(label),
 				 "%s\\n%llu histories, %llu accesses, %.0f%% est. misses",
 				 n->name, (unsigned long long)n->histories,
 				 (unsigned long long)n->accesses,
 				 100 * miss_rate(n));
+		else if (n->role == FLOW_ACCESS)
+			snprintf(label, sizeof(label),
+				 "%s\\n%llu histories, %llu accesses",
+				 n->name, (unsigned long long)n->histories,
+				 (unsigned long long)n->accesses);
 		else
 			snprintf(label, sizeof(label), "%s: %s\\n%llu histories",
 				 role_name(n->role), n->name,
@@ -145,6 +227,8 @@ static void write_dot(FILE *out, const struct flow *fl, const char *cache)
 		const struct flow_edge *e = &fl->edges[i];
 		double w = 1 + 4.0 * (double)e->histories / (double)max;
 
+		if (!sh->edge[i])
+			continue;
 		fprintf(out, "\tn%zu -> n%zu [label=\"%llu\", penwidth=%.1f%s];\n",
 			e->from, e->to, (unsigned long long)e->histories,
 			e->cpu_change ? w + 2 : w,
@@ -158,8 +242,8 @@ static void write_dot(FILE *out, const struct flow *fl, const char *cache)
  * text has no header: "FROM -> TO HISTORIES  NAME -> NAME", => where the
  * object changed CPU.
  */
-enum { FN_ID, FN_ROLE, FN_HISTORIES, FN_ACCESSES, FN_MISSES, FN_FUNCTION,
-       FN_N };
+enum { FN_ID, FN_ROLE, FN_HISTORIES, FN_ACCESSES, FN_MISSES, FN_AROUND,
+       FN_FUNCTION, FN_N };
 
 static const struct column node_cols[FN_N] = {
 	[FN_ID] = { "id", "id", 0, COL_UINT, 4 },
@@ -168,29 +252,37 @@ static const struct column node_cols[FN_N] = {
 	[FN_ACCESSES] = { "accesses", "accesses", 0, COL_UINT, 9 },
 	[FN_MISSES] = { "misses", "estimated_misses", 0, COL_PCT, 7, 0,
 			FN_ACCESSES },
+	[FN_AROUND] = { NULL, "around_change", 0, COL_BOOL },
 	[FN_FUNCTION] = { "function", "function", 0, COL_STR, 0, 2 },
 };
 
-enum { FE_FROM, FE_CHANGE, FE_TO, FE_HISTORIES, FE_NAMES, FE_N };
+enum { FE_FROM, FE_CHANGE, FE_TO, FE_HISTORIES, FE_AROUND, FE_NAMES, FE_N };
 
 static const struct column edge_cols[FE_N] = {
 	[FE_FROM] = { "", "from", 0, COL_UINT, 4 },
 	[FE_CHANGE] = { "", "cpu_change", 0, COL_BOOL },
 	[FE_TO] = { "", "to", 0, COL_UINT, -4 },
 	[FE_HISTORIES] = { "", "histories", 0, COL_UINT, 6 },
+	[FE_AROUND] = { NULL, "around_change", 0, COL_BOOL },
 	[FE_NAMES] = { "", NULL, 0, COL_STR, 0, 2 },
 };
 
-static void node_rows(const struct table *tab, const struct flow *fl)
+/* The rows shown (text), or every row with its around_change (JSON). */
+static void node_rows(const struct table *tab, const struct flow *fl,
+		      const struct flow_shown *sh, const bool *around)
 {
 	for (size_t i = 0; i < fl->nr_nodes; i++) {
 		const struct flow_node *n = &fl->nodes[i];
+
+		if (!sh->node[i])
+			continue;
 		struct cell c[FN_N] = {
 			[FN_ID] = { .u = i },
 			[FN_ROLE] = { .s = role_name(n->role) },
 			[FN_HISTORIES] = { .u = n->histories },
 			[FN_ACCESSES] = { .u = n->accesses },
 			[FN_MISSES] = { .u = n->est_misses },
+			[FN_AROUND] = { .u = around[i] },
 			[FN_FUNCTION] = { .s = n->name },
 		};
 
@@ -198,18 +290,23 @@ static void node_rows(const struct table *tab, const struct flow *fl)
 	}
 }
 
-static void edge_rows(const struct table *tab, const struct flow *fl)
+static void edge_rows(const struct table *tab, const struct flow *fl,
+		      const struct flow_shown *sh, const bool *around)
 {
 	char names[1100];
 
 	for (size_t i = 0; i < fl->nr_edges; i++) {
 		const struct flow_edge *e = &fl->edges[i];
 		const char *arrow = e->cpu_change ? "=>" : "->";
+
+		if (!sh->edge[i])
+			continue;
 		struct cell c[FE_N] = {
 			[FE_FROM] = { .u = e->from },
 			[FE_CHANGE] = { .u = e->cpu_change, .text = arrow },
 			[FE_TO] = { .u = e->to },
 			[FE_HISTORIES] = { .u = e->histories },
+			[FE_AROUND] = { .u = around[i] },
 			[FE_NAMES] = { .s = names },
 		};
 
@@ -219,8 +316,11 @@ static void edge_rows(const struct table *tab, const struct flow *fl)
 	}
 }
 
-static void write_text(FILE *out, const struct flow *fl, const char *cache)
+static void write_text(FILE *out, const struct flow *fl, const char *cache,
+		       const struct flow_shown *sh)
 {
+	char head[512];
+
 	struct table nodes = {
 		.cols = node_cols, .nr_cols = FN_N, .mode = TABLE_TEXT,
 		.out = out, .indent = "  ",
@@ -230,19 +330,21 @@ static void write_text(FILE *out, const struct flow *fl, const char *cache)
 		.out = out, .indent = "  ",
 	};
 
-	fprintf(out, "%s: data flow over %llu complete histories\n", cache,
-		(unsigned long long)fl->histories);
+	title(head, sizeof(head), fl, cache, sh);
+	fprintf(out, "%s\n", head);
 	fprintf(out, "nodes:\n");
 	table_header(&nodes);
-	node_rows(&nodes, fl);
+	node_rows(&nodes, fl, sh, sh->node);
 	fprintf(out, "edges (-> same CPU, => CPU change):\n");
-	edge_rows(&edges, fl);
+	edge_rows(&edges, fl, sh, sh->edge);
 	if (!fl->histories)
 		fprintf(out, "no complete histories of %s in this recording\n", cache);
 }
 
-static void write_json(FILE *out, const struct flow *fl, const char *cache)
+static void write_json(FILE *out, const struct flow *fl, const char *cache,
+		       const struct flow_shown *part)
 {
+	struct flow_shown all = *part;
 	struct json j;
 	struct table nodes = {
 		.cols = node_cols, .nr_cols = FN_N, .mode = TABLE_JSON,
@@ -257,19 +359,26 @@ static void write_json(FILE *out, const struct flow *fl, const char *cache)
 	json_object_begin(&j, NULL);
 	json_string(&j, "cache", cache);
 	json_uint(&j, "histories", fl->histories);
+	json_uint(&j, "cpu_changes", part->changes);
+	all.node = xmalloc((fl->nr_nodes + 1) * sizeof(bool));
+	all.edge = xmalloc((fl->nr_edges + 1) * sizeof(bool));
+	memset(all.node, 1, (fl->nr_nodes + 1) * sizeof(bool));
+	memset(all.edge, 1, (fl->nr_edges + 1) * sizeof(bool));
 	json_array_begin(&j, "nodes");
-	node_rows(&nodes, fl);
+	node_rows(&nodes, fl, &all, part->around_node);
 	json_array_end(&j);
 	json_array_begin(&j, "edges");
-	edge_rows(&edges, fl);
+	edge_rows(&edges, fl, &all, part->around_edge);
 	json_array_end(&j);
+	free(all.node);
+	free(all.edge);
 	json_object_end(&j);
 	json_finish(&j);
 }
 
 /* Render through graphviz's dot; a clear message when it is missing. */
 static int render_svg(const struct flow *fl, const char *cache,
-		      const char *path)
+		      const struct flow_shown *sh, const char *path)
 {
 	char cmd[4200];
 	FILE *p;
@@ -289,7 +398,7 @@ static int render_svg(const struct flow *fl, const char *cache,
 		errmsg("flow: cannot run dot: %s", strerror(errno));
 		return EXIT_FAIL;
 	}
-	write_dot(p, fl, cache);
+	write_dot(p, fl, cache, sh);
 	st = pclose(p);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		errmsg("flow: dot failed to render %s", path);
@@ -304,11 +413,13 @@ int cmd_flow(int argc, char **argv)
 	struct history_set hs;
 	struct recording r;
 	struct ksyms syms;
+	struct flow_shown sh;
 	struct flow fl;
 	FILE *out;
 	int ret, target;
 
 	memset(&o, 0, sizeof(o));
+	o.hops = FLOW_DEFAULT_HOPS;
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
@@ -325,14 +436,16 @@ int cmd_flow(int argc, char **argv)
 	histories_build(&hs, &r);
 	ksyms_load(&syms, r.kallsyms);
 	flow_build(&fl, &hs, target, &syms);
+	shown_build(&sh, &fl, o.all, o.hops);
 	if (o.svg)
-		ret = render_svg(&fl, o.cache, o.svg);
+		ret = render_svg(&fl, o.cache, &sh, o.svg);
 	if (o.a.view.json)
-		write_json(out, &fl, o.cache);
+		write_json(out, &fl, o.cache, &sh);
 	else if (o.dot)
-		write_dot(out, &fl, o.cache);
+		write_dot(out, &fl, o.cache, &sh);
 	else if (!o.svg)
-		write_text(out, &fl, o.cache);
+		write_text(out, &fl, o.cache, &sh);
+	shown_free(&sh);
 	if (view_close(out, &o.a.view) && !ret)
 		ret = EXIT_FAIL;
 	flow_free(&fl);
