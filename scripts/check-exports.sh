@@ -11,7 +11,8 @@
 #    left beside the trace;
 #  - profile --svg's heat map of the same recording: its labels against
 #    dprof_sharing's source (check-exports.py heatmap), rendered to PNG in
-#    Chromium (svg-to-png.js) beside it.
+#    Chromium (svg-to-png.js) beside it; it and flow --svg's graph with
+#    no text past the picture's edge (svg-fit.js, Chromium's fonts).
 # Run after the guest selftests; needs scripts/install-deps.sh's packages.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,6 +60,12 @@ for d in "$exports"/*/; do
 	NODE_PATH=$tools/npm/node_modules node "$top/scripts/svg-to-png.js" \
 		"$d/sharing-heatmap.svg" "$d/sharing-heatmap.png"
 	echo "heat map: $d/sharing-heatmap.png"
+	# No text past a picture's edge, with Chromium's fonts: the heat
+	# map, and the flow graph graphviz lays out from its own metrics.
+	"$top/build/dprof-view" flow --svg "$d/sharing-flow.svg" \
+		"$d/sharing.dprof" dprof_sharing
+	NODE_PATH=$tools/npm/node_modules node "$top/scripts/svg-fit.js" \
+		"$d/sharing-heatmap.svg" "$d/sharing-flow.svg"
 	tracks=$(python3 -c 'import json, sys
 print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"]
           if e["ph"] == "M" and e["name"] == "thread_name"))' "$d/sharing.json")

@@ -1,62 +1,60 @@
 #!/bin/sh
 # The demo, inside the guest: profile skbuff_head_cache while real UDP
-# traffic flows over loopback from a process on CPU 0 to one on CPU 1.
+# traffic flows over loopback from a process on CPU 0 to one on CPU 1,
+# then show the finding in one screen.  Every view's whole output goes
+# to /host/demo-full.txt, beside the recording; the screen shows the
+# one table of each view that tells the finding (scripts/demo.sh).
 set -e
-echo "== dprof demo on $(uname -r) with $(nproc) vCPUs (QEMU TCG: no IBS/PEBS; cycle counts are emulated)"
+rec=/host/skbuff.dprof
+full=/host/demo-full.txt
+: >"$full"
+# full TITLE CMD...: CMD's whole output into the full file, under TITLE.
+full() {
+	title=$1
+	shift
+	{ echo; echo "== $title"; "$@"; } >>"$full" 2>&1
+}
+echo "== dprof demo: Linux $(uname -r), $(nproc) vCPUs, QEMU TCG: no IBS or PEBS, so accesses are sampled by debug registers and misses estimated"
 modload /lib/modules/dprof/dprof.ko target=skbuff
-echo "== insmod dprof.ko target=skbuff; calibrated layout:"
-sed -n '/^targets:/,/^live objects/p' /sys/kernel/debug/dprof/status
-echo "== recording 3 s of UDP loopback traffic, sender on CPU 0, receiver on CPU 1"
-dprof-view record -o /host/skbuff.dprof -l "UDP loopback cpu0 -> cpu1" -- \
-	udp_flood -s 0 -r 1 -d 3 -l 256
+full "calibrated layout (status)" sed -n '/^targets:/,/^live objects/p' /sys/kernel/debug/dprof/status
+echo "== ran: insmod dprof.ko target=skbuff; dprof-view record -- udp_flood: UDP over loopback, sender on CPU 0, receiver on CPU 1, 3 s"
+dprof-view record --no-progress -o $rec -l "UDP loopback cpu0 -> cpu1" -- \
+	udp_flood -s 0 -r 1 -d 3 -l 256 2>&1 | grep -v "^dprof-view .*: objects are a sample"
+full "dprof-view info" dprof-view info $rec
+full "dprof-view objects (the address set)" dprof-view objects $rec
+full "dprof-view histories (object access histories, debug registers)" dprof-view histories $rec
+full "the data profile as dprof.ko prints it (/sys/kernel/debug/dprof/profile)" cat /sys/kernel/debug/dprof/profile
+full "dprof-view profile" dprof-view profile $rec
+full "dprof-view classify" dprof-view classify $rec
+full "dprof-view classify --combined" dprof-view classify --combined $rec
+full "dprof-view workingset" dprof-view workingset $rec
+full "dprof-view paths" dprof-view paths $rec
+full "dprof-view flow --all skbuff_head_cache" dprof-view flow --all $rec skbuff_head_cache
+full "dprof-view advise skbuff_head_cache" dprof-view advise $rec skbuff_head_cache
+full "history collection (/sys/kernel/debug/dprof/histories)" cat /sys/kernel/debug/dprof/histories
+full "the module's status" cat /sys/kernel/debug/dprof/status
+
 echo
-echo "== dprof-view info skbuff.dprof"
-dprof-view info /host/skbuff.dprof | sed '/^sections:/,$d'
+echo "== found: skbuffs built on CPU 0 are freed on CPU 1 (dprof-view objects)"
+dprof-view objects $rec 2>/dev/null | grep -E "^  (cpu|0|1) |freed on another CPU|lifetime"
 echo
-echo "== dprof-view objects skbuff.dprof  (the address set)"
-dprof-view objects /host/skbuff.dprof
+echo "== which lines move: sk_buff per cache line, from $(dprof-view classify $rec 2>/dev/null | sed -n 's/.*estimated from \([0-9]*\) complete histories.*/\1/p') object histories (dprof-view classify -L)"
+dprof-view classify -L $rec 2>/dev/null | sed -n '/per cache line/,/^$/p' | sed '1d;/^$/d;s/ *$//'
+echo "   handoff: the line goes to the other CPU in most lives (moved), with no invalidation: a hand-off, not sharing"
 echo
-echo "== dprof-view histories skbuff.dprof  (object access histories, debug registers)"
-dprof-view histories /host/skbuff.dprof | head -16
-echo "   ..."
-# A complete history allocated on CPU 0, freed on CPU 1, touched by both.
-id=$(dprof-view histories --script /host/skbuff.dprof | awk '
-$1 == "history" && $13 == "freed" && $15 == 1 && $7 == 0 && $9 == 1 { h[$2] = 1 }
-$1 == "access" && h[$2] { cpus[$2 "," $4] = 1; n[$2]++ }
-END { for (i in h) if (cpus[i ",0"] && cpus[i ",1"] && n[i] > best) { best = n[i]; id = i }
-      print id }')
-if [ -n "$id" ]; then
-	echo
-	echo "== dprof-view histories --id $id skbuff.dprof  (one skbuff from allocation to free)"
-	dprof-view histories --id "$id" /host/skbuff.dprof
-else
-	echo "(no complete history crossed from CPU 0 to CPU 1 in this run)"
-fi
+echo "== where in the code: the edges where an skbuff changes CPU, with the histories that took each (dprof-view flow; the picture below)"
+dprof-view flow -H 0 $rec skbuff_head_cache 2>/dev/null | grep -E "^ +[0-9]+ => " | sort -k4 -n -r
 echo
-echo "== the data profile as dprof.ko prints it (/sys/kernel/debug/dprof/profile)"
-cat /sys/kernel/debug/dprof/profile
+echo "== the hottest fields by sampled accesses (dprof-view profile; misses are estimated, not measured here)"
+dprof-view profile $rec 2>/dev/null >/tmp/demo-profile.txt
+grep -m1 "^  offset" /tmp/demo-profile.txt
+awk '/^  offset/ { on = 1; next } on && /^ +[0-9]/' /tmp/demo-profile.txt |
+	sort -k5 -n -r -s | head -n 8 | sort -k1 -n
 echo
-echo "== dprof-view profile skbuff.dprof  (fields named from the guest kernel's BTF)"
-dprof-view profile /host/skbuff.dprof
+echo "== cache footprint (dprof-view workingset)"
+dprof-view workingset $rec 2>/dev/null | grep -E "^(capacity|conflict):"
 echo
-echo "== dprof-view classify skbuff.dprof  (sharing and hand-offs per field and per cache line, estimated from the histories)"
-dprof-view classify /host/skbuff.dprof
-echo
-echo "== dprof-view classify --combined skbuff.dprof  (one whole life per line, put together from the histories)"
-dprof-view classify --combined /host/skbuff.dprof
-echo
-echo "== dprof-view workingset skbuff.dprof  (occupancy of the L1 data cache)"
-dprof-view workingset /host/skbuff.dprof
-echo
-echo "== dprof-view paths -n 1 skbuff.dprof  (histories merged by execution path)"
-dprof-view paths -n 1 /host/skbuff.dprof
-echo
-echo "== dprof-view advise skbuff.dprof skbuff_head_cache  (a field order from the histories, and its what-if)"
-dprof-view advise /host/skbuff.dprof skbuff_head_cache
-echo
-echo "== history collection (/sys/kernel/debug/dprof/histories)"
-cat /sys/kernel/debug/dprof/histories
-echo
-echo "== the module's own costs (/sys/kernel/debug/dprof/status)"
-sed -n '/^handler costs/,/^histories:/p' /sys/kernel/debug/dprof/status
+echo "== what dprof.ko cost (status: calls and cycles per hook; instructions are estimates outside -icount)"
+sed -n '/^  hook /,/^  perf:inuse-tick/p' /sys/kernel/debug/dprof/status | grep -v " 0 *0 *0 *0 "
+grep -m1 "^dropped" /sys/kernel/debug/dprof/status || true
 rmmod dprof

@@ -231,7 +231,7 @@ static const struct column field_cols[NR_FIELD_COLS] = {
 	[FC_OFFSET] = { "offset", "offset", 2, COL_UINT, 6 },
 	[FC_SIZE] = { "size", "size", 3, COL_UINT, 5 },
 	[FC_LINE] = { NULL, "cache_line", 4, COL_UINT },
-	[FC_FIELD] = { "field", "field", 5, COL_STR, -32, 2 },
+	[FC_FIELD] = { "field", "field", 5, COL_STR, -40, 2 },
 	[FC_SAMPLES] = { "samples", "samples", 6, COL_UINT, 9 },
 	[FC_SHARE] = { "share", "share", 7, COL_DOUBLE, 6 },
 	/*
@@ -404,7 +404,7 @@ static void field_cells(struct cell *c, struct profile_texts *x,
 	c[FC_SIZE].u = f->size;
 	c[FC_LINE].u = f->offset / PROFILE_LINE;
 	c[FC_FIELD].s = f->name;
-	c[FC_FIELD].text = short_name(f->name, x->name, 48);
+	c[FC_FIELD].text = short_name(f->name, x->name, 40);
 	c[FC_SAMPLES].u = f->samples;
 	field_share(c, x, p, t, f, ws);
 	c[FC_LOADS].u = f->loads;

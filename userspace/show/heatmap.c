@@ -15,6 +15,10 @@
 #define ROW_GAP 6
 #define LEFT 120		/* px for "line N" */
 #define FONT_W 6.1		/* px per character at font-size 10 */
+#define TITLE_FONT_W 8.6	/* px per character at font-size 14, bold */
+#define TYPE_HEAD 40		/* px above a type's first line: its title */
+#define TYPE_TAIL 18		/* px below its last line */
+#define LEGEND_H 54		/* px of the legend's two rows */
 
 static void add_box(struct heat_type *h, size_t *cap, uint32_t off,
 		    uint32_t size, const char *name, bool padding)
@@ -293,13 +297,14 @@ static double write_type(FILE *out, const struct profile *p,
 	xml_text(out, t->cache, 200);
 	fputs(": ", out);
 	xml_text(out, t->struct_name ? t->struct_name : "fields unnamed", 200);
-	fprintf(out, ", %u bytes, %u cache lines; shaded by %s of %llu samples%s</text>\n",
-		t->object_size, lines,
-		p->misses_measured ? "the L1 misses" : "the accesses",
+	fprintf(out, ", %u bytes, %u cache lines</text>\n", t->object_size,
+		lines);
+	fprintf(out, "<text x=\"4\" y=\"%.1f\" fill=\"#444\">shaded by %s of %llu samples%s</text>\n",
+		y + 30, p->misses_measured ? "the L1 misses" : "the accesses",
 		(unsigned long long)t->samples,
 		p->misses_measured ? "" :
 		" (misses not measured: est.)");
-	y += 26;
+	y += TYPE_HEAD;
 	for (uint32_t line = 0; line < lines; line++) {
 		double ly = y + line * (ROW_H + ROW_GAP);
 
@@ -323,7 +328,17 @@ static double write_type(FILE *out, const struct profile *p,
 			from = to;
 		}
 	}
-	return y + lines * (ROW_H + ROW_GAP) + 18;
+	return y + lines * (ROW_H + ROW_GAP) + TYPE_TAIL;
+}
+
+/* What the title of @h needs, at its font: the picture widens to it. */
+static double title_width(const struct heat_type *h)
+{
+	const struct profile_type *t = h->t;
+	const char *s = t->struct_name ? t->struct_name : "fields unnamed";
+
+	/* ": " and ", NNNN bytes, NN cache lines" */
+	return 4 + (strlen(t->cache) + strlen(s) + 32) * TITLE_FONT_W + 10;
 }
 
 static double write_legend(FILE *out, double y)
@@ -342,26 +357,33 @@ static double write_legend(FILE *out, double y)
 	}
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"18\" fill=\"#e8e8e8\" stroke=\"#555555\"/><text x=\"%d\" y=\"%.1f\">padding</text>\n",
 		LEFT + 500, y + 1, LEFT + 544, y + 14);
+	/* The labels' outlines on a row of their own, under the shades. */
+	y += 24;
+	fprintf(out, "<text x=\"4\" y=\"%.1f\">outlined by label:</text>\n", y + 14);
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"18\" fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%.1f\">true sharing</text>\n",
-		LEFT + 620, y + 1, label_color(CLASSIFY_TRUE_SHARING),
-		LEFT + 664, y + 14);
+		LEFT + 80, y + 1, label_color(CLASSIFY_TRUE_SHARING),
+		LEFT + 124, y + 14);
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"18\" fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%.1f\">false sharing</text>\n",
-		LEFT + 760, y + 1, label_color(CLASSIFY_FALSE_SHARING),
-		LEFT + 804, y + 14);
+		LEFT + 240, y + 1, label_color(CLASSIFY_FALSE_SHARING),
+		LEFT + 284, y + 14);
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"18\" fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%.1f\">handoff</text>\n",
-		LEFT + 900, y + 1, label_color(CLASSIFY_HANDOFF),
-		LEFT + 944, y + 14);
+		LEFT + 400, y + 1, label_color(CLASSIFY_HANDOFF),
+		LEFT + 444, y + 14);
 	return y + 30;
 }
 
 void heat_write_svg(FILE *out, const struct profile *p,
 		    const struct heat_type *h, size_t n)
 {
-	double height = 40, width = LEFT + HEAT_LINE * BYTE_W + 10, y;
+	double height = 4 + LEGEND_H, width = LEFT + HEAT_LINE * BYTE_W + 10, y;
 
-	for (size_t i = 0; i < n; i++)
-		height += 44 + (h[i].t->object_size + HEAT_LINE - 1) /
-			  HEAT_LINE * (ROW_H + ROW_GAP);
+	for (size_t i = 0; i < n; i++) {
+		height += TYPE_HEAD + TYPE_TAIL +
+			  (h[i].t->object_size + HEAT_LINE - 1) / HEAT_LINE *
+			  (ROW_H + ROW_GAP);
+		if (title_width(&h[i]) > width)
+			width = title_width(&h[i]);
+	}
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"monospace\" font-size=\"10\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
