@@ -23,6 +23,8 @@
 #include "recfile.h"
 #include "sysinfo.h"
 #include "options.h"
+#include "loader.h"
+#include "modparams.h"
 #include "util.h"
 #include "view.h"
 
@@ -32,6 +34,8 @@
 #define COMMAND_GRACE_S 5		/* SIGTERM to SIGKILL, the workload */
 
 enum progress_mode { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
+
+#define RECORD_MAX_LOAD 32	/* -e and -p options, each */
 
 struct record_opts {
 	const char *output;
@@ -44,6 +48,10 @@ struct record_opts {
 	unsigned long until_covered;	/* --until covered=N; 0: no goal */
 	bool until_decided;		/* --until decided[=TYPE] */
 	const char *decided_type;	/* TYPE, or NULL: every target */
+	/* -e CACHE, -p PARAM=VALUE, --module FILE: load dprof.ko first */
+	const char *events[RECORD_MAX_LOAD], *params[RECORD_MAX_LOAD];
+	size_t nr_events, nr_params;
+	const char *module;
 };
 
 /* With a goal and no -d, recording stops after this many seconds. */
@@ -110,10 +118,19 @@ static bool is_number(const char *s)
 
 enum {
 	OPT_WORK = OPT_LONG, OPT_LOAD, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_UNTIL,
+	OPT_UNTIL, OPT_MODULE,
 };
 
 static const struct opt record_own[] = {
+	{ 'e', "event", "CACHE", 0,
+	  "load dprof.ko with target=CACHE first (repeatable:\n"
+	  "the caches together; all: every cache) and unload\n"
+	  "it at the end, as perf record -e" },
+	{ 'p', "param", "NAME=VALUE", 0,
+	  "another module parameter for that load (repeatable;\n"
+	  "modinfo dprof lists them)" },
+	{ OPT_MODULE, "module", "FILE", 0,
+	  "load FILE (as insmod) instead of modprobe dprof" },
 	{ 'o', "output", "FILE", 0,
 	  "recording to write (default " VIEW_DEFAULT_RECORDING ")" },
 	{ 'd', "duration", "TIME", 0, "stop after TIME (e.g. 10, 2.5s, 500ms)" },
@@ -148,6 +165,20 @@ static int record_option(void *ctx, int key, const char *arg)
 	struct record_opts *o = ctx;
 
 	switch (key) {
+	case 'e':
+	case 'p':
+		if ((key == 'e' ? o->nr_events : o->nr_params) == RECORD_MAX_LOAD) {
+			errmsg("record: at most %d -%c", RECORD_MAX_LOAD, key);
+			return EXIT_USAGE;
+		}
+		if (key == 'e')
+			o->events[o->nr_events++] = arg;
+		else
+			o->params[o->nr_params++] = arg;
+		return 0;
+	case OPT_MODULE:
+		o->module = arg;
+		return 0;
 	case 'd':
 		if (!parse_duration(arg, &o->duration) || o->duration <= 0) {
 			errmsg("record: bad duration '%s' (e.g. 10, 2.5s, 500ms)",
@@ -216,14 +247,18 @@ static int record_option(void *ctx, int key, const char *arg)
 static const struct command_opts record_cmd = {
 	.cmd = "record",
 	.synopsis =
-	"usage: dprof-view record [-o FILE] [-d DURATION] [-l LABEL] [--work N|@FILE]\n"
+	"usage: dprof-view record [-e CACHE]... [-p NAME=VALUE]... [--module FILE]\n"
+	"                         [-o FILE] [-d DURATION] [-l LABEL] [--work N|@FILE]\n"
 	"                         [--load L] [--until covered=N|decided[=TYPE]]\n"
 	"                         [-- COMMAND [ARGS...]]\n"
 	"\n"
 	"Drain dprof.ko's rings into a recording until DURATION passes, COMMAND\n"
 	"exits, the --until goal is met, or SIGINT/SIGTERM arrives.  The file also\n"
 	"holds the kernel release, CPU caches, targets, /proc/kallsyms, the\n"
-	"kernel's BTF and the history plans (which offsets were to be watched).\n",
+	"kernel's BTF and the history plans (which offsets were to be watched).\n"
+	"With -e (and -p, --module) record loads dprof.ko itself, says with which\n"
+	"parameters, and unloads it at the end; without them it records from the\n"
+	"module already loaded (insmod dprof.ko target=...).\n",
 	.epilogue =
 	"Environment: DPROF_DEBUGFS (default /sys/kernel/debug/dprof), DPROF_SYSFS,\n"
 	"DPROF_PROCFS redirect where the module and system files are read.\n",
@@ -1052,59 +1087,132 @@ static int finish(struct record_state *st, double elapsed)
 	return work_failed;
 }
 
-int cmd_record(int argc, char **argv)
+/* Drain into the recording, the workload run, until the end. */
+static int record_run(struct record_state *st)
 {
-	struct record_state st = { .events_fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char path[600];
 	double elapsed = 0;
 	int ret;
 
-	ret = parse_record_opts(argc, argv, &st.opts);
-	if (ret)
-		return ret;
-	sys_path(st.debugfs, sizeof(st.debugfs), "DPROF_DEBUGFS",
+	sys_path(st->debugfs, sizeof(st->debugfs), "DPROF_DEBUGFS",
 		 "/sys/kernel/debug/dprof", NULL);
-	ret = check_module(&st);
+	ret = check_module(st);
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/%s", st.debugfs, DPROF_FILE_EVENTS);
-	st.events_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (st.events_fd < 0) {
+	snprintf(path, sizeof(path), "%s/%s", st->debugfs, DPROF_FILE_EVENTS);
+	st->events_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (st->events_fd < 0) {
 		errmsg("record: cannot open %s: %s%s", path, strerror(errno),
 		       errno == EBUSY ? " (another reader is draining it)" : "");
 		return EXIT_FAIL;
 	}
-	st.lost_at_start = read_dropped(&st);
-	if (rec_writer_open(&st.out, st.opts.output)) {
-		errmsg("record: cannot write %s: %s", st.opts.output,
+	st->lost_at_start = read_dropped(st);
+	if (rec_writer_open(&st->out, st->opts.output)) {
+		errmsg("record: cannot write %s: %s", st->opts.output,
 		       strerror(errno));
-		close(st.events_fd);
+		close(st->events_fd);
 		return EXIT_FAIL;
 	}
-	st.chunk = xmalloc(DRAIN_CHUNK);
-	ret = write_header_sections(&st);
+	st->chunk = xmalloc(DRAIN_CHUNK);
+	ret = write_header_sections(st);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!ret && st.opts.command)
-		ret = start_command(&st);
+	if (!ret && st->opts.command)
+		ret = start_command(st);
 	if (!ret)
-		ret = record_loop(&st, &elapsed);
-	if (st.child > 0)
-		reap_command(&st);
+		ret = record_loop(st, &elapsed);
+	if (st->child > 0)
+		reap_command(st);
 	if (!ret)
-		ret = finish(&st, elapsed);
+		ret = finish(st, elapsed);
 	else
-		rec_writer_close(&st.out);
-	close(st.events_fd);
-	free(st.chunk);
-	free(st.kallsyms);
-	free(st.trap_ips);
-	if (!ret && st.opts.command && !st.child_told &&
-	    WIFEXITED(st.child_status) && WEXITSTATUS(st.child_status)) {
+		rec_writer_close(&st->out);
+	close(st->events_fd);
+	free(st->chunk);
+	free(st->kallsyms);
+	free(st->trap_ips);
+	if (!ret && st->opts.command && !st->child_told &&
+	    WIFEXITED(st->child_status) && WEXITSTATUS(st->child_status)) {
 		errmsg("record: '%s' exited with status %d",
-		       st.opts.command[0], WEXITSTATUS(st.child_status));
+		       st->opts.command[0], WEXITSTATUS(st->child_status));
 		return EXIT_FAIL;
+	}
+	return ret;
+}
+
+/*
+ * -e, -p, --module: dprof.ko loaded with target= the -e caches and the
+ * -p parameters, completed as dprof-view load completes them.
+ */
+static int load_for_record(const struct record_opts *o)
+{
+	struct mod_params p = { .nr = 0 };
+	char err[512], word[1024], *params;
+	size_t len = 0;
+	int ret = 0;
+
+	if (loader_loaded()) {
+		errmsg("record: dprof is loaded already, and -e, -p or --module load it; rmmod dprof, or record without them");
+		return EXIT_FAIL;
+	}
+	if (o->nr_events) {
+		len = (size_t)snprintf(word, sizeof(word), "target=");
+		for (size_t i = 0; i < o->nr_events && len < sizeof(word); i++)
+			len += (size_t)snprintf(word + len, sizeof(word) - len,
+						"%s%s", i ? "," : "",
+						o->events[i]);
+		if (len >= sizeof(word) || modparams_add(&p, word, err,
+							 sizeof(err))) {
+			errmsg("record: -e: %s", len >= sizeof(word) ?
+			       "the caches' names are too long" : err);
+			ret = EXIT_USAGE;
+		}
+	}
+	for (size_t i = 0; i < o->nr_params && !ret; i++)
+		if (modparams_add(&p, o->params[i], err, sizeof(err))) {
+			errmsg("record: -p %s: %s", o->params[i], err);
+			ret = EXIT_USAGE;
+		}
+	if (!ret && !modparams_get(&p, "target")) {
+		errmsg("record: -p or --module without a target: name the caches with -e CACHE (or -e all)");
+		ret = EXIT_USAGE;
+	}
+	if (!ret)
+		ret = loader_complete(&p, "record");
+	if (!ret)
+		ret = loader_load(o->module, &p, "record");
+	if (!ret) {
+		params = modparams_join(&p);
+		fprintf(stderr, "[ dprof-view record: loaded %s: %s ]\n",
+			o->module ? o->module : "dprof (modprobe)", params);
+		free(params);
+	}
+	modparams_free(&p);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_state st = { .events_fd = -1 };
+	bool load = false;
+	int ret;
+
+	ret = parse_record_opts(argc, argv, &st.opts);
+	if (ret)
+		return ret;
+	load = st.opts.nr_events || st.opts.nr_params || st.opts.module;
+	if (load) {
+		ret = load_for_record(&st.opts);
+		if (ret)
+			return ret;
+	}
+	ret = record_run(&st);
+	if (load) {
+		if (loader_unload("record"))
+			ret = ret ? ret : EXIT_FAIL;
+		else
+			fprintf(stderr, "[ dprof-view record: unloaded dprof ]\n");
 	}
 	return ret;
 }
