@@ -69,6 +69,8 @@ step() {
 $(echo "$why" | sed 's/^/    /')"
 	fi
 	secs=$(($(date +%s) - t0))
+	# For scripts/evaluation.py: what the step was, how it went.
+	printf '%s\n%s\n%s\n' "$name" "$verdict" "$secs" >"$log.step"
 	echo "=== $name: $verdict (${secs} s)"
 	times="$times
 $(printf '%6d s  %-6s %s' "$secs" "$verdict" "$name")"
@@ -147,5 +149,7 @@ step "advise: the layout loop closed on 6.12 (dprof and the referee)" \
 echo "=== each step's time$times"
 [ -z "$failed_names" ] || echo "=== failed:$failed_names"
 echo "make check took $(($(date +%s) - start)) s"
+git -C "$top" rev-parse --short HEAD >"$logs/commit" 2>/dev/null || true
+echo $(($(date +%s) - start)) >"$logs/seconds"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
