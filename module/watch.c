@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The watch and its debug registers (see watch.h): the watched object's
- * fields and state word, its breakpoints on every watched CPU, CPU
- * hotplug, and the kick that wakes the collector.  Everything that arms
+ * fields and state word, its breakpoints on every watched CPU and CPU
+ * hotplug (the kick that wakes the collector is kick.c's, what
+ * "histories" prints of the registers watchshow.c's).  Everything that arms
  * or disarms goes through dprof_watch_publish(), dprof_watch_arm() and
  * dprof_watch_disarm(), which also count what it costs.
  *
@@ -49,15 +50,11 @@
 #include <linux/perf_event.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpu.h>
-#include <linux/irq_work.h>
 #include <linux/smp.h>
-#include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
-#include <linux/wait.h>
 #include <linux/timex.h>
-#include <linux/seq_file.h>
 #include "uapi/dprof.h"
 #include "watch.h"
 #include "own.h"
@@ -105,33 +102,6 @@ module_param(watch_slots, uint, 0444);
 MODULE_PARM_DESC(watch_slots,
 		 "Debug registers dprof may hold on each CPU, 1..4, one offset of an object each (default 0: every one free at load but one, left for gdb, ptrace and perf)");
 
-/* ---- the kick ---------------------------------------------------------- */
-
-static DECLARE_WAIT_QUEUE_HEAD(kick_wq);
-static bool kicked;
-
-static void kick_fn(struct irq_work *w)
-{
-	WRITE_ONCE(kicked, true);
-	wake_up(&kick_wq);
-}
-
-/* Static: the hooks can kick before the set-up and after the teardown. */
-static struct irq_work kick_work = IRQ_WORK_INIT(kick_fn);
-
-void dprof_watch_kick(void)
-{
-	irq_work_queue(&kick_work);
-}
-
-/* The collector's sleep: until a kick, a stop, or @timeout jiffies. */
-void dprof_watch_wait(unsigned long timeout)
-{
-	wait_event_interruptible_timeout(kick_wq, READ_ONCE(kicked) ||
-					 kthread_should_stop(), timeout);
-	WRITE_ONCE(kicked, false);
-}
-
 static void sync_wait(unsigned int cpu);
 
 /*
@@ -144,7 +114,7 @@ void dprof_watch_sync(void)
 {
 	unsigned int cpu;
 
-	irq_work_sync(&kick_work);
+	dprof_kick_sync();
 	for_each_possible_cpu(cpu)
 		sync_wait(cpu);
 	/* A handler that cleared its flag may still be returning. */
@@ -667,80 +637,26 @@ void dprof_watch_disarm(void)
 	dprof_watch_stats.disarm_cycles += get_cycles() - start;
 }
 
-/* The registers, the limits and the costs of arming and of the handler. */
-void dprof_watch_show(struct seq_file *m)
+/* What dprof_watch_show() prints of the registers (watchshow.c). */
+void dprof_watch_regs(struct watch_regs *r)
 {
-	const struct dprof_history_config *cfg = &dprof_watch_cfg;
-	const struct watch_stats *c = &dprof_watch_stats;
-	struct dprof_cpu_stats sum = {};
-	const struct dprof_cost *hit = &sum.cost[DPROF_HOOK_BP_HIT];
-	u64 per_k = dprof_ticks_per_kinsn(), traps, first_ns, now_ns;
-	u64 rewritten = 0, moved = 0, stale = 0;
-	u64 here_arms = 0, here_cycles = 0, here_max = 0;
-	unsigned int watched = 0;
 	int cpu;
 
+	memset(r, 0, sizeof(*r));
+	r->held = nr_bps;
+	r->free_at_load = free_at_load;
+	r->slots = watch_slots;
+	r->online = num_online_cpus();
 	for_each_possible_cpu(cpu) {
 		const struct watch_cpu *wc = per_cpu_ptr(&watch_cpu, cpu);
 
-		dprof_stats_sum(&sum, cpu);
-		rewritten += READ_ONCE(wc->rewritten);
-		moved += READ_ONCE(wc->moved);
-		stale += READ_ONCE(wc->stale);
-		here_arms += READ_ONCE(wc->here_arms);
-		here_cycles += READ_ONCE(wc->here_cycles);
-		here_max = max(here_max, READ_ONCE(wc->here_max_cycles));
+		r->rewritten += READ_ONCE(wc->rewritten);
+		r->moved += READ_ONCE(wc->moved);
+		r->stale += READ_ONCE(wc->stale);
+		r->here_arms += READ_ONCE(wc->here_arms);
+		r->here_cycles += READ_ONCE(wc->here_cycles);
+		r->here_max = max(r->here_max, READ_ONCE(wc->here_max_cycles));
 	}
-	first_ns = dprof_watch_first_arm_ns();
-	now_ns = watch_now_ns();
 	for_each_online_cpu(cpu)
-		watched += dprof_cpu_watched(cpu);
-	seq_printf(m, "  debug registers: %u of 4 held (%u free at load, watch_slots=%u%s), length %u, on %u of %u CPUs online (the others isolated)\n",
-		   nr_bps, free_at_load, watch_slots,
-		   watch_slots ? "" : ": all free but one", cfg->len,
-		   watched, num_online_cpus());
-	seq_printf(m, "  registers: %llu found moved by perf, %llu rewritten behind dprof (set again, the watch flagged), %llu traps on an address no longer watched\n",
-		   moved, rewritten, stale);
-	seq_printf(m, "  limits: history_max_arms=%u/s history_max_hits=%u/s history_timeout_ms=%u history_wait_ms=%u, 1 object watched at a time\n",
-		   cfg->max_arms, cfg->max_hits, cfg->timeout_ms, cfg->wait_ms);
-	traps = atomic64_read(&dprof_watch_hits.traps);
-	seq_printf(m, "  traps: %llu", traps);
-	if (first_ns && now_ns > first_ns)
-		seq_printf(m, " (%llu per second since the first arm)",
-			   div64_u64(traps * NSEC_PER_SEC, now_ns - first_ns));
-	seq_printf(m, "; watch_max_traps=%u/s%s: %llu turns put off, by %llu ms in all\n",
-		   cfg->max_traps, cfg->max_traps ? "" : " (no bound)",
-		   c->rests, div_u64(c->rest_ns, NSEC_PER_MSEC));
-	/* Only the kinds that ran: an average of none is no figure. */
-	seq_puts(m, "  costs in cycles:");
-	if (hit->timed)
-		seq_printf(m, " hit %llu avg, %llu max (%llu hits);",
-			   div64_u64(hit->cycles, hit->timed),
-			   hit->max_cycles, hit->calls);
-	if (here_arms)
-		seq_printf(m, " arm at allocation %llu avg, %llu max (%llu);",
-			   div64_u64(here_cycles, here_arms), here_max,
-			   here_arms);
-	if (c->arms)
-		seq_printf(m, " arm by the collector %llu avg, %llu max (%llu);",
-			   div64_u64(c->arm_cycles, c->arms),
-			   c->arm_max_cycles, c->arms);
-	if (c->disarms)
-		seq_printf(m, " disarm %llu avg (%llu)",
-			   div64_u64(c->disarm_cycles, c->disarms),
-			   c->disarms);
-	if (!hit->timed && !here_arms && !c->arms && !c->disarms)
-		seq_puts(m, " none yet");
-	seq_putc(m, '\n');
-	/*
-	 * An arm or disarm is process context (the collector thread): it
-	 * takes every CPU's registers with IPIs, so its instructions are
-	 * spread over the CPUs; these count the thread's own wait too.
-	 */
-	if (per_k && c->arms && c->disarms)
-		seq_printf(m, "  costs in instructions: arm %llu, disarm %llu per call (the collector thread, IPIs and waits included; cycles / %llu.%03llu)\n",
-			   div64_u64(c->arm_cycles * 1000, c->arms * per_k),
-			   div64_u64(c->disarm_cycles * 1000,
-				     c->disarms * per_k),
-			   per_k / 1000, per_k % 1000);
+		r->watched += dprof_cpu_watched(cpu);
 }

@@ -267,10 +267,25 @@ void dprof_pick_name(int target);
 int dprof_pick_take_name(void);
 void dprof_pick_open(int target);
 void dprof_pick_close(void);
+void dprof_watch_sync(void);
+
+/* ---- kick.c -------------------------------------------------------------- */
 /* Wakes the collector (any context); its sleep, at most @timeout jiffies. */
 void dprof_watch_kick(void);
 void dprof_watch_wait(unsigned long timeout);
-void dprof_watch_sync(void);
+/* No kick queued or running after it (dprof_watch_sync()). */
+void dprof_kick_sync(void);
+
+/* ---- watchshow.c --------------------------------------------------------- */
+/* The registers and the costs of arming, racily summed (watch.c). */
+struct watch_regs {
+	unsigned int held, free_at_load, slots, watched, online;
+	u64 rewritten, moved, stale;
+	u64 here_arms, here_cycles, here_max;	/* arms at an allocation */
+};
+
+void dprof_watch_regs(struct watch_regs *r);
+/* The registers, the limits, the traps and the costs, for "histories". */
 void dprof_watch_show(struct seq_file *m);
 
 /* ---- window.c ----------------------------------------------------------- */

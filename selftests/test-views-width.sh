@@ -14,7 +14,7 @@ check_width() {
 	local what=$1
 	shift
 	"$@" >"$TMP/view.txt" 2>&1 || fail "$what failed: $(head -n 3 "$TMP/view.txt")"
-	wide=$(awk 'length > 160 { n++; if (!w) w = NR ": " length " columns: " substr($0, 1, 100) }
+	wide=$(awk 'length > 160 { n++; if (!w) w = NR ": " length " columns: " substr($0, 1, 200) }
 		END { if (n) print n " lines, first " w }' "$TMP/view.txt")
 	[ -z "$wide" ] || { echo "wide: $what: $wide"; bad=$((bad + 1)); }
 	checked=$((checked + 1))

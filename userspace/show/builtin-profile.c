@@ -161,8 +161,23 @@ static const char *short_name(const char *name, char *buf, size_t width)
 			else
 				more++;
 		}
-	if (!cut)
-		return name;
+	if (!cut) {
+		/* The first alternative alone is too long: keep its end. */
+		size_t first = strcspn(name, "|"), keep;
+
+		more = 0;
+		for (size_t i = first; i < n; i++)
+			more += name[i] == '|';
+		keep = width - (more ? 9 : 0) - 2;
+		if (first <= keep)
+			keep = first;
+		snprintf(buf, 512, "..%.*s%s", (int)keep, name + first - keep,
+			 more ? "|+" : "");
+		if (more)
+			snprintf(buf + strlen(buf), 512 - strlen(buf), "%zu more",
+				 more);
+		return buf;
+	}
 	more++;		/* the alternative the cut starts */
 	for (size_t i = cut + 1; i + 9 <= width && i < n; i++)
 		more -= name[i] == '|';
@@ -257,8 +272,23 @@ static const struct column field_cols[NR_FIELD_COLS] = {
 /* Text the cells point into. */
 struct profile_texts {
 	char share[16], half[16], latency[32], name[512], sym[160];
-	char bounce[96], type_name[160], fit[32], type_half[16];
+	char bounce[96], type_name[160], fit[32], type_half[16], top[48];
 };
+
+#define TOP_WIDTH 36		/* the top function's text: 160 columns */
+
+/* "function+0xoff" within TOP_WIDTH: the name's middle gives way. */
+static const char *top_text(const char *sym, char *buf, size_t len)
+{
+	const char *plus = strrchr(sym, '+');
+	size_t n = strlen(sym), tail = plus ? n - (size_t)(plus - sym) : 0;
+
+	if (n <= TOP_WIDTH || tail + 12 > TOP_WIDTH)
+		return sym;
+	snprintf(buf, len, "%.*s..%s", (int)(TOP_WIDTH - tail - 2), sym,
+		 sym + n - tail);
+	return buf;
+}
 
 /*
  * Misses are measured or not (then null, "est."); the average latency is
@@ -412,9 +442,11 @@ static void field_cells(struct cell *c, struct profile_texts *x,
 	misses_cells(&c[FC_MISSES], &c[FC_LATENCY], p, f->misses,
 		     f->latency_sum, f->lat_misses, x);
 	c[FC_TOP].absent = !f->top_ip;
-	if (f->top_ip)
+	if (f->top_ip) {
 		c[FC_TOP].s = ksyms_format(syms, f->top_ip, x->sym,
 					   sizeof(x->sym));
+		c[FC_TOP].text = top_text(c[FC_TOP].s, x->top, sizeof(x->top));
+	}
 }
 
 /*
