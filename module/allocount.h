@@ -66,7 +66,7 @@ u64 dprof_alloc_count(unsigned int t, const u16 *owners, bool *exact);
  * half by those and half by them times the spread of the type's lives
  * so far (the default, plan.c, dprof_plan_life_spread()); or by the any
  * gate (the first allocation after an instant, whatever its cache)
- * (design.rst, "Types drawn from the counters").
+ * (design.rst, "Lives").
  */
 enum dprof_draw_rule {
 	DPROF_DRAW_GATE,

@@ -15,7 +15,7 @@
 #   and a share with its interval, and so is TCP or TCPv6: every request
 #   allocates and touches two of them on both CPUs.  The sockets come
 #   right after other objects of the same request, which the any gate
-#   seldom draws (design.rst, "Types drawn from the counters"): at
+#   seldom draws (design.rst, "Lives"): at
 #   pick_types=gate neither was in the top 16 in seven runs on 6.12; at
 #   the default, rate, both were in the top 3 in seven of seven;
 # - Little's law: ab keeps C connections open, Apache serves them at X
