@@ -34,7 +34,7 @@ fi
 load_mod dprof target=skbuff $histories
 head -n 2 $DPROF_DIR/profile
 if [ $have_ibs -eq 0 ] && [ $have_pebs -eq 0 ]; then
-	grep -q "^sampler: watch .*misses are not measured" $DPROF_DIR/profile ||
+	grep -q "^sampler: watch .*accesses, not misses" $DPROF_DIR/profile ||
 		fail "auto did not fall back to watch with a note on misses"
 	echo "ok: auto picked the watch sampler and says misses are estimated"
 fi
