@@ -31,7 +31,7 @@ void *dprof_facts_build(size_t *len)
 	f->target_size = sizeof(*tf);
 	f->nr_targets = nr;
 	f->flags = dprof_target_all ? DPROF_FACTS_TARGET_ALL : 0;
-	f->sampler = dprof_sampling.sampler;
+	f->sampler = dprof_sampler()->id;
 	f->track_base_shift = base_shift;
 	tf = (struct dprof_target_fact *)(f + 1);
 	for (t = 0; t < nr; t++) {

@@ -132,9 +132,9 @@ ssize_t dprof_sample_inject(const char __user *ubuf, size_t len)
 	char *text, *cur, *line;
 	int ret = 0;
 
-	if (dprof_sampling.sampler != DPROF_SAMPLER_INJECT) {
+	if (dprof_sampler()->id != DPROF_SAMPLER_INJECT) {
 		pr_err_ratelimited("inject: the module was loaded with sampler=%s; samples are injected with sampler=inject only\n",
-				   dprof_sampler_names[dprof_sampling.sampler]);
+				   dprof_sampler_names[dprof_sampler()->id]);
 		return -EPERM;
 	}
 	if (len > PAGE_SIZE)

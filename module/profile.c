@@ -388,7 +388,7 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	bool hw = share_basis() != DPROF_SHARE_OF_WINDOWS, thin_shown = false;
 
 	counters_sum(&c);
-	seq_printf(m, "sampler: %s", dprof_sampler_names[dprof_sampling.sampler]);
+	seq_printf(m, "sampler: %s", dprof_sampler_names[dprof_sampler()->id]);
 	if (share_basis() == DPROF_SHARE_OF_WINDOWS)
 		seq_printf(m, " (debug registers%s%s): accesses, not misses; loads and stores not told apart (dprof-view decodes them)\n",
 			   dprof_sampling.why ? "; " : "",
@@ -418,12 +418,12 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 			   c.stack, c.user,
 			   c.not_slab - c.stack - c.user - c.data_full);
 	if (share_basis() == DPROF_SHARE_OF_MISSES &&
-	    dprof_sampling.sampler != DPROF_SAMPLER_NONE)
+	    dprof_sampler()->id != DPROF_SAMPLER_NONE)
 		seq_printf(m, "misses: %llu sampled, %llu in targets\n",
 			   c.misses, c.target_misses);
 	seq_printf(m, "dropped: %llu (table full), %llu (nested handler), %llu (not-slab table full)\n",
 		   c.table_full, c.nested, c.data_full);
-	if (brief || dprof_sampling.sampler == DPROF_SAMPLER_NONE)
+	if (brief || dprof_sampler()->id == DPROF_SAMPLER_NONE)
 		return;
 	nr = READ_ONCE(dprof_nr_targets);
 	offs = kvcalloc(4096, sizeof(*offs), GFP_KERNEL);
@@ -507,7 +507,7 @@ int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
 	f->in_targets = c.in_target;
 	f->other_slab = c.other_slab;
 	f->not_slab = c.not_slab;
-	if (dprof_sampling.sampler != DPROF_SAMPLER_NONE)
+	if (dprof_sampler()->id != DPROF_SAMPLER_NONE)
 		shares_prepare(types, nr, &base, hw);
 	for (t = 0; t < nr; t++) {
 		const struct type_sum *s = &types[t];
@@ -515,7 +515,7 @@ int dprof_profile_facts(struct dprof_facts *f, struct dprof_target_fact *tf,
 		for (k = 0; k < DPROF_NR_WINDOW_KINDS; k++)
 			tf[t].windows += s->est.win[k].windows;
 		/* As "profile" shows rows: not variables, target=all's seen. */
-		if (dprof_sampling.sampler == DPROF_SAMPLER_NONE ||
+		if (dprof_sampler()->id == DPROF_SAMPLER_NONE ||
 		    (!hw && is_variable(t)) || (dprof_target_all && !s->count))
 			continue;
 		tf[t].share_kind = share_of(s, &base, &pm, &half);

@@ -340,11 +340,6 @@ int dprof_sample_params(struct dprof_sample_config *sc)
 	return 0;
 }
 
-enum dprof_sampler dprof_sample_which(void)
-{
-	return dprof_sampling.sampler;
-}
-
 const struct dprof_sampler_ops *dprof_sampler(void)
 {
 	return dprof_sampling.ops;
@@ -365,7 +360,6 @@ static const struct dprof_sampler_ops off_sampler = {
 static void use(const struct dprof_sampler_ops *ops)
 {
 	dprof_sampling.ops = ops;
-	dprof_sampling.sampler = ops->id;
 	at_access = ops->at_access;
 }
 
@@ -488,7 +482,7 @@ static size_t read_entries(void *buf, size_t room, loff_t *pos, bool data)
 	size_t done = 0;
 	loff_t i = *pos;
 
-	if (!entries || dprof_sampling.sampler == DPROF_SAMPLER_NONE || i < 0)
+	if (!entries || dprof_sampler()->id == DPROF_SAMPLER_NONE || i < 0)
 		return 0;
 	for (; room - done >= size; i++) {
 		const struct agg_table *t;

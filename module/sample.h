@@ -110,8 +110,7 @@ void dprof_sample_exit(void);
  */
 void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
 			bool window);
-/* The sampler in use (after dprof_sample_init()). */
-enum dprof_sampler dprof_sample_which(void);
+/* The sampler in use (after dprof_sample_init()); ->id names it. */
 const struct dprof_sampler_ops *dprof_sampler(void);
 /* Its start(), last at load, and stop(), first at unload. */
 int dprof_sampler_start(void);
@@ -149,8 +148,8 @@ DECLARE_PER_CPU(struct sample_counters, dprof_scount);
 
 /* The sampler in use, why, its period, table size and start time. */
 struct sample_state {
-	enum dprof_sampler sampler;
-	const struct dprof_sampler_ops *ops;	/* never NULL after init */
+	/* never NULL after init; ops->id is the sampler in use */
+	const struct dprof_sampler_ops *ops;
 	const char *why;	/* why auto picked what it did */
 	u64 period;
 	unsigned int table_entries;
