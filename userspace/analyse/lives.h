@@ -2,7 +2,7 @@
 /*
  * Lives: a type's accesses per second estimated from its complete
  * histories, each a window whose exposure is one object's whole life
- * (design.rst, "Lives: why the payloads read low").  A history watches
+ * (design.rst, "Lives").  A history watches
  * one of the plan's G items of an object drawn at allocation, so the mean
  * samples per life times G is the accesses of a life, and times the
  * type's allocations per second (tracked ones, scaled by how sparsely

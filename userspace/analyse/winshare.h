@@ -33,7 +33,7 @@
  * variance sum_k w_k^2 var(S_k), the kinds being independent draws.  The
  * lives' units are the histories that watched an object from its
  * allocation to its free or history_timeout_ms, the ages the lives
- * stand for (design.rst, "Field shares by kind of window").  Without
+ * stand for (design.rst, "By kind of window").  Without
  * them (none given, fewer than two) the young windows stand in: the
  * same objects, picked by the same gate, but each cut at
  * sample_window_ms, so that an object living longer has its late
