@@ -55,8 +55,8 @@ static int offset_cmp(const void *a, const void *b)
  * Watch sampler: a share on one sampled unit (a window or life that
  * took a sample) is one draw, its interval its kind's pooled spread; a
  * lucky window on one of thousands of idle objects reads tens of points
- * (design.rst, "Intervals", under "Access samples").  Such types rank after the
- * shares on two or more, the types with no estimate last.
+ * (design.rst, "Intervals", under "Access samples").  Such types rank
+ * after the shares on two or more, the types with no estimate last.
  */
 static int type_group(const struct type_sum *t)
 {
