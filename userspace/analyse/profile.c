@@ -150,7 +150,7 @@ static struct layout *type_layout(struct btf *btf, const char *btf_why,
 		return NULL;
 	}
 	if (!sname && !strncmp(t->cache, "kmalloc-", 8)) {
-		t->no_names_why = xstrdup("kmalloc caches hold objects of many types, named here by allocation site; field names need --type CACHE=STRUCT");
+		t->no_names_why = xstrdup("kmalloc caches hold many types, named by allocation site; -T CACHE=STRUCT names the fields");
 		return NULL;
 	}
 	l = xcalloc(1, sizeof(*l));
@@ -160,8 +160,8 @@ static struct layout *type_layout(struct btf *btf, const char *btf_why,
 			t->struct_name = xstrdup(l->name);
 			return l;
 		}
-		snprintf(why, sizeof(why), "%s (give the variable's DWARF with --debug FILE, or --type %s=STRUCT)",
-			 err, t->cache);
+		snprintf(why, sizeof(why), "%s; -D FILE or -T NAME=STRUCT names its fields",
+			 err);
 		t->no_names_why = xstrdup(why);
 		free(l);
 		return NULL;
@@ -169,8 +169,8 @@ static struct layout *type_layout(struct btf *btf, const char *btf_why,
 	if (!sname)
 		sname = t->cache;	/* dentry, task_struct, ... */
 	if (layout_find(btf, map, sname, l, err, sizeof(err))) {
-		snprintf(why, sizeof(why), "%s (map the cache with --type %s=STRUCT, or give DWARF with --debug FILE)",
-			 err, t->cache);
+		snprintf(why, sizeof(why), "%s; -T CACHE=STRUCT or -D FILE names its fields",
+			 err);
 		t->no_names_why = xstrdup(why);
 		free(l);
 		return NULL;
@@ -393,10 +393,9 @@ static struct layout *data_layout(struct btf *btf, const char *btf_why,
 		t->object_size = l->size;
 		return l;
 	}
-	snprintf(why, sizeof(why), "%s (%s, or --type %s=STRUCT)", err,
-		 s->module ? "give the module's DWARF with --debug MODULE.ko" :
-			     "give a vmlinux with debug info with --vmlinux FILE",
-		 t->cache);
+	/* The type's line names it; the options are in dprof-view(1). */
+	snprintf(why, sizeof(why), "%s; %s or -T NAME=STRUCT names its fields",
+		 err, s->module ? "-D MODULE.ko" : "--vmlinux FILE");
 	t->no_names_why = xstrdup(why);
 	free(l);
 	return NULL;
