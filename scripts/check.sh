@@ -1,5 +1,7 @@
 #!/bin/sh
-# make check: every test dprof has, in order of cost.
+# make check: every test dprof has.  The guests under -icount (in 4 and
+# 8 below) run on one host core beside the host's own steps (1, 3, 6),
+# then the other guests one at a time (the lanes, below).
 #  1. userspace unit tests (ASan/UBSan), then libFuzzer on the recording
 #     reader and the analyses behind it for 30 s
 #  2. dprof.ko and the test modules build warning-free against Debian 6.1
@@ -43,49 +45,72 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-passed=0 failed=0 failed_names="" times=""
-step() {
-	name=$1
-	shift
-	echo "=== $name"
-	t0=$(date +%s)
-	log=$logs/step-$((passed + failed + 1)).log
-	{
-		"$@"
-		echo $? >"$log.rc"
-	} 2>&1 | tee "$log"
-	if [ "$(cat "$log.rc")" -eq 0 ]; then
-		passed=$((passed + 1))
-		verdict=ok
-	else
-		failed=$((failed + 1))
-		verdict=FAILED
-		# The guest's TAP names the failed tests inside a step.
-		failed_names="$failed_names
-  $name$(grep -o '^not ok [0-9]* [^ ]*' "$log" | sed 's/^not ok [0-9]* / /' | tr -d '\n')"
-		# and why, since CI keeps only the tail: the first few FAIL lines
-		why=$(grep -E '^(# )?FAIL:' "$log" | head -n 5 | cut -c 1-400)
-		[ -z "$why" ] || failed_names="$failed_names
-$(echo "$why" | sed 's/^/    /')"
-	fi
-	secs=$(($(date +%s) - t0))
-	# For scripts/evaluation.py: what the step was, how it went.
-	printf '%s\n%s\n%s\n' "$name" "$verdict" "$secs" >"$log.step"
-	echo "=== $name: $verdict (${secs} s)"
-	times="$times
-$(printf '%6d s  %-6s %s' "$secs" "$verdict" "$name")"
-}
-
 logs=$top/build/check-logs
 rm -rf "$logs"
 mkdir -p "$logs"
 start=$(date +%s)
+nstep=0
+
+# run_step N NAME COMMAND...: step N, its output in step-N.log and on
+# stdout, its name, verdict and seconds in step-N.log.step (read by the
+# summary below and by scripts/evaluation.py).
+run_step() {
+	n=$1 name=$2
+	shift 2
+	log=$logs/step-$n.log
+	echo "=== $name"
+	t0=$(date +%s)
+	{
+		"$@"
+		echo $? >"$log.rc"
+	} 2>&1 | tee "$log"
+	verdict=FAILED
+	[ "$(cat "$log.rc")" -ne 0 ] || verdict=ok
+	secs=$(($(date +%s) - t0))
+	printf '%s\n%s\n%s\n' "$name" "$verdict" "$secs" >"$log.step"
+	echo "=== $name: $verdict (${secs} s)"
+}
+step() {
+	nstep=$((nstep + 1))
+	run_step "$nstep" "$@"
+}
+
+step "module builds (6.1, 6.12)" make -s build-test
+
+# Two lanes at once.  The guests under -icount run on one host thread
+# (single-threaded TCG) and their figures count instructions, which
+# the host's load does not change; beside them run the host's own
+# steps (compilers, fuzzer, checkpatch, packaging), which use the other
+# core.  The guests under multi-threaded TCG, whose two vCPUs use both
+# cores and whose timing tests feel the host's load, run after, alone.
+# The lane's steps take their numbers now, so that the logs keep the
+# script's order; its output is shown when it ends.
+icount_first=$((nstep + 1))
+nstep=$((nstep + 2))
+(
+	run_step "$icount_first" "guest selftests under -icount on 6.1" \
+		env DPROF_ICOUNT=1 scripts/vm.sh -k 6.1 -t 600 \
+		-s "$top/build/vmshare-icount" selftests/run.sh \
+		test-all-types.sh test-operand-sampler.sh
+	run_step $((icount_first + 1)) \
+		"referee: memcached judged, target=all at its defaults (operand), one vCPU, -icount (6.1)" \
+		scripts/case-referee.sh -k 6.1 -o
+) >"$logs/lane-icount.log" 2>&1 &
+icount_lane=$!
+# The Debian guest's image (about 60 s) first: the lane's referee case
+# boots it (debian-rootfs.sh lets one builder at a time).
+step "the Debian guest's image" scripts/debian-rootfs.sh
 step "unit tests" make -s unit-test
 step "fuzzing the recording reader (30 s)" make -s fuzz FUZZ_SECONDS=30
-step "module builds (6.1, 6.12)" make -s build-test
 step "checkpatch --strict" scripts/lint.sh
 step "module layers: no cycle, no file over 700 lines" python3 scripts/check-layers.py
 step "field names vs pahole (6.1, 6.12)" scripts/check-layout.sh
+step "Debian packages: lintian, DKMS for 6.1 and 6.12, loaded in guests" scripts/check-deb.sh
+step "referee: cache model and object map" make -s referee-test
+wait "$icount_lane"
+echo "=== the -icount lane, which ran beside the steps above:"
+cat "$logs/lane-icount.log"
+
 # The console as vm.sh shows it: a one-line guest script, 4 boots two at
 # a time (half a minute; 20 of 20 in every run of 20 before), and the
 # filter on consoles of known shape.
@@ -126,7 +151,6 @@ step "guest selftests on 6.12" scripts/vm.sh -k 6.12 -t 1200 selftests/run.sh \
 	-x test-sampler-accuracy.sh -x test-trap-budget.sh -x test-data-samples.sh \
 	-x test-cycles.sh
 step "exports read by pprof and speedscope" scripts/check-exports.sh
-step "Debian packages: lintian, DKMS for 6.1 and 6.12, loaded in guests" scripts/check-deb.sh
 for k in 6.1 6.12; do
 	step "guest selftest with slab merging on $k" env DPROF_APPEND=slab_merge \
 		scripts/vm.sh -k $k -t 600 selftests/run.sh test-cache-alias.sh test-alias-race.sh
@@ -147,18 +171,37 @@ step "Debian guest: memcached on 6.1" \
 	debian/test-memcached-skbuff.sh debian/test-memcached-all.sh
 step "Debian guest: Apache on 6.12" \
 	scripts/vm.sh -k 6.12 -r debian -t 600 selftests/run.sh debian/test-apache.sh
-step "guest selftests under -icount on 6.1" env DPROF_ICOUNT=1 \
-	scripts/vm.sh -k 6.1 -t 600 selftests/run.sh test-all-types.sh \
-	test-operand-sampler.sh
-step "referee: cache model and object map" make -s referee-test
 step "referee: classes on dprof_sharing, sk_buff hand-offs (6.1)" scripts/check-referee.sh -k 6.1
-step "referee: memcached judged, target=all at its defaults (operand), one vCPU, -icount (6.1)" \
-	scripts/case-referee.sh -k 6.1 -o
 # advise's proposal applied by a program and measured (about two and a
 # half minutes; the layout and the referee's judgment of it do not
 # depend on the kernel: 6.1 runs the referee's checks above)
 step "advise: the layout loop closed on 6.12 (dprof and the referee)" \
 	scripts/check-advise-loop.sh -k 6.12
+
+# The summary, over every step's .step file in the script's order.
+passed=0 failed=0 failed_names="" times=""
+n=0
+while [ "$n" -lt "$nstep" ]; do
+	n=$((n + 1))
+	log=$logs/step-$n.log
+	if ! { read -r name && read -r verdict && read -r secs; } <"$log.step" 2>/dev/null; then
+		failed=$((failed + 1))
+		failed_names="$failed_names
+  step $n left no result"
+		continue
+	fi
+	times="$times
+$(printf '%6d s  %-6s %s' "$secs" "$verdict" "$name")"
+	[ "$verdict" = ok ] && { passed=$((passed + 1)); continue; }
+	failed=$((failed + 1))
+	# The guest's TAP names the failed tests inside a step, and the first
+	# few FAIL lines say why, since CI keeps only the tail.
+	failed_names="$failed_names
+  $name$(grep -o '^not ok [0-9]* [^ ]*' "$log" | sed 's/^not ok [0-9]* / /' | tr -d '\n')"
+	why=$(grep -E '^(# )?FAIL:' "$log" | head -n 5 | cut -c 1-400)
+	[ -z "$why" ] || failed_names="$failed_names
+$(echo "$why" | sed 's/^/    /')"
+done
 echo "=== each step's time$times"
 [ -z "$failed_names" ] || echo "=== failed:$failed_names"
 echo "make check took $(($(date +%s) - start)) s"

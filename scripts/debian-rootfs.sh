@@ -26,6 +26,11 @@ iproute2 kmod procps psmisc libbpf1 libdw1 libelf1 libcapstone4 libjson-c5 zlib1
 image_mb=1536
 
 key=$( { echo "$packages"; cat "$0"; } | sha256sum | cut -c1-16)
+# One builder at a time (make check's two lanes may both ask for it):
+# the second waits here, then finds the image made.
+mkdir -p "$out"
+exec 9>"$out/lock"
+flock 9
 if [ "${1:-}" != --force ] && [ -f "$image" ] &&
 	[ "$(cat "$out/stamp" 2>/dev/null)" = "$key" ]; then
 	echo "$image"

@@ -79,10 +79,16 @@ else
 fi
 
 # Modules for this kernel, dprof-view, test programs, then the initramfs.
-make -s -C "$top" KVER="$kver" KDIR="$kdir" guest-files >&2
+# One guest at a time builds them (make check runs two lanes of guests);
+# the other waits, then finds them made.
 moddir=$top/build/mod-$kver
 initrd=$top/build/initramfs-$kver.cpio.gz
-"$top/scripts/mkinitramfs.sh" "$kver" "$moddir" "$initrd"
+mkdir -p "$top/build"
+# shellcheck disable=SC2016 # the inner shell expands them
+flock "$top/build/.guest-files.lock" sh -c '
+	make -s -C "$1" KVER="$2" KDIR="$3" guest-files >&2 &&
+	"$1/scripts/mkinitramfs.sh" "$2" "$4" "$5"' - \
+	"$top" "$kver" "$kdir" "$moddir" "$initrd"
 
 mkdir -p "$share"
 rm -f "$share/.exit_status"
