@@ -369,6 +369,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 		  struct report *rep)
 {
 	const struct profile *p;
+	bool ticks_are_draws;
 
 	memset(rep, 0, sizeof(*rep));
 	profile_build(r, map, &rep->profile);
@@ -382,6 +383,13 @@ void report_build(const struct recording *r, const struct type_map *map,
 	for (size_t i = 0; i < p->nr_types && !p->misses_measured; i++)
 		if (p->types[i].variable)
 			rep->weight -= p->types[i].samples;
+	/*
+	 * The operand sampler's ticks fall at random points of busy time,
+	 * each independent of the others: its shares are binomial over the
+	 * samples, as IBS's and PEBS's are over the misses.
+	 */
+	ticks_are_draws = r->has_facts &&
+			  r->facts.sampler == DPROF_SAMPLER_OPERAND;
 	rep->nr_types = p->nr_types;
 	rep->types = xcalloc(rep->nr_types ? rep->nr_types : 1,
 			     sizeof(*rep->types));
@@ -403,7 +411,7 @@ void report_build(const struct recording *r, const struct type_map *map,
 			continue;
 		}
 		t->share = rep->weight ? (double)w / (double)rep->weight : 0;
-		if (p->misses_measured) {
+		if (p->misses_measured || ticks_are_draws) {
 			if (rep->weight)
 				t->share_err = 1.96 *
 					sqrt(t->share * (1 - t->share) /

@@ -131,6 +131,42 @@ static void test_report_sample_shares(void)
 }
 
 /*
+ * The operand sampler: each tick an independent draw, so a share is
+ * binomial over the samples.  300 of 400: 0.75 +- 1.96 sqrt(.75 .25 /
+ * 400) = 0.0424, whatever the module's text says.
+ */
+static void test_report_operand_shares(void)
+{
+	struct dprof_sample_agg e[2];
+	uint8_t facts[FIXTURE_FACTS_SIZE];
+	struct dprof_target_fact tf = { .target = 0 };
+	struct fixture_section sec[2] = {
+		{ DPROF_SEC_SAMPLES, e, sizeof(e) },
+	};
+	struct dprof_facts *head = (struct dprof_facts *)facts;
+	struct recording r;
+	struct report rep;
+	struct fixture f;
+
+	agg(&e[0], 0, 300);
+	agg(&e[1], 1, 100);
+	e[0].flags = e[1].flags = 0;	/* operands, not watched slots */
+	fixture_facts(&sec[1], facts, &tf);
+	head->sampler = DPROF_SAMPLER_OPERAND;
+	if (!report_of(&f, &r, &rep, 2, sec, 2))
+		return;
+	CHECK_EQ_U64(rep.nr_types, 2);
+	if (rep.nr_types == 2) {
+		CHECK(rep.types[0].share > 0.7499 && rep.types[0].share < 0.7501);
+		CHECK(fabs(rep.types[0].share_err -
+			   1.96 * sqrt(0.75 * 0.25 / 400)) < 1e-9);
+		CHECK(fabs(rep.types[1].share_err -
+			   1.96 * sqrt(0.25 * 0.75 / 400)) < 1e-9);
+	}
+	report_done(&f, &r, &rep);
+}
+
+/*
  * A watch sample covers the watched slot, whose length the analyses take
  * from the typed plan items (history_len=4 here), not from the module's
  * text: the sample at offset 8 is a 4-byte field; without plans or
@@ -396,6 +432,7 @@ const struct unit_test report_tests[] = {
 	{ "report_window_shares", test_report_window_shares },
 	{ "report_facts_not_sentences", test_report_facts_not_sentences },
 	{ "report_sample_shares", test_report_sample_shares },
+	{ "report_operand_shares", test_report_operand_shares },
 	{ "report_watch_slot", test_report_watch_slot },
 	{ NULL, NULL },
 };
