@@ -5,6 +5,7 @@
 # it) and on target=all at its defaults, every line of every view, and
 # of the module's profile, histories and status files as cat shows them.
 # -v/--wide may be wider; --json and --script are not text for a person.
+# A note, a line that names the command, appears at most once.
 . ./functions.sh
 trap cleanup_modules EXIT
 out=$TMP/width.dprof
@@ -17,6 +18,9 @@ check_width() {
 	wide=$(awk 'length > 160 { n++; if (!w) w = NR ": " length " columns: " substr($0, 1, 200) }
 		END { if (n) print n " lines, first " w }' "$TMP/view.txt")
 	[ -z "$wide" ] || { echo "wide: $what: $wide"; bad=$((bad + 1)); }
+	# A note (a line naming the command, on stderr) is said once.
+	again=$(grep '^dprof-view' "$TMP/view.txt" | sort | uniq -d | head -n 1)
+	[ -z "$again" ] || { echo "note said twice: $what: $again"; bad=$((bad + 1)); }
 	checked=$((checked + 1))
 }
 checked=0 bad=0
@@ -52,5 +56,5 @@ unload_mod dprof
 for v in report profile; do
 	check_width "dprof-view $v (target=all)" dprof-view $v "$TMP/all.dprof"
 done
-[ "$bad" -eq 0 ] || fail "$bad of $checked outputs print lines over 160 columns (above)"
-echo "ok: $checked outputs, no line over 160 columns"
+[ "$bad" -eq 0 ] || fail "$bad of $checked outputs print lines over 160 columns or a note twice (above)"
+echo "ok: $checked outputs, no line over 160 columns, no note twice"
