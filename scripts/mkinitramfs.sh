@@ -63,6 +63,17 @@ if [ -d "/lib/modules/$kver" ]; then
 	done
 fi
 for mod in $order; do echo "$mod.ko"; done >"$stage/lib/modules/boot/order"
+# The NICs' drivers (vm.sh -n) and what they need, each list loaded by
+# /init only when its device is there.
+if [ -d "/lib/modules/$kver" ]; then
+	for drv in igb virtio_net e1000e; do
+		base=$order
+		add_module "$drv"
+		for mod in $order; do
+			case " $base " in *" $mod "*) ;; *) echo "$mod.ko" ;; esac
+		done >"$stage/lib/modules/boot/order-$drv"
+	done
+fi
 
 cp "$moddir"/*.ko "$stage/lib/modules/dprof/"
 

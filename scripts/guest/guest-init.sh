@@ -18,6 +18,18 @@ ip link set lo up
 while read -r mod; do
 	insmod "/lib/modules/boot/$mod" || echo "init: cannot load $mod"
 done </lib/modules/boot/order
+# vm.sh -n: each NIC's driver, when its device is there (PCI ids: the
+# 82576 8086:10c9, virtio-net 1af4:1000, the 82574 8086:10d3).
+for nic in igb:0x8086:0x10c9 virtio_net:0x1af4:0x1000 e1000e:0x8086:0x10d3; do
+	drv=${nic%%:*} ids=${nic#*:}
+	for dev in /sys/bus/pci/devices/*; do
+		[ "$(cat "$dev/vendor"):$(cat "$dev/device")" = "$ids" ] || continue
+		while read -r mod; do
+			insmod "/lib/modules/boot/$mod" || echo "init: cannot load $mod"
+		done <"/lib/modules/boot/order-$drv"
+		break
+	done
+done
 mkdir -p /host
 if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 host /host; then
 	echo "init: cannot mount the host share"
