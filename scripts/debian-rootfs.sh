@@ -22,7 +22,7 @@ image=$out/rootfs.img
 # scripts.
 packages="memcached libmemcached-tools apache2 apache2-utils wrk
 redis-server redis-tools
-iproute2 kmod procps psmisc libbpf1 libdw1 libelf1 libcapstone4 libjson-c5 zlib1g"
+iproute2 ethtool kmod procps psmisc libbpf1 libdw1 libelf1 libcapstone4 libjson-c5 zlib1g"
 image_mb=1536
 
 key=$( { echo "$packages"; cat "$0"; } | sha256sum | cut -c1-16)
