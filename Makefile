@@ -39,7 +39,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_CORPUS := $(BUILD)/fuzz-corpus
 
 .PHONY: all module view progs guest-files check unit-test build-test fuzz bench-view referee referee-test check-referee check-advise \
-	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached case-apache case-referee check-layers vm-run vm-shell debian-rootfs deps deb lint install clean help
+	check-debug vm-test demo demo-diff bench bench-parts bench-insns case-memcached case-apache case-referee case-nic check-layers vm-run vm-shell debian-rootfs deps deb lint install clean help
 
 all: module view
 
@@ -54,6 +54,7 @@ help:
 	@echo "make case-memcached the thesis' memcached case in the Debian guest (tables, flow, overhead)"
 	@echo "make case-apache    the thesis' Apache case: concurrency sweep, accept queue, diff peak/drop-off"
 	@echo "make case-referee   memcached judged by the referee (dprof against every access of the run)"
+	@echo "make case-nic       the thesis' memcached finding on a multi-queue NIC (igb): the hand-off, XPS the fix"
 	@echo "make check-advise   advise's layout for dprof_sharing built, profiled and refereed"
 	@echo "make debian-rootfs  the Debian guest's image (memcached, Apache), cached in build/debian"
 	@echo "make bench      dprof's costs in instructions (one guest under -icount), then the analyses'"
@@ -187,6 +188,9 @@ vm-test:
 # The thesis' memcached case in the Debian guest (Table 6.1, flow, overhead).
 case-memcached: deps
 	$(TOP)/scripts/case-memcached.sh -k $(KERNEL)
+
+case-nic: deps
+	$(TOP)/scripts/case-nic.sh -k $(KERNEL)
 
 check-layers: module
 	python3 $(TOP)/scripts/check-layers.py
