@@ -57,6 +57,19 @@ def handoff(out, side):
     return line
 
 
+def bounce(out, side):
+    """Table 6.1's bounce for skbuffs: slab alloc/free pairs on two CPUs."""
+    text = read(out, f"{side}-objects.txt") or ""
+    size = re.search(r"skbuff_head_cache \(object (\d+) B\)", text)
+    m = re.search(r"freed on another CPU: (\d+) of (\d+) alloc/free pairs", text)
+    if not m:
+        return f"{side:6s}  (no objects view)"
+    moved, n = int(m.group(1)), int(m.group(2))
+    lo, hi = wilson(moved, n)
+    return (f"{side:6s}  {moved} of {n} alloc/free pairs ({100 * moved / max(n, 1):.0f} %, "
+            f"95 % {100 * lo:.0f}-{100 * hi:.0f} %), object {size.group(1) if size else '?'} B")
+
+
 def cpu_changes(out, side, top=4):
     text = read(out, f"{side}-flow.txt") or ""
     edges = []
@@ -127,6 +140,10 @@ def main():
     w("skbuffs igb transmitted, freed on another CPU than their allocation's at the completion:")
     for side in ("before", "after"):
         w("  " + handoff(out, side))
+    w("")
+    w("skbuffs freed on another CPU than their allocation's, every use (Table 6.1's bounce; clients' included):")
+    for side in ("before", "after"):
+        w("  " + bounce(out, side))
     w("")
     w("skbuff flow: the CPU changes most histories took (dprof-view flow; virtio_net: the clients' NIC)")
     for side in ("before", "after"):
