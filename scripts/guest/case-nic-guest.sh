@@ -40,18 +40,6 @@ record() {
 	grep -E '^nic:' "$out/$name.log"
 }
 
-# The skbuffs igb transmitted: "MOVED N", freed by the transmit
-# completion's napi_consume_skb() on another CPU than their allocation's
-# (debian/test-nic-handoff.sh says why not the history's last CPU).
-handoff() {
-	dprof-view histories --script -t skbuff_head_cache "$1" | awk '
-		$1 == "history" { alloc[$2] = $7 }
-		$1 == "access" && $9 ~ /^igb_xmit_frame_ring\+/ { sent[$2] = 1 }
-		$1 == "access" && ($2 in sent) && !($2 in done) && $9 ~ /^napi_consume_skb\+/ { done[$2] = $4 }
-		END { for (h in done) { n++; if (done[h] != alloc[h]) moved++ }
-			print moved + 0, n + 0 }'
-}
-
 # One side of the fix: the NIC's count, the recording with histories
 # (len, head and data, which every transmit reads), its views.
 side() {
@@ -59,13 +47,9 @@ side() {
 	nic_show | grep xps_cpus >"$out/$name-setup.txt"
 	echo "$name: the NIC: $(nic_tx_truth) flows' replies on another CPU's queue (moved, flows)" |
 		tee -a "$out/$name-setup.txt"
-	offsets=$(for f in len head data; do
-		dprof-view layout --btf /sys/kernel/btf/vmlinux sk_buff |
-			awk -v f="$f" '$3 == f { print $1; exit }'
-	done | paste -sd,)
 	record "$name" "$secs" target=skbuff sampler=off history_max_arms=400 \
-		history_offsets="$offsets"
-	set -- $(handoff "$out/$name.dprof")
+		history_offsets="$(nic_skb_offsets)"
+	set -- $(nic_handoffs "$out/$name.dprof")
 	echo "$1 $2" >"$out/$name-handoff"
 	echo "$name: $1 of $2 transmitted skbuffs freed on another CPU at the completion"
 	dprof-view flow "$out/$name.dprof" skbuff_head_cache >"$out/$name-flow.txt" 2>&1

@@ -181,3 +181,30 @@ nic_tx_truth() {
 	done | awk -v pre="$NIC_SRV-tx-" '{ n++; q = $3; sub(pre, "", q)
 		if (q != $1) moved++ } END { print moved + 0, n + 0 }'
 }
+
+# sk_buff's len, head and data as this kernel lays them out (its BTF):
+# igb_xmit_frame_ring() reads the three on every transmit, so skbuff
+# histories on them all show it.  Comma-separated, for history_offsets=.
+nic_skb_offsets() {
+	for f in len head data; do
+		dprof-view layout --btf /sys/kernel/btf/vmlinux sk_buff |
+			awk -v f="$f" '$3 == f { print $1; exit }'
+	done | paste -sd,
+}
+
+# From a recording's skbuff histories: "MOVED SENT", the skbuffs igb
+# transmitted (an access in igb_xmit_frame_ring()) and how many of them
+# the transmit completion freed (the first napi_consume_skb() after it)
+# on another CPU than the one that allocated them.  Not the history's
+# last CPU: napi_consume_skb() puts the skbuff in its CPU's NAPI cache,
+# and the next receive there builds its skbuff in the same slab object
+# (__napi_build_skb), so the slab's free, where a history ends, comes
+# one use later.
+nic_handoffs() {
+	dprof-view histories --script -t skbuff_head_cache "$1" | awk '
+		$1 == "history" { alloc[$2] = $7 }
+		$1 == "access" && $9 ~ /^igb_xmit_frame_ring\+/ { sent[$2] = 1 }
+		$1 == "access" && ($2 in sent) && !($2 in done) && $9 ~ /^napi_consume_skb\+/ { done[$2] = $4 }
+		END { for (h in done) { n++; if (done[h] != alloc[h]) moved++ }
+			print moved + 0, n + 0 }'
+}

@@ -46,31 +46,10 @@ echo "the NIC: $truth_moved of $truth_flows flows' replies complete on another C
 [ $((2 * truth_moved)) -ge "$truth_flows" ] ||
 	fail "only $truth_moved of $truth_flows flows hash to another CPU's queue (expected 3 in 4)"
 
-# Histories of the skbuffs igb transmitted: how many, and how many were
-# freed by the transmit completion (the first napi_consume_skb() after
-# igb_xmit_frame_ring()) on another CPU than the one that built them.
-# Not the history's last CPU: napi_consume_skb() puts the skbuff in its
-# CPU's NAPI cache, and the next receive there builds its skbuff in the
-# same slab object (__napi_build_skb), so the slab's free, where a
-# history ends, comes one use later.
-tx_handoffs() {
-	dprof-view histories --script -t skbuff_head_cache "$1" | awk '
-		$1 == "history" { alloc[$2] = $7 }
-		$1 == "access" && $9 ~ /^igb_xmit_frame_ring\+/ { sent[$2] = 1 }
-		$1 == "access" && sent[$2] && !($2 in done) && $9 ~ /^napi_consume_skb\+/ { done[$2] = $4 }
-		END { for (h in done) { n++; if (done[h] != alloc[h]) moved++ }
-			print n + 0, moved + 0 }'
-}
-
 # Histories of skbuffs, one object at a time (arming and disarming the
-# debug registers of 4 vCPUs takes some 15 a second under TCG), each on
-# len, head and data (offsets of 6.1's and 6.12's struct sk_buff, read
-# from BTF below), which igb_xmit_frame_ring() reads on every transmit:
-# every transmitted skbuff's history then shows it.
-offsets=$(for f in len head data; do
-	dprof-view layout --btf /sys/kernel/btf/vmlinux sk_buff |
-		awk -v f="$f" '$3 == f { print $1; exit }'
-done | paste -sd,)
+# debug registers of 4 vCPUs takes some 15 a second under TCG), on the
+# fields every transmit reads (nic_skb_offsets).
+offsets=$(nic_skb_offsets)
 echo "watched: sk_buff len, head, data at offsets $offsets"
 run() {	# NAME: a recording of 8 s of load
 	load_mod dprof target=skbuff sampler=off history_max_arms=400 \
@@ -80,8 +59,8 @@ run() {	# NAME: a recording of 8 s of load
 		>"$TMP/$1.log" 2>&1 || fail "record ($1) failed: $(tail -n 5 "$TMP/$1.log")"
 	unload_mod dprof
 	grep -E '^(nic|mc_udp):' "$TMP/$1.log"
-	set -- $(tx_handoffs "$TMP/$1.dprof")
-	n=$1 moved=$2
+	set -- $(nic_handoffs "$TMP/$1.dprof")
+	moved=$1 n=$2
 }
 
 # "M of N (P %, 95 % interval L-H %)": Wilson's interval (busybox's awk
