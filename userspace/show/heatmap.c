@@ -176,6 +176,17 @@ void heat_build(const struct profile *p, const struct profile_type *t,
 				b->label = cf->label;
 			}
 		}
+		/*
+		 * A hand-off is decided per line, from the lives that moved
+		 * it, not per field: a box with no label of its own takes its
+		 * line's (classify -L).
+		 */
+		for (size_t k = 0; c && !b->padding && k < c->nl &&
+		     !heat_outlined(b->label); k++)
+			if (c->l[k].target == target &&
+			    c->l[k].line == b->offset / CLASSIFY_LINE &&
+			    c->l[k].label == CLASSIFY_HANDOFF)
+				b->label = CLASSIFY_HANDOFF;
 		h->labelled += heat_outlined(b->label);
 	}
 	free(field);

@@ -4,7 +4,8 @@
  * (8-15, 8-11), a hole (16-63) and d (64-71), the rest past the struct.
  * One watch row of 8 bytes at 16 covers only the hole; one at 64 covers
  * d; an IBS-style row at 8 (size 4) falls in the union.  The expected
- * boxes and weights follow from those definitions.
+ * boxes and weights follow from those definitions; labels from the
+ * fields' classification, else from a line handed off.
  */
 #include <stdlib.h>
 #include "harness.h"
@@ -56,6 +57,30 @@ static void test_heat_boxes(void)
 		CHECK(h.max == 30 && h.total == 46 && h.labelled == 1);
 	}
 	heat_free(&h);
+
+	/*
+	 * Line 0 handed off (classify -L): its fields with no label of
+	 * their own (a, the union) are outlined handoff, the hole is not,
+	 * and d keeps its own label in line 1.
+	 */
+	{
+		struct classify_line cl = { .target = 2, .line = 0,
+					    .label = CLASSIFY_HANDOFF };
+
+		c.l = &cl;
+		c.nl = 1;
+		heat_build(&p, &t, &l, &c, 2, &h);
+		CHECK_EQ_U64(h.nr_boxes, 5);
+		if (h.nr_boxes == 5)
+			CHECK(h.boxes[0].label == CLASSIFY_HANDOFF &&
+			      h.boxes[1].label == CLASSIFY_HANDOFF &&
+			      h.boxes[2].label != CLASSIFY_HANDOFF &&
+			      h.boxes[3].label == CLASSIFY_FALSE_SHARING &&
+			      h.labelled == 3);
+		heat_free(&h);
+		c.l = NULL;
+		c.nl = 0;
+	}
 
 	/* Another target's labels do not apply; no layout: boxes are rows. */
 	heat_build(&p, &t, NULL, &c, 1, &h);
