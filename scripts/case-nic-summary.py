@@ -70,6 +70,18 @@ def bounce(out, side):
             f"95 % {100 * lo:.0f}-{100 * hi:.0f} %), object {size.group(1) if size else '?'} B")
 
 
+def lines_moved(out, side):
+    """classify -L's rows: the sk_buff lines watched, how often they moved."""
+    rows = []
+    for line in (read(out, f"{side}-lines.txt") or "").splitlines():
+        w = line.split()
+        moved = [i for i, x in enumerate(w) if re.match(r"\d+/\d+$", x)]
+        if w and w[0].isdigit() and re.match(r"\d+-\d+$", w[1]) and moved and moved[0] + 2 < len(w):
+            i = moved[0]
+            rows.append(f"line {w[0]} ({w[1]}): moved in {w[i]} lives (95 % {w[i + 1]}), {w[i + 2]}")
+    return f"{side:6s}  " + ("; ".join(rows) if rows else "(no classify -L)")
+
+
 def cpu_changes(out, side, top=4):
     text = read(out, f"{side}-flow.txt") or ""
     edges = []
@@ -144,6 +156,10 @@ def main():
     w("skbuffs freed on another CPU than their allocation's, every use (Table 6.1's bounce; clients' included):")
     for side in ("before", "after"):
         w("  " + bounce(out, side))
+    w("")
+    w("sk_buff's lines that move (dprof-view classify -L, the lines of len, head and data):")
+    for side in ("before", "after"):
+        w("  " + lines_moved(out, side))
     w("")
     w("skbuff flow: the CPU changes most histories took (dprof-view flow; virtio_net: the clients' NIC)")
     for side in ("before", "after"):

@@ -55,6 +55,8 @@ side() {
 	dprof-view flow "$out/$name.dprof" skbuff_head_cache >"$out/$name-flow.txt" 2>&1
 	dprof-view flow --dot -o "$out/$name-flow.dot" "$out/$name.dprof" skbuff_head_cache 2>/dev/null
 	dprof-view objects "$out/$name.dprof" >"$out/$name-objects.txt" 2>&1
+	dprof-view classify -L -t skbuff_head_cache "$out/$name.dprof" \
+		>"$out/$name-lines.txt" 2>&1
 }
 
 case $mode in
