@@ -176,8 +176,22 @@ def heatmap(path):
         check(got is not None and got[1] == label,
               f"heat map box at {off}: {got and got[1]}, the source says {label}")
         check(got is not None and got[2] > 0, f"heat map box at {off}: no samples")
+    # A line's own label (classify -L), from the source: line 0 shared,
+    # line 1 falsely shared, line 2 written by A once and read by B in
+    # every life (it moves: a hand-off), line 3 never leaves A (no label
+    # may say it moves), line 4 moves once per life through two accesses
+    # (handoff, or undecided with so few).
+    lines = {int(g.get("data-line")): g.get("data-label")
+             for g in ET.parse(path).getroot().iter(svg + "g")
+             if g.get("class") == "line"}
+    want_line = {0: {"true-sharing"}, 1: {"false-sharing"}, 2: {"handoff"},
+                 3: {""}, 4: {"handoff", ""}}
+    for line, labels in want_line.items():
+        check(lines.get(line) in labels,
+              f"heat map line {line}: {lines.get(line)!r}, the source says one of {sorted(labels)}")
     print(f"heat map: {len(boxes)} boxes over 320 bytes; labels " +
-          ", ".join(f"{o} {boxes[o][1]} ({boxes[o][2]:.1f}%)" for o in want if o in boxes))
+          ", ".join(f"{o} {boxes[o][1]} ({boxes[o][2]:.1f}%)" for o in want if o in boxes) +
+          "; lines " + ", ".join(f"{k} {v or '-'}" for k, v in sorted(lines.items())))
 
 
 def main():

@@ -762,7 +762,7 @@ static int profile_svg(const struct profile_opts *o, const struct recording *r,
 			       strerror(errno));
 			ret = EXIT_FAIL;
 		} else {
-			printf("svg: %s: %zu types, %zu boxes labelled true or false sharing (from %llu complete histories)\n",
+			printf("svg: %s: %zu types, %zu boxes outlined by a label (from %llu complete histories)\n",
 			       o->svg, n, labelled,
 			       (unsigned long long)c.histories);
 		}

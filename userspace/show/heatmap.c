@@ -176,19 +176,20 @@ void heat_build(const struct profile *p, const struct profile_type *t,
 				b->label = cf->label;
 			}
 		}
-		/*
-		 * A hand-off is decided per line, from the lives that moved
-		 * it, not per field: a box with no label of its own takes its
-		 * line's (classify -L).
-		 */
-		for (size_t k = 0; c && !b->padding && k < c->nl &&
-		     !heat_outlined(b->label); k++)
-			if (c->l[k].target == target &&
-			    c->l[k].line == b->offset / CLASSIFY_LINE &&
-			    c->l[k].label == CLASSIFY_HANDOFF)
-				b->label = CLASSIFY_HANDOFF;
 		h->labelled += heat_outlined(b->label);
 	}
+	/*
+	 * A line's own label (classify -L): a hand-off is decided per line,
+	 * from the lives that moved it, not per field, and is drawn beside
+	 * the line, not on its fields (a read-mostly field on a line that
+	 * moves once per life is labelled neither, and keeps it).
+	 */
+	h->nr_lines = (size + HEAT_LINE - 1) / HEAT_LINE;
+	h->line_label = xcalloc(h->nr_lines, sizeof(*h->line_label));
+	for (size_t k = 0; c && k < c->nl; k++)
+		if (c->l[k].target == target && c->l[k].line < h->nr_lines &&
+		    heat_outlined(c->l[k].label))
+			h->line_label[c->l[k].line] = c->l[k].label;
 	free(field);
 	free(byte);
 }
@@ -200,6 +201,7 @@ void heat_free(struct heat_type *h)
 		free(h->boxes[i].names);
 	}
 	free(h->boxes);
+	free(h->line_label);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -319,9 +321,21 @@ static double write_type(FILE *out, const struct profile *p,
 	for (uint32_t line = 0; line < lines; line++) {
 		double ly = y + line * (ROW_H + ROW_GAP);
 
-		fprintf(out, "<text x=\"4\" y=\"%.1f\">line %u</text><text x=\"4\" y=\"%.1f\" fill=\"#666\">bytes %u-%u</text>\n",
-			ly + 18, line, ly + 32, line * HEAT_LINE,
+		enum classify_label label = line < h->nr_lines ?
+					    h->line_label[line] :
+					    CLASSIFY_NEITHER;
+
+		fprintf(out, "<g class=\"line\" data-line=\"%u\" data-label=\"%s\">",
+			line, heat_outlined(label) ?
+			classify_label_name(label) : "");
+		fprintf(out, "<text x=\"4\" y=\"%.1f\">line %u</text><text x=\"4\" y=\"%.1f\" fill=\"#666\">bytes %u-%u</text>",
+			ly + 14, line, ly + 27, line * HEAT_LINE,
 			line * HEAT_LINE + HEAT_LINE - 1);
+		if (heat_outlined(label))
+			fprintf(out, "<text x=\"4\" y=\"%.1f\" fill=\"%s\" font-weight=\"bold\">%s</text>",
+				ly + 40, label_color(label),
+				classify_label_name(label));
+		fputs("</g>\n", out);
 	}
 	for (size_t i = 0; i < h->nr_boxes; i++) {
 		const struct heat_box *b = &h->boxes[i];
@@ -380,6 +394,8 @@ static double write_legend(FILE *out, double y)
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"18\" fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%.1f\">handoff</text>\n",
 		LEFT + 400, y + 1, label_color(CLASSIFY_HANDOFF),
 		LEFT + 444, y + 14);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\" fill=\"#444\">a line's own label: under its bytes</text>\n",
+		LEFT + 540, y + 14);
 	return y + 30;
 }
 

@@ -5,7 +5,8 @@
  * shaded by the misses (or, with the watch sampler, the sampled
  * accesses) that fell in them, outlined where the miss classification
  * labelled them true sharing, false sharing or handoff (decided labels
- * only: an undecided field is not outlined).  heat_build() is the analysis (no
+ * only: an undecided field is not outlined); a line's own decided label
+ * (classify -L: a hand-off is a line's) is written under its bytes.  heat_build() is the analysis (no
  * I/O); heat_write_svg() draws.
  */
 #ifndef DPROF_HEATMAP_H
@@ -38,6 +39,8 @@ struct heat_type {
 	size_t nr_boxes;
 	double total, max;	/* over boxes */
 	size_t labelled;	/* boxes with a decided miss label */
+	enum classify_label *line_label;	/* per line, classify -L's */
+	size_t nr_lines;
 };
 
 /* The labels a box is outlined for. */

@@ -5,7 +5,7 @@
  * One watch row of 8 bytes at 16 covers only the hole; one at 64 covers
  * d; an IBS-style row at 8 (size 4) falls in the union.  The expected
  * boxes and weights follow from those definitions; labels from the
- * fields' classification, else from a line handed off.
+ * fields' classification, a line's hand-off on the line.
  */
 #include <stdlib.h>
 #include "harness.h"
@@ -59,9 +59,8 @@ static void test_heat_boxes(void)
 	heat_free(&h);
 
 	/*
-	 * Line 0 handed off (classify -L): its fields with no label of
-	 * their own (a, the union) are outlined handoff, the hole is not,
-	 * and d keeps its own label in line 1.
+	 * Line 0 handed off (classify -L): the line carries the label, its
+	 * boxes keep their fields' own (none here), line 1 has none.
 	 */
 	{
 		struct classify_line cl = { .target = 2, .line = 0,
@@ -70,13 +69,12 @@ static void test_heat_boxes(void)
 		c.l = &cl;
 		c.nl = 1;
 		heat_build(&p, &t, &l, &c, 2, &h);
-		CHECK_EQ_U64(h.nr_boxes, 5);
-		if (h.nr_boxes == 5)
-			CHECK(h.boxes[0].label == CLASSIFY_HANDOFF &&
-			      h.boxes[1].label == CLASSIFY_HANDOFF &&
-			      h.boxes[2].label != CLASSIFY_HANDOFF &&
-			      h.boxes[3].label == CLASSIFY_FALSE_SHARING &&
-			      h.labelled == 3);
+		CHECK_EQ_U64(h.nr_lines, 2);
+		if (h.nr_lines == 2)
+			CHECK(h.line_label[0] == CLASSIFY_HANDOFF &&
+			      h.line_label[1] == CLASSIFY_NEITHER);
+		CHECK(h.nr_boxes == 5 && h.boxes[1].label != CLASSIFY_HANDOFF &&
+		      h.labelled == 1);
 		heat_free(&h);
 		c.l = NULL;
 		c.nl = 0;
