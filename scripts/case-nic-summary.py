@@ -149,18 +149,15 @@ def main():
         for line in report.splitlines()[:16]:
             w("  " + line[:156])
         w("")
-    w("skbuffs igb transmitted, freed on another CPU than their allocation's at the completion:")
-    for side in ("before", "after"):
-        w("  " + handoff(out, side))
-    w("")
-    w("skbuffs freed on another CPU than their allocation's, every use (Table 6.1's bounce; clients' included):")
-    for side in ("before", "after"):
-        w("  " + bounce(out, side))
-    w("")
-    w("sk_buff's lines that move (dprof-view classify -L, the lines of len, head and data):")
-    for side in ("before", "after"):
-        w("  " + lines_moved(out, side))
-    w("")
+    for title, one_line in (
+            ("skbuffs igb transmitted, freed on another CPU than their allocation's at the completion:", handoff),
+            ("skbuffs freed on another CPU than their allocation's, every use (Table 6.1's bounce; clients' included):",
+             bounce),
+            ("sk_buff's lines that move (dprof-view classify -L, the lines of len, head and data):", lines_moved)):
+        w(title)
+        for side in ("before", "after"):
+            w("  " + one_line(out, side))
+        w("")
     w("skbuff flow: the CPU changes most histories took (dprof-view flow; virtio_net: the clients' NIC)")
     for side in ("before", "after"):
         for line in cpu_changes(out, side):
