@@ -14,6 +14,9 @@
 #    own: vm.sh's first line of output must be that token, every time.
 # 3. One guest runs the selftests' runner on one test: its output must
 #    start with the TAP header.
+# 4. A boot that stalls (RCU's report of a vCPU whose timer never fires)
+#    or whose QEMU aborts before the script begins is booted again, with
+#    a QEMU of the test's own on PATH.
 # Prints "N passed, N failed"; exits 1 when any check failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,6 +104,47 @@ printf 'sh /selftests/run.sh test-unload-busy.sh\n' >"$work/tap.sh"
 	>"$work/out-tap" 2>"$work/err-tap"
 check "the selftests' output starts with the TAP header" "TAP version 13" \
 	"$(head -n 1 "$work/out-tap")"
+
+# 4. A boot that stalls or aborts before the script begins is booted
+#    again (vm.sh), with a QEMU of our own on PATH that does each once:
+#    the kernel's RCU stall report, then hanging, must be cut short and
+#    followed by a second boot that runs the script.
+fake=$work/fakebin
+mkdir -p "$fake"
+cat >"$fake/qemu-system-x86_64" <<'FAKE'
+#!/bin/sh
+n=$(($(cat "$FAKE_COUNT" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$FAKE_COUNT"
+if [ "$n" = 1 ]; then
+	case $FAKE_FAULT in
+	stall)
+		printf '[   27.4] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\r\n'
+		printf '[   27.4] rcu: \tPossible timer handling issue on cpu=2 timer-softirq=0\r\n'
+		while :; do sleep 1; done ;;
+	abort)
+		printf 'qemu-system-x86_64: ../system/physmem.c:1: iotlb_to_section: Assertion failed.\r\n'
+		exit 134 ;;
+	esac
+fi
+printf 'SeaBIOS\r\n\r\nDPROF-CONSOLE-BEGIN\r\nSCRIPT-RAN\r\nDPROF-EXIT: 0\r\n'
+FAKE
+chmod +x "$fake/qemu-system-x86_64"
+for fault in stall abort; do
+	rm -f "$work/count-$fault"
+	mkdir -p "$work/share-$fault"
+	start=$(date +%s)
+	PATH=$fake:$PATH FAKE_COUNT=$work/count-$fault FAKE_FAULT=$fault \
+		"$top/scripts/vm.sh" -k "$kernel" -s "$work/share-$fault" -t 60 "$work/tap.sh" \
+		>"$work/out-$fault" 2>"$work/err-$fault"
+	rc=$?
+	# status, the script ran once, two boots, the retry said once, and
+	# the first boot's fault still shown
+	check "a boot that meets '$fault' before the script is booted again, and said" \
+		"0 1 2 1 1" \
+		"$rc $(grep -c "^SCRIPT-RAN" "$work/out-$fault") $(cat "$work/count-$fault") $(grep -c "booting again" "$work/err-$fault") $(grep -c "detected stalls\|Assertion" "$work/out-$fault")"
+	[ $(($(date +%s) - start)) -lt 30 ] ||
+		check "the '$fault' boot cut short, not waited out" "under 30 s" "$(($(date +%s) - start)) s"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

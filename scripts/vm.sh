@@ -209,20 +209,41 @@ fi
 console=$(mktemp "${TMPDIR:-/tmp}/dprof-console.XXXXXX")
 trap 'rm -f "$console"' EXIT
 status=0
-# The console minus firmware chatter and terminal escapes.  QEMU 10's
-# multi-threaded TCG has been seen to abort while a 4-vCPU guest with
-# igb NICs booted (physmem.c iotlb_to_section: "section_index <
-# d->map.sections_nb", about one boot in fifteen): a QEMU that stopped
-# before the guest's script began is booted once more, and says so.
+# The console minus firmware chatter and terminal escapes.  Two faults
+# of QEMU 10's multi-threaded TCG with 4 vCPUs, before the guest's
+# script begins, boot it once more, and vm.sh says so: QEMU aborting
+# (physmem.c iotlb_to_section: "section_index < d->map.sections_nb",
+# about one boot in fifteen with igb NICs), and a vCPU whose local
+# timer never fires (RCU reports "timer wakeup didn't happen ...
+# timer-softirq=0" every 21 s and the boot never ends; two boots in
+# some thirty).  dprof.ko is not loaded yet at either.
 tries=2
+name=dprof-vm-$$
 while :; do
 	rm -f "$share/.exit_status"
-	timeout --foreground "$timeout" "$@" </dev/null 2>&1 | tee "$console" |
-		"$top/scripts/console-filter.sh" || true
+	timeout --foreground "$timeout" "$@" -name "$name" </dev/null 2>&1 |
+		tee "$console" | "$top/scripts/console-filter.sh" &
+	guest=$!
+	why=
+	while kill -0 "$guest" 2>/dev/null &&
+	      ! grep -q "DPROF-CONSOLE-BEGIN" "$console"; do
+		if grep -q "rcu: INFO: rcu_[a-z]* detected stalls" "$console"; then
+			line=$(grep -m 1 "Possible timer handling issue" "$console" ||
+			       grep -m 1 "detected stalls" "$console")
+			why="the boot stalled (RCU: $(echo "${line#*rcu: }" | tr -d '\r\t' | cut -c 1-100))"
+			pkill -f -- "-name $name\$" || true
+			break
+		fi
+		sleep 1
+	done
+	wait "$guest" || true
 	tries=$((tries - 1))
-	[ "$tries" -gt 0 ] && ! grep -q "DPROF-CONSOLE-BEGIN" "$console" &&
-		grep -q "^qemu-system-x86_64: .*Assertion" "$console" || break
-	echo "vm.sh: QEMU stopped before the guest's script began ($(grep -m 1 "Assertion" "$console" | cut -c 1-120)); booting again" >&2
+	[ "$tries" -gt 0 ] && ! grep -q "DPROF-CONSOLE-BEGIN" "$console" || break
+	if [ -z "$why" ] && grep -q "^qemu-system-x86_64: .*Assertion" "$console"; then
+		why="QEMU stopped: $(grep -m 1 "Assertion" "$console" | cut -c 1-120)"
+	fi
+	[ -n "$why" ] || break
+	echo "vm.sh: before the guest's script began, $why; booting again" >&2
 done
 [ -n "$log" ] && cp "$console" "$log"
 if [ -f "$share/.exit_status" ]; then
