@@ -33,7 +33,8 @@
 #     at its defaults (the operand sampler) where a tick falls at an
 #     exact instruction (one vCPU, -icount; case-referee.sh -o: 4 of
 #     dprof's top 5 types in the referee's top 5, the top type the same
-#     or tied, 85 % of the field intervals holding).  The watch
+#     or tied, 85 % of the type and of the field intervals holding; a
+#     run failing only those two is decided by a second).  The watch
 #     sampler's run of the same server (make case-referee) is not here:
 #     no default uses that sampler, and its top 5 held 4 of 5 in 25
 #     runs of 25, then 3 of 5 in a clean-clone run (its type shares
