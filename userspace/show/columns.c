@@ -81,16 +81,41 @@ static const char *value_text(const struct column *c,
 	return buf;
 }
 
-static void text_cell(const struct table *t, const struct column *c,
-		      const struct cell *cells, int i, bool first)
+/*
+ * A cell wider than its column pushes the rest of the row right by
+ * @over columns; the spaces of the cells after it (beyond the one that
+ * keeps two words apart) take that back, so one long value does not
+ * make the line longer than the view's width.  Returns the new @over.
+ */
+static int text_cell(const struct table *t, const struct column *c,
+		     const struct cell *cells, int i, bool first, int over)
 {
 	char buf[64];
 	const char *s = value_text(c, cells, i, buf, sizeof(buf));
+	int len = (int)strlen(s), width = c->width < 0 ? -c->width : c->width;
+	int gap = gap_of(c, first), pad = width > len ? width - len : 0;
+	int spare = (gap > 1 ? gap - 1 : 0) + pad, take;
 
 	/* An empty last word leaves no trailing spaces. */
 	if (!c->width && !*s)
-		return;
-	fprintf(t->out, "%*s%*s", gap_of(c, first), "", c->width, s);
+		return over;
+	take = over < spare ? over : spare;
+	over = over - take + (len > width ? len - width : 0);
+	if (c->width >= 0) {
+		fprintf(t->out, "%*s%s", gap + pad - take, "", s);
+		return over;
+	}
+	/* Left-aligned: the gap gives way before the padding after it. */
+	if (take > gap - 1 && gap > 1) {
+		pad -= take - (gap - 1);
+		gap = 1;
+	} else if (gap > 1) {
+		gap -= take;
+	} else {
+		pad -= take;
+	}
+	fprintf(t->out, "%*s%s%*s", gap, "", s, pad, "");
+	return over;
 }
 
 static void script_cell(const struct table *t, const struct column *c,
@@ -137,13 +162,15 @@ static void json_cell(const struct table *t, const struct column *c,
 void table_row_open(const struct table *t, const struct cell *cells)
 {
 	bool first = true;
+	int over = 0;
 
 	switch (t->mode) {
 	case TABLE_TEXT:
 		fputs(t->indent ? t->indent : "", t->out);
 		for (int i = 0; i < t->nr_cols; i++)
 			if (shown(t, &t->cols[i])) {
-				text_cell(t, &t->cols[i], cells, i, first);
+				over = text_cell(t, &t->cols[i], cells, i,
+						 first, over);
 				first = false;
 			}
 		fputc('\n', t->out);

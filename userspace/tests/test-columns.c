@@ -99,7 +99,43 @@ static void test_columns(void)
 	free(s);
 }
 
+/*
+ * A value wider than its column (an offset of seven digits where six
+ * were planned) pushes the row right; the spaces after it take that
+ * back, so the row stays as wide as the header while they can.
+ */
+static void test_columns_overflow(void)
+{
+	struct cell c[NR_C] = {
+		[C_NAME] = { .s = "alphabetagamma" },
+		[C_N] = { .u = 40 },
+		[C_PCT] = { .u = 10 },
+		[C_X] = { .d = 2.5 },
+		[C_GONE] = { .u = 9 },
+		[C_TEXT_ONLY] = { .text = "" },
+	};
+	char *s = write_row(TABLE_TEXT, c, false);
+
+	CHECK(!strcmp(s, "name      n  share      x  gone\n"
+			 "alphabetagamma 40 25.0% 2.50  9\n"));
+	free(s);
+	/* More than the spaces can take: every word keeps one space. */
+	c[C_NAME].s = "alphabetagammadeltaepsilon";
+	s = write_row(TABLE_TEXT, c, false);
+	CHECK_STR_CONTAINS(s, "\nalphabetagammadeltaepsilon 40 25.0% 2.50 9\n");
+	free(s);
+	/* A wide right-aligned value: the left-aligned name before it
+	 * keeps its place, the columns after it give their spaces.
+	 */
+	c[C_NAME].s = "a";
+	c[C_N].u = 1234567;
+	s = write_row(TABLE_TEXT, c, false);
+	CHECK_STR_CONTAINS(s, "\na      1234567 0.0%  2.50     9\n");
+	free(s);
+}
+
 const struct unit_test columns_tests[] = {
 	{ "columns: text, script and JSON from one table", test_columns },
+	{ "columns: a wide value's overflow taken back", test_columns_overflow },
 	{ NULL, NULL },
 };
