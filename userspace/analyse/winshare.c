@@ -105,6 +105,19 @@ static bool history_is_life(const struct history *h)
 				  h->begin_flags | h->end_flags);
 }
 
+/* One life's samples at the offsets its history watched, as a unit of @k. */
+static void add_life(struct winshare_target *t, unsigned int k,
+		     const struct history *h)
+{
+	double samples[DPROF_HIST_MAX_OFFSETS] = { 0 };
+
+	for (size_t e = 0; e < h->nr_elems; e++)
+		for (int i = 0; i < h->nr_offsets; i++)
+			if (h->elems[e].offset == h->offset[i])
+				samples[i]++;
+	add_unit(t, k, h->offset, samples, h->nr_offsets, 1);
+}
+
 /* Each life's samples at the offsets its history watched. */
 static void add_lives(struct winshare *ws, const struct history_set *hs)
 {
@@ -123,21 +136,39 @@ static void add_lives(struct winshare *ws, const struct history_set *hs)
 			ws->t[t].part[DPROF_WINDOW_REC_LIFE] > 0;
 	for (size_t i = 0; i < hs->n; i++) {
 		const struct history *h = &hs->h[i];
-		double samples[DPROF_HIST_MAX_OFFSETS] = { 0 };
 
 		if (h->target < 0 || (size_t)h->target >= ws->nr_targets ||
 		    !ws->t[h->target].lives_from_histories ||
 		    !history_is_life(h))
 			continue;
-		for (size_t e = 0; e < h->nr_elems; e++)
-			for (int k = 0; k < h->nr_offsets; k++)
-				if (h->elems[e].offset == h->offset[k])
-					samples[k]++;
-		add_unit(&ws->t[h->target], DPROF_WINDOW_REC_LIFE, h->offset,
-			 samples, h->nr_offsets, 1);
+		add_life(&ws->t[h->target], DPROF_WINDOW_REC_LIFE, h);
 		ws->lives++;
 	}
 	free(n);
+}
+
+/*
+ * A type with neither the module's parts nor a window (histories alone:
+ * target=NAME with its histories, as the demo records skbuffs): its
+ * lives are its only units, pooled, so that its fields' shares are per
+ * life, with an interval over the lives, not raw sample counts.
+ */
+static void lives_alone(struct winshare *ws, const struct history_set *hs)
+{
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct history *h = &hs->h[i];
+		struct winshare_target *t;
+
+		if (h->target < 0 || (size_t)h->target >= ws->nr_targets ||
+		    !history_is_life(h))
+			continue;
+		t = &ws->t[h->target];
+		if (t->stratified || t->windowed)
+			continue;
+		t->lives_from_histories = true;
+		add_life(t, 0, h);
+		ws->lives++;
+	}
 }
 
 /* The distinct offsets of target @t's plan (0 without plans). */
@@ -202,6 +233,7 @@ void winshare_build(struct winshare *ws, const struct recording *r,
 			continue;
 		}
 		ws->windows++;
+		ws->t[hdr->target].windowed = true;
 		k = stratum_of_window(&ws->t[hdr->target], rec.kind);
 		if (k < 0)
 			continue;
@@ -211,6 +243,8 @@ void winshare_build(struct winshare *ws, const struct recording *r,
 			 samples, rec.nr_offsets,
 			 rec.rho / (double)DPROF_WINDOW_RHO_ONE);
 	}
+	if (hs)
+		lives_alone(ws, hs);
 	for (size_t t = 0; t < ws->nr_targets; t++) {
 		size_t members = plan_offsets(r, t);
 

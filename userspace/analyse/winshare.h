@@ -97,6 +97,7 @@ struct winshare_target {
 	double unseen;
 	bool stratified;	/* by the module's parts; else pooled */
 	bool lives_from_histories;	/* the lives' units: histories */
+	bool windowed;		/* a window of it was used */
 };
 
 struct winshare {
@@ -104,7 +105,11 @@ struct winshare {
 	size_t nr_targets;
 	uint64_t windows, left_out;	/* used; CPUs changed or never open */
 	size_t stratified;	/* types weighed by the module's parts */
-	size_t lives;		/* histories used as lives' units */
+	/*
+	 * Histories used as lives' units: a stratified type's lives, or
+	 * the only units of a type with neither parts nor windows.
+	 */
+	size_t lives;
 };
 
 /*

@@ -136,11 +136,14 @@ static void header_text(FILE *out, const struct profile *p,
 	else
 		fprintf(out, "sampler: %s: no samples were taken\n", p->sampler);
 	if (!strcmp(p->sampler, "watch") && ws->windows)
-		fprintf(out, "field shares: samples per window that watched the field (a young window is one life), from %llu sample windows (%llu left out: CPUs changed); n, the windows that watched the field, are the independent units of its 95%% interval\n",
+		fprintf(out, "field shares: samples per window that watched the field, over %llu windows (%llu left out: CPUs changed); n: windows, the units\n",
 			(unsigned long long)ws->windows,
 			(unsigned long long)ws->left_out);
+	else if (!strcmp(p->sampler, "watch") && ws->lives)
+		fprintf(out, "field shares: samples per life that watched the field, over %zu complete histories; n: lives, the units\n",
+			ws->lives);
 	else if (!strcmp(p->sampler, "watch"))
-		fprintf(out, "field shares: of the samples, without an interval (the recording has no sample windows: recorded by an older dprof, or histories only)\n");
+		fprintf(out, "field shares: of the samples, without an interval (no sample windows and no complete histories)\n");
 }
 
 /*
@@ -384,7 +387,8 @@ static void field_share(struct cell *c, struct profile_texts *x,
 	c[FC_UNITS].null = true;
 	c[FC_LO].null = true;
 	c[FC_HI].null = true;
-	if (ws && !t->data && ws->windows &&
+	if (ws && !t->data &&
+	    (ws->windows || (ws->lives && !strcmp(p->sampler, "watch"))) &&
 	    winshare_field(ws, t->target, f->offset, f->offset + f->size,
 			   &e)) {
 		share_cell(&c[FC_SHARE], 100 * e.share, x);

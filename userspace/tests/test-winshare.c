@@ -239,6 +239,36 @@ static void kind_window(struct fixture *f, uint8_t kind, uint32_t a,
 }
 
 /*
+ * Five histories of target 0 on offsets 0 and 8: three lives that saw
+ * (3, 1), (3, 1) and (2, 2), one ended by the unload and one with an
+ * element dropped, which are no lives.
+ */
+static void five_histories(struct history h[5], struct hist_elem el[5][100])
+{
+	static const unsigned int seen[5][2] = {
+		{ 3, 1 }, { 3, 1 }, { 2, 2 }, { 100, 0 }, { 100, 0 },
+	};
+
+	memset(h, 0, 5 * sizeof(*h));
+	memset(el, 0, 5 * sizeof(*el));
+	for (int i = 0; i < 5; i++) {
+		h[i].id = (uint32_t)i + 1;
+		h[i].target = 0;
+		h[i].nr_offsets = 2;
+		h[i].offset[0] = 0;
+		h[i].offset[1] = 8;
+		h[i].offset[2] = DPROF_HIST_NO_OFFSET;
+		h[i].offset[3] = DPROF_HIST_NO_OFFSET;
+		h[i].reason = i == 3 ? DPROF_HIST_UNLOAD : DPROF_HIST_FREED;
+		h[i].dropped = i == 4;
+		h[i].elems = el[i];
+		for (unsigned int k = 0; k < seen[i][0] + seen[i][1]; k++)
+			el[i][k].offset = k < seen[i][0] ? 0 : 8;
+		h[i].nr_elems = seen[i][0] + seen[i][1];
+	}
+}
+
+/*
  * The kinds weighed by the module's parts, not by their windows: old
  * windows (2) give offset 0 a share of 10 / 20 = 0.5 (two windows of
  * (9, 10) and (11, 10)), in-use ones (6) 30 / 40 = 0.75.  With parts of
@@ -309,31 +339,11 @@ static void test_winshare_strata(void)
 	fixture_end_sections(&f, &sec, 1);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
 	{
-		static const unsigned int seen[5][2] = {
-			{ 3, 1 }, { 3, 1 }, { 2, 2 }, { 100, 0 }, { 100, 0 },
-		};
 		struct history h[5];
-		struct hist_elem el[5][100];
+		static struct hist_elem el[5][100];
 		struct history_set hs = { .h = h, .n = 5 };
 
-		memset(h, 0, sizeof(h));
-		memset(el, 0, sizeof(el));
-		for (int i = 0; i < 5; i++) {
-			h[i].id = (uint32_t)i + 1;
-			h[i].target = 0;
-			h[i].nr_offsets = 2;
-			h[i].offset[0] = 0;
-			h[i].offset[1] = 8;
-			h[i].offset[2] = DPROF_HIST_NO_OFFSET;
-			h[i].offset[3] = DPROF_HIST_NO_OFFSET;
-			h[i].reason = i == 3 ? DPROF_HIST_UNLOAD :
-				      DPROF_HIST_FREED;
-			h[i].dropped = i == 4;
-			h[i].elems = el[i];
-			for (unsigned int k = 0; k < seen[i][0] + seen[i][1]; k++)
-				el[i][k].offset = k < seen[i][0] ? 0 : 8;
-			h[i].nr_elems = seen[i][0] + seen[i][1];
-		}
+		five_histories(h, el);
 		winshare_build(&ws, &r, &hs);
 	}
 	CHECK_EQ_U64(ws.lives, 3);
@@ -351,6 +361,52 @@ static void test_winshare_strata(void)
 	fixture_end_sections(&f, &sec, 1);
 	CHECK(recording_parse(&r, f.buf, f.len, &err) != 0);
 	CHECK(strstr(err.msg, "kinds' parts") != NULL);
+	fixture_free(&f);
+}
+
+/*
+ * A type with neither the module's parts nor a window, histories alone
+ * (the demo's skbuffs): its three lives are its units, pooled, and
+ * offset 0's share is 8 / 12 as with the lives' stratum.  A window of
+ * the type, even one, makes the windows its units and the lives weigh
+ * nothing.
+ */
+static void test_winshare_lives_alone(void)
+{
+	struct history h[5];
+	static struct hist_elem el[5][100];
+	struct history_set hs = { .h = h, .n = 5 };
+	struct fixture f;
+	struct recording r;
+	struct rec_error err;
+	struct winshare ws;
+	struct winshare_est e;
+
+	five_histories(h, el);
+	fixture_begin(&f, 1);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r, &hs);
+	CHECK_EQ_U64(ws.stratified, 0);
+	CHECK_EQ_U64(ws.lives, 3);
+	CHECK(winshare_field(&ws, 0, 0, 8, &e));
+	CHECK(fabs(e.share - 8 / 12.0) < 1e-9);
+	CHECK_EQ_U64(e.windows, 3);
+	CHECK(e.half > 0);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+
+	fixture_begin(&f, 1);
+	window(&f, 0, 10, false);
+	fixture_end(&f);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
+	winshare_build(&ws, &r, &hs);
+	CHECK_EQ_U64(ws.lives, 0);
+	CHECK(winshare_field(&ws, 0, 0, 8, &e));
+	CHECK_EQ_U64(e.windows, 1);
+	winshare_free(&ws);
+	recording_free(&r);
 	fixture_free(&f);
 }
 
@@ -406,6 +462,7 @@ const struct unit_test winshare_tests[] = {
 	{ "winshare: in-use samples weighed by the draw's rho; a weight of 0 refused", test_winshare_weighed },
 	{ "winshare: ABI 6 window records (no rho) read as uniform draws", test_winshare_abi6 },
 	{ "winshare: kinds weighed by the module's parts; lives from histories, else young windows", test_winshare_strata },
+	{ "winshare: histories alone, the lives are a type's units", test_winshare_lives_alone },
 	{ "winshare: the unseen part widens a field's interval, [(1-u)(s-h), (1-u)(s+h)+u]", test_winshare_unseen },
 	{ NULL, NULL },
 };
