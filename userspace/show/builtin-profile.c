@@ -29,15 +29,11 @@ struct profile_opts {
 	const char *svg;
 };
 
+/* --script's help, its words from the columns (script_help_fill()). */
+static char script_help[1024];
+
 static const struct opt profile_own[] = {
-	{ 's', "script", NULL, 0,
-	  "tab-separated lines, every type's then every\n"
-	  "field's (a value not known is -):\n"
-	  "  type CACHE KIND STRUCT SIZE SAMPLES LOADS\n"
-	  "    STORES MISSES SHARE AVG_LAT FREES\n"
-	  "    FREES_ON_OTHER_CPU\n"
-	  "  field CACHE OFFSET SIZE LINE NAME SAMPLES\n"
-	  "    SHARE LOADS STORES MISSES AVG_LAT TOP_FUNCTION" },
+	{ 's', "script", NULL, 0, script_help },
 	{ 't', "target", "CACHE", 0,
 	  "only this cache (or variable, as listed:\n"
 	  "runqueues(percpu), [stack], ...)" },
@@ -245,7 +241,7 @@ enum {
 };
 
 static const struct column field_cols[NR_FIELD_COLS] = {
-	[FC_CACHE] = { NULL, NULL, 1, COL_STR },
+	[FC_CACHE] = { NULL, NULL, 1, COL_STR, .name = "cache" },
 	[FC_OFFSET] = { "offset", "offset", 2, COL_UINT, 6 },
 	[FC_SIZE] = { "size", "size", 3, COL_UINT, 5 },
 	[FC_LINE] = { NULL, "cache_line", 4, COL_UINT },
@@ -271,6 +267,21 @@ static const struct column field_cols[NR_FIELD_COLS] = {
 	[FC_LO] = { NULL, "share_lo95", 15, COL_DOUBLE },
 	[FC_HI] = { NULL, "share_hi95", 16, COL_DOUBLE },
 };
+
+/* The --script lines' words as JSON names them: one description. */
+static void script_help_fill(void)
+{
+	snprintf(script_help, sizeof(script_help),
+		 "tab-separated lines, every type's then every\n"
+		 "field's (a value not known is -; shares and\n"
+		 "half-widths in percent):\n");
+	table_script_help(script_help, sizeof(script_help), "type",
+			  type_cols, NR_TYPE_COLS, 48);
+	strncat(script_help, "\n",
+		sizeof(script_help) - strlen(script_help) - 1);
+	table_script_help(script_help, sizeof(script_help), "field",
+			  field_cols, NR_FIELD_COLS, 48);
+}
 
 /* Text the cells point into. */
 struct profile_texts {
@@ -792,6 +803,7 @@ int cmd_profile(int argc, char **argv)
 	int ret;
 
 	memset(&o, 0, sizeof(o));
+	script_help_fill();
 	ret = opts_parse_view(&profile_cmd, &o, argc, argv, &o.a);
 	if (ret)
 		goto out_map;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Text, --script and JSON rows from one column description (columns.h). */
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 #include "columns.h"
@@ -33,6 +34,39 @@ void table_header(const struct table *t)
 		first = false;
 	}
 	fputc('\n', t->out);
+}
+
+void table_script_help(char *buf, size_t len, const char *tag,
+		       const struct column *cols, int nr_cols, int width)
+{
+	size_t at = strlen(buf);
+	int line = 2 + (int)strlen(tag);
+
+	at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "  %s", tag);
+	for (int pos = 1; pos <= nr_cols; pos++)
+		for (int i = 0; i < nr_cols; i++) {
+			const char *w = cols[i].key ? cols[i].key :
+					cols[i].name;
+			int n;
+
+			if (cols[i].script != pos || !w)
+				continue;
+			n = (int)strlen(w);
+			if (line + 1 + n > width) {
+				at += (size_t)snprintf(buf + at,
+						       at < len ? len - at : 0,
+						       "\n   ");
+				line = 3;
+			}
+			for (int k = -1; k < n && at + 1 < len; k++)
+				buf[at++] = k < 0 ? ' ' :
+					    (char)toupper((unsigned char)w[k]);
+			line += 1 + n;
+		}
+	if (at < len)
+		buf[at] = '\0';
+	else if (len)
+		buf[len - 1] = '\0';
 }
 
 /* "A,B,C" of a COL_LIST cell, cut at @len. */

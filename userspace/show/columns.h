@@ -51,6 +51,7 @@ struct column {
 	int pct_of;		/* COL_PCT: the column it is a share of */
 	int prec;		/* COL_DOUBLE: text decimals */
 	bool wide;		/* text: only with -v (the table's wide) */
+	const char *name;	/* --script help: the word when key is NULL */
 };
 
 /*
@@ -84,6 +85,13 @@ struct table {
 };
 
 void table_header(const struct table *t);
+/*
+ * For --help: "  TAG WORD WORD ..." naming @cols' --script words in
+ * their order (the JSON keys upper-cased, so the two cannot drift),
+ * wrapped before @width with four spaces, appended to @buf (@len bytes).
+ */
+void table_script_help(char *buf, size_t len, const char *tag,
+		       const struct column *cols, int nr_cols, int width);
 void table_row(const struct table *t, const struct cell *cells);
 /*
  * A row whose JSON object holds more than its cells (a type's fields):

@@ -134,8 +134,25 @@ static void test_columns_overflow(void)
 	free(s);
 }
 
+/* --help's --script words: the JSON keys in the line's order, wrapped. */
+static void test_columns_script_help(void)
+{
+	char buf[128] = "lines:\n";
+
+	table_script_help(buf, sizeof(buf), "row", cols, NR_C, 40);
+	CHECK(!strcmp(buf, "lines:\n  row NAME N X GONE"));
+	buf[0] = '\0';
+	table_script_help(buf, sizeof(buf), "row", cols, NR_C, 12);
+	CHECK(!strcmp(buf, "  row NAME N\n    X GONE"));
+	/* A buffer too short is cut, not overrun, and ends in a NUL. */
+	buf[0] = '\0';
+	table_script_help(buf, 9, "row", cols, NR_C, 40);
+	CHECK(!strcmp(buf, "  row NA"));
+}
+
 const struct unit_test columns_tests[] = {
 	{ "columns: text, script and JSON from one table", test_columns },
 	{ "columns: a wide value's overflow taken back", test_columns_overflow },
+	{ "columns: --script's words for --help", test_columns_script_help },
 	{ NULL, NULL },
 };
