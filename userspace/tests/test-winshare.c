@@ -268,6 +268,18 @@ static void five_histories(struct history h[5], struct hist_elem el[5][100])
 	}
 }
 
+/* five_histories()' three complete lives as the units: offset 0 at 8/12. */
+static void check_three_lives(const struct winshare *ws)
+{
+	struct winshare_est e;
+
+	CHECK_EQ_U64(ws->lives, 3);
+	CHECK(winshare_field(ws, 0, 0, 8, &e));
+	CHECK(fabs(e.share - 8 / 12.0) < 1e-9);
+	CHECK_EQ_U64(e.windows, 3);
+	CHECK(e.half > 0);
+}
+
 /*
  * The kinds weighed by the module's parts, not by their windows: old
  * windows (2) give offset 0 a share of 10 / 20 = 0.5 (two windows of
@@ -346,11 +358,7 @@ static void test_winshare_strata(void)
 		five_histories(h, el);
 		winshare_build(&ws, &r, &hs);
 	}
-	CHECK_EQ_U64(ws.lives, 3);
-	CHECK(winshare_field(&ws, 0, 0, 8, &e));
-	CHECK(fabs(e.share - 8 / 12.0) < 1e-9);
-	CHECK_EQ_U64(e.windows, 3);
-	CHECK(e.half > 0);
+	check_three_lives(&ws);
 	winshare_free(&ws);
 	recording_free(&r);
 	fixture_free(&f);
@@ -388,11 +396,7 @@ static void test_winshare_lives_alone(void)
 	CHECK(recording_parse(&r, f.buf, f.len, &err) == 0);
 	winshare_build(&ws, &r, &hs);
 	CHECK_EQ_U64(ws.stratified, 0);
-	CHECK_EQ_U64(ws.lives, 3);
-	CHECK(winshare_field(&ws, 0, 0, 8, &e));
-	CHECK(fabs(e.share - 8 / 12.0) < 1e-9);
-	CHECK_EQ_U64(e.windows, 3);
-	CHECK(e.half > 0);
+	check_three_lives(&ws);
 	winshare_free(&ws);
 	recording_free(&r);
 	fixture_free(&f);
