@@ -15,6 +15,7 @@
 #include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/module.h>
@@ -497,11 +498,14 @@ static int events_open_file(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	file->private_data = bounce;
+	/* Its own work is not the workload's (sample.h). */
+	dprof_sample_set_reader(task_tgid_nr(current));
 	return stream_open(inode, file);
 }
 
 static int events_release(struct inode *inode, struct file *file)
 {
+	dprof_sample_set_reader(0);
 	vfree(file->private_data);
 	atomic_set(&events_open, 0);
 	return 0;

@@ -361,6 +361,7 @@ static void counters_sum(struct sample_counters *sum)
 		sum->table_full += READ_ONCE(c->table_full);
 		sum->nested += READ_ONCE(c->nested);
 		sum->from_windows += READ_ONCE(c->from_windows);
+		sum->reader += READ_ONCE(c->reader);
 	}
 }
 
@@ -423,6 +424,8 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 			   c.misses, c.target_misses);
 	seq_printf(m, "dropped: %llu (table full), %llu (nested handler), %llu (not-slab table full)\n",
 		   c.table_full, c.nested, c.data_full);
+	seq_printf(m, "left out: %llu samples in the events reader's own process (dprof-view record)\n",
+		   c.reader);
 	if (brief || dprof_sampler()->id == DPROF_SAMPLER_NONE)
 		return;
 	nr = READ_ONCE(dprof_nr_targets);

@@ -31,6 +31,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
+#include <linux/preempt.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -53,6 +54,7 @@ DEFINE_PER_CPU(struct agg_table, dprof_agg);
 DEFINE_PER_CPU(struct sample_counters, dprof_scount);
 struct sample_state dprof_sampling;
 static bool emit_records;		/* sample_records=1 */
+static pid_t reader_tgid;		/* dprof_sample_set_reader() */
 
 const char *const dprof_sampler_names[DPROF_SAMPLER_OPERAND + 1] = {
 	[DPROF_SAMPLER_NONE] = "off", [DPROF_SAMPLER_IBS] = "ibs",
@@ -226,6 +228,28 @@ static bool sample_typed(unsigned long addr, struct dprof_resolved *r,
  * NMI context (ibs, pebs), or process context with preemption off
  * (inject); true when it fell in a target.
  */
+void dprof_sample_set_reader(pid_t tgid)
+{
+	WRITE_ONCE(reader_tgid, tgid);
+}
+
+/*
+ * Whether this handler's interrupt (or NMI) stopped the reader's process
+ * in task context: with its own entry's counts taken away, no hard
+ * interrupt, NMI or softirq being served is left.  A softirq that runs
+ * on the reader's interrupt exit is the kernel's work, kept.
+ */
+static bool stopped_reader(void)
+{
+	pid_t tgid = READ_ONCE(reader_tgid);
+	unsigned int pc;
+
+	if (!tgid || current->tgid != tgid)
+		return false;
+	pc = preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+	return pc == (in_nmi() ? NMI_OFFSET + HARDIRQ_OFFSET : HARDIRQ_OFFSET);
+}
+
 bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a)
 {
 	struct sample_counters *c = this_cpu_ptr(&dprof_scount);
@@ -234,6 +258,10 @@ bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a)
 
 	if (this_cpu_inc_return(dprof_agg.busy) > 1) {
 		c->nested++;
+		goto out;
+	}
+	if (stopped_reader()) {
+		c->reader++;
 		goto out;
 	}
 	c->samples++;
