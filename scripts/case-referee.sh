@@ -32,9 +32,10 @@
 #       "real applications" sends half as many gets as sets)
 #   -p  more dprof.ko parameters, after target=all sampler=watch (e.g.
 #       track_one_in=1, or sampler=operand to judge both on one setting)
-#   -w  the referee's window: load (memcslap's run, default) or record
-#       (from dprof.ko's load to the load's end: sampler=operand's
-#       tables count from the load, dprof-view record's reads included)
+#   -w  the referee's window: load (memcslap's run, default; dprof.ko
+#       counts from its load) or record (memcslap's run for both:
+#       dprof.ko loaded paused and enabled for the run alone, so that
+#       dprof-view record's first and last reads fall outside both)
 #   -m  fields with MIN samples or more are judged (default 100; a
 #       sampler=operand run at period=20000 has some 2,600 slab samples:
 #       20)

@@ -16,7 +16,8 @@
 #     merged alias's destroy, and under -icount on 6.1 for the watch
 #     and operand samplers' shares (guest time counts instructions, not
 #     the emulator's trap delivery, and a timer interrupt falls at an
-#     exact instruction: test-all-types.sh, test-operand-sampler.sh)
+#     exact instruction: test-all-types.sh, test-operand-sampler.sh,
+#     test-reader-samples.sh)
 #  5. dprof-view export's files from the guest (test-exports.sh) read by
 #     pprof and by speedscope in headless Chromium (check-exports.sh)
 #     and a production host's shape: 6 GiB, an isolated CPU
@@ -29,7 +30,9 @@
 #  8. the referee (a QEMU plugin, referee/): its cache model on sequences
 #     whose classes follow from the definitions, then its classes on
 #     dprof_sharing's workloads (scripts/check-referee.sh), and a real
-#     server judged by it: memcached, 8,000 UDP sets, under target=all
+#     server judged by it: memcached, 8,000 UDP sets then 4,000 TCP
+#     gets (the recorder's own reads left out, ~1,000 slab samples of
+#     the sets alone left 1 or 2 fields to judge), under target=all
 #     at its defaults (the operand sampler) where a tick falls at an
 #     exact instruction (one vCPU, -icount; case-referee.sh -o: 4 of
 #     dprof's top 5 types in the referee's top 5, the top type the same
@@ -93,10 +96,10 @@ nstep=$((nstep + 2))
 	run_step "$icount_first" "guest selftests under -icount on 6.1" \
 		env DPROF_ICOUNT=1 scripts/vm.sh -k 6.1 -t 600 \
 		-s "$top/build/vmshare-icount" selftests/run.sh \
-		test-all-types.sh test-operand-sampler.sh
+		test-all-types.sh test-operand-sampler.sh test-reader-samples.sh
 	run_step $((icount_first + 1)) \
 		"referee: memcached judged, target=all at its defaults (operand), one vCPU, -icount (6.1)" \
-		scripts/case-referee.sh -k 6.1 -o
+		scripts/case-referee.sh -k 6.1 -o -g 4000
 ) >"$logs/lane-icount.log" 2>&1 &
 icount_lane=$!
 # The Debian guest's image (about 60 s) first: the lane's referee case

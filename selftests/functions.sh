@@ -282,19 +282,21 @@ kobj_expect_field() {
 # load's start and at its end (inside the recorded command; at_end is
 # its last, an exec), and client, the CPU of the load generator: the
 # other one, or the only one (DPROF_SMP=1).  Each sync(1) turns the
-# referee's window on or off: "load" measures the load alone; "record"
-# from dprof.ko's load on, and then dprof.ko is loaded paused (enable=N)
-# and counts from just after the first sync to just before the second,
-# so that the sync's own writeback, the shells and dprof-view record's
-# last reads (status, profile) fall outside both counts, not in dprof's
-# alone (ext4's buffer_head and jbd2 types, 6 samples where the referee
-# counted none).
+# referee's window on or off: "load" measures the load alone, and dprof
+# from its load on; "record" the load alone for both: dprof.ko is loaded
+# paused (enable=N) and counts from just after the first sync to just
+# before the second, so that the sync's own writeback, the shells and
+# dprof-view record's first and last reads (kallsyms and BTF, status
+# and profile) fall outside both counts, not in one alone (ext4's
+# buffer_head and jbd2 types, 6 samples where the referee counted none;
+# the recorder's own samples, which dprof.ko leaves out, the referee
+# cannot tell apart: test-reader-samples.sh).
 referee_window() {
 	case $1 in
 	load) at_load=true at_start=sync at_end="exec sync" load_enable= ;;
 	record)
-		at_load="sync && echo 1 >/sys/module/dprof/parameters/enable"
-		at_start=true
+		at_load=true
+		at_start="sync && echo 1 >/sys/module/dprof/parameters/enable"
 		at_end="echo 0 >/sys/module/dprof/parameters/enable && exec sync"
 		load_enable=enable=0 ;;
 	*) fail "window $1: load or record" ;;
