@@ -15,6 +15,7 @@
 #include "facts.h"
 #include "profile.h"
 #include "sample.h"
+#include "slab.h"
 
 void *dprof_facts_build(size_t *len)
 {
@@ -30,7 +31,8 @@ void *dprof_facts_build(size_t *len)
 	f->size = sizeof(*f);
 	f->target_size = sizeof(*tf);
 	f->nr_targets = nr;
-	f->flags = dprof_target_all ? DPROF_FACTS_TARGET_ALL : 0;
+	f->flags = (dprof_target_all ? DPROF_FACTS_TARGET_ALL : 0) |
+		   (dprof_slab_hooked() ? 0 : DPROF_FACTS_NO_HOOKS);
 	f->sampler = dprof_sampler()->id;
 	f->track_base_shift = base_shift;
 	tf = (struct dprof_target_fact *)(f + 1);

@@ -597,6 +597,11 @@ void dprof_slab_exit(void)
  * load to unload: every allocation and free of a target is recorded, the
  * exact address set; enable=0 skips allocations, never frees.
  */
+bool dprof_slab_hooked(void)
+{
+	return hooked;
+}
+
 void dprof_slab_show_hooks(struct seq_file *m)
 {
 	if (!hooked) {

@@ -16,6 +16,11 @@ void dprof_slab_destroy_exit(void);
 unsigned long dprof_slab_destroy_missed(void);
 struct seq_file;
 void dprof_slab_show_hooks(struct seq_file *m);
+/*
+ * Whether the allocation and free hooks are armed (not with target=all's
+ * operand default): without them no object is followed.
+ */
+bool dprof_slab_hooked(void);
 int dprof_slab_init(void);
 void dprof_slab_exit(void);
 /* Calls the kprobes could not follow (their nmissed): lost records. */

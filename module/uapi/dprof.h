@@ -536,6 +536,7 @@ struct dprof_file_access_kind {
  * knows (a newer writer's) or leaves them zero (an older one's).
  */
 #define DPROF_FACTS_TARGET_ALL	0x1	/* loaded with target=all */
+#define DPROF_FACTS_NO_HOOKS	0x2	/* no allocation hook: none followed */
 
 struct dprof_facts {
 	__u32 size;		/* sizeof(struct dprof_facts) of the writer */

@@ -290,6 +290,18 @@ static void test_report_facts_not_sentences(void)
 	CHECK_EQ_U64(recording_track_one_in(&r, SIZE_MAX), 2);
 	report_done(&f, &r, &rep);
 
+	/*
+	 * No allocation hook (target=all's operand default): the rules'
+	 * shifts are the module's idle settings, no object was followed, and
+	 * nothing is scaled nor said to be.
+	 */
+	fs.head.flags |= DPROF_FACTS_NO_HOOKS;
+	if (!report_of(&f, &r, &rep, 3, sec, 4))
+		return;
+	CHECK_EQ_U64(recording_track_one_in(&r, 0), 1);
+	CHECK_EQ_U64(rep.track_one_in, 1);
+	report_done(&f, &r, &rep);
+
 	/* An entry from a newer writer: longer, its tail ignored. */
 	{
 		struct {
