@@ -11,32 +11,31 @@
 trap cleanup_modules EXIT
 
 load_mod dprof target=kmalloc-64
-out=$TMP/cap.dprof
-t0=$(date +%s)
-dprof-view record --no-progress -d 2 -o "$out" -- \
-	sh -c "echo \$\$ >$TMP/cap.pid; exec sleep 600" 2>"$TMP/cap.err" ||
-	fail "record -d 2 -- sleep 600 failed: $(cat "$TMP/cap.err")"
-t=$(($(date +%s) - t0))
-cat "$TMP/cap.err"
-[ "$t" -le 20 ] || fail "record -d 2 took $t s: it waited for the command"
-grep -q "still runs: sent SIGTERM" "$TMP/cap.err" ||
-	fail "no line said the command was ended at the time cap"
-dprof-view info "$out" >"$TMP/cap.info" || fail "the recording does not read back"
+# capped NAME MAX_S WHAT LINE COMMAND: record -d 2 of COMMAND (a sh -c
+# script) into $TMP/NAME.dprof, which must end within MAX_S seconds,
+# print LINE (a grep pattern) on stderr and read back; sets t, the
+# seconds it took.
+capped() {
+	t0=$(date +%s)
+	dprof-view record --no-progress -d 2 -o "$TMP/$1.dprof" -- \
+		sh -c "$5" 2>"$TMP/cap.err" ||
+		fail "record -d 2 of $3 failed: $(cat "$TMP/cap.err")"
+	t=$(($(date +%s) - t0))
+	cat "$TMP/cap.err"
+	[ "$t" -le "$2" ] || fail "record -d 2 of $3 took $t s"
+	grep -q "$4" "$TMP/cap.err" || fail "no line said \"$4\" for $3"
+	dprof-view info "$TMP/$1.dprof" >"$TMP/$1.info" ||
+		fail "the recording of $3 does not read back"
+}
+
+capped cap 20 "a 600 s command" "still runs: sent SIGTERM" \
+	"echo \$\$ >$TMP/cap.pid; exec sleep 600"
 grep -q "^ended by: *time cap$" "$TMP/cap.info" ||
 	fail "info does not say the time cap ended it: $(grep -i ended "$TMP/cap.info")"
 ! kill -0 "$(cat "$TMP/cap.pid")" 2>/dev/null ||
 	fail "the command outlived the recording"
 echo "ok: -d 2 with a 600 s command ended in $t s, the command with it"
 
-out=$TMP/cap-stubborn.dprof
-t0=$(date +%s)
-dprof-view record --no-progress -d 2 -o "$out" -- \
-	sh -c 'trap "" TERM; while :; do sleep 0.2; done' 2>"$TMP/cap.err" ||
-	fail "record of a command that ignores SIGTERM failed: $(cat "$TMP/cap.err")"
-t=$(($(date +%s) - t0))
-cat "$TMP/cap.err"
-[ "$t" -le 30 ] || fail "record -d 2 of a command ignoring SIGTERM took $t s"
-grep -q "sent SIGKILL" "$TMP/cap.err" ||
-	fail "no line said the command that ignored SIGTERM was killed"
-dprof-view info "$out" >/dev/null || fail "the second recording does not read back"
+capped cap-stubborn 30 "a command ignoring SIGTERM" "sent SIGKILL" \
+	'trap "" TERM; while :; do sleep 0.2; done'
 echo "ok: a command ignoring SIGTERM was killed after the grace; recording ended in $t s"
