@@ -424,8 +424,9 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 			   c.misses, c.target_misses);
 	seq_printf(m, "dropped: %llu (table full), %llu (nested handler), %llu (not-slab table full)\n",
 		   c.table_full, c.nested, c.data_full);
-	seq_printf(m, "left out: %llu samples in the events reader's own process (dprof-view record)\n",
-		   c.reader);
+	if (hw && dprof_sampler()->id != DPROF_SAMPLER_NONE)
+		seq_printf(m, "left out: %llu samples in the events reader's own process (dprof-view record)\n",
+			   c.reader);
 	if (brief || dprof_sampler()->id == DPROF_SAMPLER_NONE)
 		return;
 	nr = READ_ONCE(dprof_nr_targets);

@@ -223,11 +223,6 @@ static bool sample_typed(unsigned long addr, struct dprof_resolved *r,
 			(page_typing || at_access));
 }
 
-/*
- * One sample with a data address: resolved and added to its CPU's table.
- * NMI context (ibs, pebs), or process context with preemption off
- * (inject); true when it fell in a target.
- */
 void dprof_sample_set_reader(pid_t tgid)
 {
 	WRITE_ONCE(reader_tgid, tgid);
@@ -250,6 +245,11 @@ static bool stopped_reader(void)
 	return pc == (in_nmi() ? NMI_OFFSET + HARDIRQ_OFFSET : HARDIRQ_OFFSET);
 }
 
+/*
+ * One sample with a data address: resolved and added to its CPU's table.
+ * NMI context (ibs, pebs), or process context with preemption off
+ * (inject); true when it fell in a target.
+ */
 bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a)
 {
 	struct sample_counters *c = this_cpu_ptr(&dprof_scount);

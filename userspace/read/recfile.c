@@ -828,9 +828,9 @@ unsigned int recording_track_one_in(const struct recording *r, size_t t)
 	const struct dprof_target_fact *f;
 	unsigned long v;
 
-	if (r->has_facts && (r->facts.flags & DPROF_FACTS_NO_HOOKS))
-		return 1;	/* no object followed at all: nothing scaled */
 	if (r->has_facts) {
+		if (r->facts.flags & DPROF_FACTS_NO_HOOKS)
+			return 1;	/* no object followed: nothing scaled */
 		f = recording_target_fact(r, t);
 		return 1U << (f ? f->track_shift : r->facts.track_base_shift);
 	}

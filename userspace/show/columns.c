@@ -128,7 +128,7 @@ static int text_cell(const struct table *t, const struct column *c,
 	const char *s = value_text(c, cells, i, buf, sizeof(buf));
 	int len = (int)strlen(s), width = c->width < 0 ? -c->width : c->width;
 	int gap = gap_of(c, first), pad = width > len ? width - len : 0;
-	int spare = (gap > 1 ? gap - 1 : 0) + pad, take;
+	int spare = (gap > 1 ? gap - 1 : 0) + pad, take, from_gap;
 
 	/* An empty last word leaves no trailing spaces. */
 	if (!c->width && !*s)
@@ -140,15 +140,9 @@ static int text_cell(const struct table *t, const struct column *c,
 		return over;
 	}
 	/* Left-aligned: the gap gives way before the padding after it. */
-	if (take > gap - 1 && gap > 1) {
-		pad -= take - (gap - 1);
-		gap = 1;
-	} else if (gap > 1) {
-		gap -= take;
-	} else {
-		pad -= take;
-	}
-	fprintf(t->out, "%*s%s%*s", gap, "", s, pad, "");
+	from_gap = take < gap - 1 ? take : (gap > 1 ? gap - 1 : 0);
+	fprintf(t->out, "%*s%s%*s", gap - from_gap, "", s,
+		pad - (take - from_gap), "");
 	return over;
 }
 
