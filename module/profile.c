@@ -362,6 +362,7 @@ static void counters_sum(struct sample_counters *sum)
 		sum->nested += READ_ONCE(c->nested);
 		sum->from_windows += READ_ONCE(c->from_windows);
 		sum->reader += READ_ONCE(c->reader);
+		sum->site_records += READ_ONCE(c->site_records);
 	}
 }
 
@@ -427,6 +428,9 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	if (hw && dprof_sampler()->id != DPROF_SAMPLER_NONE)
 		seq_printf(m, "left out: %llu samples in the events reader's own process (dprof-view record)\n",
 			   c.reader);
+	if (c.site_records)
+		seq_printf(m, "site records: %llu kmalloc samples on followed objects\n",
+			   c.site_records);
 	if (brief || dprof_sampler()->id == DPROF_SAMPLER_NONE)
 		return;
 	nr = READ_ONCE(dprof_nr_targets);

@@ -45,6 +45,8 @@
 #include "symbols.h"
 #include "own.h"
 #include "resolve.h"
+#include "target.h"
+#include "liveset.h"
 #include "dprof_trace.h"
 #include "decode.h"
 #include "compat.h"
@@ -70,8 +72,14 @@ static u32 agg_hash(u16 target, u16 offset, u64 ip, u8 src)
 		       ((u64)src << 60), 32);
 }
 
-static void emit_record(u16 target, u16 offset, u64 ip,
-			const struct dprof_access *a, u8 agg_flags)
+/*
+ * The raw record of one sample, with its object's @base (0: unknown).
+ * SAMPLE_LIVE: the live set holds the object, so its last ALLOC record
+ * names its allocation site.
+ */
+static void emit_record(u16 target, u16 offset, u64 ip, unsigned long base,
+			const struct dprof_access *a, u8 agg_flags,
+			u8 rec_flags)
 {
 	struct dprof_sample_rec rec = {
 		.hdr = {
@@ -81,28 +89,44 @@ static void emit_record(u16 target, u16 offset, u64 ip,
 				 (a->store ? DPROF_SAMPLE_STORE : 0) |
 				 (a->l1_miss ? DPROF_SAMPLE_MISS : 0) |
 				 (agg_flags & DPROF_AGG_WATCH_IP ?
-				  DPROF_SAMPLE_TRAP_IP : 0),
+				  DPROF_SAMPLE_TRAP_IP : 0) | rec_flags,
 		},
 		.time_ns = ktime_get_mono_fast_ns(),
 		.ip = ip, .offset = offset, .latency = a->latency,
-		.src = a->src,
+		.src = a->src, .base = base,
 	};
 
 	dprof_ring_write(&rec, sizeof(rec));
 }
 
-static void agg_add(u16 target, u16 offset, u64 ip, const struct dprof_access *a,
-		    u8 flags)
+/*
+ * A kmalloc cache holds many types, told apart by allocation site: a
+ * sample on an object the live set holds is a record whatever
+ * sample_records says, so that dprof-view finds the object's ALLOC
+ * record and its site (a few per second per CPU, at a sampler's rate).
+ */
+static u8 record_flags(u16 target, bool live)
+{
+	if (live && (READ_ONCE(dprof_targets[target].flags) &
+		     DPROF_TARGET_KMALLOC))
+		return DPROF_SAMPLE_LIVE |
+		       (emit_records ? 0 : DPROF_SAMPLE_SITE_ONLY);
+	return 0;
+}
+
+static void agg_add(u16 target, u16 offset, u64 ip, unsigned long base,
+		    bool live, const struct dprof_access *a, u8 flags)
 {
 	struct agg_table *t = this_cpu_ptr(&dprof_agg);
 	struct sample_counters *c = this_cpu_ptr(&dprof_scount);
 	u32 h = agg_hash(target, offset, ip, a->src);
+	u8 rec_flags = record_flags(target, live);
 	unsigned int i;
 
 	trace_dprof_sample(target, offset, ip, a);
-	if (emit_records)
-		emit_record(target, offset, ip, a, flags);
-
+	if (emit_records || rec_flags)
+		emit_record(target, offset, ip, base, a, flags, rec_flags);
+	c->site_records += !!(rec_flags & DPROF_SAMPLE_SITE_ONLY);
 	for (i = 0; i < MAX_PROBE; i++) {
 		struct dprof_sample_agg *e = &t->e[(h + i) & t->mask];
 
@@ -194,7 +218,7 @@ void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
 	c->samples++;
 	c->in_target++;
 	c->from_windows += window;
-	agg_add(target, offset, ip, &a, DPROF_AGG_WATCH_IP);
+	agg_add(target, offset, ip, 0, false, &a, DPROF_AGG_WATCH_IP);
 out:
 	this_cpu_dec(dprof_agg.busy);
 }
@@ -212,13 +236,19 @@ static bool at_access;
  * hold is one under the operand sampler: the instruction sampled was
  * about to touch it, so it is allocated (or the allocator's, a rare
  * tick).  A hardware sample may come after the free, and is not typed
- * where the hooks can tell.
+ * where the hooks can tell.  *@live: the live set holds the object (its
+ * ALLOC record names its site).
  */
 static bool sample_typed(unsigned long addr, struct dprof_resolved *r,
-			 bool *slab)
+			 bool *slab, bool *live)
 {
 	int how = dprof_resolve_any(addr, r, slab);
 
+	/*
+	 * Held by the live set, not only taken as live: under sampled
+	 * tracking an object the rule does not follow resolves too.
+	 */
+	*live = !how && dprof_track_maybe(r->target, r->base);
 	return !how || (how == DPROF_RESOLVE_UNKNOWN &&
 			(page_typing || at_access));
 }
@@ -254,7 +284,7 @@ bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a)
 {
 	struct sample_counters *c = this_cpu_ptr(&dprof_scount);
 	struct dprof_resolved r;
-	bool hit = false, slab;
+	bool hit = false, slab, live = false;
 
 	if (this_cpu_inc_return(dprof_agg.busy) > 1) {
 		c->nested++;
@@ -269,12 +299,12 @@ bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a)
 	c->misses += a->l1_miss;
 	if (!a->addr_valid) {
 		c->no_addr++;
-	} else if (sample_typed(addr, &r, &slab) ||
+	} else if (sample_typed(addr, &r, &slab, &live) ||
 		   (!slab && !dprof_var_resolve(addr, &r))) {
 		/* Watched variables (watch_symbols=) are never in slab. */
 		c->in_target++;
 		c->target_misses += a->l1_miss;
-		agg_add(r.target, r.offset, ip, a, 0);
+		agg_add(r.target, r.offset, ip, r.base, live, a, 0);
 		hit = true;
 	} else if (slab) {
 		c->other_slab++;

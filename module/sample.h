@@ -142,6 +142,8 @@ struct sample_counters {
 	u64 nested;		/* dropped: handler re-entered */
 	u64 from_windows;	/* watch: trapped in a sample window */
 	u64 reader;		/* left out: in the events reader's process */
+	/* records written for the site split alone (DPROF_SAMPLE_SITE_ONLY) */
+	u64 site_records;
 };
 
 DECLARE_PER_CPU(struct agg_table, dprof_agg);

@@ -96,7 +96,8 @@ nstep=$((nstep + 2))
 	run_step "$icount_first" "guest selftests under -icount on 6.1" \
 		env DPROF_ICOUNT=1 scripts/vm.sh -k 6.1 -t 600 \
 		-s "$top/build/vmshare-icount" selftests/run.sh \
-		test-all-types.sh test-operand-sampler.sh test-reader-samples.sh
+		test-all-types.sh test-operand-sampler.sh test-reader-samples.sh \
+		test-kmalloc-sites.sh
 	run_step $((icount_first + 1)) \
 		"referee: memcached judged, target=all at its defaults (operand), one vCPU, -icount (6.1)" \
 		scripts/case-referee.sh -k 6.1 -o -g 4000

@@ -224,6 +224,7 @@ cleanup_modules() {
 	[ -d /sys/module/dprof_caches ] && rmmod dprof_caches
 	[ -d /sys/module/dprof_rank ] && rmmod dprof_rank
 	[ -d /sys/module/dprof_older ] && rmmod dprof_older
+	[ -d /sys/module/dprof_sites ] && rmmod dprof_sites
 	return 0
 }
 

@@ -35,11 +35,17 @@
  * is kind, flags, size, cpu, target (u8, u8, u16, u16, u16), and
  * struct dprof_sample_agg's target is a __u16 before its cpu.  Readers
  * take version 6 only: an older file's headers are laid out otherwise.
+ * 7: the WINDOW record carries its draw's weight rho (64 bytes).
+ * 8: the SAMPLE record carries its object's base (40 bytes), and samples
+ * of a kmalloc target whose object the live set holds are records even
+ * without sample_records=1 (DPROF_SAMPLE_SITE_ONLY): the views split
+ * kmalloc-N's samples by allocation site.  Readers take 6 and 7: their
+ * 32-byte SAMPLE records have no base.
  */
 /* The release of the module and of dprof-view, built from one tree. */
 #define DPROF_VERSION		"0.1.0"
 
-#define DPROF_ABI_VERSION	7
+#define DPROF_ABI_VERSION	8
 #define DPROF_ABI_OLDEST	6	/* oldest version readers accept */
 
 /*
@@ -392,14 +398,24 @@ struct dprof_data_agg {
 };
 
 /*
- * One raw access sample (32 bytes; the thesis used 88), emitted besides
- * the aggregation when the module is loaded with sample_records=1.
+ * One raw access sample (40 bytes; the thesis used 88), emitted besides
+ * the aggregation when the module is loaded with sample_records=1, and
+ * for the split by allocation site whatever sample_records says: a
+ * sample in a kmalloc target's object that the live set holds (LIVE).
  * hdr.flags: DPROF_SAMPLE_*.
+ *
+ * LIVE: the live set held the object at the sample, so the last ALLOC
+ * record of (target, base) before time_ns is this object's allocation
+ * and names its call site.  SITE_ONLY: written for that split alone
+ * (sample_records=0): the other samples are not records, so these are
+ * not the whole of the samples.
  */
 #define DPROF_SAMPLE_LOAD	0x01
 #define DPROF_SAMPLE_STORE	0x02
 #define DPROF_SAMPLE_MISS	0x04	/* missed L1 */
 #define DPROF_SAMPLE_TRAP_IP	0x08	/* ip is the trap ip (watch sampler) */
+#define DPROF_SAMPLE_LIVE	0x10	/* the live set held the object */
+#define DPROF_SAMPLE_SITE_ONLY	0x20	/* a record for the site split alone */
 
 struct dprof_sample_rec {
 	struct dprof_rec_hdr hdr;	/* cpu, target, flags */
@@ -409,6 +425,7 @@ struct dprof_sample_rec {
 	__u16 latency;		/* miss latency, cycles; 0 unknown */
 	__u8 src;		/* enum dprof_src */
 	__u8 reserved[3];
+	__u64 base;		/* the object's base; 0: not known (watch) */
 };
 
 /*
@@ -613,7 +630,7 @@ DPROF_STATIC_ASSERT(sizeof(struct dprof_data_agg) == 48, "data_agg size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_access_kind) == 16,
 		    "access kind size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_agg) == 40, "sample_agg size");
-DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_rec) == 32, "sample_rec size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_sample_rec) == 40, "sample_rec size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_header) == 16, "file hdr size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_section) == 16, "section size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_file_target) == 80, "target size");

@@ -294,6 +294,31 @@ static void count_site(struct site_count **tab, size_t *cap, size_t *used,
 	(*tab)[i].n++;
 }
 
+/* kmalloc-N's samples by the sites of the followed objects they fell on. */
+static void samples_by_site(const struct recording *r, struct profile *p)
+{
+	struct site_splits all;
+	bool *want = xcalloc(DPROF_MAX_TARGETS, sizeof(*want));
+	bool any = false;
+
+	for (size_t i = 0; i < p->nr_types; i++)
+		if (p->types[i].kmalloc && p->types[i].target < DPROF_MAX_TARGETS)
+			any = want[p->types[i].target] = true;
+	if (any && r->kind_count[DPROF_REC_SAMPLE]) {
+		site_split_build(r, want, &all);
+		for (size_t i = 0; i < p->nr_types; i++) {
+			struct profile_type *t = &p->types[i];
+
+			if (!t->kmalloc || t->target >= DPROF_MAX_TARGETS)
+				continue;
+			t->by_site = all.t[t->target];
+			all.t[t->target].sites = NULL;	/* the type's now */
+		}
+		site_split_free(&all);
+	}
+	free(want);
+}
+
 /* kmalloc-N holds many types: name them by their allocation sites. */
 static void kmalloc_sites(const struct recording *r, struct profile *p)
 {
@@ -557,6 +582,7 @@ void profile_build(const struct recording *r, const struct type_map *map,
 		layouts[i] = type_layout(btf, btf_why, map, t);
 	}
 	kmalloc_sites(r, p);
+	samples_by_site(r, p);
 	if (!objects_summarize(r, &objs)) {
 		for (i = 0; i < p->nr_types; i++) {
 			unsigned int ti = p->types[i].target;
@@ -651,6 +677,7 @@ void profile_free(struct profile *p)
 		free(t->struct_name);
 		free(t->no_names_why);
 		free(t->own_cache);
+		free(t->by_site.sites);
 	}
 	free(p->types);
 	memset(p, 0, sizeof(*p));

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "typemap.h"
 #include "recfile.h"
+#include "sitesplit.h"
 
 #define PROFILE_LINE 64		/* cache line size the rows are grouped by */
 
@@ -55,6 +56,8 @@ struct profile_type {
 	char *own_cache;	/* the name, when data */
 	uint64_t allocs;	/* recorded allocations */
 	struct profile_site sites[PROFILE_SITES];	/* most first */
+	/* kmalloc: its samples by allocation site (sitesplit.h); owned */
+	struct site_split by_site;
 	const char *cache;	/* slab cache, or variable (see data) */
 	char *struct_name;	/* "struct sk_buff"; NULL: fields unnamed */
 	char *no_names_why;	/* why, when struct_name is NULL */

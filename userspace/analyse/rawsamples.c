@@ -124,11 +124,13 @@ size_t raw_samples_aggregate(const struct recording *r,
 	while ((hdr = rec_iter_next(&it))) {
 		struct pending *p = &ring[queued % AHEAD];
 
-		if (hdr->kind != DPROF_REC_SAMPLE)
+		/* Site records alone are not the whole of the samples. */
+		if (hdr->kind != DPROF_REC_SAMPLE ||
+		    hdr->flags & DPROF_SAMPLE_SITE_ONLY)
 			continue;
 		if (queued >= AHEAD)
 			add(&t, p);	/* the oldest, prefetched AHEAD ago */
-		memcpy(&p->s, hdr, sizeof(p->s));
+		rec_sample(hdr, &p->s);
 		p->hash = key_hash(hdr->target, p->s.offset, p->s.ip, p->s.src,
 				   hdr->cpu);
 		__builtin_prefetch(&t.e[p->hash & (t.cap - 1)], 1);

@@ -336,6 +336,15 @@ void rec_window(const void *rec, struct dprof_window_rec *w)
 		w->rho = DPROF_WINDOW_RHO_ONE;
 }
 
+void rec_sample(const void *rec, struct dprof_sample_rec *s)
+{
+	struct dprof_rec_hdr hdr;
+
+	memcpy(&hdr, rec, sizeof(hdr));
+	memset(s, 0, sizeof(*s));
+	memcpy(s, rec, hdr.size < sizeof(*s) ? hdr.size : sizeof(*s));
+}
+
 /* Samples are decoded after the targets, so their indexes can be checked. */
 static int check_sample(const struct recording *r,
 			const struct dprof_sample_agg *e,
@@ -436,7 +445,7 @@ static int check_record(const struct recording *r, const uint8_t *rec,
 	if (hdr.kind == DPROF_REC_SAMPLE) {
 		struct dprof_sample_rec sr;
 
-		memcpy(&sr, rec, sizeof(sr));
+		rec_sample(rec, &sr);
 		if (sr.src >= DPROF_NR_SRC ||
 		    sr.offset >= r->targets[hdr.target].object_size)
 			return fail(err, at, "sample at offset %u, source %u",
@@ -478,6 +487,8 @@ static int check_events(struct recording *r, const struct rec_section *s,
 		want = record_size(hdr.kind);
 		if (hdr.kind == DPROF_REC_WINDOW && r->abi_version < 7)
 			want = DPROF_WINDOW_REC_ABI6_SIZE;
+		if (hdr.kind == DPROF_REC_SAMPLE && r->abi_version < 8)
+			want = DPROF_SAMPLE_REC_ABI7_SIZE;
 		if (!want) {
 			r->unknown_records++;	/* newer writer: skip it */
 		} else {

@@ -133,6 +133,13 @@ const char *section_kind_name(uint32_t kind);
 void rec_window(const void *rec, struct dprof_window_rec *w);
 /* The WINDOW record's size in ABI 6 recordings. */
 #define DPROF_WINDOW_REC_ABI6_SIZE offsetof(struct dprof_window_rec, rho)
+/*
+ * A SAMPLE record (@rec points at one) as this reader's struct: a record
+ * of ABI 6 or 7, before the object's base, reads base 0.
+ */
+void rec_sample(const void *rec, struct dprof_sample_rec *s);
+/* The SAMPLE record's size in ABI 6 and 7 recordings. */
+#define DPROF_SAMPLE_REC_ABI7_SIZE offsetof(struct dprof_sample_rec, base)
 
 /* Walk every record of every EVENTS section, in file order. */
 struct rec_iter {

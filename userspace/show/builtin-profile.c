@@ -81,7 +81,15 @@ static const struct command_opts profile_cmd = {
 	"memory operand of the instruction a timer tick interrupted) misses are\n"
 	"not measured either and say -.  Samples in no slab\n"
 	"object are types too, named from kallsyms: var, var[module],\n"
-	"var(percpu), [stack], [user], [unnamed].\n",
+	"var(percpu), [stack], [user], [unnamed].\n"
+	"\n"
+	"A kmalloc cache holds many types.  Where dprof.ko followed its objects\n"
+	"(the cache named, or track_one_in= with target=all) and the sampler\n"
+	"gives addresses (operand, IBS, PEBS), \"samples by allocation site\"\n"
+	"splits the samples on followed objects by the call site that\n"
+	"allocated each (its last allocation before the sample): share, 95%\n"
+	"interval over the objects (lives), samples, objects, site.  The\n"
+	"objects followed are chosen by address, blind to the site.\n",
 	.sets = OPTS_JSON | OPTS_SCRIPT | OPTS_TARGET | OPTS_TYPES,
 	.own = profile_own,
 	.handle = profile_option,
@@ -547,6 +555,70 @@ static void unsampled_json(struct json *j, const struct recording *r,
 	free(offs);
 }
 
+/*
+ * kmalloc: the samples on followed objects by allocation site, one line
+ * each (sitesplit.h): share of the matched samples, its 95 % half-width,
+ * and the objects (lives) behind it, the interval's units.
+ */
+static void by_site_text(FILE *out, const struct profile_type *t,
+			 const struct ksyms *syms)
+{
+	const struct site_split *s = &t->by_site;
+	char sym[160], half[16];
+
+	if (!s->records)
+		return;
+	fprintf(out, "  samples by allocation site: %llu of %llu on followed objects, %llu objects\n",
+		(unsigned long long)s->matched,
+		(unsigned long long)s->records,
+		(unsigned long long)s->lives);
+	for (size_t k = 0; k < s->nr_sites && k < PROFILE_SITES; k++) {
+		const struct site_share *o = &s->sites[k];
+
+		if (o->half < 0)
+			snprintf(half, sizeof(half), "±?");
+		else
+			snprintf(half, sizeof(half), "±%.1f", 100 * o->half);
+		fprintf(out, "    %5.1f%% %-6s %7llu samples %6llu objects  %s\n",
+			100 * o->share, half,
+			(unsigned long long)o->samples,
+			(unsigned long long)o->lives,
+			ksyms_format(syms, o->call_site, sym, sizeof(sym)));
+	}
+	if (s->nr_sites > PROFILE_SITES)
+		fprintf(out, "    %zu more sites\n", s->nr_sites - PROFILE_SITES);
+}
+
+static void by_site_json(struct json *j, const struct profile_type *t,
+			 const struct ksyms *syms)
+{
+	const struct site_split *s = &t->by_site;
+	char sym[160];
+
+	json_object_begin(j, "samples_by_site");
+	json_uint(j, "site_records", s->records);
+	json_uint(j, "matched", s->matched);
+	json_uint(j, "objects", s->lives);
+	json_array_begin(j, "sites");
+	for (size_t k = 0; k < s->nr_sites; k++) {
+		const struct site_share *o = &s->sites[k];
+
+		json_object_begin(j, NULL);
+		json_string(j, "call_site", ksyms_format(syms, o->call_site,
+							 sym, sizeof(sym)));
+		json_uint(j, "samples", o->samples);
+		json_uint(j, "objects", o->lives);
+		json_double(j, "share", o->share);
+		if (o->half < 0)
+			json_null(j, "half_width");
+		else
+			json_double(j, "half_width", o->half);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 /* Text: a type's heading, then its fields pahole-style by cache line. */
 static void type_text(FILE *out, const struct recording *r,
 		      const struct profile *p, const struct profile_type *t,
@@ -577,6 +649,7 @@ static void type_text(FILE *out, const struct recording *r,
 		fprintf(out, " of %llu allocations\n",
 			(unsigned long long)t->allocs);
 	}
+	by_site_text(out, t, syms);
 	if (ws && t->target < ws->nr_targets &&
 	    ws->t[t->target].unseen > 0)
 		fprintf(out, "  unseen: its kinds of window that took no sample could hold up to %.1f%% of its accesses (95%%), on any field: the intervals below allow for it (-lower+upper)\n",
@@ -704,6 +777,7 @@ static void profile_json(FILE *out, const struct recording *r,
 				json_object_end(&j);
 			}
 			json_array_end(&j);
+			by_site_json(&j, t, syms);
 		}
 		json_array_begin(&j, "fields");
 		for (size_t k = 0; k < t->nr_fields; k++) {
