@@ -58,6 +58,7 @@ struct dprof_memop {
 	__u8 len;		/* the instruction's bytes */
 	__u8 access, access2;	/* DPROF_MEMOP_LOAD, _STORE, _RMW or _UNKNOWN */
 	__u8 string;		/* a string instruction's element bytes, else 0 */
+	__u8 rep;		/* a string instruction with a rep prefix */
 };
 
 #define DPROF_MEMOP_UNKNOWN	0
@@ -196,7 +197,7 @@ static inline int dprof_memop_decode_ex(const __u8 *code, unsigned int len,
 {
 	unsigned int i = 0, rex = 0, imm = 0;
 	__u8 op, modrm, mod, rm, sib, reg;
-	int modrm_ok, two = 0, osize16 = 0, gs = 0;
+	int modrm_ok, two = 0, osize16 = 0, gs = 0, rep = 0;
 
 	if (len > DPROF_MEMOP_MAX_LEN)
 		len = DPROF_MEMOP_MAX_LEN;
@@ -211,6 +212,8 @@ static inline int dprof_memop_decode_ex(const __u8 *code, unsigned int len,
 		}
 		if (op == 0x66)
 			osize16 = 1;
+		if (op == 0xf2 || op == 0xf3)
+			rep = 1;
 		if (op != 0xf0 && op != 0xf2 && op != 0xf3 && op != 0x66 &&
 		    op != 0x2e && op != 0x36 && op != 0x3e && op != 0x26)
 			break;
@@ -228,6 +231,7 @@ static inline int dprof_memop_decode_ex(const __u8 *code, unsigned int len,
 	m->access = DPROF_MEMOP_UNKNOWN;
 	m->access2 = DPROF_MEMOP_UNKNOWN;
 	m->string = 0;
+	m->rep = 0;
 	if (all && op >= 0xa4 && op <= 0xaf && op != 0xa8 && op != 0xa9) {
 		/* String instructions: (%rsi) and (%rdi), no ModRM. */
 		m->index = DPROF_MEMOP_NO_REG;
@@ -235,6 +239,7 @@ static inline int dprof_memop_decode_ex(const __u8 *code, unsigned int len,
 		m->disp = 0;
 		m->len = i;
 		m->string = !(op & 1) ? 1 : (rex & 8) ? 8 : osize16 ? 2 : 4;
+		m->rep = rep;
 		if (op <= 0xa7) {	/* movs, cmps: source, then destination */
 			m->base = 6;
 			m->base2 = 7;

@@ -225,6 +225,7 @@ cleanup_modules() {
 	[ -d /sys/module/dprof_rank ] && rmmod dprof_rank
 	[ -d /sys/module/dprof_older ] && rmmod dprof_older
 	[ -d /sys/module/dprof_sites ] && rmmod dprof_sites
+	[ -d /sys/module/dprof_strings ] && rmmod dprof_strings
 	return 0
 }
 

@@ -383,6 +383,9 @@ static int ex_string_wrong(const cs_insn *insn, const struct dprof_memop *m)
 
 	if (m->len != insn->size)
 		return 1;
+	/* rep, repz, repnz: capstone's first prefix byte (0xf3, 0xf2). */
+	if (m->rep != (x->prefix[0] == 0xf3 || x->prefix[0] == 0xf2))
+		return 1;
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 		int r = op->type == X86_OP_MEM ? reg_number(op->mem.base) : -3;
