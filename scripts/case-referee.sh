@@ -38,7 +38,8 @@
 #       dprof-view record's first and last reads fall outside both)
 #   -m  fields with MIN samples or more are judged (default 100; a
 #       sampler=operand run at period=20000 has some 2,600 slab samples:
-#       20)
+#       20); under the operand sampler, the fields whose referee share
+#       puts MIN of the type's samples on them, sampled or not
 #   -o  target=all at its defaults (no sampler=: the operand sampler,
 #       a TCG guest having neither IBS nor PEBS) where a tick falls at an
 #       exact instruction (design.rst, "The operand sampler"): one vCPU
@@ -47,7 +48,8 @@
 #       the top type the same or tied (dprof's intervals of the two
 #       overlap), and the interval gates: dprof's 95 % intervals hold
 #       the referee's share for 85 % of the types over 1 % of its slab
-#       accesses and of the fields with 20 samples or more.  Calibrated
+#       accesses and of the fields the referee puts at 20 samples or
+#       more.  Calibrated
 #       intervals miss 85 % by chance in some 7 to 30 % of runs at 14
 #       types and 6 to 9 fields (scripts/referee-verdict.py prints the
 #       chance), so a run that fails only those is followed by a second,

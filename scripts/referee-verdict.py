@@ -9,7 +9,8 @@ one vCPU, -icount).  Checks, with the issues' thresholds:
   - -o: the top type the same, or tied (the two intervals overlap);
   - -o: dprof's 95 % intervals hold the referee's share for 85 % of the
     types above 1 % of the referee's slab accesses, and for 85 % of the
-    fields with the minimum samples or more (the interval gates);
+    fields the referee's share puts at the minimum samples or more (the
+    interval gates; chosen by the truth, not by dprof's noisy count);
   - otherwise: the fields' gate alone, the type gate reported;
   - no decided sharing label contradicting the referee.
 Exit 0 when all hold, 1 when one fails, 3 when only the -o interval
@@ -39,8 +40,10 @@ def main():
     nf, hf = j["fields_calibrated"], j["fields_held"]
     nt, ht = j["types_over_1pct"], j["types_over_1pct_held"]
     need_f, need_t = math.ceil(0.85 * nf), math.ceil(0.85 * nt)
+    chosen = ("the referee's share puts at" if j.get("fields_by_referee")
+              else "with")
     fields = (f"dprof's intervals hold the referee's share for {hf} of {nf} fields "
-              f"with {j['min_samples']} samples or more ({need_f} needed)")
+              f"{chosen} {j['min_samples']} samples or more ({need_f} needed)")
     types = (f"type intervals hold {ht} of {nt} types over 1 % of the referee's "
              f"slab accesses ({need_t} needed)")
     checks = [

@@ -381,11 +381,65 @@ static int by_target_offset(const void *a, const void *b)
 }
 
 /*
+ * One slot of type @t with @k of the type's @n samples: its Wilson
+ * interval against the referee's share.  It is calibrated (counted in
+ * the field gate) when the referee's share predicts min_samples or more
+ * of the n: chosen by the truth, not by dprof's count, which would
+ * judge a slot only where its samples happened to run high (fields of
+ * 20 to 26 samples reading 1.5 times the referee's share failed the
+ * gate so), and would never judge a slot the sampler misses.
+ */
+static void sample_field(struct judge *j, const struct oracle *o,
+			 struct judge_type *jt, int t, uint16_t slot, double k,
+			 uint64_t n, const struct classify *c)
+{
+	struct judge_field *f;
+	double lo, hi;
+
+	j->f = xrealloc(j->f, (j->nf + 1) * sizeof(*j->f));
+	f = &j->f[j->nf++];
+	memset(f, 0, sizeof(*f));
+	f->target = t;
+	f->offset = slot;
+	f->len = SAMPLE_SLOT;
+	f->samples = k;
+	diff_wilson(k, (double)n, &lo, &hi);
+	f->dprof.share = k / (double)n;
+	f->dprof.lo = lo;
+	f->dprof.hi = hi;
+	f->dprof.half = (hi - lo) / 2;
+	f->dprof.windows = n;
+	f->have_dprof = true;
+	oracle_slot(j, o, jt->cache, slot, SAMPLE_SLOT, f);
+	if (jt->oracle_accesses)
+		f->oracle_share = (double)f->oracle_accesses /
+				  (double)jt->oracle_accesses;
+	f->held = f->oracle_share >= lo && f->oracle_share <= hi;
+	f->held_seen = f->held;
+	if (f->oracle_share * (double)n >= (double)j->min_samples &&
+	    jt->oracle_accesses) {
+		j->calibrated++;
+		j->held += f->held;
+		j->held_seen += f->held_seen;
+	}
+	judge_label(j, f, classified(c, t, slot));
+}
+
+static bool have_field(const struct judge *j, int t, uint16_t slot)
+{
+	for (size_t i = 0; i < j->nf; i++)
+		if (j->f[i].target == t && j->f[i].offset == slot)
+			return true;
+	return false;
+}
+
+/*
  * sampler=operand: each sample is one access at a random point of busy
  * time, independent of the others, so a type's share of the slab
  * samples and a slot's share of its type's are binomial proportions
  * (95% Wilson intervals), judged against the referee's shares of the
- * same accesses.
+ * same accesses; the slots the referee saw and dprof did not are
+ * judged too (k = 0).
  */
 static void judge_samples(struct judge *j, const struct recording *r,
 			  const struct oracle *o, const struct classify *c)
@@ -411,41 +465,33 @@ static void judge_samples(struct judge *j, const struct recording *r,
 		int t = v[i].target;
 		uint16_t slot = v[i].offset & ~(SAMPLE_SLOT - 1);
 		struct judge_type *jt = type_of(j, r->targets[t].name);
-		struct judge_field *f;
-		double lo, hi, k = 0;
+		double k = 0;
 
 		for (; i < n && v[i].target == t &&
 		       (v[i].offset & ~(SAMPLE_SLOT - 1)) == slot; i++)
 			k += v[i].count;
 		jt->target = t;
 		jt->dprof_samples += (uint64_t)k;
-		j->f = xrealloc(j->f, (j->nf + 1) * sizeof(*j->f));
-		f = &j->f[j->nf++];
-		memset(f, 0, sizeof(*f));
-		f->target = t;
-		f->offset = slot;
-		f->len = SAMPLE_SLOT;
-		f->samples = k;
-		diff_wilson(k, (double)per_target[t], &lo, &hi);
-		f->dprof.share = k / (double)per_target[t];
-		f->dprof.lo = lo;
-		f->dprof.hi = hi;
-		f->dprof.half = (hi - lo) / 2;
-		f->dprof.windows = per_target[t];
-		f->have_dprof = true;
-		oracle_slot(j, o, jt->cache, slot, SAMPLE_SLOT, f);
-		if (jt->oracle_accesses)
-			f->oracle_share = (double)f->oracle_accesses /
-					  (double)jt->oracle_accesses;
-		f->held = f->oracle_share >= lo && f->oracle_share <= hi;
-		f->held_seen = f->held;
-		if (f->samples >= (double)j->min_samples &&
-		    jt->oracle_accesses) {
-			j->calibrated++;
-			j->held += f->held;
-			j->held_seen += f->held_seen;
+		sample_field(j, o, jt, t, slot, k, per_target[t], c);
+	}
+	for (size_t t = 0; t < r->nr_targets && all; t++) {
+		struct judge_type *jt;
+
+		if (!per_target[t])
+			continue;
+		jt = type_of(j, r->targets[t].name);
+		for (size_t i = 0; i < o->n; i++) {
+			const struct oracle_field *x = &o->f[i];
+			uint16_t slot;
+
+			if (x->global || strcmp(x->cache, jt->cache) ||
+			    x->offset > UINT16_MAX)
+				continue;
+			slot = (uint16_t)(x->offset & ~(SAMPLE_SLOT - 1));
+			if (!have_field(j, (int)t, slot))
+				sample_field(j, o, jt, (int)t, slot, 0,
+					     per_target[t], c);
 		}
-		judge_label(j, f, classified(c, t, slot));
 	}
 	for (size_t t = 0; t < r->nr_targets && all; t++) {
 		struct judge_type *jt = type_of(j, r->targets[t].name);

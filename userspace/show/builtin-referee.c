@@ -65,7 +65,9 @@ static const struct command_opts referee_cmd = {
 	"share of its type (samples per window that watched it, from the sample\n"
 	"windows, with its 95% interval over them) against the referee's share of\n"
 	"the type's accesses over the same bytes, and whether the interval holds\n"
-	"it; the calibration counts the fields with N samples or more.  Labels:\n"
+	"it; the calibration counts the fields with N samples or more (operand:\n"
+	"the fields whose referee share predicts N of the type's samples, the\n"
+	"ones dprof missed included, so that noise does not choose them).  Labels:\n"
 	"classify's decided sharing labels against the referee's majority class\n"
 	"among the field's sharing misses (a hand-off miss is true sharing to the\n"
 	"referee, as in the thesis); a label where the referee saw no sharing\n"
@@ -437,6 +439,8 @@ static void report(FILE *out, const struct recording *r,
 		json_uint(&j, "top5", jd->top5);
 		json_uint(&j, "top5_in_referee_top5", jd->top5_common);
 		json_uint(&j, "min_samples", jd->min_samples);
+		/* operand: fields chosen by the referee's share, not dprof's count */
+		json_bool(&j, "fields_by_referee", jd->sampled);
 		json_uint(&j, "fields_calibrated", jd->calibrated);
 		json_uint(&j, "types_judged", jd->types_judged);
 		json_uint(&j, "types_held", jd->types_held);
@@ -499,8 +503,9 @@ static void report(FILE *out, const struct recording *r,
 		fprintf(out, "type shares: held for %zu of %zu types by the interval with the unseen part (%zu by share +- half alone; reported, not judged)\n",
 			jd->types_held, jd->types_judged,
 			jd->types_held_seen);
-		fprintf(out, "intervals: held for %zu of %zu fields with %llu samples or more (%zu by share +- half alone; %zu widened by the unseen part)\n",
+		fprintf(out, "intervals: held for %zu of %zu fields %s %llu samples or more (%zu by share +- half alone; %zu widened by the unseen part)\n",
 			jd->held, jd->calibrated,
+			jd->sampled ? "the referee's share puts at" : "with",
 			(unsigned long long)jd->min_samples, jd->held_seen,
 			jd->widened);
 		fprintf(out, "labels: %zu of %zu decided sharing labels contradict the referee's majority class\n",

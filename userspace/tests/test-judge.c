@@ -420,6 +420,63 @@ static void test_judge_operand(void)
 }
 
 /*
+ * sampler=operand: the fields judged are those the referee's share puts
+ * at min_samples or more of the type's samples, not those dprof happened
+ * to sample that often.  cache0's 100 samples: 84 at offset 0, 16 at 8;
+ * the referee's 800, 50 and 150 accesses at 0, 8 and 16 predict 80, 5
+ * and 15.  At a minimum of 10, offsets 0 and 16 are judged (16, never
+ * sampled, not held) and 8 is not, for all its 16 samples; at 16, only
+ * offset 0.
+ */
+static size_t judged_by_referee(uint64_t min, size_t *held, bool *at16)
+{
+	static const struct operand_sample s[] = {
+		{ 0, 0, 84 }, { 0, 8, 16 },
+	};
+	struct fixture f;
+	struct recording r;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	const char *path;
+	size_t n;
+
+	operand_recording(&f, &r, s, 2);
+	winshare_build(&ws, &r, NULL);
+	path = write_table("{\"referee\": 1, \"fields\": ["
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 800, \"irqs_off\": 0},"
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 8, \"loads\": 50, \"irqs_off\": 0},"
+			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 16, \"loads\": 150, \"irqs_off\": 0}]}");
+	CHECK(path && oracle_load(&o, path) == 0);
+	judge_build(&j, &r, &o, &ws, NULL, NULL, NULL, min);
+	n = j.calibrated;
+	*held = j.held;
+	*at16 = false;
+	for (size_t i = 0; i < j.nf; i++)
+		if (j.f[i].offset == 16)
+			*at16 = j.f[i].samples == 0 && !j.f[i].held;
+	judge_free(&j);
+	oracle_free(&o);
+	unlink(path);
+	winshare_free(&ws);
+	recording_free(&r);
+	fixture_free(&f);
+	return n;
+}
+
+static void test_judge_fields_by_referee(void)
+{
+	size_t held;
+	bool at16;
+
+	CHECK_EQ_U64(judged_by_referee(10, &held, &at16), 2);
+	CHECK_EQ_U64(held, 1);
+	CHECK(at16);
+	CHECK_EQ_U64(judged_by_referee(16, &held, &at16), 1);
+	CHECK_EQ_U64(held, 1);
+}
+
+/*
  * The top types under sampler=operand, of 100 samples.  cache0 52 and
  * cache1 48 (each +- 0.10 at 95 %): a referee with cache1 first at 520
  * of 1,000 accesses does not agree on the top, but dprof's intervals do
@@ -479,6 +536,8 @@ const struct unit_test judge_tests[] = {
 	{ "judge: the unseen part widens field and type intervals",
 	  test_judge_unseen },
 	{ "judge: line labels against the referee's lines", test_judge_lines },
+	{ "judge: operand fields chosen by the referee's share",
+	  test_judge_fields_by_referee },
 	{ "judge: shares against a referee table, ranks", test_judge },
 	{ "judge: sampler=operand, binomial, interrupts-on accesses",
 	  test_judge_operand },
