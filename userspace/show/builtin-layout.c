@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
+#include "cachegroups.h"
 #include "columns.h"
 #include "json.h"
 #include "typemap.h"
@@ -24,7 +25,7 @@
 struct layout_opts {
 	struct view_args a;	/* -i names the recording, as the operand */
 	const char *btf_path, *debug_path, *recording, *name;
-	int bytes;
+	int bytes, groups;
 };
 
 static const struct opt layout_own[] = {
@@ -39,6 +40,9 @@ static const struct opt layout_own[] = {
 	{ 'D', "module-dir", "DIR", 0,
 	  "search every module (.ko, .ko.xz, ...) below DIR" },
 	{ 'B', "bytes", NULL, 0, "one line per byte: OFFSET NAME (for scripts)" },
+	{ 'G', "groups", NULL, 0,
+	  "the struct's cache-line groups instead: its\n"
+	  "__cacheline_group_begin/end() markers (6.8 on)" },
 	OPT_END,
 };
 
@@ -52,6 +56,8 @@ static int layout_option(void *ctx, int key, const char *arg)
 		o->debug_path = arg;
 	else if (key == 'B')
 		o->bytes = 1;
+	else if (key == 'G')
+		o->groups = 1;
 	else
 		return EXIT_USAGE;
 	return 0;
@@ -60,12 +66,18 @@ static int layout_option(void *ctx, int key, const char *arg)
 static const struct command_opts layout_cmd = {
 	.cmd = "layout",
 	.synopsis =
-	"usage: dprof-view layout [--json|--bytes] [-o FILE] (--btf FILE | --debug FILE | RECORDING) STRUCT\n"
+	"usage: dprof-view layout [--json|--bytes|--groups] [-o FILE] (--btf FILE | --debug FILE | RECORDING) STRUCT\n"
 	"\n"
 	"The leaf fields of struct STRUCT as dprof's views name them (nested and\n"
 	"anonymous structs and unions walked into, arrays and bitfields kept\n"
 	"whole), in offset order with cache-line boundaries and the padding\n"
-	"between them.\n",
+	"between them.\n"
+	"\n"
+	"--groups: the groups the kernel marks with __cacheline_group_begin()\n"
+	"and _end() (tcp_sock, sock, net_device, netns_ipv4 since 6.8), a line\n"
+	"each: name (a nested struct's with its path), bytes [begin, end),\n"
+	"size, the 64-byte lines the bytes span, the fewest lines they could\n"
+	"take, and the members of some size inside.\n",
 	.sets = OPTS_JSON,
 	.own = layout_own,
 	.handle = layout_option,
@@ -137,6 +149,62 @@ static void field_row(const struct table *tab, const struct layout_field *f)
 		c[LC_FIELD].text = text;
 	}
 	table_row(tab, c);
+}
+
+/* --groups: a group a row. */
+enum { LG_NAME, LG_BEGIN, LG_END, LG_SIZE, LG_LINES, LG_FEWEST, LG_MEMBERS,
+	LG_N };
+
+static const struct column group_cols[LG_N] = {
+	[LG_NAME] = { "group", "group", 0, COL_STR, 38, 2 },
+	[LG_BEGIN] = { "begin", "begin", 0, COL_UINT, 6 },
+	[LG_END] = { "end", "end", 0, COL_UINT, 6 },
+	[LG_SIZE] = { "size", "size", 0, COL_UINT, 5 },
+	[LG_LINES] = { "lines", "lines", 0, COL_UINT, 5 },
+	[LG_FEWEST] = { "fewest", "fewest", 0, COL_UINT, 6 },
+	[LG_MEMBERS] = { "members", "members", 0, COL_UINT, 7 },
+};
+
+static void print_groups(FILE *out, const struct layout *l,
+			 const struct cache_groups *g, bool json)
+{
+	struct json j;
+	struct table tab = {
+		.cols = group_cols, .nr_cols = LG_N,
+		.mode = json ? TABLE_JSON : TABLE_TEXT, .out = out,
+		.indent = "  ", .j = &j,
+	};
+
+	if (json) {
+		json_init(&j, out);
+		json_object_begin(&j, NULL);
+		json_string(&j, "name", l->name);
+		json_uint(&j, "size", l->size);
+		json_array_begin(&j, "groups");
+	} else {
+		fprintf(out, "%s: %u bytes, %zu cache-line groups\n", l->name,
+			l->size, g->n);
+		if (g->n)
+			table_header(&tab);
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		struct cell c[LG_N] = {
+			[LG_NAME] = { .s = g->g[i].name },
+			[LG_BEGIN] = { .u = g->g[i].begin },
+			[LG_END] = { .u = g->g[i].end },
+			[LG_SIZE] = { .u = g->g[i].end - g->g[i].begin },
+			[LG_LINES] = { .u = g->g[i].lines },
+			[LG_FEWEST] = { .u = g->g[i].fewest },
+			[LG_MEMBERS] = { .u = g->g[i].members },
+		};
+
+		table_row(&tab, c);
+	}
+	if (json) {
+		json_array_end(&j);
+		json_object_end(&j);
+		json_finish(&j);
+	}
 }
 
 static void padding_row(const struct table *tab, uint32_t offset,
@@ -301,7 +369,18 @@ print:
 	ret = view_output(&o.a.view, &out, "layout");
 	if (ret)
 		goto out_layout;
-	if (o.a.view.json) {
+	if (o.groups) {
+		struct cache_groups g;
+
+		if (cache_groups_find(&l, PROFILE_LINE, &g, err, sizeof(err))) {
+			errmsg("layout: %s", err);
+			view_close(out, &o.a.view);
+			ret = EXIT_USAGE;
+			goto out_layout;
+		}
+		print_groups(out, &l, &g, o.a.view.json);
+		cache_groups_free(&g);
+	} else if (o.a.view.json) {
 		print_json(out, &l);
 	} else if (o.bytes) {
 		print_bytes(out, &l);

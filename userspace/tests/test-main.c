@@ -13,6 +13,7 @@ static const struct unit_test *const suites[] = {
 	perfetto_tests, heatmap_tests, options_tests, columns_tests,
 	report_tests, winshare_tests, judge_tests, advise_tests, lives_tests,
 	memop_tests, modparams_tests, flow_tests, sitesplit_tests,
+	cachegroups_tests,
 };
 
 int main(void)
