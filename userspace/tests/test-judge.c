@@ -366,6 +366,38 @@ static void operand_recording(struct fixture *f, struct recording *r,
 	}
 }
 
+/* A sampler=operand recording of samples @s judged against @table. */
+struct operand_judged {
+	struct fixture f;
+	struct recording r;
+	struct winshare ws;
+	struct oracle o;
+	struct judge j;
+	const char *path;
+};
+
+static void operand_judge(struct operand_judged *x,
+			  const struct operand_sample *s, size_t n,
+			  const char *table, uint64_t min_samples)
+{
+	operand_recording(&x->f, &x->r, s, n);
+	winshare_build(&x->ws, &x->r, NULL);
+	x->path = write_table(table);
+	CHECK(x->path && oracle_load(&x->o, x->path) == 0);
+	judge_build(&x->j, &x->r, &x->o, &x->ws, NULL, NULL, NULL,
+		    min_samples);
+}
+
+static void operand_judged_free(struct operand_judged *x)
+{
+	judge_free(&x->j);
+	oracle_free(&x->o);
+	unlink(x->path);
+	winshare_free(&x->ws);
+	recording_free(&x->r);
+	fixture_free(&x->f);
+}
+
 /*
  * sampler=operand: the samples are binomial.  cache0 gets 80 of 100 slab
  * samples (60 at offset 0, 15 + 5 in the slot at 8), cache1 20.  The
@@ -381,42 +413,29 @@ static void test_judge_operand(void)
 	static const struct operand_sample s[] = {
 		{ 0, 0, 60 }, { 0, 8, 15 }, { 0, 12, 5 }, { 1, 0, 20 },
 	};
-	struct fixture f;
-	struct recording r;
-	struct winshare ws;
-	struct oracle o;
-	struct judge j;
-	const char *path;
+	struct operand_judged x;
+	const struct judge *j = &x.j;
 
-	operand_recording(&f, &r, s, 4);
-	winshare_build(&ws, &r, NULL);
-	path = write_table("{\"referee\": 1, \"fields\": ["
-			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 700, \"irqs_off\": 100},"
-			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 8, \"loads\": 100, \"irqs_off\": 0, \"at_alloc\": 120, \"at_alloc_irqs_off\": 20},"
-			   "{\"cache\": \"cache1\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 1200, \"irqs_off\": 1000}]}");
-	CHECK(path && oracle_load(&o, path) == 0);
-	CHECK(o.has_irqs_off);
-	judge_build(&j, &r, &o, &ws, NULL, NULL, NULL, 10);
-	CHECK(j.interruptible);
-	CHECK_EQ_U64(j.oracle_slab_accesses, 1000);
-	CHECK_EQ_U64(j.oracle_slab_at_alloc, 120);
-	CHECK_EQ_U64(j.calibrated, 3);
-	CHECK_EQ_U64(j.held, 3);
-	CHECK_EQ_U64(j.types_over_1pct, 2);
-	CHECK_EQ_U64(j.types_over_1pct_held, 2);
-	CHECK(j.top1_same);
-	for (size_t i = 0; i < j.nt; i++)
-		if (!strcmp(j.t[i].cache, "cache1")) {
-			CHECK(j.t[i].dprof_share > 0.199 && j.t[i].dprof_share < 0.201);
-			CHECK_EQ_U64(j.t[i].oracle_accesses, 200);
-			CHECK_EQ_U64(j.t[i].oracle_irqs_off, 1000);
+	operand_judge(&x, s, 4, "{\"referee\": 1, \"fields\": ["
+		      "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 700, \"irqs_off\": 100},"
+		      "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 8, \"loads\": 100, \"irqs_off\": 0, \"at_alloc\": 120, \"at_alloc_irqs_off\": 20},"
+		      "{\"cache\": \"cache1\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 1200, \"irqs_off\": 1000}]}", 10);
+	CHECK(x.o.has_irqs_off);
+	CHECK(j->interruptible);
+	CHECK_EQ_U64(j->oracle_slab_accesses, 1000);
+	CHECK_EQ_U64(j->oracle_slab_at_alloc, 120);
+	CHECK_EQ_U64(j->calibrated, 3);
+	CHECK_EQ_U64(j->held, 3);
+	CHECK_EQ_U64(j->types_over_1pct, 2);
+	CHECK_EQ_U64(j->types_over_1pct_held, 2);
+	CHECK(j->top1_same);
+	for (size_t i = 0; i < j->nt; i++)
+		if (!strcmp(j->t[i].cache, "cache1")) {
+			CHECK(j->t[i].dprof_share > 0.199 && j->t[i].dprof_share < 0.201);
+			CHECK_EQ_U64(j->t[i].oracle_accesses, 200);
+			CHECK_EQ_U64(j->t[i].oracle_irqs_off, 1000);
 		}
-	judge_free(&j);
-	oracle_free(&o);
-	unlink(path);
-	winshare_free(&ws);
-	recording_free(&r);
-	fixture_free(&f);
+	operand_judged_free(&x);
 }
 
 /*
@@ -433,34 +452,20 @@ static size_t judged_by_referee(uint64_t min, size_t *held, bool *at16)
 	static const struct operand_sample s[] = {
 		{ 0, 0, 84 }, { 0, 8, 16 },
 	};
-	struct fixture f;
-	struct recording r;
-	struct winshare ws;
-	struct oracle o;
-	struct judge j;
-	const char *path;
+	struct operand_judged x;
 	size_t n;
 
-	operand_recording(&f, &r, s, 2);
-	winshare_build(&ws, &r, NULL);
-	path = write_table("{\"referee\": 1, \"fields\": ["
-			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 800, \"irqs_off\": 0},"
-			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 8, \"loads\": 50, \"irqs_off\": 0},"
-			   "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 16, \"loads\": 150, \"irqs_off\": 0}]}");
-	CHECK(path && oracle_load(&o, path) == 0);
-	judge_build(&j, &r, &o, &ws, NULL, NULL, NULL, min);
-	n = j.calibrated;
-	*held = j.held;
+	operand_judge(&x, s, 2, "{\"referee\": 1, \"fields\": ["
+		      "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": 800, \"irqs_off\": 0},"
+		      "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 8, \"loads\": 50, \"irqs_off\": 0},"
+		      "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 16, \"loads\": 150, \"irqs_off\": 0}]}", min);
+	n = x.j.calibrated;
+	*held = x.j.held;
 	*at16 = false;
-	for (size_t i = 0; i < j.nf; i++)
-		if (j.f[i].offset == 16)
-			*at16 = j.f[i].samples == 0 && !j.f[i].held;
-	judge_free(&j);
-	oracle_free(&o);
-	unlink(path);
-	winshare_free(&ws);
-	recording_free(&r);
-	fixture_free(&f);
+	for (size_t i = 0; i < x.j.nf; i++)
+		if (x.j.f[i].offset == 16)
+			*at16 = x.j.f[i].samples == 0 && !x.j.f[i].held;
+	operand_judged_free(&x);
 	return n;
 }
 
@@ -489,33 +494,19 @@ static bool judge_top(uint32_t samples0, uint64_t loads0, uint64_t loads1,
 	const struct operand_sample s[] = {
 		{ 0, 0, samples0 }, { 1, 0, 100 - samples0 },
 	};
-	struct fixture f;
-	struct recording r;
-	struct winshare ws;
-	struct oracle o;
-	struct judge j;
+	struct operand_judged x;
 	char table[512];
-	const char *path;
 	bool tied;
 
-	operand_recording(&f, &r, s, 2);
-	winshare_build(&ws, &r, NULL);
 	snprintf(table, sizeof(table),
 		 "{\"referee\": 1, \"fields\": ["
 		 "{\"cache\": \"cache0\", \"kind\": \"slab\", \"offset\": 0, \"loads\": %llu, \"irqs_off\": 0},"
 		 "{\"cache\": \"cache1\", \"kind\": \"slab\", \"offset\": 0, \"loads\": %llu, \"irqs_off\": 0}]}",
 		 (unsigned long long)loads0, (unsigned long long)loads1);
-	path = write_table(table);
-	CHECK(path && oracle_load(&o, path) == 0);
-	judge_build(&j, &r, &o, &ws, NULL, NULL, NULL, 10);
-	*same = j.top1_same;
-	tied = j.top1_tied;
-	judge_free(&j);
-	oracle_free(&o);
-	unlink(path);
-	winshare_free(&ws);
-	recording_free(&r);
-	fixture_free(&f);
+	operand_judge(&x, s, 2, table, 10);
+	*same = x.j.top1_same;
+	tied = x.j.top1_tied;
+	operand_judged_free(&x);
 	return tied;
 }
 
