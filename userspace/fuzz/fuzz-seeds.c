@@ -85,6 +85,26 @@ int main(int argc, char **argv)
 	fixture_end(&f);
 	bad |= write_seed(argv[1], "histories.dprof", &f);
 
+	/* A kmalloc target's samples on followed objects: split by site. */
+	fixture_begin_flags(&f, 1, DPROF_TARGET_KMALLOC);
+	fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 100, 0xffff888000001000ull);
+	fixture_event(&f, DPROF_REC_ALLOC, 0, 0, 110, 0xffff888000002000ull);
+	for (int i = 0; i < 3; i++) {
+		struct dprof_sample_rec sr = {
+			.hdr = { .kind = DPROF_REC_SAMPLE, .size = sizeof(sr),
+				 .flags = DPROF_SAMPLE_LOAD | DPROF_SAMPLE_LIVE |
+					  DPROF_SAMPLE_SITE_ONLY },
+			.time_ns = 200 + i, .ip = 0xffffffff81000100ull,
+			.offset = 8, .base = i ? 0xffff888000001000ull :
+						 0xffff888000002000ull,
+		};
+
+		fixture_raw(&f, &sr, sizeof(sr));
+	}
+	fixture_event(&f, DPROF_REC_FREE, 0, 0, 900, 0xffff888000001000ull);
+	fixture_end(&f);
+	bad |= write_seed(argv[1], "sites.dprof", &f);
+
 	fixture_begin(&f, 1);
 	fixture_end_with(&f, DPROF_SEC_SAMPLES, s, sizeof(s));
 	bad |= write_seed(argv[1], "samples.dprof", &f);

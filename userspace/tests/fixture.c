@@ -29,6 +29,12 @@ static void section(struct fixture *f, uint32_t kind, const void *p,
 /* The events section's length is patched by fixture_end(). */
 void fixture_begin(struct fixture *f, unsigned int nr_targets)
 {
+	fixture_begin_flags(f, nr_targets, 0);
+}
+
+void fixture_begin_flags(struct fixture *f, unsigned int nr_targets,
+			 uint32_t flags)
+{
 	struct dprof_file_header h = {
 		.magic = DPROF_FILE_MAGIC,
 		.abi_version = DPROF_ABI_VERSION,
@@ -46,6 +52,7 @@ void fixture_begin(struct fixture *f, unsigned int nr_targets)
 		t[i].index = i;
 		t[i].object_size = 200 + i;
 		t[i].stride = 256;
+		t[i].flags = flags;
 		snprintf(t[i].name, sizeof(t[i].name), "cache%u", i);
 	}
 	section(f, DPROF_SEC_TARGETS, t, nr_targets * sizeof(t[0]));

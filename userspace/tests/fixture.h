@@ -15,6 +15,9 @@ struct fixture {
 };
 
 void fixture_begin(struct fixture *f, unsigned int nr_targets);
+/* The same, every target with DPROF_TARGET_* @flags (KMALLOC: by site). */
+void fixture_begin_flags(struct fixture *f, unsigned int nr_targets,
+			 uint32_t flags);
 void fixture_event(struct fixture *f, uint16_t kind, uint16_t cpu,
 		   uint16_t target, uint64_t time_ns, uint64_t addr);
 /* Any record (history records, malformed ones); size from the caller. */
