@@ -369,7 +369,7 @@ MODULE_PARM_DESC(sample_table,
 static bool sample_records;
 module_param(sample_records, bool, 0444);
 MODULE_PARM_DESC(sample_records,
-		 "Also write every access sample (32 bytes) to the rings, besides the per-CPU aggregation (default N)");
+		 "Also write every access sample (40 bytes) to the rings, besides the per-CPU aggregation (default N; with N, the samples on a kmalloc cache's followed objects all the same, for the split by allocation site)");
 
 int dprof_sample_params(struct dprof_sample_config *sc)
 {
