@@ -433,13 +433,64 @@ static bool have_field(const struct judge *j, int t, uint16_t slot)
 	return false;
 }
 
+struct slot_accesses {
+	uint16_t slot;
+	uint64_t n;
+};
+
+static int by_slot(const void *a, const void *b)
+{
+	const struct slot_accesses *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/*
+ * The slots of type @t the referee puts at min_samples or more of its
+ * @n samples and dprof never sampled: judged with k = 0 (the others
+ * would count for nothing and fill the table with empty rows).
+ */
+static void unsampled_fields(struct judge *j, const struct oracle *o,
+			     struct judge_type *jt, int t, uint64_t n,
+			     const struct classify *c)
+{
+	struct slot_accesses *v = xcalloc(o->n + 1, sizeof(*v));
+	size_t nv = 0;
+
+	if (!jt->oracle_accesses) {
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < o->n; i++) {
+		const struct oracle_field *x = &o->f[i];
+
+		if (x->global || strcmp(x->cache, jt->cache) ||
+		    x->offset > UINT16_MAX)
+			continue;
+		v[nv].slot = (uint16_t)(x->offset & ~(SAMPLE_SLOT - 1));
+		v[nv++].n = accesses(j, x);
+	}
+	qsort(v, nv, sizeof(*v), by_slot);
+	for (size_t i = 0, e; i < nv; i = e) {
+		uint64_t sum = 0;
+
+		for (e = i; e < nv && v[e].slot == v[i].slot; e++)
+			sum += v[e].n;
+		if ((double)sum * (double)n >=
+		    (double)j->min_samples * (double)jt->oracle_accesses &&
+		    !have_field(j, t, v[i].slot))
+			sample_field(j, o, jt, t, v[i].slot, 0, n, c);
+	}
+	free(v);
+}
+
 /*
  * sampler=operand: each sample is one access at a random point of busy
  * time, independent of the others, so a type's share of the slab
  * samples and a slot's share of its type's are binomial proportions
  * (95% Wilson intervals), judged against the referee's shares of the
- * same accesses; the slots the referee saw and dprof did not are
- * judged too (k = 0).
+ * same accesses; the slots the referee puts at min_samples and dprof
+ * did not sample are judged too (k = 0).
  */
 static void judge_samples(struct judge *j, const struct recording *r,
 			  const struct oracle *o, const struct classify *c)
@@ -474,25 +525,10 @@ static void judge_samples(struct judge *j, const struct recording *r,
 		jt->dprof_samples += (uint64_t)k;
 		sample_field(j, o, jt, t, slot, k, per_target[t], c);
 	}
-	for (size_t t = 0; t < r->nr_targets && all; t++) {
-		struct judge_type *jt;
-
-		if (!per_target[t])
-			continue;
-		jt = type_of(j, r->targets[t].name);
-		for (size_t i = 0; i < o->n; i++) {
-			const struct oracle_field *x = &o->f[i];
-			uint16_t slot;
-
-			if (x->global || strcmp(x->cache, jt->cache) ||
-			    x->offset > UINT16_MAX)
-				continue;
-			slot = (uint16_t)(x->offset & ~(SAMPLE_SLOT - 1));
-			if (!have_field(j, (int)t, slot))
-				sample_field(j, o, jt, (int)t, slot, 0,
-					     per_target[t], c);
-		}
-	}
+	for (size_t t = 0; t < r->nr_targets && all; t++)
+		if (per_target[t])
+			unsampled_fields(j, o, type_of(j, r->targets[t].name),
+					 (int)t, per_target[t], c);
 	for (size_t t = 0; t < r->nr_targets && all; t++) {
 		struct judge_type *jt = type_of(j, r->targets[t].name);
 		double lo, hi;
