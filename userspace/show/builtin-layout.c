@@ -156,7 +156,7 @@ enum { LG_NAME, LG_BEGIN, LG_END, LG_SIZE, LG_LINES, LG_FEWEST, LG_MEMBERS,
 	LG_N };
 
 static const struct column group_cols[LG_N] = {
-	[LG_NAME] = { "group", "group", 0, COL_STR, 38, 2 },
+	[LG_NAME] = { "group", "group", 0, COL_STR, -38, 2 },
 	[LG_BEGIN] = { "begin", "begin", 0, COL_UINT, 6 },
 	[LG_END] = { "end", "end", 0, COL_UINT, 6 },
 	[LG_SIZE] = { "size", "size", 0, COL_UINT, 5 },
