@@ -69,7 +69,7 @@ static void inject_one(const struct inject_sample *in)
 		return;
 	}
 	start = get_cycles();
-	hit = dprof_sample_one(in->addr, in->ip, &a);
+	hit = dprof_sample_one(in->addr, in->ip, &a, NULL);
 	dprof_cost_add(DPROF_HOOK_SAMPLE, hit, get_cycles() - start);
 }
 

@@ -22,6 +22,7 @@
 #include "stats.h"
 #include "sample.h"
 #include "operand.h"
+#include "chain.h"
 #include "perfsample.h"
 #include "inject.h"
 #include "watch.h"
@@ -71,6 +72,8 @@ static int __init dprof_setup(void)
 		ret = dprof_history_params(&hc);
 	if (!ret)
 		ret = dprof_sample_params(&sc);
+	if (!ret)
+		ret = dprof_chain_params();
 	if (!ret)
 		ret = dprof_test_params(&tc, sc.sampler);
 	if (ret)

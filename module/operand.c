@@ -30,6 +30,7 @@
 #include "stats.h"
 #include "tick.h"
 #include "compat.h"
+#include "chain.h"
 #include "operand.h"
 
 struct operand_cpu {
@@ -64,7 +65,8 @@ static unsigned long operand_addr(const struct dprof_memop *m, int base,
 	return addr;
 }
 
-static void operand_sample(unsigned long addr, unsigned long ip, u8 access)
+static void operand_sample(unsigned long addr, unsigned long ip, u8 access,
+			   struct pt_regs *regs)
 {
 	struct dprof_access a = {
 		.src = DPROF_SRC_UNKNOWN,
@@ -77,8 +79,10 @@ static void operand_sample(unsigned long addr, unsigned long ip, u8 access)
 	bool hit;
 
 	WRITE_ONCE(c->operands, c->operands + 1);
-	hit = dprof_sample_one(addr, ip, &a);
-	dprof_cost_add(DPROF_HOOK_SAMPLE, hit, get_cycles() - start);
+	hit = dprof_sample_one(addr, ip, &a, regs);
+	/* A call chain's walk is charged to its own hook. */
+	dprof_cost_add(DPROF_HOOK_SAMPLE, hit,
+		       get_cycles() - start - dprof_chain_cycles());
 }
 
 /* tick.c's callback: hard interrupt context, kernel mode. */
@@ -115,9 +119,9 @@ static void operand_tick(struct pt_regs *regs, s64 late_ns)
 	 * section, not for itself: memcached under the referee had 1,290 of
 	 * 32,400 ticks so, almost all on a memory operand (the preempt
 	 * count's decrement, then the caller's next field), where an
-	 * on-time tick found one half the time.  Dropped and counted; a
-	 * byte pattern that ends another instruction drops a tick at
-	 * random, which biases nothing.
+	 * on-time tick found one half the time.  Dropped and counted.  The
+	 * byte patterns are specific (memop.h): a lone sti or popf byte is
+	 * most often another instruction's end, and always the same one's.
 	 */
 	if (dprof_memop_after_irq_enable(text, DPROF_MEMOP_IRQ_ENABLE_BEFORE)) {
 		WRITE_ONCE(c->after_enable, c->after_enable + 1);
@@ -161,10 +165,10 @@ static void operand_tick(struct pt_regs *regs, s64 late_ns)
 		return;
 	}
 	operand_sample(operand_addr(&m, m.base, reg, regs->ip), regs->ip,
-		       m.access);
+		       m.access, regs);
 	if (m.base2 != DPROF_MEMOP_NO_REG)	/* movs, cmps */
 		operand_sample(operand_addr(&m, m.base2, reg, regs->ip),
-			       regs->ip, m.access2);
+			       regs->ip, m.access2, regs);
 }
 
 #define OPERAND_WHY \

@@ -19,6 +19,7 @@
 #include "decode.h"
 #include "own.h"
 #include "stats.h"
+#include "chain.h"
 #include "sample.h"
 #include "perfsample.h"
 
@@ -59,8 +60,11 @@ void dprof_sample_perf_hit(struct perf_event *ev, struct perf_sample_data *data,
 
 	dprof_mem_src_decode(sample_data_src(data), &a);
 	a.latency = min_t(u64, sample_weight(data), U16_MAX);
-	hit = dprof_sample_one(sample_addr(data), instruction_pointer(regs), &a);
-	dprof_cost_add(DPROF_HOOK_SAMPLE, hit, get_cycles() - start);
+	hit = dprof_sample_one(sample_addr(data), instruction_pointer(regs), &a,
+			       regs);
+	/* A call chain's walk is charged to its own hook. */
+	dprof_cost_add(DPROF_HOOK_SAMPLE, hit,
+		       get_cycles() - start - dprof_chain_cycles());
 }
 
 /* ---- the counters (process context) ------------------------------------ */

@@ -17,6 +17,7 @@
 #include "allocount.h"
 #include "stats.h"
 #include "profile.h"
+#include "chain.h"
 #include "sample.h"
 #include "plan.h"
 #include "watch.h"
@@ -431,6 +432,9 @@ void dprof_sample_show(struct seq_file *m, bool brief)
 	if (c.site_records)
 		seq_printf(m, "site records: %llu kmalloc samples on followed objects\n",
 			   c.site_records);
+	if (dprof_chain_depth())
+		seq_printf(m, "call chains: up to %u frames on each sample in a target (callchain=); their cost: status, sample:callchain\n",
+			   dprof_chain_depth());
 	if (brief || dprof_sampler()->id == DPROF_SAMPLER_NONE)
 		return;
 	nr = READ_ONCE(dprof_nr_targets);

@@ -59,9 +59,10 @@ static __always_inline void *dprof_ring_try_reserve(unsigned int size)
 }
 
 /*
- * @size bytes (a multiple of 8, at most 256) on this CPU's ring for a
- * record of @kind, or NULL when full (the loss is counted and the next
- * record that fits says so).  The bytes read as zero until committed.
+ * @size bytes (a multiple of 8, at most 296: a SAMPLE with its chain)
+ * on this CPU's ring for a record of @kind, or NULL when full (the loss
+ * is counted and the next record that fits says so).  The bytes read as
+ * zero until committed.
  */
 static __always_inline void *dprof_ring_reserve(unsigned int size, u8 kind)
 {

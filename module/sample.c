@@ -50,6 +50,7 @@
 #include "dprof_trace.h"
 #include "decode.h"
 #include "compat.h"
+#include "chain.h"
 #include "sample.h"
 
 DEFINE_PER_CPU(struct agg_table, dprof_agg);
@@ -72,31 +73,49 @@ static u32 agg_hash(u16 target, u16 offset, u64 ip, u8 src)
 		       ((u64)src << 60), 32);
 }
 
+/* callchain=N: the frames of the sample being recorded (busy-guarded). */
+struct chain_buf {
+	u64 frame[DPROF_CHAIN_MAX];
+};
+
+static DEFINE_PER_CPU(struct chain_buf, chain_frames);
+
 /*
- * The raw record of one sample, with its object's @base (0: unknown).
+ * The raw record of one sample, with its object's @base (0: unknown),
+ * and with callchain=N the chain of the stack @regs interrupted.
  * SAMPLE_LIVE: the live set holds the object, so its last ALLOC record
  * names its allocation site.
  */
 static void emit_record(u16 target, u16 offset, u64 ip, unsigned long base,
 			const struct dprof_access *a, u8 agg_flags,
-			u8 rec_flags)
+			u8 rec_flags, struct pt_regs *regs)
 {
+	u64 *frames = this_cpu_ptr(&chain_frames)->frame;
+	unsigned int n = dprof_chain_take(regs, frames, dprof_chain_depth());
 	struct dprof_sample_rec rec = {
 		.hdr = {
-			.kind = DPROF_REC_SAMPLE, .size = sizeof(rec),
+			.kind = DPROF_REC_SAMPLE,
+			.size = sizeof(rec) + n * sizeof(u64),
 			.cpu = smp_processor_id(), .target = target,
 			.flags = (a->load ? DPROF_SAMPLE_LOAD : 0) |
 				 (a->store ? DPROF_SAMPLE_STORE : 0) |
 				 (a->l1_miss ? DPROF_SAMPLE_MISS : 0) |
 				 (agg_flags & DPROF_AGG_WATCH_IP ?
-				  DPROF_SAMPLE_TRAP_IP : 0) | rec_flags,
+				  DPROF_SAMPLE_TRAP_IP : 0) |
+				 (n ? DPROF_SAMPLE_CHAIN : 0) | rec_flags,
 		},
 		.time_ns = ktime_get_mono_fast_ns(),
 		.ip = ip, .offset = offset, .latency = a->latency,
 		.src = a->src, .base = base,
 	};
+	u8 *slot = dprof_ring_reserve(rec.hdr.size, DPROF_REC_SAMPLE);
 
-	dprof_ring_write(&rec, sizeof(rec));
+	if (!slot)
+		return;
+	memcpy(slot + sizeof(rec.hdr), (u8 *)&rec + sizeof(rec.hdr),
+	       sizeof(rec) - sizeof(rec.hdr));
+	memcpy(slot + sizeof(rec), frames, n * sizeof(u64));
+	dprof_ring_commit(slot, &rec.hdr);
 }
 
 /*
@@ -110,12 +129,14 @@ static u8 record_flags(u16 target, bool live)
 	if (live && (READ_ONCE(dprof_targets[target].flags) &
 		     DPROF_TARGET_KMALLOC))
 		return DPROF_SAMPLE_LIVE |
-		       (emit_records ? 0 : DPROF_SAMPLE_SITE_ONLY);
+		       (emit_records || dprof_chain_depth() ? 0 :
+			DPROF_SAMPLE_SITE_ONLY);
 	return 0;
 }
 
 static void agg_add(u16 target, u16 offset, u64 ip, unsigned long base,
-		    bool live, const struct dprof_access *a, u8 flags)
+		    bool live, const struct dprof_access *a, u8 flags,
+		    struct pt_regs *regs)
 {
 	struct agg_table *t = this_cpu_ptr(&dprof_agg);
 	struct sample_counters *c = this_cpu_ptr(&dprof_scount);
@@ -124,8 +145,10 @@ static void agg_add(u16 target, u16 offset, u64 ip, unsigned long base,
 	unsigned int i;
 
 	trace_dprof_sample(target, offset, ip, a);
-	if (emit_records || rec_flags)
-		emit_record(target, offset, ip, base, a, flags, rec_flags);
+	/* With callchain=N every sample in a target is a record. */
+	if (emit_records || rec_flags || dprof_chain_depth())
+		emit_record(target, offset, ip, base, a, flags, rec_flags,
+			    regs);
 	c->site_records += !!(rec_flags & DPROF_SAMPLE_SITE_ONLY);
 	for (i = 0; i < MAX_PROBE; i++) {
 		struct dprof_sample_agg *e = &t->e[(h + i) & t->mask];
@@ -218,7 +241,7 @@ void dprof_sample_watch(int target, unsigned int offset, unsigned long ip,
 	c->samples++;
 	c->in_target++;
 	c->from_windows += window;
-	agg_add(target, offset, ip, 0, false, &a, DPROF_AGG_WATCH_IP);
+	agg_add(target, offset, ip, 0, false, &a, DPROF_AGG_WATCH_IP, NULL);
 out:
 	this_cpu_dec(dprof_agg.busy);
 }
@@ -280,7 +303,8 @@ static bool stopped_reader(void)
  * NMI context (ibs, pebs), or process context with preemption off
  * (inject); true when it fell in a target.
  */
-bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a)
+bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a,
+		      struct pt_regs *regs)
 {
 	struct sample_counters *c = this_cpu_ptr(&dprof_scount);
 	struct dprof_resolved r;
@@ -304,7 +328,7 @@ bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a)
 		/* Watched variables (watch_symbols=) are never in slab. */
 		c->in_target++;
 		c->target_misses += a->l1_miss;
-		agg_add(r.target, r.offset, ip, r.base, live, a, 0);
+		agg_add(r.target, r.offset, ip, r.base, live, a, 0, regs);
 		hit = true;
 	} else if (slab) {
 		c->other_slab++;

@@ -165,9 +165,11 @@ extern struct sample_state dprof_sampling;
  * One sample with a data address, resolved and added to this CPU's table
  * (NMI, or preemption off): true when it fell in a target.  A sample
  * whose interrupt or NMI stopped the events reader's own process (the
- * tgid dprof_sample_set_reader() gave) is left out and counted.
+ * tgid dprof_sample_set_reader() gave) is left out and counted.  @regs:
+ * the interrupted registers, whose stack callchain=N walks (NULL: none).
  */
-bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a);
+bool dprof_sample_one(u64 addr, u64 ip, struct dprof_access *a,
+		      struct pt_regs *regs);
 /*
  * The process draining "events" (dprof-view record), from its open to
  * its release; 0: none.  Its reads of /proc/kallsyms, BTF and the rings

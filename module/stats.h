@@ -21,6 +21,7 @@ enum dprof_hook {
 	DPROF_HOOK_BP_HIT,	/* debug-register hit (collector.c) */
 	DPROF_HOOK_SAMPLE,	/* IBS/PEBS sample (sample.c) */
 	DPROF_HOOK_INUSE_TICK,	/* in-use tick (inuse.c); hit: it found one */
+	DPROF_HOOK_CHAIN,	/* a sample's call chain (chain.c); hit: frames */
 	DPROF_NR_HOOKS,
 };
 

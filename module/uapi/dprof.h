@@ -41,11 +41,14 @@
  * without sample_records=1 (DPROF_SAMPLE_SITE_ONLY): the views split
  * kmalloc-N's samples by allocation site.  Readers take 6 and 7: their
  * 32-byte SAMPLE records have no base.
+ * 9: a SAMPLE record may carry its call chain (DPROF_SAMPLE_CHAIN,
+ * callchain=N): 40 bytes and 8 per frame.  A version-8 file is a
+ * version-9 file without chains.
  */
 /* The release of the module and of dprof-view, built from one tree. */
 #define DPROF_VERSION		"0.1.0"
 
-#define DPROF_ABI_VERSION	8
+#define DPROF_ABI_VERSION	9
 #define DPROF_ABI_OLDEST	6	/* oldest version readers accept */
 
 /*
@@ -416,6 +419,14 @@ struct dprof_data_agg {
 #define DPROF_SAMPLE_TRAP_IP	0x08	/* ip is the trap ip (watch sampler) */
 #define DPROF_SAMPLE_LIVE	0x10	/* the live set held the object */
 #define DPROF_SAMPLE_SITE_ONLY	0x20	/* a record for the site split alone */
+/*
+ * CHAIN (ABI 9, callchain=N): the record goes on with the return
+ * addresses of the interrupted kernel stack, innermost first, the ip
+ * itself left out: hdr.size is 40 + 8 * frames, 1 to DPROF_CHAIN_MAX
+ * frames.  With callchain=N every sample in a target is a record.
+ */
+#define DPROF_SAMPLE_CHAIN	0x40
+#define DPROF_CHAIN_MAX		32
 
 struct dprof_sample_rec {
 	struct dprof_rec_hdr hdr;	/* cpu, target, flags */
@@ -426,6 +437,7 @@ struct dprof_sample_rec {
 	__u8 src;		/* enum dprof_src */
 	__u8 reserved[3];
 	__u64 base;		/* the object's base; 0: not known (watch) */
+	/* DPROF_SAMPLE_CHAIN: __u64 return addresses follow (hdr.size) */
 };
 
 /*

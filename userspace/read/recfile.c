@@ -345,6 +345,23 @@ void rec_sample(const void *rec, struct dprof_sample_rec *s)
 	memcpy(s, rec, hdr.size < sizeof(*s) ? hdr.size : sizeof(*s));
 }
 
+size_t rec_sample_chain(const void *rec, uint64_t *frames, size_t max)
+{
+	struct dprof_rec_hdr hdr;
+	size_t n;
+
+	memcpy(&hdr, rec, sizeof(hdr));
+	if (!(hdr.flags & DPROF_SAMPLE_CHAIN) ||
+	    hdr.size <= sizeof(struct dprof_sample_rec))
+		return 0;
+	n = (hdr.size - sizeof(struct dprof_sample_rec)) / sizeof(uint64_t);
+	if (n > max)
+		n = max;
+	memcpy(frames, (const uint8_t *)rec + sizeof(struct dprof_sample_rec),
+	       n * sizeof(uint64_t));
+	return n;
+}
+
 /* Samples are decoded after the targets, so their indexes can be checked. */
 static int check_sample(const struct recording *r,
 			const struct dprof_sample_agg *e,
@@ -489,6 +506,11 @@ static int check_events(struct recording *r, const struct rec_section *s,
 			want = DPROF_WINDOW_REC_ABI6_SIZE;
 		if (hdr.kind == DPROF_REC_SAMPLE && r->abi_version < 8)
 			want = DPROF_SAMPLE_REC_ABI7_SIZE;
+		/* ABI 9: a chain of 1 to DPROF_CHAIN_MAX frames follows. */
+		if (hdr.kind == DPROF_REC_SAMPLE && r->abi_version >= 9 &&
+		    (hdr.flags & DPROF_SAMPLE_CHAIN) && hdr.size > want &&
+		    hdr.size <= want + DPROF_CHAIN_MAX * sizeof(uint64_t))
+			want = hdr.size;
 		if (!want) {
 			r->unknown_records++;	/* newer writer: skip it */
 		} else {

@@ -138,6 +138,12 @@ void rec_window(const void *rec, struct dprof_window_rec *w);
  * of ABI 6 or 7, before the object's base, reads base 0.
  */
 void rec_sample(const void *rec, struct dprof_sample_rec *s);
+/*
+ * The call chain a SAMPLE record carries (DPROF_SAMPLE_CHAIN): up to @max
+ * return addresses into @frames, innermost first; returns how many (0:
+ * none).
+ */
+size_t rec_sample_chain(const void *rec, uint64_t *frames, size_t max);
 /* The SAMPLE record's size in ABI 6 and 7 recordings. */
 #define DPROF_SAMPLE_REC_ABI7_SIZE offsetof(struct dprof_sample_rec, base)
 
