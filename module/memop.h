@@ -356,11 +356,18 @@ static inline int dprof_memop_decode(const __u8 *code, unsigned int len,
 /*
  * The bytes before an interrupted instruction, @before[0 .. @n - 1]
  * ending at it: do they end with an instruction that turns interrupts
- * on?  popf (9d) is itself the last, sti (fb) lets one instruction run
- * first (its shadow), and where paravirt patched a call to irq_enable
- * or restore_fl into sti or popf, that one is the nop padding the call
+ * on?  popf (9d) is itself the last, after the push of the flags
+ * (native restore_fl: push %rdi; popf); sti (fb) lets one instruction
+ * run first (its shadow: no interrupt is taken right after an sti), and
+ * where paravirt patched a call to irq_enable or restore_fl into sti or
+ * popf, that one is the nop padding the call
  * (arch/x86/include/asm/nops.h: the long nops 0f 1f, after 66 for six
  * bytes).  An interrupt taken here was held while interrupts were off.
+ * A lone fb or 9d before the instruction is most often another
+ * instruction's last byte, always the same one: mov %rdi,%rbx is
+ * 48 89 fb, and dropping the ticks after it hid the load that follows
+ * it in a function's prologue (dprof_fastpath: both_ro on receive, 0
+ * samples of some 250).
  */
 #define DPROF_MEMOP_IRQ_ENABLE_BEFORE	9	/* fb and an 8-byte nop */
 
@@ -384,7 +391,8 @@ static inline int dprof_memop_after_irq_enable(const __u8 *before,
 	};
 	unsigned int len, i;
 
-	if (n && dprof_memop_irq_on(before[n - 1]))
+	/* push %reg (50+r, 41 50+r for r8-r15); popf */
+	if (n >= 2 && before[n - 1] == 0x9d && (before[n - 2] & 0xf8) == 0x50)
 		return 1;
 	/* A nop of len bytes ending at the instruction, after sti or popf. */
 	for (len = 1; len <= 8 && len < n; len++) {

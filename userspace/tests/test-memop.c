@@ -642,9 +642,15 @@ static void test_memop_against_capstone(void)
 /* The bytes before a tick taken where interrupts came back on. */
 static void test_after_irq_enable(void)
 {
-	/* popf; sti; sti and paravirt's six-byte nop; a mov's end */
+	/*
+	 * push %rdi; popf.  Then sti and paravirt's six-byte nop, sti and
+	 * a two-byte nop; no interrupt comes right after sti (its shadow),
+	 * so a lone fb is another instruction's end: mov %rdi,%rbx, and a
+	 * 9d without its push (a displacement's last byte).  A mov's end.
+	 */
 	static const uint8_t popf[] = { 0x48, 0x89, 0xc7, 0x57, 0x9d };
-	static const uint8_t sti[] = { 0x48, 0x89, 0xc7, 0xfb };
+	static const uint8_t mov_rdi_rbx[] = { 0x00, 0x48, 0x89, 0xfb };
+	static const uint8_t disp_9d[] = { 0x48, 0x8b, 0x87, 0x9d };
 	static const uint8_t sti_nop6[] = { 0x00, 0x00, 0xfb, 0x66, 0x0f,
 					    0x1f, 0x44, 0x00, 0x00 };
 	static const uint8_t sti_nop2[] = { 0x00, 0xfb, 0x66, 0x90 };
@@ -653,7 +659,8 @@ static void test_after_irq_enable(void)
 					0x1f, 0x44, 0x00, 0x00 };
 
 	CHECK(dprof_memop_after_irq_enable(popf, sizeof(popf)));
-	CHECK(dprof_memop_after_irq_enable(sti, sizeof(sti)));
+	CHECK(!dprof_memop_after_irq_enable(mov_rdi_rbx, sizeof(mov_rdi_rbx)));
+	CHECK(!dprof_memop_after_irq_enable(disp_9d, sizeof(disp_9d)));
 	CHECK(dprof_memop_after_irq_enable(sti_nop6, sizeof(sti_nop6)));
 	CHECK(dprof_memop_after_irq_enable(sti_nop2, sizeof(sti_nop2)));
 	CHECK(!dprof_memop_after_irq_enable(mov, sizeof(mov)));
