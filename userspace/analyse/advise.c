@@ -135,6 +135,10 @@ static void build_units(struct advise *a, const struct layout *l)
 		bool flex = sp[k].marker && sp[k].lo >= l->size;
 		bool join;
 
+		/* A cache-line group's markers are no member (cachegroups.h). */
+		if (sp[k].marker && !strncmp(f->path, "__cacheline_group_", 18))
+			continue;
+
 		if (sp[k].marker && !flex) {
 			if (u && sp[k].lo < end)
 				add_name(u, f->path);
@@ -435,7 +439,15 @@ const char *advise_group_name(enum advise_strategy st, int g)
 const char *advise_strategy_name(enum advise_strategy st)
 {
 	return st == ADVISE_TODAY ? "today" :
-	       st == ADVISE_BY_WRITER ? "by-writer" : "by-touch";
+	       st == ADVISE_BY_WRITER ? "by-writer" :
+	       st == ADVISE_BY_PATH ? "by-path" : "by-touch";
+}
+
+const char *advise_group_label(const struct advise *a, int g)
+{
+	if (a->strategy == ADVISE_BY_PATH)
+		return g < 0 || g >= a->ngroups ? "cold" : a->group_names[g];
+	return advise_group_name(a->strategy, g);
 }
 
 /*
@@ -448,6 +460,8 @@ static int group_of(const struct advise_unit *u, enum advise_strategy st)
 {
 	bool a, b;
 
+	if (st == ADVISE_BY_PATH)
+		return u->path_group;
 	if (u->role >= ADVISE_COLD || st == ADVISE_TODAY)
 		return -1;
 	/* Undecided: a line of its own side, as written by both. */
@@ -509,8 +523,10 @@ static void close_line(struct packer *pk, bool *done, int was, int next)
 		a->pads = xrealloc(a->pads, (a->npads + 1) * sizeof(*a->pads));
 		a->pads[a->npads++] = (struct advise_pad){
 			.off = pk->cursor, .size = end - pk->cursor,
-			.before = advise_group_name(a->strategy, was),
-			.after = advise_group_name(a->strategy, next),
+			.before = was < 0 && a->strategy == ADVISE_BY_PATH ?
+				  "the members before" :
+				  advise_group_label(a, was),
+			.after = advise_group_label(a, next),
 		};
 		pk->cursor = end;
 	}
@@ -546,6 +562,54 @@ static size_t mixed_lines(const struct advise *a, bool new)
 	return n;
 }
 
+/*
+ * A filler that fits whole between the cursor and @until (the next
+ * unit's aligned offset), placed there; false when none does.
+ */
+static bool fill_hole(struct packer *pk, bool *done, uint32_t until)
+{
+	struct advise *a = pk->a;
+
+	for (size_t j = 0; pk->cursor < until && j < a->nu; j++) {
+		const struct advise_unit *u = &a->u[j];
+
+		if (filler(u, &done[j]) &&
+		    fit(a, u, pk->cursor) + u->size <= until) {
+			done[j] = true;
+			place(pk, j);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether the units @v (@n, in order) placed from the cursor would span
+ * more lines than placed from the next line's start.
+ */
+static bool wasted_line(const struct packer *pk, const size_t *v, size_t n)
+{
+	const struct advise *a = pk->a;
+	uint32_t next = (pk->cursor / a->line + 1) * a->line;
+	uint32_t lines[2];
+
+	if (!(pk->cursor % a->line))
+		return false;
+	for (int k = 0; k < 2; k++) {
+		uint32_t at = k ? next : pk->cursor, first = 0, end = at;
+
+		for (size_t i = 0; i < n; i++) {
+			uint32_t off = fit(a, &a->u[v[i]], end);
+
+			if (!i)
+				first = off;
+			end = off + a->u[v[i]].size;
+		}
+		lines[k] = (end - 1) / a->line - first / a->line + 1;
+	}
+	return lines[0] > lines[1];
+}
+
 /* Lay the units out by strategy @st: offsets, order, padding, size. */
 static void pack(struct advise *a, enum advise_strategy st)
 {
@@ -553,7 +617,9 @@ static void pack(struct advise *a, enum advise_strategy st)
 	bool *done = xcalloc(a->nu + 1, sizeof(*done));
 	size_t *hotv = xcalloc(a->nu + 1, sizeof(*hotv)), nh;
 	uint32_t max_align = 1;
-	int ng = st == ADVISE_BY_WRITER ? 4 : 3;
+	int ng = st == ADVISE_BY_PATH ? a->ngroups :
+		 st == ADVISE_BY_WRITER ? 4 : 3;
+	int last = -1;
 
 	a->strategy = st;
 	a->npads = 0;
@@ -588,6 +654,13 @@ static void pack(struct advise *a, enum advise_strategy st)
 		if (!nh)
 			continue;
 		qsort_r(hotv, nh, sizeof(*hotv), by_heat, a);
+		/* By path: groups run on, a line closed only to save one. */
+		if (st == ADVISE_BY_PATH) {
+			pk.cursor = fit(a, &a->u[hotv[0]], pk.cursor);
+			if (wasted_line(&pk, hotv, nh))
+				close_line(&pk, done, last, g);
+			last = g;
+		}
 		for (size_t k = 0; k < nh; k++) {
 			done[hotv[k]] = true;
 			place(&pk, hotv[k]);
@@ -597,11 +670,15 @@ static void pack(struct advise *a, enum advise_strategy st)
 				if (!done[i] && !a->u[i].flex &&
 				    a->u[i].group == q)
 					next = q;
-		if (next >= 0)
+		if (next >= 0 && st != ADVISE_BY_PATH)
 			close_line(&pk, done, g, next);
 	}
 	for (size_t i = 0; i < a->nu; i++)
 		if (filler(&a->u[i], &done[i])) {
+			/* By path: a later filler that fits the hole first. */
+			while (st == ADVISE_BY_PATH &&
+			       fill_hole(&pk, done, fit(a, &a->u[i], pk.cursor)))
+				;
 			done[i] = true;
 			place(&pk, i);
 		}
@@ -673,14 +750,10 @@ static void choose(struct advise *a, const struct history_set *hs,
 	pack(a, best);
 }
 
-int advise_build(struct advise *a, const struct layout *l,
-		 const struct history_set *hs, int target, uint32_t line,
-		 const char *const *pins, char *err, size_t errlen)
+/* --pin: the units holding each member named keep their offsets. */
+static int pin_units(struct advise *a, const struct layout *l,
+		     const char *const *pins, char *err, size_t errlen)
 {
-	memset(a, 0, sizeof(*a));
-	a->line = line ? line : ADVISE_LINE;
-	a->old_size = l->size;
-	build_units(a, l);
 	for (size_t p = 0; pins && pins[p]; p++) {
 		bool found = false;
 
@@ -700,9 +773,23 @@ int advise_build(struct advise *a, const struct layout *l,
 		if (!found) {
 			snprintf(err, errlen, "--pin %s: no member of %s has that name (dprof-view layout lists them)",
 				 pins[p], l->name);
-			advise_free(a);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+int advise_build(struct advise *a, const struct layout *l,
+		 const struct history_set *hs, int target, uint32_t line,
+		 const char *const *pins, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	a->line = line ? line : ADVISE_LINE;
+	a->old_size = l->size;
+	build_units(a, l);
+	if (pin_units(a, l, pins, err, errlen)) {
+		advise_free(a);
+		return -1;
 	}
 	measure(a, hs, target);
 	if (!a->histories) {
@@ -890,8 +977,13 @@ int advise_use_layout(struct advise *a, const struct layout *l,
 
 void advise_free(struct advise *a)
 {
-	for (size_t i = 0; i < a->nu; i++)
+	for (size_t i = 0; i < a->nu; i++) {
 		free(a->u[i].name);
+		for (size_t p = 0; p < FASTPATH_MAX_PATHS; p++)
+			free(a->u[i].path_funcs[p]);
+	}
+	for (int g = 0; g < a->ngroups; g++)
+		free(a->group_names[g]);
 	free(a->u);
 	free(a->order);
 	free(a->pads);
@@ -1170,4 +1262,294 @@ void advise_lines_touched(const struct advise *a, const uint16_t *offs,
 		*before += !seen_b;
 		*after += !seen_a;
 	}
+}
+
+/* ---- by hot path (advise_build_paths()) -------------------------------- */
+
+const char *advise_access_name(enum advise_access acc)
+{
+	static const char *const names[] = {
+		[ADVISE_ACC_NONE] = "-",
+		[ADVISE_ACC_READ] = "read_mostly",
+		[ADVISE_ACC_READ_UNSURE] = "read_mostly?",
+		[ADVISE_ACC_WRITE_UNSURE] = "read_write?",
+		[ADVISE_ACC_WRITE] = "read_write",
+	};
+
+	return acc <= ADVISE_ACC_WRITE ? names[acc] : "?";
+}
+
+/* A path's use of a unit: its store share against ADVISE_WRITE_SHARE. */
+static enum advise_access access_of(uint64_t n, uint64_t stores,
+				    uint64_t min_samples)
+{
+	double lo, hi;
+
+	if (!n || n < min_samples)
+		return ADVISE_ACC_NONE;
+	diff_wilson((double)stores, (double)n, &lo, &hi);
+	if (lo >= ADVISE_WRITE_SHARE)
+		return ADVISE_ACC_WRITE;
+	if (hi < ADVISE_WRITE_SHARE)
+		return ADVISE_ACC_READ;
+	return (double)stores >= ADVISE_WRITE_SHARE * (double)n ?
+	       ADVISE_ACC_WRITE_UNSURE : ADVISE_ACC_READ_UNSURE;
+}
+
+struct func_count {
+	const char *func;
+	uint64_t samples;
+};
+
+static int by_count(const void *x, const void *y)
+{
+	const struct func_count *p = x, *q = y;
+
+	if (p->samples != q->samples)
+		return p->samples > q->samples ? -1 : 1;
+	return strcmp(p->func, q->func);
+}
+
+#define ADVISE_PATH_FUNCS 3
+
+/* Unit @u's functions on path @p: the busiest ADVISE_PATH_FUNCS. */
+static char *path_funcs(const struct advise *a, const struct advise_unit *u,
+			size_t p)
+{
+	const struct fastpath *fp = a->fp;
+	struct func_count *fc = xcalloc(fp->nhits + 1, sizeof(*fc));
+	size_t nf = 0, len = 0;
+	char *out;
+
+	for (size_t i = 0; i < fp->nhits; i++) {
+		const struct fastpath_hit *h = &fp->hits[i];
+		size_t k;
+
+		if (h->path != p || advise_unit_at(a, h->offset) != u)
+			continue;
+		for (k = 0; k < nf && strcmp(fc[k].func, h->func); k++)
+			;
+		if (k == nf)
+			fc[nf++].func = h->func;
+		fc[k].samples += h->samples;
+	}
+	qsort(fc, nf, sizeof(*fc), by_count);
+	if (nf > ADVISE_PATH_FUNCS)
+		nf = ADVISE_PATH_FUNCS;
+	for (size_t k = 0; k < nf; k++)
+		len += strlen(fc[k].func) + 2;
+	out = xcalloc(len + 1, 1);
+	for (size_t k = 0; k < nf; k++) {
+		if (k)
+			strcat(out, ", ");
+		strcat(out, fc[k].func);
+	}
+	free(fc);
+	return out;
+}
+
+/* The hot paths using a unit, as a bit mask; *@written: one writes it. */
+static unsigned int path_mask(const struct advise *a,
+			      const struct advise_unit *u, bool *written)
+{
+	unsigned int mask = 0;
+
+	*written = false;
+	for (size_t p = 0; p < a->fp->npaths; p++) {
+		if (u->access[p] == ADVISE_ACC_NONE)
+			continue;
+		mask |= 1u << p;
+		*written |= u->access[p] >= ADVISE_ACC_WRITE_UNSURE;
+	}
+	return mask;
+}
+
+/* Path sets in the order of their sorted members: {0} {0,1} {0,1,2} {0,2} {1}... */
+static int mask_cmp(unsigned int x, unsigned int y)
+{
+	while (x && y) {
+		unsigned int bx = x & -x, by = y & -y;
+
+		if (bx != by)
+			return bx < by ? -1 : 1;
+		x &= ~bx;
+		y &= ~by;
+	}
+	return x ? 1 : y ? -1 : 0;
+}
+
+static int key_cmp(unsigned int x, unsigned int y)
+{
+	/* Bit 31: written.  Read groups first. */
+	if ((x ^ y) & (1u << 31))
+		return x & (1u << 31) ? 1 : -1;
+	return mask_cmp(x & ~(1u << 31), y & ~(1u << 31));
+}
+
+static void name_group(struct advise *a, int g, const char *type,
+		       unsigned int key)
+{
+	const char *bare = strncmp(type, "struct ", 7) ? type : type + 7;
+	size_t len = strlen(bare) + 8;
+	char *n;
+
+	for (size_t p = 0; p < a->fp->npaths; p++)
+		if (key & (1u << p))
+			len += strlen(a->fp->names[p]);
+	n = xcalloc(len + 1, 1);
+	snprintf(n, len + 1, "%s_%s_", bare,
+		 key & (1u << 31) ? "write" : "read");
+	for (size_t p = 0; p < a->fp->npaths; p++)
+		if (key & (1u << p))
+			strcat(n, a->fp->names[p]);
+	a->group_names[g] = n;
+}
+
+/* Units -> groups: one per key (written, path set) present. */
+static void path_groups(struct advise *a, const char *type)
+{
+	unsigned int keys[ADVISE_MAX_PATH_GROUPS];
+	int nk = 0;
+
+	for (size_t i = 0; i < a->nu; i++) {
+		struct advise_unit *u = &a->u[i];
+		bool w;
+		unsigned int key = path_mask(a, u, &w);
+		int k;
+
+		u->path_group = -1;
+		if (!key || u->pinned || u->flex)
+			continue;
+		key |= w ? 1u << 31 : 0;
+		for (k = 0; k < nk && keys[k] != key; k++)
+			;
+		if (k == nk && nk < ADVISE_MAX_PATH_GROUPS)
+			keys[nk++] = key;
+	}
+	for (int i = 1; i < nk; i++)
+		for (int k = i; k && key_cmp(keys[k], keys[k - 1]) < 0; k--) {
+			unsigned int t = keys[k];
+
+			keys[k] = keys[k - 1];
+			keys[k - 1] = t;
+		}
+	for (int k = 0; k < nk; k++)
+		name_group(a, k, type, keys[k]);
+	a->ngroups = nk;
+	for (size_t i = 0; i < a->nu; i++) {
+		struct advise_unit *u = &a->u[i];
+		bool w;
+		unsigned int key = path_mask(a, u, &w) | (w ? 1u << 31 : 0);
+
+		if (u->pinned || u->flex || !(key & ~(1u << 31)))
+			continue;
+		for (int k = 0; k < nk; k++)
+			if (keys[k] == key)
+				u->path_group = k;
+	}
+}
+
+/*
+ * A first member that is a struct of its own: its leaves' paths go on
+ * from its name ("inet_conn.icsk_inet...").
+ */
+static void pin_base(struct advise *a, const struct layout *l)
+{
+	struct advise_unit *u = a->nu ? &a->u[0] : NULL;
+	size_t n;
+
+	if (!u || u->old_off || strchr(u->name, ','))
+		return;
+	n = strlen(u->name);
+	for (size_t i = 0; i < l->nr_fields; i++)
+		if (!strncmp(l->fields[i].path, u->name, n) &&
+		    l->fields[i].path[n] == '.')
+			u->pinned = true;
+}
+
+int advise_build_paths(struct advise *a, const struct layout *l,
+		       const struct fastpath *fp, uint32_t line,
+		       uint64_t min_samples, const char *const *pins,
+		       char *err, size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	a->line = line ? line : ADVISE_LINE;
+	a->old_size = l->size;
+	a->fp = fp;
+	a->min_samples = min_samples;
+	if (!fp->chained) {
+		snprintf(err, errlen, "no sample of %s carries a call chain: record with callchain=16 (insmod dprof.ko ... callchain=16)",
+			 l->name);
+		return -1;
+	}
+	if (!fp->npaths) {
+		snprintf(err, errlen, "no path has %.0f%% of %s's %llu chained samples: name the paths with --path NAME=FUNCTION",
+			 100 * FASTPATH_HOT_SHARE, l->name,
+			 (unsigned long long)fp->chained);
+		return -1;
+	}
+	build_units(a, l);
+	if (pin_units(a, l, pins, err, errlen)) {
+		advise_free(a);
+		return -1;
+	}
+	pin_base(a, l);
+	for (size_t i = 0; i < fp->nhits; i++) {
+		const struct fastpath_hit *h = &fp->hits[i];
+		struct advise_unit *u = (struct advise_unit *)advise_unit_at(a, h->offset);
+
+		if (!u)
+			continue;
+		u->path_samples[h->path] += h->samples;
+		u->path_stores[h->path] += h->stores;
+	}
+	for (size_t i = 0; i < a->nu; i++) {
+		struct advise_unit *u = &a->u[i];
+
+		for (size_t p = 0; p < fp->npaths; p++) {
+			u->access[p] = access_of(u->path_samples[p],
+						 u->path_stores[p],
+						 min_samples);
+			u->accesses += (double)u->path_samples[p];
+			if (u->path_samples[p])
+				u->path_funcs[p] = path_funcs(a, u, p);
+		}
+		u->role = ADVISE_COLD;
+	}
+	path_groups(a, l->name);
+	a->order = xcalloc(a->nu + 1, sizeof(*a->order));
+	pack(a, ADVISE_BY_PATH);
+	a->same_order = a->new_size == a->old_size;
+	for (size_t i = 0; i < a->nu && a->same_order; i++)
+		a->same_order = a->u[i].new_off == a->u[i].old_off;
+	return 0;
+}
+
+void advise_path_lines(const struct advise *a, size_t p, uint32_t line,
+		       unsigned int *before, unsigned int *after)
+{
+	uint32_t size = a->old_size > a->new_size ? a->old_size : a->new_size;
+	size_t nl = size / line + 2;
+	bool *old = xcalloc(nl, 1), *new = xcalloc(nl, 1);
+
+	*before = *after = 0;
+	for (size_t i = 0; i < a->fp->nhits; i++) {
+		const struct fastpath_hit *h = &a->fp->hits[i];
+		const struct advise_unit *u = advise_unit_at(a, h->offset);
+		size_t lo = h->offset / line, ln;
+
+		if (h->path != p || !u || u->access[p] == ADVISE_ACC_NONE)
+			continue;
+		*before += !old[lo];
+		old[lo] = true;
+		if (u->gone)
+			continue;
+		ln = moved(a, h->offset) / line;
+		if (ln < nl) {
+			*after += !new[ln];
+			new[ln] = true;
+		}
+	}
+	free(old);
+	free(new);
 }

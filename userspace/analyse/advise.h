@@ -55,12 +55,27 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "classify.h"
+#include "fastpath.h"
 #include "histories.h"
 #include "layout.h"
 
 #define ADVISE_LINE 64
 /* A side writes a unit when its writes are this share of its accesses. */
 #define ADVISE_WRITE_SHARE 0.05
+
+/*
+ * How a hot path uses a member (advise_build_paths()), as the networking
+ * maintainers' tables say it: not at all, read-mostly, written.  A
+ * store share whose 95 % interval straddles ADVISE_WRITE_SHARE is
+ * "unsure", labelled with a '?' and packed as written.
+ */
+enum advise_access {
+	ADVISE_ACC_NONE,		/* under --min-samples on the path */
+	ADVISE_ACC_READ,
+	ADVISE_ACC_READ_UNSURE,
+	ADVISE_ACC_WRITE_UNSURE,
+	ADVISE_ACC_WRITE,
+};
 
 enum advise_role {
 	ADVISE_WRITE_A,		/* written by the allocating CPU */
@@ -99,15 +114,32 @@ struct advise_unit {
 	uint64_t histories;	/* fewest behind one of its watched slots */
 	enum advise_role role;
 	int group;		/* in the strategy's layout; -1: a filler */
+	/*
+	 * advise_build_paths(): per hot path, then the other paths ([npaths]),
+	 * the samples and stores in the unit, and each hot path's use of it.
+	 */
+	uint64_t path_samples[FASTPATH_MAX_PATHS + 1];
+	uint64_t path_stores[FASTPATH_MAX_PATHS + 1];
+	enum advise_access access[FASTPATH_MAX_PATHS];
+	/* its functions on each hot path, busiest first, ", " between */
+	char *path_funcs[FASTPATH_MAX_PATHS];
+	int path_group;		/* -1: on no hot path */
 };
 
 enum advise_strategy {
 	ADVISE_TODAY,		/* the struct as it is */
 	ADVISE_BY_WRITER,
 	ADVISE_BY_TOUCH,
-	ADVISE_NR_STRATEGIES
+	ADVISE_NR_STRATEGIES,
+	/*
+	 * Not a candidate of the histories' choice: advise_build_paths()'s
+	 * groups, one per (read or written, set of hot paths).
+	 */
+	ADVISE_BY_PATH = ADVISE_NR_STRATEGIES,
 };
 #define ADVISE_MAX_GROUPS 4
+/* By path: read and written, per non-empty set of hot paths. */
+#define ADVISE_MAX_PATH_GROUPS 32
 
 struct advise_pad {
 	uint32_t off, size;
@@ -147,6 +179,11 @@ struct advise {
 	 */
 	const char *given;
 	size_t nr_gone;		/* units the layout given lacks */
+	/* advise_build_paths(): the split, and the groups' names */
+	const struct fastpath *fp;
+	char *group_names[ADVISE_MAX_PATH_GROUPS];
+	int ngroups;
+	uint64_t min_samples;	/* on a path, for it to use a unit */
 };
 
 /*
@@ -159,6 +196,33 @@ int advise_build(struct advise *a, const struct layout *l,
 		 const struct history_set *hs, int target, uint32_t line,
 		 const char *const *pins, char *err, size_t errlen);
 void advise_free(struct advise *a);
+/*
+ * The proposal by hot path, from @fp's split of the type's samples:
+ * each unit's use per path (advise_access: --min-samples @min_samples
+ * on the path, else none), then groups in the kernel's convention,
+ * <struct>_read_<paths> and <struct>_write_<paths> (the paths that use
+ * the unit; written when one of them writes it), read groups first, and
+ * the units no hot path uses after them in their old order.  A group
+ * starts on a fresh line only when it would otherwise span more lines
+ * than its bytes need.  A first member that is a struct of its own (the
+ * kernel's inheritance: tcp_sock begins with inet_connection_sock)
+ * keeps offset 0.  0, or -1 with a reason in @err (no chained sample,
+ * a --pin that names no member).
+ */
+int advise_build_paths(struct advise *a, const struct layout *l,
+		       const struct fastpath *fp, uint32_t line,
+		       uint64_t min_samples, const char *const *pins,
+		       char *err, size_t errlen);
+/* "-", "read_mostly", "read_mostly?", "read_write?", "read_write". */
+const char *advise_access_name(enum advise_access acc);
+/*
+ * The distinct lines of @line bytes holding units hot path @p uses,
+ * today (*@before) and at the new offsets (*@after).
+ */
+void advise_path_lines(const struct advise *a, size_t p, uint32_t line,
+		       unsigned int *before, unsigned int *after);
+/* Group @g's name in @a's strategy ("cold" for -1). */
+const char *advise_group_label(const struct advise *a, int g);
 /*
  * Replaces the proposal by a layout given from @what (for the what-if):
  * each unit takes the offset of its first member among @names (top-level

@@ -21,6 +21,7 @@
 #include "paths.h"
 #include "perfetto.h"
 #include "pprof.h"
+#include "fastpath.h"
 #include "profile.h"
 #include "rawsamples.h"
 #include "recfile.h"
@@ -96,8 +97,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		classify_free(&c);
 		ksyms_load(&syms, r.kallsyms);
 		for (size_t t = 0; t < r.nr_targets && t < 4; t++) {
+			struct fastpath fp;
+
 			flow_build(&fl, &hs, (int)t, &syms);
 			flow_free(&fl);
+			/* The samples' call chains, by kernel entry. */
+			fastpath_build(&fp, &r, (int)t, &syms, NULL, 0);
+			fastpath_free(&fp);
 		}
 		trace_build(&hs, -1, &trace);
 		layouts = calloc(r.nr_targets + 1, sizeof(*layouts));

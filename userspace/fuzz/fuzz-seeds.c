@@ -105,6 +105,29 @@ int main(int argc, char **argv)
 	fixture_end(&f);
 	bad |= write_seed(argv[1], "sites.dprof", &f);
 
+	/* Samples with call chains (callchain=N): advise by hot path. */
+	fixture_begin(&f, 1);
+	for (int i = 0; i < 3; i++) {
+		uint8_t rec[sizeof(struct dprof_sample_rec) + 3 * 8];
+		const uint64_t chain[3] = {
+			0xffffffff81000200ull, 0xffffffff81000300ull,
+			0xffffffff81000400ull,
+		};
+		struct dprof_sample_rec sr = {
+			.hdr = { .kind = DPROF_REC_SAMPLE,
+				 .size = sizeof(sr) + (i + 1) * 8,
+				 .flags = DPROF_SAMPLE_STORE | DPROF_SAMPLE_CHAIN },
+			.time_ns = 200 + i, .ip = 0xffffffff81000100ull,
+			.offset = 8 * i,
+		};
+
+		memcpy(rec, &sr, sizeof(sr));
+		memcpy(rec + sizeof(sr), chain, (i + 1) * 8);
+		fixture_raw(&f, rec, sr.hdr.size);
+	}
+	fixture_end(&f);
+	bad |= write_seed(argv[1], "chains.dprof", &f);
+
 	fixture_begin(&f, 1);
 	fixture_end_with(&f, DPROF_SEC_SAMPLES, s, sizeof(s));
 	bad |= write_seed(argv[1], "samples.dprof", &f);

@@ -10,11 +10,13 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "advise.h"
+#include "advise-paths.h"
 #include "builtin.h"
 #include "classify.h"
 #include "columns.h"
 #include "givenlayout.h"
 #include "json.h"
+#include "ksyms.h"
 #include "objects.h"
 #include "options.h"
 #include "paths.h"
@@ -24,7 +26,10 @@
 
 #define MAX_PINS 32
 
-enum { OPT_LINE = OPT_LONG, OPT_PIN, OPT_LAYOUT, OPT_AGAINST, OPT_CHECK };
+enum {
+	OPT_LINE = OPT_LONG, OPT_PIN, OPT_LAYOUT, OPT_AGAINST, OPT_CHECK,
+	OPT_PATH, OPT_BY_PATH, OPT_MIN_SAMPLES,
+};
 
 struct advise_opts {
 	struct view_args a;
@@ -35,6 +40,11 @@ struct advise_opts {
 	const char *layout;	/* --layout: advise's JSON, a layout given */
 	const char *against;	/* --against: another build's BTF or DWARF */
 	bool check;		/* --check: exit 1 when misses grow */
+	/* by hot path: --path rules, --by-path, --min-samples */
+	struct fastpath_rule rules[FASTPATH_MAX_PATHS];
+	size_t nrules;
+	bool by_path;
+	long min_samples;
 };
 
 /* The what-if beyond the totals (issue "From diagnosis to fix", item 2). */
@@ -75,6 +85,18 @@ static const struct opt advise_own[] = {
 	  "replay the struct as another build lays it out:\n"
 	  "FILE a .ko or vmlinux with DWARF, or BTF (raw, or an\n"
 	  "ELF's .BTF), of the build to come" },
+	{ OPT_PATH, "path", "NAME=FUNC[,FUNC]", 0,
+	  "by hot path: a path NAME begun by the functions\n"
+	  "given (repeatable, e.g. tx=tcp_sendmsg); a sample\n"
+	  "is on the path of the innermost such function on\n"
+	  "its call chain, else on \"other\"" },
+	{ OPT_BY_PATH, "by-path", NULL, 0,
+	  "by hot path, the paths named by their kernel entry\n"
+	  "(the default when the type's samples carry call\n"
+	  "chains and none of its histories is complete)" },
+	{ OPT_MIN_SAMPLES, "min-samples", "N", 0,
+	  "by hot path: samples a path needs in a member to\n"
+	  "use it (default 3)" },
 	{ OPT_CHECK, "check", NULL, 0,
 	  "with --layout or --against: exit 1 when the layout's\n"
 	  "replayed misses (true + false sharing + transfers)\n"
@@ -113,6 +135,27 @@ static int advise_option(void *ctx, int key, const char *arg)
 	case OPT_CHECK:
 		o->check = true;
 		return 0;
+	case OPT_PATH: {
+		char err[256];
+
+		if (o->nrules == FASTPATH_MAX_PATHS) {
+			errmsg("advise: at most %d --path", FASTPATH_MAX_PATHS);
+			return EXIT_USAGE;
+		}
+		if (fastpath_rule_parse(&o->rules[o->nrules], arg, err,
+					sizeof(err))) {
+			errmsg("advise: %s", err);
+			return EXIT_USAGE;
+		}
+		o->nrules++;
+		return 0;
+	}
+	case OPT_BY_PATH:
+		o->by_path = true;
+		return 0;
+	case OPT_MIN_SAMPLES:
+		return opts_count("advise", "min-samples", arg, 1,
+				  &o->min_samples) ? EXIT_USAGE : 0;
 	default:
 		return EXIT_USAGE;
 	}
@@ -123,6 +166,7 @@ static const struct command_opts advise_cmd = {
 	.synopsis =
 	"usage: dprof-view advise [--json] [-o FILE] [--line BYTES] [--pin MEMBER]...\n"
 	"                         [--layout FILE | --against FILE [--check]]\n"
+	"                         [--by-path | --path NAME=FUNC[,FUNC]...] [--min-samples N]\n"
 	"                         [-T CACHE=STRUCT] [-D FILE] [RECORDING] CACHE\n"
 	"\n"
 	"A field order for CACHE's struct, proposed from the recording's\n"
@@ -154,7 +198,33 @@ static const struct command_opts advise_cmd = {
 	"With --layout or --against the what-if replays that layout instead of\n"
 	"the proposal; with --check too, the exit status is 1 when its misses\n"
 	"grow beyond the interval: a guard for a kernel tree's CI, the\n"
-	"recording from the old build, the layout from the new one.\n",
+	"recording from the old build, the layout from the new one.\n"
+	"\n"
+	"By hot path (--path, --by-path, or by default when the type's samples\n"
+	"carry call chains, callchain=N, and none of its histories is\n"
+	"complete: a long-lived object such as a socket): each sample is put\n"
+	"on a path, named by --path's functions (the innermost on its chain)\n"
+	"or by its kernel entry (__x64_sys_sendto, net_rx_action, a kthread's\n"
+	"function).  The members' table, as the networking maintainers write\n"
+	"it (Documentation/networking/net_cachelines/): per hot path, the use\n"
+	"of each member and its samples there: read_mostly when the 95%\n"
+	"interval of its stores' share is under 5%, read_write when it is at\n"
+	"5% or more, a '?' when it straddles 5% (packed as written), - under\n"
+	"--min-samples; then the functions.  The proposal groups the members\n"
+	"in the kernel's convention, <struct>_read_<paths> then\n"
+	"<struct>_write_<paths> (the paths that use it; written when one\n"
+	"writes it), a group on a fresh line only when that saves a line; the\n"
+	"rest after, in today's order.  A first member that is a struct (the\n"
+	"kernel's inheritance) keeps offset 0.  Printed as the struct with\n"
+	"__cacheline_group_begin/end() markers and a *_struct_check() with\n"
+	"the CACHELINE_ASSERT_GROUP_MEMBER() and _SIZE() lines; then the\n"
+	"distinct lines holding each hot path's sampled offsets, at 64 and\n"
+	"128 bytes: today, proposed, and with --against in that build.  With\n"
+	"--against and --check, the exit status is 1 when a member a hot path\n"
+	"uses lay inside a group of the recorded build's struct and lies\n"
+	"outside that group in the other build (or the group is gone), each\n"
+	"named: the check CACHELINE_ASSERT_GROUP_MEMBER() makes, from a\n"
+	"measurement.\n",
 	.sets = OPTS_JSON | OPTS_TYPES | OPTS_WIDE,
 	.own = advise_own,
 	.handle = advise_option,
@@ -174,6 +244,14 @@ static int parse_opts(int argc, char **argv, struct advise_opts *o)
 	o->cache = argv[argc - 1];
 	if (o->layout && o->against) {
 		errmsg("advise: --layout and --against each give the layout to replay: one of them");
+		return EXIT_USAGE;
+	}
+	if (o->by_path && o->nrules) {
+		errmsg("advise: --by-path names the paths by their entry, --path by functions: one of them");
+		return EXIT_USAGE;
+	}
+	if (o->layout && (o->by_path || o->nrules)) {
+		errmsg("advise: by hot path, the layout to compare comes from --against");
 		return EXIT_USAGE;
 	}
 	if (o->check && !o->layout && !o->against) {
@@ -874,6 +952,84 @@ static int against_layout(const char *path, const char *type,
 	return ret;
 }
 
+/* Lines each hot path touches, today and at @a's new offsets. */
+static void path_lines(const struct advise *a, struct path_lines *pl,
+		       bool against)
+{
+	for (size_t p = 0; p < a->fp->npaths; p++)
+		for (int k = 0; k < 2; k++) {
+			unsigned int before, after;
+
+			advise_path_lines(a, p, k ? 128 : 64, &before, &after);
+			pl[p].today[k] = before;
+			if (against)
+				pl[p].against[k] = after;
+			else
+				pl[p].proposed[k] = after;
+		}
+}
+
+/* advise by hot path: the split, the proposal, the other build, the guard. */
+static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
+			const struct layout *l, FILE *out)
+{
+	struct paths_report rep = {
+		.cache = o->cache, .type = l->name, .against = o->against,
+		.wide = o->a.view.wide,
+	};
+	struct advise a, moved;
+	char err[512];
+	int ret = 0;
+
+	if (advise_build_paths(&a, l, fp, (uint32_t)o->line,
+			       (uint64_t)o->min_samples, o->pins, err,
+			       sizeof(err))) {
+		errmsg("advise: %s: %s", o->a.view.input, err);
+		return EXIT_USAGE;
+	}
+	rep.a = &a;
+	path_lines(&a, rep.lines, false);
+	if (o->against) {
+		struct layout other;
+
+		if (against_layout(o->against, l->name, &other, err,
+				   sizeof(err))) {
+			errmsg("advise: %s", err);
+			advise_free(&a);
+			return EXIT_USAGE;
+		}
+		/* The same units, at the other build's offsets. */
+		if (advise_build_paths(&moved, l, fp, (uint32_t)o->line,
+				       (uint64_t)o->min_samples, o->pins, err,
+				       sizeof(err)) ||
+		    advise_use_layout(&moved, &other, o->against, err,
+				      sizeof(err))) {
+			errmsg("advise: %s", err);
+			advise_free(&moved);
+			layout_free(&other);
+			advise_free(&a);
+			return EXIT_USAGE;
+		}
+		path_lines(&moved, rep.lines, true);
+		if (o->check)
+			paths_guard(&rep, &moved, l, &other);
+		layout_free(&other);
+	}
+	if (o->a.view.json)
+		paths_report_json(out, &rep);
+	else
+		paths_report_text(out, &rep);
+	if (rep.check && rep.nr_breaks)
+		ret = 1;
+	for (size_t i = 0; i < rep.nr_breaks; i++)
+		free(rep.breaks[i].group);
+	free(rep.breaks);
+	if (o->against)
+		advise_free(&moved);
+	advise_free(&a);
+	return ret;
+}
+
 int cmd_advise(int argc, char **argv)
 {
 	struct advise_opts o;
@@ -885,12 +1041,15 @@ int cmd_advise(int argc, char **argv)
 	struct advise_whatif w;
 	struct advise_guard g;
 	struct advise_extras x;
+	struct fastpath fp;
+	struct ksyms syms;
 	char err[512];
 	FILE *out;
 	int t, ret;
 
 	memset(&o, 0, sizeof(o));
 	o.line = ADVISE_LINE;
+	o.min_samples = 3;
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		goto out_map;
@@ -909,9 +1068,21 @@ int cmd_advise(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_layouts;
 	}
+	ksyms_load(&syms, r.kallsyms);
+	fastpath_build(&fp, &r, t, &syms, o.rules, o.nrules);
+	if (o.by_path || o.nrules) {
+		ret = advise_paths(&o, &fp, layouts[t], out);
+		goto out_paths;
+	}
 	histories_build(&hs, &r);
 	if (advise_build(&a, layouts[t], &hs, t, (uint32_t)o.line, o.pins,
 			 err, sizeof(err))) {
+		/* No complete history: a long-lived type, by hot path. */
+		if (fp.chained) {
+			histories_free(&hs);
+			ret = advise_paths(&o, &fp, layouts[t], out);
+			goto out_paths;
+		}
 		errmsg("advise: %s: %s", o.a.view.input, err);
 		ret = EXIT_USAGE;
 		goto out_hist;
@@ -965,6 +1136,9 @@ int cmd_advise(int argc, char **argv)
 		ret = 1;
 out_hist:
 	histories_free(&hs);
+out_paths:
+	fastpath_free(&fp);
+	ksyms_free(&syms);
 out_layouts:
 	view_layouts_free(layouts, r.nr_targets);
 out_rec:
@@ -974,6 +1148,8 @@ out_rec:
 		ret = view_close(out, &o.a.view);
 	recording_free(&r);
 out_map:
+	for (size_t i = 0; i < o.nrules; i++)
+		fastpath_rule_free(&o.rules[i]);
 	type_map_free(&o.a.map);
 	return ret;
 }

@@ -53,6 +53,7 @@ extern const struct unit_test recfile_tests[], objects_tests[],
 	rawsamples_tests[], combine_tests[], cachesim_tests[], diff_tests[],
 	kinds_tests[], datasyms_tests[], report_tests[], winshare_tests[],
 	judge_tests[], advise_tests[], lives_tests[], memop_tests[],
-	modparams_tests[], flow_tests[], sitesplit_tests[], cachegroups_tests[];
+	modparams_tests[], flow_tests[], sitesplit_tests[], cachegroups_tests[],
+	fastpath_tests[];
 
 #endif

@@ -12,7 +12,7 @@ static const struct unit_test *const suites[] = {
 	cachesim_tests, diff_tests, kinds_tests, datasyms_tests,
 	perfetto_tests, heatmap_tests, options_tests, columns_tests,
 	report_tests, winshare_tests, judge_tests, advise_tests, lives_tests,
-	memop_tests, modparams_tests, flow_tests, sitesplit_tests,
+	memop_tests, modparams_tests, flow_tests, sitesplit_tests, fastpath_tests,
 	cachegroups_tests,
 };
 
