@@ -97,7 +97,7 @@ nstep=$((nstep + 2))
 		env DPROF_ICOUNT=1 scripts/vm.sh -k 6.1 -t 600 \
 		-s "$top/build/vmshare-icount" selftests/run.sh \
 		test-all-types.sh test-operand-sampler.sh test-reader-samples.sh \
-		test-kmalloc-sites.sh test-operand-strings.sh
+		test-kmalloc-sites.sh test-operand-strings.sh test-fastpath.sh
 	run_step $((icount_first + 1)) \
 		"referee: memcached judged, target=all at its defaults (operand), one vCPU, -icount (6.1)" \
 		scripts/case-referee.sh -k 6.1 -o -g 4000
