@@ -60,6 +60,27 @@ static bool on_a_path(const struct advise *a, const struct advise_unit *u)
 	return false;
 }
 
+/* A unit's name in NAME_WIDTH: a union's members as "first +N more". */
+static const char *short_name(const struct advise_unit *u, bool wide,
+			      char *buf, size_t len)
+{
+	const char *comma = strchr(u->name, ',');
+	size_t more = 0;
+
+	if (wide || strlen(u->name) <= NAME_WIDTH)
+		return u->name;
+	for (const char *c = comma; c; c = strchr(c + 1, ','))
+		more++;
+	if (more)
+		snprintf(buf, len, "%.*s +%zu more",
+			 (int)(comma - u->name) > NAME_WIDTH - 10 ?
+			 NAME_WIDTH - 10 : (int)(comma - u->name), u->name,
+			 more);
+	else
+		snprintf(buf, len, "%.*s...", NAME_WIDTH - 3, u->name);
+	return buf;
+}
+
 static void print_table(FILE *out, const struct paths_report *rep)
 {
 	const struct advise *a = rep->a;
@@ -76,13 +97,14 @@ static void print_table(FILE *out, const struct paths_report *rep)
 	used = NAME_WIDTH + 13 + fp->npaths * (cell + 2) + 2;
 	for (size_t k = 0; k < a->nu; k++) {
 		const struct advise_unit *u = &a->u[v[k]];
-		char funcs[1024] = "";
+		char funcs[1024] = "", label[64];
 		size_t room = rep->wide ? sizeof(funcs) - 1 :
 			      (used < PATHS_WIDTH ? PATHS_WIDTH - used : 0);
 
 		if (!on_a_path(a, u))
 			continue;
-		fprintf(out, "%-*.*s %6u %5u", NAME_WIDTH, NAME_WIDTH, u->name,
+		fprintf(out, "%-*s %6u %5u", NAME_WIDTH,
+			short_name(u, rep->wide, label, sizeof(label)),
 			u->old_off, u->size);
 		for (size_t p = 0; p < fp->npaths; p++) {
 			char c[64];
@@ -111,6 +133,7 @@ static void print_struct(FILE *out, const struct paths_report *rep)
 	size_t *v = by_new(a);
 	int open = -1;
 	uint32_t line = 0;
+	char label[64];
 
 	fprintf(out, "struct %s {\n", bare(rep->type));
 	for (size_t k = 0; k < a->nu; k++) {
@@ -131,9 +154,9 @@ static void print_struct(FILE *out, const struct paths_report *rep)
 			fprintf(out, "\t__cacheline_group_begin(%s);\n",
 				a->group_names[open]);
 		}
-		fprintf(out, "\t%-*.*s /* %5u %5u%s */\n", NAME_WIDTH + 12,
-			rep->wide ? 1000 : NAME_WIDTH + 12, u->name, u->new_off,
-			u->size, u->pinned ? " pinned" : "");
+		fprintf(out, "\t%-*s /* %5u %5u%s */\n", NAME_WIDTH + 12,
+			short_name(u, rep->wide, label, sizeof(label)),
+			u->new_off, u->size, u->pinned ? " pinned" : "");
 	}
 	if (open >= 0)
 		fprintf(out, "\t__cacheline_group_end(%s);\n",

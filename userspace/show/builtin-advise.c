@@ -988,6 +988,10 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 		return EXIT_USAGE;
 	}
 	rep.a = &a;
+	for (size_t p = 0; p < fp->npaths; p++)
+		if (!fp->path_samples[p])
+			errmsg("advise: path %s: no chain holds its functions (inlined, static under another name, or deeper than callchain= kept)",
+			       fp->names[p]);
 	path_lines(&a, rep.lines, false);
 	if (o->against) {
 		struct layout other;
