@@ -484,6 +484,17 @@ static int by_heat(const void *x, const void *y, void *ctx)
 	return p->old_off < q->old_off ? -1 : p->old_off > q->old_off;
 }
 
+static int by_align_heat(const void *x, const void *y, void *ctx)
+{
+	const struct advise *a = ctx;
+	const struct advise_unit *p = &a->u[*(const size_t *)x];
+	const struct advise_unit *q = &a->u[*(const size_t *)y];
+
+	if (p->align != q->align)
+		return p->align < q->align ? 1 : -1;
+	return by_heat(x, y, ctx);
+}
+
 /*
  * Move off the line where group @was ended before group @next starts:
  * cold units first (one may run into the next line, whose bytes it then
@@ -653,7 +664,12 @@ static void pack(struct advise *a, enum advise_strategy st)
 				hotv[nh++] = i;
 		if (!nh)
 			continue;
-		qsort_r(hotv, nh, sizeof(*hotv), by_heat, a);
+		/*
+		 * By path, a group is a line or three: the widest alignment
+		 * first leaves no hole inside it.
+		 */
+		qsort_r(hotv, nh, sizeof(*hotv),
+			st == ADVISE_BY_PATH ? by_align_heat : by_heat, a);
 		/* By path: groups run on, a line closed only to save one. */
 		if (st == ADVISE_BY_PATH) {
 			pk.cursor = fit(a, &a->u[hotv[0]], pk.cursor);

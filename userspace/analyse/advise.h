@@ -67,7 +67,8 @@
  * How a hot path uses a member (advise_build_paths()), as the networking
  * maintainers' tables say it: not at all, read-mostly, written.  A
  * store share whose 95 % interval straddles ADVISE_WRITE_SHARE is
- * "unsure", labelled with a '?' and packed as written.
+ * "unsure", labelled with a '?' and packed by its point estimate: a
+ * share of 5 % or more as written, else as read.
  */
 enum advise_access {
 	ADVISE_ACC_NONE,		/* under --min-samples on the path */
