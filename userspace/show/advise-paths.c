@@ -212,6 +212,10 @@ static void print_lines(FILE *out, const struct paths_report *rep)
 				fprintf(out, "  %7u", rep->lines[p].against[k]);
 			fputc('\n', out);
 		}
+	if (rep->against && rep->against_gone)
+		fprintf(out, "against: %zu members gone or laid out otherwise there, their %llu samples left out\n",
+			rep->against_gone,
+			(unsigned long long)rep->against_gone_samples);
 }
 
 static void print_guard(FILE *out, const struct paths_report *rep)
@@ -296,6 +300,9 @@ void paths_report_json(FILE *out, const struct paths_report *rep)
 				  rep->lines[p].today[k]);
 			json_uint(&j, k ? "lines_128_proposed" :
 				  "lines_64_proposed", rep->lines[p].proposed[k]);
+			if (rep->against && !k)
+				json_uint(&j, "against_gone_samples",
+					  rep->against_gone_samples);
 			if (rep->against)
 				json_uint(&j, k ? "lines_128_against" :
 					  "lines_64_against",

@@ -34,6 +34,9 @@ struct paths_report {
 	const char *cache, *type;
 	struct path_lines lines[FASTPATH_MAX_PATHS];
 	const char *against;		/* --against FILE, or NULL */
+	/* units the other build lacks or lays out otherwise, and their samples */
+	size_t against_gone;
+	uint64_t against_gone_samples;
 	/* --check: the groups of the recorded build, and what broke */
 	bool check;
 	size_t nr_guarded;		/* members on a path inside a group */

@@ -1016,6 +1016,14 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 			return EXIT_USAGE;
 		}
 		path_lines(&moved, rep.lines, true);
+		for (size_t i = 0; i < moved.nu; i++) {
+			if (!moved.u[i].gone)
+				continue;
+			rep.against_gone++;
+			for (size_t p = 0; p <= fp->npaths; p++)
+				rep.against_gone_samples +=
+					moved.u[i].path_samples[p];
+		}
 		if (o->check)
 			paths_guard(&rep, &moved, l, &other);
 		layout_free(&other);
