@@ -29,7 +29,7 @@
 static unsigned int callchain;
 module_param(callchain, uint, 0444);
 MODULE_PARM_DESC(callchain,
-		 "Return addresses kept per sample in a target object, 0 (default: none) to 64: the chains dprof-view advise splits a type's accesses by path with (8 bytes a frame in the sample's record)");
+		 "Return addresses kept per sample in a target object, 0 (default: none) to 32: the chains dprof-view advise splits a type's accesses by path with (8 bytes a frame in the sample's record)");
 
 static DEFINE_PER_CPU(u64, chain_cycles);
 

@@ -402,8 +402,9 @@ struct dprof_data_agg {
 
 /*
  * One raw access sample (40 bytes; the thesis used 88), emitted besides
- * the aggregation when the module is loaded with sample_records=1, and
- * for the split by allocation site whatever sample_records says: a
+ * the aggregation when the module is loaded with sample_records=1 or
+ * callchain=N (then every sample in a target, with its chain: CHAIN),
+ * and for the split by allocation site whatever sample_records says: a
  * sample in a kmalloc target's object that the live set holds (LIVE).
  * hdr.flags: DPROF_SAMPLE_*.
  *
