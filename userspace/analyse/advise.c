@@ -443,7 +443,8 @@ const char *advise_strategy_name(enum advise_strategy st)
 	       st == ADVISE_BY_PATH ? "by-path" : "by-touch";
 }
 
-const char *advise_group_label(const struct advise *a, int g)
+/* Group @g's name in @a's strategy ("cold" for -1). */
+static const char *advise_group_label(const struct advise *a, int g)
 {
 	if (a->strategy == ADVISE_BY_PATH)
 		return g < 0 || g >= a->ngroups ? "cold" : a->group_names[g];

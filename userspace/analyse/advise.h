@@ -217,13 +217,13 @@ int advise_build_paths(struct advise *a, const struct layout *l,
 /* "-", "read_mostly", "read_mostly?", "read_write?", "read_write". */
 const char *advise_access_name(enum advise_access acc);
 /*
- * The distinct lines of @line bytes holding units hot path @p uses,
- * today (*@before) and at the new offsets (*@after).
+ * The distinct lines of @line bytes holding the offsets hot path @p
+ * was sampled at, in the units it uses: today (*@before) and at the new
+ * offsets (*@after, a unit the layout given lacks left out).
  */
 void advise_path_lines(const struct advise *a, size_t p, uint32_t line,
 		       unsigned int *before, unsigned int *after);
-/* Group @g's name in @a's strategy ("cold" for -1). */
-const char *advise_group_label(const struct advise *a, int g);
+
 /*
  * Replaces the proposal by a layout given from @what (for the what-if):
  * each unit takes the offset of its first member among @names (top-level

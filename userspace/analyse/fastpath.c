@@ -74,8 +74,9 @@ static bool entry_boundary(const char *f)
 	return false;
 }
 
-const char *fastpath_entry_name(const struct ksyms *syms,
-				const uint64_t *frames, size_t n)
+/* The path a chain (@frames[0] the sampled ip, then return addresses) is on. */
+static const char *entry_name(const struct ksyms *syms, const uint64_t *frames,
+			      size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
 		const char *f = frame_func(syms, frames, k);
@@ -230,7 +231,7 @@ void fastpath_build(struct fastpath *fp, const struct recording *r,
 			.store = hdr->flags & DPROF_SAMPLE_STORE,
 			.func = leaf ? leaf->name : "?",
 			.path = nrules ? by_rule(syms, frames, n + 1, rules, nrules) :
-				fastpath_entry_name(syms, frames, n + 1),
+				entry_name(syms, frames, n + 1),
 		};
 		fp->no_entry += !nrules && !raw[nraw].path;
 		nraw++;

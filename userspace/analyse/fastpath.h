@@ -72,8 +72,4 @@ void fastpath_build(struct fastpath *fp, const struct recording *r,
 		    const struct fastpath_rule *rules, size_t nrules);
 void fastpath_free(struct fastpath *fp);
 
-/* The path a chain (@frames[0] the sampled ip, then return addresses) is on. */
-const char *fastpath_entry_name(const struct ksyms *syms,
-				const uint64_t *frames, size_t n);
-
 #endif
