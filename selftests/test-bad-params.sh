@@ -41,6 +41,12 @@ dmesg_since_canary | grep -q "history_cpus=banana: not a list of this machine's 
 	fail "no message for a bad history_cpus"
 echo "ok: history_cpus not a cpulist, or no CPU of this machine -> EINVAL"
 
+log_canary
+expect_load_error $EINVAL dprof target=skbuff callchain=33
+dmesg_since_canary | grep -q "callchain=33: at most 32 frames" ||
+	fail "no message for a callchain over DPROF_CHAIN_MAX"
+echo "ok: callchain over 32 frames -> EINVAL"
+
 # The init-failure sweep's parameter needs fault injection in the kernel
 # (CONFIG_FAULT_INJECTION, which also makes /proc/<pid>/fail-nth).
 if [ ! -e /proc/self/fail-nth ]; then
