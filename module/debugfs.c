@@ -42,6 +42,7 @@
 #include "debugfs.h"
 #include "own.h"
 #include "plan.h"
+#include "opcount.h"
 #include "collector.h"
 
 #define EVENTS_BOUNCE	(64 * 1024)
@@ -332,6 +333,7 @@ static int status_show(struct seq_file *m, void *v)
 			   READ_ONCE(dprof_low_nr),
 			   bitmap_weight(dprof_low_caches, 1U << DPROF_LOW_BITS),
 			   1U << DPROF_LOW_BITS);
+	dprof_ops_show(m);
 	dprof_own_stats(&own_objects, &own_refused);
 	seq_printf(m, "own objects: %lu perf events of dprof's, %llu lookups refused them (not profiled as the workload's)\n",
 		   own_objects, own_refused);
@@ -432,6 +434,20 @@ static const struct file_operations plans_fops = {
 	.owner = THIS_MODULE,
 	.open = guarded_open,
 	.read = plans_read,
+};
+
+/* The ops= functions' calls, whole struct dprof_op_count entries. */
+static ssize_t ops_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	return table_read(ubuf, count, ppos, sizeof(struct dprof_op_count),
+			  dprof_ops_read);
+}
+
+static const struct file_operations ops_fops = {
+	.owner = THIS_MODULE,
+	.open = guarded_open,
+	.read = ops_read,
 };
 
 /*
@@ -555,6 +571,7 @@ static const struct {
 	{ DPROF_FILE_DATA_SAMPLES, 0400, &data_samples_fops },
 	{ DPROF_FILE_PERCPU, 0400, &percpu_fops },
 	{ DPROF_FILE_PLANS, 0400, &plans_fops },
+	{ DPROF_FILE_OPS, 0400, &ops_fops },
 	{ DPROF_FILE_FACTS, 0400, &facts_fops },
 	/* Refuses writes unless sampler=inject. */
 	{ DPROF_FILE_INJECT, 0200, &inject_fops },

@@ -23,6 +23,7 @@
 #include "sample.h"
 #include "operand.h"
 #include "chain.h"
+#include "opcount.h"
 #include "perfsample.h"
 #include "inject.h"
 #include "watch.h"
@@ -74,6 +75,8 @@ static int __init dprof_setup(void)
 		ret = dprof_sample_params(&sc);
 	if (!ret)
 		ret = dprof_chain_params();
+	if (!ret)
+		ret = dprof_ops_params();
 	if (!ret)
 		ret = dprof_test_params(&tc, sc.sampler);
 	if (ret)
@@ -130,6 +133,11 @@ static int __init dprof_setup(void)
 	sc.auto_order = hooks ? auto_with_hooks : auto_without_hooks;
 	sc.nr_auto = hooks ? ARRAY_SIZE(auto_with_hooks) :
 			     ARRAY_SIZE(auto_without_hooks);
+	/* Kprobes, like the slab hooks', go in before any breakpoint. */
+	ret = dprof_ops_init();
+	dprof_test_fail_nth_note("operation counts");
+	if (ret)
+		goto err_target;
 	ret = dprof_symbols_init(hc.len);
 	dprof_test_fail_nth_note("symbols");
 	if (ret)
@@ -218,6 +226,7 @@ err_liveset:
 	dprof_liveset_exit();
 err_target:
 	dprof_symbols_exit();
+	dprof_ops_exit();
 	dprof_target_exit();
 	dprof_slab_destroy_exit();
 	dprof_layout_exit();
@@ -252,6 +261,7 @@ static void __exit dprof_exit(void)
 	dprof_byuse_teardown();
 	dprof_liveset_exit();
 	dprof_symbols_exit();
+	dprof_ops_exit();
 	dprof_target_exit();
 	dprof_slab_destroy_exit();
 	dprof_layout_exit();

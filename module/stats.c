@@ -27,6 +27,7 @@ const char *const dprof_hook_names[DPROF_NR_HOOKS] = {
 	[DPROF_HOOK_SAMPLE] = "perf:sample",
 	[DPROF_HOOK_INUSE_TICK] = "perf:inuse-tick",
 	[DPROF_HOOK_CHAIN] = "sample:callchain",
+	[DPROF_HOOK_OPS] = "kprobe:ops",
 };
 
 /* Per target: complete histories, and those whose object changed CPU. */

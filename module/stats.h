@@ -22,6 +22,7 @@ enum dprof_hook {
 	DPROF_HOOK_SAMPLE,	/* IBS/PEBS sample (sample.c) */
 	DPROF_HOOK_INUSE_TICK,	/* in-use tick (inuse.c); hit: it found one */
 	DPROF_HOOK_CHAIN,	/* a sample's call chain (chain.c); hit: frames */
+	DPROF_HOOK_OPS,		/* kprobe of an ops= function (opcount.c) */
 	DPROF_NR_HOOKS,
 };
 

@@ -47,6 +47,18 @@ dmesg_since_canary | grep -q "callchain=33: at most 32 frames" ||
 	fail "no message for a callchain over DPROF_CHAIN_MAX"
 echo "ok: callchain over 32 frames -> EINVAL"
 
+log_canary
+expect_load_error $ENOENT dprof target=skbuff ops=tcp_sendmsg,no_such_function_dprof
+dmesg_since_canary | grep -q "ops=no_such_function_dprof: cannot probe it (-2)" ||
+	fail "no message naming the function ops= cannot probe"
+echo "ok: ops= naming no kernel function -> ENOENT, the probes already in taken out"
+
+log_canary
+expect_load_error $EINVAL dprof target=skbuff ops=tcp_sendmsg,tcp_sendmsg
+dmesg_since_canary | grep -q "ops=: tcp_sendmsg named twice" ||
+	fail "no message for a function named twice in ops="
+echo "ok: ops= naming a function twice -> EINVAL"
+
 # The init-failure sweep's parameter needs fault injection in the kernel
 # (CONFIG_FAULT_INJECTION, which also makes /proc/<pid>/fail-nth).
 if [ ! -e /proc/self/fail-nth ]; then

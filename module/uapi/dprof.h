@@ -67,6 +67,7 @@
 #define DPROF_FILE_PERCPU	"percpu_offsets"	/* __u64 per CPU id */
 #define DPROF_FILE_PLANS	"plans"	/* struct dprof_plan_item[], binary */
 #define DPROF_FILE_FACTS	"facts"	/* struct dprof_facts, then its targets */
+#define DPROF_FILE_OPS		"ops"	/* struct dprof_op_count[], ops= */
 /* written, 0200; sampler=inject only: "COUNT ADDR IP KIND [LATENCY]" lines */
 #define DPROF_FILE_INJECT	"inject"
 
@@ -473,6 +474,7 @@ enum dprof_section_kind {
 	DPROF_SEC_PERCPU	= 15,	/* __u64 per-CPU area offset per CPU id */
 	DPROF_SEC_PLANS		= 16,	/* struct dprof_plan_item[] at the end */
 	DPROF_SEC_FACTS		= 17,	/* debugfs "facts" at the end */
+	DPROF_SEC_OPS		= 18,	/* struct dprof_op_count[] at the end */
 };
 
 struct dprof_section {
@@ -619,6 +621,22 @@ struct dprof_target_fact {
 /* The entry's size before kind_part: readers accept it. */
 #define DPROF_TARGET_FACT_V1_SIZE	24
 
+/*
+ * Operations counted (ops=FUNC[,FUNC]: debugfs "ops", DPROF_SEC_OPS): how
+ * often each named kernel function was entered since load, by a kprobe
+ * at its entry, so that the views turn a path's samples into samples per
+ * operation (dprof-view advise).  missed: entries the kprobe did not
+ * count (kprobes' nmissed: the probe hit while another kprobe's handler
+ * ran on that CPU).  At most DPROF_OPS_MAX functions.
+ */
+#define DPROF_OPS_MAX		8
+
+struct dprof_op_count {
+	char name[DPROF_NAME_LEN];	/* the function, NUL-terminated */
+	__u64 count;			/* entries counted since load */
+	__u64 missed;			/* entries not counted */
+};
+
 struct dprof_file_end {
 	__u64 records;		/* records in all EVENTS sections */
 	__u64 lost;		/* records the module reported lost */
@@ -631,6 +649,7 @@ struct dprof_file_end {
 #define DPROF_STATIC_ASSERT _Static_assert
 #endif
 DPROF_STATIC_ASSERT(sizeof(struct dprof_rec_hdr) == 8, "rec_hdr size");
+DPROF_STATIC_ASSERT(sizeof(struct dprof_op_count) == 80, "op_count size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_obj_event) == 32, "obj_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_lost_event) == 24, "lost_event size");
 DPROF_STATIC_ASSERT(sizeof(struct dprof_slab_live) == 32, "slab_live size");
