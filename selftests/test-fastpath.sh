@@ -19,6 +19,18 @@
 # _write_rx.  Without --path the paths are named by their kernel entry,
 # here the kthreads' functions.
 #
+# Operations (ops=fastpath_tx_one,fastpath_rx_one): the kthreads start
+# only once dprof's kprobes are in (hold=1), and count the functions'
+# calls themselves, nested receives included; at unload the module's
+# counts are final, and dprof's (status, read after it) must equal them,
+# its missed entries added.  advise prints each path's operations and the
+# per-million-operations table: a rate is a member's samples over its
+# path's operations, and on tx the three members loaded once a call
+# (tx_ro_a, tx_ro_b, both_ro) agree within 3 standard errors.  (Rates of
+# two paths on two vCPUs are not compared: under -icount one clock
+# counts both vCPUs' instructions, so a CPU's ticks per instruction of
+# its own depend on its share of them.)
+#
 # The guard: the recorded build has the group fastpath_obj_tx from
 # tx_ro_a to tx_rw; dprof_fastpath_moved.ko (the same source, tx_rw
 # declared after the group's end) must fail --check naming tx_rw, and
@@ -97,11 +109,14 @@ grep -q "__cacheline_group_begin(fastpath_obj_read_tx);" advise.txt ||
 	fail "the struct has no group markers"
 
 awk '
-$1 == "tx," && $2 == "64-byte" { tx = $4 " " $5 }
-$1 == "rx," && $2 == "64-byte" { rx = $4 " " $5 }
+# "tx, 64-byte lines  6 [6,6]  1 [1,1]": today and proposed, each with
+# its interval, which the 200-odd samples of every hot member pin.
+$1 == "tx," && $2 == "64-byte" { tx = $4 " " $6; txi = $5 " " $7 }
+$1 == "rx," && $2 == "64-byte" { rx = $4 " " $6; rxi = $5 " " $7 }
 END {
 	if (tx != "6 1") { printf "FAIL: tx touches %s lines today and proposed, expected 6 1\n", tx; exit 1 }
 	if (rx != "5 1") { printf "FAIL: rx touches %s lines today and proposed, expected 5 1\n", rx; exit 1 }
+	if (txi != "[6,6] [1,1]" || rxi != "[5,5] [1,1]") { printf "FAIL: intervals tx %s, rx %s: every hot member has some 200 samples, expected [6,6] [1,1] and [5,5] [1,1]\n", txi, rxi; exit 1 }
 }' advise.txt || fail "the lines per path (above)"
 
 # By kernel entry: the kthreads' functions.
@@ -130,4 +145,75 @@ dprof-view advise $names $paths --against "$MODDIR/dprof_fastpath.ko" --check \
 grep "^group guard" same.txt
 grep -q "^group guard: 3 members on a hot path in the recorded build's groups, 0 left" same.txt ||
 	fail "the guard did not see tx_ro_a, both_ro and tx_rw in their group"
+# Operations: a recording of its own, the kprobes' cost (some hundreds
+# of instructions a call, on functions of a hundred) leaving fewer
+# samples than the one above: a tick every 200 us for more of them.
+load_mod dprof_fastpath hold=1
+load_mod dprof target=dprof_fastpath sampler=operand period=200000 callchain=16 history=0 \
+	ops=fastpath_tx_one,fastpath_rx_one
+echo 1 >/sys/kernel/debug/dprof_fastpath/go
+dprof-view record -o ops.data -d 8 >record-ops.log 2>&1 ||
+	fail "record with ops=: $(cat record-ops.log)"
+cat /sys/kernel/debug/dprof_fastpath/stats
+grep -E "sample:callchain|kprobe:ops" "$DPROF_DIR/status"
+log_canary
+unload_mod dprof_fastpath
+truth=$(dmesg_since_canary | grep "dprof_fastpath: calls " | tail -n 1)
+counted=$(grep "^operations counted since load" "$DPROF_DIR/status")
+echo "module: $truth"
+echo "dprof:  $counted"
+unload_mod dprof
+echo "$truth
+$counted" | awk '
+/dprof_fastpath: calls/ { for (i = 1; i < NF; i++) if ($i ~ /^fastpath_/) want[$i] = $(i + 1) }
+/^operations counted/ {
+	for (i = 1; i < NF; i++)
+		if ($i ~ /^fastpath_/) { got[$i] = $(i + 1); if ($(i + 2) ~ /^\(/) { m = $(i + 2); sub(/\(/, "", m); got[$i] += m } }
+}
+END {
+	n = 0
+	for (f in want) {
+		n++
+		if (want[f] < 1000) { printf "FAIL: %s called %d times, too few to judge\n", f, want[f]; bad = 1 }
+		if (got[f] != want[f]) { printf "FAIL: dprof counted %s %s times (missed added), the module %s\n", f, got[f], want[f]; bad = 1 }
+	}
+	if (n != 2) { print "FAIL: the module did not log its two counts"; bad = 1 }
+	exit bad
+}' || fail "the operations counted (above)"
+
+# shellcheck disable=SC2086
+dprof-view advise $names $paths ops.data dprof_fastpath >ops.txt 2>&1 ||
+	fail "advise with operations failed: $(head -n 3 ops.txt)"
+sed -n '/^operations:/p; /^per million operations/,/^$/p' ops.txt
+grep -q "^operations: tx [0-9]* (fastpath_tx_one), rx [0-9]* (fastpath_rx_one)" ops.txt ||
+	fail "advise did not name each path's operations"
+# Each rate is the table's samples over the path's operations; and on
+# tx, tx_ro_a, tx_ro_b and both_ro, each loaded once a call, agree.
+awk '
+$1 == "member" && $4 == "tx" && $5 == "rx" { table = 1; next }
+$1 == "per" && $2 == "million" && $3 == "operations" { table = 0; per = 1; next }
+table && NF == 0 { table = 0 }
+table { samples[$1] = $5 }
+per && $1 == "member" { next }
+per && NF == 0 { per = 0 }
+per { rate[$1] = $2; rx[$1] = $6 }
+/^operations: / { txo = $3 }
+END {
+	if (!("both_ro" in rate)) { print "FAIL: no both_ro row in the per-operation table"; exit 1 }
+	want = samples["both_ro"] * 1e6 / txo
+	if (rate["both_ro"] < want * 0.99 || rate["both_ro"] > want * 1.01) {
+		printf "FAIL: both_ro reads %s per million tx operations, its %d samples over %d operations are %.3g\n", rate["both_ro"], samples["both_ro"], txo, want; exit 1
+	}
+	n = split("tx_ro_a tx_ro_b both_ro", m, " "); mean = 0
+	for (i = 1; i <= n; i++) mean += rate[m[i]] / n
+	for (i = 1; i <= n; i++) {
+		# busybox awk has no sqrt: squares compared (Poisson variance k).
+		k = rate[m[i]] * txo / 1e6; var = k * (1e6 / txo) * (1e6 / txo)
+		printf "%s: %s loads per million tx operations (%d samples), the three'\''s mean %.3g\n", m[i], rate[m[i]], k, mean
+		if (k < 20) { printf "FAIL: %s has fewer than 20 samples on tx\n", m[i]; bad = 1 }
+		d = rate[m[i]] - mean
+		if (d * d > 9 * var) { printf "FAIL: %s differs from the mean beyond 3 standard errors\n", m[i]; bad = 1 }
+	}
+	exit bad
+}' ops.txt || fail "the per-operation table (above)"
 exit 0

@@ -1542,31 +1542,218 @@ int advise_build_paths(struct advise *a, const struct layout *l,
 	return 0;
 }
 
-void advise_path_lines(const struct advise *a, size_t p, uint32_t line,
-		       unsigned int *before, unsigned int *after)
+/* A Poisson draw of mean @mean: Knuth's product under 30, else normal. */
+static uint64_t poisson_draw(struct diff_rng *rng, double mean)
 {
-	uint32_t size = a->old_size > a->new_size ? a->old_size : a->new_size;
-	size_t nl = size / line + 2;
-	bool *old = xcalloc(nl, 1), *new = xcalloc(nl, 1);
+	double limit, prod = 1, x;
+	uint64_t k = 0;
 
+	if (mean >= 30) {
+		x = floor(mean + sqrt(mean) * diff_rng_normal(rng) + 0.5);
+		return x > 0 ? (uint64_t)x : 0;
+	}
+	limit = exp(-mean);
+	for (;;) {
+		prod *= (double)(diff_rng_next(rng) >> 11) / 9007199254740992.0;
+		if (prod <= limit)
+			return k;
+		k++;
+	}
+}
+
+static int uint_cmp(const void *x, const void *y)
+{
+	unsigned int a = *(const unsigned int *)x, b = *(const unsigned int *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Where hit @i's byte lies in the layout counted: @map's offset (-1:
+ * the layout lacks its field), else the proposal's.
+ */
+static int64_t hit_offset(const struct advise *a, const int64_t *map,
+			  size_t i)
+{
+	const struct fastpath_hit *h = &a->fp->hits[i];
+
+	if (map)
+		return map[i];
+	if (advise_unit_at(a, h->offset)->gone)
+		return -1;
+	return moved(a, h->offset);
+}
+
+/*
+ * Lines of path @p today and in the layout counted, with @draw samples
+ * per hit (the hits' own, or a bootstrap's): a unit counts where its
+ * samples on @p reach min_samples.  @usum, @old and @new are scratch.
+ */
+static void lines_drawn(const struct advise *a, size_t p, uint32_t line,
+			const uint64_t *draw, const int64_t *map,
+			uint64_t *usum, bool *old, bool *new, size_t nl,
+			unsigned int *before, unsigned int *after)
+{
 	*before = *after = 0;
+	memset(usum, 0, a->nu * sizeof(*usum));
+	memset(old, 0, nl);
+	memset(new, 0, nl);
+	for (size_t i = 0; i < a->fp->nhits; i++) {
+		const struct advise_unit *u =
+			advise_unit_at(a, a->fp->hits[i].offset);
+
+		if (u && a->fp->hits[i].path == p)
+			usum[u - a->u] += draw[i];
+	}
 	for (size_t i = 0; i < a->fp->nhits; i++) {
 		const struct fastpath_hit *h = &a->fp->hits[i];
 		const struct advise_unit *u = advise_unit_at(a, h->offset);
-		size_t lo = h->offset / line, ln;
+		size_t lo = h->offset / line;
+		int64_t to;
 
-		if (h->path != p || !u || u->access[p] == ADVISE_ACC_NONE)
+		if (h->path != p || !u || !draw[i] ||
+		    usum[u - a->u] < a->min_samples)
 			continue;
 		*before += !old[lo];
 		old[lo] = true;
-		if (u->gone)
-			continue;
-		ln = moved(a, h->offset) / line;
-		if (ln < nl) {
-			*after += !new[ln];
-			new[ln] = true;
+		to = hit_offset(a, map, i);
+		if (to >= 0 && (size_t)to / line < nl) {
+			*after += !new[to / line];
+			new[to / line] = true;
 		}
 	}
+}
+
+/* The lines' scratch: bytes of the larger layout, and a map's reach. */
+static size_t lines_scratch(const struct advise *a, const int64_t *map)
+{
+	uint32_t size = a->old_size > a->new_size ? a->old_size : a->new_size;
+
+	for (size_t i = 0; map && i < a->fp->nhits; i++)
+		if (map[i] >= size)
+			size = (uint32_t)map[i] + 1;
+	return size / 16 + 2;	/* lines of 16 bytes or more */
+}
+
+void advise_path_lines_interval(const struct advise *a, size_t p,
+				uint32_t line, const int64_t *map,
+				unsigned int before[2], unsigned int after[2])
+{
+	size_t nl = lines_scratch(a, map), lo, hi;
+	struct diff_rng rng = { .s = 0x9e3779b97f4a7c15ull ^ (p + 1) ^
+				     ((uint64_t)line << 32) };
+	unsigned int *b = xcalloc(ADVISE_LINE_REPS, sizeof(*b));
+	unsigned int *f = xcalloc(ADVISE_LINE_REPS, sizeof(*f));
+	uint64_t *draw = xcalloc(a->fp->nhits + 1, sizeof(*draw));
+	uint64_t *usum = xcalloc(a->nu + 1, sizeof(*usum));
+	bool *old = xcalloc(nl, 1), *new = xcalloc(nl, 1);
+
+	for (unsigned int r = 0; r < ADVISE_LINE_REPS; r++) {
+		for (size_t i = 0; i < a->fp->nhits; i++)
+			draw[i] = a->fp->hits[i].path == p ?
+				  poisson_draw(&rng,
+					       (double)a->fp->hits[i].samples) :
+				  0;
+		lines_drawn(a, p, line, draw, map, usum, old, new, nl, &b[r],
+			    &f[r]);
+	}
+	qsort(b, ADVISE_LINE_REPS, sizeof(*b), uint_cmp);
+	qsort(f, ADVISE_LINE_REPS, sizeof(*f), uint_cmp);
+	lo = (size_t)(0.025 * ADVISE_LINE_REPS);
+	hi = (size_t)ceil(0.975 * ADVISE_LINE_REPS) - 1;
+	before[0] = b[lo];
+	before[1] = b[hi];
+	after[0] = f[lo];
+	after[1] = f[hi];
+	free(b);
+	free(f);
+	free(draw);
+	free(usum);
 	free(old);
 	free(new);
+}
+
+void advise_path_lines_mapped(const struct advise *a, size_t p,
+			      uint32_t line, const int64_t *map,
+			      unsigned int *before, unsigned int *after)
+{
+	size_t nl = lines_scratch(a, map);
+	uint64_t *draw = xcalloc(a->fp->nhits + 1, sizeof(*draw));
+	uint64_t *usum = xcalloc(a->nu + 1, sizeof(*usum));
+	bool *old = xcalloc(nl, 1), *new = xcalloc(nl, 1);
+
+	for (size_t i = 0; i < a->fp->nhits; i++)
+		draw[i] = a->fp->hits[i].samples;
+	lines_drawn(a, p, line, draw, map, usum, old, new, nl, before, after);
+	free(draw);
+	free(usum);
+	free(old);
+	free(new);
+}
+
+void advise_path_lines(const struct advise *a, size_t p, uint32_t line,
+		       unsigned int *before, unsigned int *after)
+{
+	advise_path_lines_mapped(a, p, line, NULL, before, after);
+}
+
+/* The innermost field of @l holding byte @off (the smallest), or NULL. */
+static const struct layout_field *leaf_at(const struct layout *l,
+					  uint32_t off)
+{
+	const struct layout_field *best = NULL;
+
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct layout_field *f = &l->fields[i];
+
+		if (f->offset > off)
+			break;
+		if (off < f->offset + f->size && (!best || f->size < best->size))
+			best = f;
+	}
+	return best;
+}
+
+int64_t *advise_field_map(const struct advise *a, const struct layout *old,
+			  const struct layout *other, uint64_t *gone_samples,
+			  size_t *gone_fields,
+			  const char *gone_names[ADVISE_GONE_NAMES])
+{
+	int64_t *map = xcalloc(a->fp->nhits + 1, sizeof(*map));
+	const char **gone = xcalloc(a->fp->nhits + 1, sizeof(*gone));
+
+	*gone_samples = 0;
+	*gone_fields = 0;
+	for (size_t i = 0; i < a->fp->nhits; i++) {
+		const struct fastpath_hit *h = &a->fp->hits[i];
+		const struct layout_field *f = leaf_at(old, h->offset), *g = NULL;
+		uint32_t into;
+
+		/* Outside the struct's units (a larger object): not counted. */
+		if (!advise_unit_at(a, h->offset)) {
+			map[i] = -1;
+			continue;
+		}
+		for (size_t k = 0; f && k < other->nr_fields && !g; k++)
+			if (!strcmp(other->fields[k].path, f->path))
+				g = &other->fields[k];
+		if (!g) {
+			const char *name = f ? f->path : "padding";
+			size_t n;
+
+			map[i] = -1;
+			*gone_samples += h->samples;
+			for (n = 0; n < *gone_fields && strcmp(gone[n], name);)
+				n++;
+			if (n == *gone_fields)
+				gone[(*gone_fields)++] = name;
+			continue;
+		}
+		into = h->offset - f->offset;
+		map[i] = g->offset + (into < g->size ? into : g->size - 1);
+	}
+	for (size_t n = 0; n < ADVISE_GONE_NAMES; n++)
+		gone_names[n] = n < *gone_fields ? gone[n] : NULL;
+	free(gone);
+	return map;
 }

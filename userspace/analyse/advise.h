@@ -223,6 +223,46 @@ const char *advise_access_name(enum advise_access acc);
  */
 void advise_path_lines(const struct advise *a, size_t p, uint32_t line,
 		       unsigned int *before, unsigned int *after);
+/*
+ * The same with *@after counted where @map puts each hit of the
+ * fastpath (advise_field_map(): another build's layout, field by field;
+ * NULL: the proposal).
+ */
+void advise_path_lines_mapped(const struct advise *a, size_t p,
+			      uint32_t line, const int64_t *map,
+			      unsigned int *before, unsigned int *after);
+/*
+ * Their 95 % intervals, [0] low and [1] high, by a Poisson bootstrap of
+ * the path's samples: each hit's count drawn again as a Poisson of
+ * itself, a unit used where its drawn samples on @p reach min_samples,
+ * the lines counted again; ADVISE_LINE_REPS replicates, from a fixed
+ * seed (the same output for the same recording).  A line no sample
+ * reached enters no draw: the interval is the sampling error of the
+ * lines seen, not a bound on lines never sampled.
+ */
+#define ADVISE_LINE_REPS 400
+
+void advise_path_lines_interval(const struct advise *a, size_t p,
+				uint32_t line, const int64_t *map,
+				unsigned int before[2], unsigned int after[2]);
+/*
+ * Another build's layout @other replayed field by field: each hit's
+ * byte, in the innermost field of @old (the recorded build's layout)
+ * holding it, goes where @other puts the field of the same path
+ * ("inet_conn.icsk_inet.sk.sk_rcvbuf"), at the same distance into it
+ * (clamped to its size); -1 where @other has no such field (renamed,
+ * removed, or padding), those hits' samples summed in *@gone_samples and
+ * their distinct fields in *@gone_fields, the first ADVISE_GONE_NAMES
+ * named in @gone_names (strings of @old).  Nested structs whose members
+ * moved are followed inside, which the units' replay
+ * (advise_use_layout()) cannot do.  The caller frees the map.
+ */
+#define ADVISE_GONE_NAMES 3
+
+int64_t *advise_field_map(const struct advise *a, const struct layout *old,
+			  const struct layout *other, uint64_t *gone_samples,
+			  size_t *gone_fields,
+			  const char *gone_names[ADVISE_GONE_NAMES]);
 
 /*
  * Replaces the proposal by a layout given from @what (for the what-if):

@@ -55,6 +55,54 @@ void diff_wilson(double k, double n, double *lo, double *hi)
 	*hi = c + h > 1 ? 1 : c + h;
 }
 
+/* P(X <= k) for X Poisson of mean @mu (k small: the sum is short). */
+static double poisson_cdf(unsigned int k, double mu)
+{
+	double term = exp(-mu), sum = term;
+
+	for (unsigned int i = 1; i <= k; i++) {
+		term *= mu / i;
+		sum += term;
+	}
+	return sum;
+}
+
+/* The mean at which P(X <= k) is @p (it falls as the mean grows). */
+static double poisson_mean_at(unsigned int k, double p)
+{
+	double lo = 0, hi = k + 10 + 10 * sqrt(k + 1.0);
+
+	for (int it = 0; it < 100; it++) {
+		double mid = (lo + hi) / 2;
+
+		if (poisson_cdf(k, mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+#define POISSON_EXACT_BELOW 100
+
+void diff_poisson(double k, double *lo, double *hi)
+{
+	const double z = 1.959964;
+	double a = k + 1, t;
+
+	if (k < POISSON_EXACT_BELOW) {
+		unsigned int n = k > 0 ? (unsigned int)k : 0;
+
+		*lo = n ? poisson_mean_at(n - 1, 0.975) : 0;
+		*hi = poisson_mean_at(n, 0.025);
+		return;
+	}
+	t = 1 - 1 / (9 * k) - z / (3 * sqrt(k));
+	*lo = k * t * t * t;
+	t = 1 - 1 / (9 * a) + z / (3 * sqrt(a));
+	*hi = a * t * t * t;
+}
+
 struct ranked {
 	double v;
 	int from_x;

@@ -35,6 +35,13 @@ double diff_saturation_power(double m1, double m2, double l1, double l2,
 void diff_wilson(double k, double n, double *lo, double *hi);
 
 /*
+ * 95% interval of a Poisson mean from one count @k: the exact (Garwood)
+ * interval, the Poisson sum inverted, under 100; Byar's approximation,
+ * within a part in a thousand of it there, from 100 on.
+ */
+void diff_poisson(double k, double *lo, double *hi);
+
+/*
  * Two-sided Mann-Whitney U test of samples x (n) and y (m): exact when
  * n + m <= 30 and nothing is tied, else the normal approximation with
  * the tie correction.  Returns the p value; *u gets U of x.

@@ -195,6 +195,36 @@ static const char *by_rule(const struct ksyms *syms, const uint64_t *frames,
 	return NULL;
 }
 
+static const struct dprof_op_count *op_count(const struct recording *r,
+					    const char *func)
+{
+	for (size_t i = 0; i < r->nr_ops; i++)
+		if (!strcmp(r->ops[i].name, func))
+			return &r->ops[i];
+	return NULL;
+}
+
+/* Each path's operations: see fastpath.h. */
+static void count_ops(struct fastpath *fp, const struct recording *r,
+		      const struct fastpath_rule *rules, size_t nrules)
+{
+	for (size_t p = 0; p < fp->npaths; p++) {
+		const char *const *funcs = nrules ? rules[p].funcs :
+				(const char *const *)&fp->names[p];
+		size_t n = nrules ? rules[p].nfuncs : 1;
+
+		for (size_t k = 0; k < n; k++) {
+			const struct dprof_op_count *c = op_count(r, funcs[k]);
+
+			if (!c)
+				continue;
+			fp->ops[p] = c->count;
+			fp->ops_func[p] = xstrdup(c->name);
+			break;
+		}
+	}
+}
+
 void fastpath_build(struct fastpath *fp, const struct recording *r,
 		    int target, const struct ksyms *syms,
 		    const struct fastpath_rule *rules, size_t nrules)
@@ -268,12 +298,15 @@ void fastpath_build(struct fastpath *fp, const struct recording *r,
 	}
 	if (fp->nhits)
 		qsort(fp->hits, fp->nhits, sizeof(*fp->hits), by_samples);
+	count_ops(fp, r, rules, nrules);
 }
 
 void fastpath_free(struct fastpath *fp)
 {
-	for (size_t i = 0; i < fp->npaths; i++)
+	for (size_t i = 0; i < fp->npaths; i++) {
 		free(fp->names[i]);
+		free(fp->ops_func[i]);
+	}
 	free(fp->hits);
 	memset(fp, 0, sizeof(*fp));
 }

@@ -52,6 +52,13 @@ struct fastpath {
 	uint64_t no_entry;	/* by entry: chains with no kernel entry (too deep) */
 	struct fastpath_hit *hits;	/* by offset, path, samples */
 	size_t nhits;
+	/*
+	 * A path's operations (ops=): the calls of the first of its rule's
+	 * functions the recording counted (by entry: of the path's own
+	 * function); ops_func NULL where none was counted.
+	 */
+	uint64_t ops[FASTPATH_MAX_PATHS];
+	char *ops_func[FASTPATH_MAX_PATHS];
 };
 
 /*

@@ -125,7 +125,15 @@ int main(int argc, char **argv)
 		memcpy(rec + sizeof(sr), chain, (i + 1) * 8);
 		fixture_raw(&f, rec, sr.hdr.size);
 	}
-	fixture_end(&f);
+	{
+		/* ops=: the paths' operations counted. */
+		static const struct dprof_op_count ops[] = {
+			{ .name = "tcp_sendmsg", .count = 1000 },
+			{ .name = "tcp_v4_rcv", .count = 990, .missed = 1 },
+		};
+
+		fixture_end_with(&f, DPROF_SEC_OPS, ops, sizeof(ops));
+	}
 	bad |= write_seed(argv[1], "chains.dprof", &f);
 
 	fixture_begin(&f, 1);

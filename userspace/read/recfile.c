@@ -98,6 +98,7 @@ const char *section_kind_name(uint32_t kind)
 	case DPROF_SEC_BTF: return "btf";
 	case DPROF_SEC_EVENTS: return "events";
 	case DPROF_SEC_STATUS: return "status";
+	case DPROF_SEC_OPS: return "ops";
 	case DPROF_SEC_END: return "end";
 	case DPROF_SEC_IPMAP: return "ipmap";
 	case DPROF_SEC_ACCESS_KINDS: return "access kinds";
@@ -581,6 +582,22 @@ static int read_sections(struct recording *r, struct rec_error *err)
 	return 0;
 }
 
+/* An operation count names its function, NUL-terminated, once. */
+static int check_op_count(const struct recording *r, size_t k,
+			  const struct rec_section *s, struct rec_error *err)
+{
+	const struct dprof_op_count *c = &r->ops[k];
+
+	if (!memchr(c->name, '\0', sizeof(c->name)) || !c->name[0])
+		return fail(err, s->header_offset,
+			    "ops section: entry %zu has no function name", k);
+	for (size_t i = 0; i < k; i++)
+		if (!strcmp(r->ops[i].name, c->name))
+			return fail(err, s->header_offset,
+				    "ops section: %s counted twice", c->name);
+	return 0;
+}
+
 /* A plan item's target must be recorded and its offsets in the object. */
 static int check_plan_item(const struct recording *r,
 			   const struct dprof_plan_item *e,
@@ -694,6 +711,15 @@ static int decode_sections(struct recording *r, struct rec_error *err)
 					  "plans", err);
 			for (size_t k = 0; !ret && k < r->nr_plans; k++)
 				ret = check_plan_item(r, &r->plans[k], s, k, err);
+			break;
+		case DPROF_SEC_OPS:
+			free(r->ops);
+			r->ops = NULL;
+			ret = parse_array(s, sizeof(struct dprof_op_count),
+					  (void **)&r->ops, &r->nr_ops, "ops",
+					  err);
+			for (size_t k = 0; !ret && k < r->nr_ops; k++)
+				ret = check_op_count(r, k, s, err);
 			break;
 		case DPROF_SEC_IPMAP:
 			free(r->ipmap);
@@ -919,6 +945,7 @@ void recording_free(struct recording *r)
 	free(r->data_samples);
 	free(r->percpu_offsets);
 	free(r->plans);
+	free(r->ops);
 	free(r->target_facts);
 	free(r->ipmap);
 	if (r->owns_buf && r->mapped)

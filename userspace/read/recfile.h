@@ -77,6 +77,9 @@ struct recording {
 	/* The history cover plans at the end; none in older recordings. */
 	struct dprof_plan_item *plans;
 	size_t nr_plans;
+	/* ops=: calls of the functions counted since load, by name. */
+	struct dprof_op_count *ops;
+	size_t nr_ops;
 	const char *profile_text;	/* debugfs "profile" at the end */
 	/*
 	 * debugfs "facts" at the end (uapi struct dprof_facts): the figures

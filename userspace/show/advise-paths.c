@@ -127,6 +127,103 @@ static void print_table(FILE *out, const struct paths_report *rep)
 	free(v);
 }
 
+/*
+ * Samples per million of the path's operations, and their 95 % interval
+ * (a sample is rarer than an operation: per thousand, the figures of a
+ * real run are mostly zeros after the point).
+ */
+#define PER_OPS 1e6
+
+static void per_mop(uint64_t samples, uint64_t ops, double *v, double *lo,
+		    double *hi)
+{
+	double scale = PER_OPS / (double)ops;
+
+	diff_poisson((double)samples, lo, hi);
+	*v = (double)samples * scale;
+	*lo *= scale;
+	*hi *= scale;
+}
+
+/* A rate in as few characters as its three figures need, no exponent. */
+static void rate_text(char *buf, size_t len, double x)
+{
+	if (x == 0)
+		snprintf(buf, len, "0");
+	else if (x >= 100)
+		snprintf(buf, len, "%.0f", x);
+	else if (x >= 0.1)
+		snprintf(buf, len, "%.3g", x);
+	else
+		snprintf(buf, len, "%.1g", x);
+}
+
+static void mop_cell(char *buf, size_t len, uint64_t samples, uint64_t ops)
+{
+	char v[24], lo[24], hi[24];
+	double x, l, h;
+
+	per_mop(samples, ops, &x, &l, &h);
+	rate_text(v, sizeof(v), x);
+	rate_text(lo, sizeof(lo), l);
+	rate_text(hi, sizeof(hi), h);
+	snprintf(buf, len, "%s [%s,%s]", v, lo, hi);
+}
+
+/*
+ * The members' loads and stores per million operations on each path ops=
+ * counted: a table of its own, the maintainers' one above staying as
+ * they write it.  As many paths as fit 160 columns (-v: all).
+ */
+#define MOP_CELL 20
+
+static void print_per_op(FILE *out, const struct paths_report *rep)
+{
+	const struct advise *a = rep->a;
+	const struct fastpath *fp = a->fp;
+	size_t shown[FASTPATH_MAX_PATHS], n = 0;
+	size_t fit = (PATHS_WIDTH - NAME_WIDTH) / (2 * (MOP_CELL + 2));
+
+	for (size_t p = 0; p < fp->npaths; p++)
+		if (fp->ops[p] && (rep->wide || n < fit))
+			shown[n++] = p;
+	if (!n)
+		return;
+	fprintf(out, "\n%-*s", NAME_WIDTH, "per million operations");
+	for (size_t i = 0; i < n; i++) {
+		char h[64];
+
+		snprintf(h, sizeof(h), "%s (%s)", fp->names[shown[i]],
+			 fp->ops_func[shown[i]]);
+		fprintf(out, "  %-*.*s", 2 * MOP_CELL + 2, 2 * MOP_CELL + 2, h);
+	}
+	fprintf(out, "\n%-*s", NAME_WIDTH, "member");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-*s  %-*s", MOP_CELL, "loads", MOP_CELL,
+			"stores");
+	fputc('\n', out);
+	for (size_t k = 0; k < a->nu; k++) {
+		const struct advise_unit *u = &a->u[k];
+		char label[64];
+
+		if (!on_a_path(a, u))
+			continue;
+		fprintf(out, "%-*s", NAME_WIDTH,
+			short_name(u, rep->wide, label, sizeof(label)));
+		for (size_t i = 0; i < n; i++) {
+			size_t p = shown[i];
+			char l[80], s[80];
+
+			mop_cell(l, sizeof(l),
+				 u->path_samples[p] - u->path_stores[p],
+				 fp->ops[p]);
+			mop_cell(s, sizeof(s), u->path_stores[p], fp->ops[p]);
+			fprintf(out, "  %-*s  %-*s", MOP_CELL, l, MOP_CELL, s);
+		}
+		fputc('\n', out);
+	}
+}
+
 static void print_struct(FILE *out, const struct paths_report *rep)
 {
 	const struct advise *a = rep->a;
@@ -198,24 +295,43 @@ static void print_lines(FILE *out, const struct paths_report *rep)
 {
 	const struct fastpath *fp = rep->a->fp;
 
-	fprintf(out, "%-24s %6s %9s%s\n", "lines a path touches", "today",
-		"proposed", rep->against ? "  against" : "");
+	if (rep->against)
+		fprintf(out, "%-24s %-14s %-14s %s\n", "lines a path touches",
+			"today", "proposed", "against");
+	else
+		fprintf(out, "%-24s %-14s %s\n", "lines a path touches",
+			"today", "proposed");
 	for (size_t p = 0; p < fp->npaths; p++)
 		for (int k = 0; k < 2; k++) {
-			char what[64];
+			const struct path_lines *pl = &rep->lines[p];
+			char what[64], t[40], n[40], o[40];
 
 			snprintf(what, sizeof(what), "%.12s, %d-byte lines",
 				 fp->names[p], k ? 128 : 64);
-			fprintf(out, "%-24s %6u %9u", what,
-				rep->lines[p].today[k], rep->lines[p].proposed[k]);
-			if (rep->against)
-				fprintf(out, "  %7u", rep->lines[p].against[k]);
-			fputc('\n', out);
+			snprintf(t, sizeof(t), "%u [%u,%u]", pl->today[k],
+				 pl->today_ci[k][0], pl->today_ci[k][1]);
+			snprintf(n, sizeof(n), "%u [%u,%u]", pl->proposed[k],
+				 pl->proposed_ci[k][0], pl->proposed_ci[k][1]);
+			fprintf(out, "%-24s %-14s ", what, t);
+			if (rep->against) {
+				snprintf(o, sizeof(o), "%u [%u,%u]",
+					 pl->against[k], pl->against_ci[k][0],
+					 pl->against_ci[k][1]);
+				fprintf(out, "%-14s %s\n", n, o);
+			} else {
+				fprintf(out, "%s\n", n);
+			}
 		}
-	if (rep->against && rep->against_gone)
-		fprintf(out, "against: %zu members gone or laid out otherwise there, their %llu samples left out\n",
-			rep->against_gone,
+	if (rep->against && rep->against_gone) {
+		fprintf(out, "against: %zu field%s gone there (renamed or removed), their %llu samples left out:",
+			rep->against_gone, rep->against_gone > 1 ? "s" : "",
 			(unsigned long long)rep->against_gone_samples);
+		for (size_t n = 0; n < ADVISE_GONE_NAMES; n++)
+			if (rep->against_gone_names[n])
+				fprintf(out, " %s", rep->against_gone_names[n]);
+		fprintf(out, "%s\n", rep->against_gone > ADVISE_GONE_NAMES ?
+			" ..." : "");
+	}
 }
 
 static void print_guard(FILE *out, const struct paths_report *rep)
@@ -242,6 +358,27 @@ static void print_guard(FILE *out, const struct paths_report *rep)
 	}
 }
 
+/* Each path's operations, when the recording counted any. */
+static void print_ops(FILE *out, const struct fastpath *fp)
+{
+	bool any = false;
+
+	for (size_t p = 0; p < fp->npaths; p++)
+		any |= fp->ops_func[p] != NULL;
+	if (!any)
+		return;
+	fprintf(out, "operations:");
+	for (size_t p = 0; p < fp->npaths; p++)
+		if (fp->ops_func[p])
+			fprintf(out, " %s %llu (%s)%s", fp->names[p],
+				(unsigned long long)fp->ops[p], fp->ops_func[p],
+				p + 1 < fp->npaths ? "," : "");
+		else
+			fprintf(out, " %s not counted%s", fp->names[p],
+				p + 1 < fp->npaths ? "," : "");
+	fputc('\n', out);
+}
+
 void paths_report_text(FILE *out, const struct paths_report *rep)
 {
 	const struct advise *a = rep->a;
@@ -260,8 +397,10 @@ void paths_report_text(FILE *out, const struct paths_report *rep)
 	if (fp->no_entry)
 		fprintf(out, "no kernel entry on %llu chains (deeper than the chain kept): other\n",
 			(unsigned long long)fp->no_entry);
+	print_ops(out, fp);
 	fputc('\n', out);
 	print_table(out, rep);
+	print_per_op(out, rep);
 	fprintf(out, "\nproposed (%s; members by name, declared as today):\n",
 		a->ngroups ? "groups in the kernel's convention" :
 			     "no member is on a hot path");
@@ -270,6 +409,39 @@ void paths_report_text(FILE *out, const struct paths_report *rep)
 	print_lines(out, rep);
 	if (rep->check)
 		print_guard(out, rep);
+}
+
+/* "lines_64_today_lo" and _hi. */
+static void json_lines_interval(struct json *j, int k, const char *what,
+				const unsigned int ci[2])
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "lines_%d_%s_lo", k ? 128 : 64, what);
+	json_uint(j, key, ci[0]);
+	snprintf(key, sizeof(key), "lines_%d_%s_hi", k ? 128 : 64, what);
+	json_uint(j, key, ci[1]);
+}
+
+/* A member's loads and stores per million of path @p's operations. */
+static void json_per_mop(struct json *j, const struct advise_unit *u,
+			 size_t p, uint64_t ops)
+{
+	static const char *const key[2][3] = {
+		{ "loads_per_mop", "loads_per_mop_lo", "loads_per_mop_hi" },
+		{ "stores_per_mop", "stores_per_mop_lo", "stores_per_mop_hi" },
+	};
+
+	for (int s = 0; s < 2; s++) {
+		uint64_t k = s ? u->path_stores[p] :
+			     u->path_samples[p] - u->path_stores[p];
+		double v, lo, hi;
+
+		per_mop(k, ops, &v, &lo, &hi);
+		json_double(j, key[s][0], v);
+		json_double(j, key[s][1], lo);
+		json_double(j, key[s][2], hi);
+	}
 }
 
 void paths_report_json(FILE *out, const struct paths_report *rep)
@@ -295,11 +467,24 @@ void paths_report_json(FILE *out, const struct paths_report *rep)
 		json_object_begin(&j, NULL);
 		json_string(&j, "name", fp->names[p]);
 		json_uint(&j, "samples", fp->path_samples[p]);
+		if (fp->ops_func[p]) {
+			json_string(&j, "ops_function", fp->ops_func[p]);
+			json_uint(&j, "ops", fp->ops[p]);
+		} else {
+			json_null(&j, "ops_function");
+		}
 		for (int k = 0; k < 2; k++) {
 			json_uint(&j, k ? "lines_128_today" : "lines_64_today",
 				  rep->lines[p].today[k]);
 			json_uint(&j, k ? "lines_128_proposed" :
 				  "lines_64_proposed", rep->lines[p].proposed[k]);
+			json_lines_interval(&j, k, "today",
+					    rep->lines[p].today_ci[k]);
+			json_lines_interval(&j, k, "proposed",
+					    rep->lines[p].proposed_ci[k]);
+			if (rep->against)
+				json_lines_interval(&j, k, "against",
+						    rep->lines[p].against_ci[k]);
 			if (rep->against && !k)
 				json_uint(&j, "against_gone_samples",
 					  rep->against_gone_samples);
@@ -343,6 +528,8 @@ void paths_report_json(FILE *out, const struct paths_report *rep)
 			json_double(&j, "store_share_hi", hi);
 			json_string(&j, "functions",
 				    u->path_funcs[p] ? u->path_funcs[p] : "");
+			if (fp->ops[p])
+				json_per_mop(&j, u, p, fp->ops[p]);
 			json_object_end(&j);
 		}
 		json_array_end(&j);

@@ -15,9 +15,13 @@
 #include "advise.h"
 #include "cachegroups.h"
 
-/* Lines a hot path touches: [0] at 64 bytes, [1] at 128. */
+/*
+ * Lines a hot path touches: [0] at 64 bytes, [1] at 128; each with its
+ * 95 % interval, [k][0] low and [k][1] high.
+ */
 struct path_lines {
 	unsigned int today[2], proposed[2], against[2];
+	unsigned int today_ci[2][2], proposed_ci[2][2], against_ci[2][2];
 };
 
 /* A member on a hot path that left its group in the other build. */
@@ -34,8 +38,9 @@ struct paths_report {
 	const char *cache, *type;
 	struct path_lines lines[FASTPATH_MAX_PATHS];
 	const char *against;		/* --against FILE, or NULL */
-	/* units the other build lacks or lays out otherwise, and their samples */
+	/* fields the other build lacks (renamed, removed), and their samples */
 	size_t against_gone;
+	const char *against_gone_names[ADVISE_GONE_NAMES];
 	uint64_t against_gone_samples;
 	/* --check: the groups of the recorded build, and what broke */
 	bool check;

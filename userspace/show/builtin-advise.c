@@ -211,7 +211,16 @@ static const struct command_opts advise_cmd = {
 	"interval of its stores' share is under 5%, read_write when it is at\n"
 	"5% or more, a '?' when it straddles 5% (packed by the share itself:\n"
 	"read_mostly? as read, read_write? as written), - under --min-samples;\n"
-	"then the functions.  The proposal groups the members\n"
+	"then the functions.  With the module loaded with ops=FUNC[,FUNC]\n"
+	"(a kprobe counts each function's calls), each path's operations are\n"
+	"the calls of the first function of its --path rule (by entry: of its\n"
+	"own function) the recording counted, printed on the operations line,\n"
+	"and a second table gives each member's loads and stores per million\n"
+	"of its path's operations with their 95% Poisson interval: samples,\n"
+	"not accesses; times the instructions between two ticks (operand\n"
+	"sampler under -icount, one vCPU) or the events between two samples\n"
+	"(IBS, PEBS), accesses.  As many paths as fit 160 columns (-v: all).\n"
+	"The proposal groups the members\n"
 	"in the kernel's convention, <struct>_read_<paths> then\n"
 	"<struct>_write_<paths> (the paths that use it; written when one\n"
 	"writes it), a group on a fresh line only when that saves a line; the\n"
@@ -953,20 +962,30 @@ static int against_layout(const char *path, const char *type,
 	return ret;
 }
 
-/* Lines each hot path touches, today and at @a's new offsets. */
+/*
+ * Lines each hot path touches, today and at @a's new offsets, or with
+ * @against where @map puts each sampled byte in the other build.
+ */
 static void path_lines(const struct advise *a, struct path_lines *pl,
-		       bool against)
+		       bool against, const int64_t *map)
 {
 	for (size_t p = 0; p < a->fp->npaths; p++)
 		for (int k = 0; k < 2; k++) {
-			unsigned int before, after;
+			unsigned int before, after, bi[2], ai[2];
 
-			advise_path_lines(a, p, k ? 128 : 64, &before, &after);
+			advise_path_lines_mapped(a, p, k ? 128 : 64, map,
+						 &before, &after);
+			advise_path_lines_interval(a, p, k ? 128 : 64, map, bi,
+						   ai);
 			pl[p].today[k] = before;
-			if (against)
+			memcpy(pl[p].today_ci[k], bi, sizeof(bi));
+			if (against) {
 				pl[p].against[k] = after;
-			else
+				memcpy(pl[p].against_ci[k], ai, sizeof(ai));
+			} else {
 				pl[p].proposed[k] = after;
+				memcpy(pl[p].proposed_ci[k], ai, sizeof(ai));
+			}
 		}
 }
 
@@ -979,6 +998,7 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 		.wide = o->a.view.wide,
 	};
 	struct advise a, moved;
+	int64_t *map;
 	char err[512];
 	int ret = 0;
 
@@ -993,7 +1013,7 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 		if (!fp->path_samples[p])
 			errmsg("advise: path %s: no chain holds its functions (inlined, static under another name, or deeper than callchain= kept)",
 			       fp->names[p]);
-	path_lines(&a, rep.lines, false);
+	path_lines(&a, rep.lines, false, NULL);
 	if (o->against) {
 		struct layout other;
 
@@ -1015,15 +1035,12 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 			advise_free(&a);
 			return EXIT_USAGE;
 		}
-		path_lines(&moved, rep.lines, true);
-		for (size_t i = 0; i < moved.nu; i++) {
-			if (!moved.u[i].gone)
-				continue;
-			rep.against_gone++;
-			for (size_t p = 0; p <= fp->npaths; p++)
-				rep.against_gone_samples +=
-					moved.u[i].path_samples[p];
-		}
+		/* Field by field: nested structs followed inside. */
+		map = advise_field_map(&a, l, &other, &rep.against_gone_samples,
+				       &rep.against_gone,
+				       rep.against_gone_names);
+		path_lines(&a, rep.lines, true, map);
+		free(map);
 		if (o->check)
 			paths_guard(&rep, &moved, l, &other);
 		layout_free(&other);

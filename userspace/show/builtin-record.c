@@ -1017,6 +1017,26 @@ static bool targets_changed(const struct record_state *st,
 	return false;
 }
 
+/*
+ * ops=: the functions' calls at the end, beside the samples they divide
+ * (a module without the file, or loaded without ops=, has none).
+ */
+static void write_ops(struct record_state *st)
+{
+	char path[600];
+	size_t len = 0;
+	char *ops;
+
+	snprintf(path, sizeof(path), "%s/%s", st->debugfs, DPROF_FILE_OPS);
+	ops = read_whole_file(path, &len);
+	if (ops && len && len % sizeof(struct dprof_op_count) == 0)
+		rec_write_section(&st->out, DPROF_SEC_OPS, ops, len);
+	else if (ops && len)
+		errmsg("record: %s is %zu bytes, not whole entries of %zu: operations not recorded",
+		       path, len, sizeof(struct dprof_op_count));
+	free(ops);
+}
+
 static int finish(struct record_state *st, double elapsed)
 {
 	static struct dprof_file_target targets[DPROF_MAX_TARGETS];
@@ -1058,6 +1078,7 @@ static int finish(struct record_state *st, double elapsed)
 		errmsg("record: cannot read %s (%s): the views will read the module's figures from its texts",
 		       path, facts ? "empty" : strerror(errno));
 	free(facts);
+	write_ops(st);
 	/*
 	 * target=all adds the caches created while recording, and a cache
 	 * destroyed while recording is flagged so: the last targets section

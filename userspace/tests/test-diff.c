@@ -198,6 +198,28 @@ static void test_diff_wilson(void)
 }
 
 /*
+ * The exact (Garwood) 95 % intervals of a Poisson mean, from chi-square
+ * tables: k = 0 [0, 3.689] (-ln 0.025), 1 [0.0253, 5.572], 10 [4.795,
+ * 18.39], 50 [37.11, 65.92] and 100 [81.36, 121.6] (the last by Byar's
+ * approximation).
+ */
+static void test_diff_poisson(void)
+{
+	static const double k[] = { 0, 1, 10, 50, 100 };
+	static const double exact[][2] = {
+		{ 0, 3.689 }, { 0.0253, 5.572 }, { 4.795, 18.39 },
+		{ 37.11, 65.92 }, { 81.36, 121.6 },
+	};
+	double lo, hi;
+
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		diff_poisson(k[i], &lo, &hi);
+		CHECK(NEAR(lo, exact[i][0], 0.002 * exact[i][0] + 1e-9));
+		CHECK(NEAR(hi, exact[i][1], 0.002 * exact[i][1]));
+	}
+}
+
+/*
  * Filtering: a bucket under the minimum count on both sides goes; a
  * bucket whose counts do not differ beyond their Poisson error goes as
  * not significant; a real doubling stays, with an interval around 2.
@@ -274,6 +296,7 @@ const struct unit_test diff_tests[] = {
 	  test_diff_table1_saturation },
 	{ "diff: Mann-Whitney exact p values", test_diff_mann_whitney_exact },
 	{ "diff: Wilson interval", test_diff_wilson },
+	{ "diff: Poisson interval", test_diff_poisson },
 	{ "diff: quantiles, infinities included", test_diff_quantile },
 	{ "diff: minimum count and significance filters", test_diff_filters },
 	{ "diff: several recordings: bootstrap and rank test",

@@ -57,11 +57,13 @@ static void chained(struct fixture *f, uint16_t off, bool store, uint64_t ip,
  * tx reads a (64) and writes w (192); rx reads r (0) and a; both write
  * l (128); the target's objects are 200 bytes (fixture.c).
  */
-static void record(struct fixture *f, struct recording *r)
+static void record_with(struct fixture *f, struct recording *r,
+			const struct dprof_op_count *ops, size_t nops)
 {
 	struct rec_error err;
-	struct fixture_section sec = {
-		DPROF_SEC_KALLSYMS, kallsyms, sizeof(kallsyms) - 1,
+	struct fixture_section sec[2] = {
+		{ DPROF_SEC_KALLSYMS, kallsyms, sizeof(kallsyms) - 1 },
+		{ DPROF_SEC_OPS, ops, nops * sizeof(*ops) },
 	};
 
 	fixture_begin(f, 1);
@@ -80,8 +82,13 @@ static void record(struct fixture *f, struct recording *r)
 	for (int i = 0; i < 9; i++)
 		chained(f, 8, false, F(4), send_chain, 3);
 	chained(f, 8, true, F(4), send_chain, 3);
-	fixture_end_sections(f, &sec, 1);
+	fixture_end_sections(f, sec, nops ? 2 : 1);
 	CHECK(recording_parse(r, f->buf, f->len, &err) == 0);
+}
+
+static void record(struct fixture *f, struct recording *r)
+{
+	record_with(f, r, NULL, 0);
 }
 
 static void demo_layout(struct layout *l)
@@ -196,6 +203,184 @@ static void test_paths_by_entry(void)
 	fixture_free(&f);
 }
 
+/*
+ * The lines' intervals: with every unit well above --min-samples the
+ * bootstrap gives the count itself; with --min-samples 10, u's 10
+ * samples fall under it in about half the draws, and tx's line 0 (u is
+ * the only tx member there) with it: today [3, 4].
+ */
+static void test_lines_interval(void)
+{
+	struct fastpath_rule rules[2];
+	unsigned int b[2], f[2];
+	struct fastpath fp;
+	struct recording r;
+	struct fixture f0;
+	struct ksyms syms;
+	struct layout l;
+	struct advise a;
+	char err[256];
+
+	record(&f0, &r);
+	ksyms_load(&syms, r.kallsyms);
+	CHECK(!fastpath_rule_parse(&rules[0], "tx=tcp_sendmsg", err, sizeof(err)));
+	CHECK(!fastpath_rule_parse(&rules[1], "rx=tcp_v4_rcv", err, sizeof(err)));
+	fastpath_build(&fp, &r, 0, &syms, rules, 2);
+	demo_layout(&l);
+	CHECK(!advise_build_paths(&a, &l, &fp, 64, 3, NULL, err, sizeof(err)));
+	advise_path_lines_interval(&a, 0, 64, NULL, b, f);
+	CHECK(b[0] == 4 && b[1] == 4 && f[0] == 1 && f[1] == 1);
+	advise_free(&a);
+	CHECK(!advise_build_paths(&a, &l, &fp, 64, 10, NULL, err, sizeof(err)));
+	advise_path_lines_interval(&a, 0, 64, NULL, b, f);
+	CHECK_EQ_U64(b[0], 3);
+	CHECK_EQ_U64(b[1], 4);
+	advise_free(&a);
+	layout_free(&l);
+	fastpath_free(&fp);
+	fastpath_rule_free(&rules[0]);
+	fastpath_rule_free(&rules[1]);
+	ksyms_free(&syms);
+	recording_free(&r);
+	fixture_free(&f0);
+}
+
+/*
+ * Another build replayed field by field: a, l and w moved to the first
+ * line, r to the third, u gone (its 10 tx samples left out).  With the
+ * tx rule alone the receive chains, nested in tcp_sendmsg, are tx too:
+ * tx touches r, u, a, l and w, 4 lines today, 2 there.
+ */
+static void test_field_map(void)
+{
+	struct fastpath_rule rule;
+	struct fastpath fp;
+	struct recording r;
+	struct fixture f;
+	struct ksyms syms;
+	struct layout l, other;
+	struct advise a;
+	unsigned int before, after, bi[2], ai[2];
+	uint64_t gone_samples;
+	size_t gone_fields, cap = 0;
+	const char *gone_names[ADVISE_GONE_NAMES];
+	int64_t *map;
+	char err[256];
+
+	record(&f, &r);
+	ksyms_load(&syms, r.kallsyms);
+	CHECK(!fastpath_rule_parse(&rule, "tx=tcp_sendmsg", err, sizeof(err)));
+	fastpath_build(&fp, &r, 0, &syms, &rule, 1);
+	demo_layout(&l);
+	memset(&other, 0, sizeof(other));
+	layout_add_field(&other, &cap, "a", 1, 0, 8, 0, 0, 0);
+	layout_add_field(&other, &cap, "l", 1, 8, 8, 0, 0, 0);
+	layout_add_field(&other, &cap, "w", 1, 16, 8, 0, 0, 0);
+	layout_add_field(&other, &cap, "cold1", 1, 24, 104, 8, 0, 0);
+	layout_add_field(&other, &cap, "r", 1, 128, 8, 0, 0, 0);
+	layout_finish(&other, "struct", "demo", 384);
+	CHECK(!advise_build_paths(&a, &l, &fp, 64, 3, NULL, err, sizeof(err)));
+	map = advise_field_map(&a, &l, &other, &gone_samples, &gone_fields,
+			       gone_names);
+	CHECK_EQ_U64(gone_fields, 1);
+	CHECK(gone_names[0] && !strcmp(gone_names[0], "u") && !gone_names[1]);
+	CHECK_EQ_U64(gone_samples, 10);
+	for (size_t i = 0; i < fp.nhits; i++) {
+		uint16_t off = fp.hits[i].offset;
+
+		if (off == 64)
+			CHECK(map[i] == 0);
+		else if (off == 192)
+			CHECK(map[i] == 16);
+		else if (off == 0)
+			CHECK(map[i] == 128);
+		else if (off == 8)
+			CHECK(map[i] == -1);
+	}
+	advise_path_lines_mapped(&a, 0, 64, map, &before, &after);
+	CHECK_EQ_U64(before, 4);
+	CHECK_EQ_U64(after, 2);
+	advise_path_lines_interval(&a, 0, 64, map, bi, ai);
+	CHECK(bi[0] == 4 && bi[1] == 4 && ai[0] == 2 && ai[1] == 2);
+	free(map);
+	advise_free(&a);
+	layout_free(&l);
+	layout_free(&other);
+	fastpath_free(&fp);
+	fastpath_rule_free(&rule);
+	ksyms_free(&syms);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
+/*
+ * ops=: a path's operations are the calls of the first function of its
+ * rule the recording counted; by entry, of the path's own function.
+ */
+static void test_ops_per_path(void)
+{
+	static const struct dprof_op_count ops[] = {
+		{ .name = "tcp_rcv_established", .count = 5000 },
+		{ .name = "tcp_v4_rcv", .count = 1000, .missed = 2 },
+		{ .name = "__x64_sys_sendto", .count = 400 },
+	};
+	struct fastpath_rule rules[2];
+	struct fastpath fp;
+	struct recording r;
+	struct fixture f;
+	struct ksyms syms;
+	char err[256];
+
+	record_with(&f, &r, ops, 3);
+	CHECK_EQ_U64(r.nr_ops, 3);
+	ksyms_load(&syms, r.kallsyms);
+	CHECK(!fastpath_rule_parse(&rules[0], "tx=tcp_sendmsg", err, sizeof(err)));
+	CHECK(!fastpath_rule_parse(&rules[1], "rx=tcp_v4_rcv,tcp_rcv_established",
+				   err, sizeof(err)));
+	fastpath_build(&fp, &r, 0, &syms, rules, 2);
+	CHECK(!fp.ops_func[0] && !fp.ops[0]);	/* tcp_sendmsg: not counted */
+	CHECK(fp.ops_func[1] && !strcmp(fp.ops_func[1], "tcp_v4_rcv"));
+	CHECK_EQ_U64(fp.ops[1], 1000);
+	fastpath_free(&fp);
+	fastpath_build(&fp, &r, 0, &syms, NULL, 0);
+	CHECK(fp.ops_func[0] && !strcmp(fp.ops_func[0], "__x64_sys_sendto"));
+	CHECK_EQ_U64(fp.ops[0], 400);
+	CHECK(!fp.ops_func[1]);	/* net_rx_action: not counted */
+	fastpath_free(&fp);
+	fastpath_rule_free(&rules[0]);
+	fastpath_rule_free(&rules[1]);
+	ksyms_free(&syms);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
+/* A function counted twice, or with no name, is a damaged recording. */
+static void test_ops_refused(void)
+{
+	static const struct dprof_op_count twice[] = {
+		{ .name = "tcp_v4_rcv", .count = 1 },
+		{ .name = "tcp_v4_rcv", .count = 2 },
+	};
+	struct dprof_op_count unnamed = { .count = 1 };
+	struct fixture_section sec = { DPROF_SEC_OPS, twice, sizeof(twice) };
+	struct rec_error err;
+	struct recording r;
+	struct fixture f;
+
+	fixture_begin(&f, 1);
+	fixture_end_sections(&f, &sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) != 0);
+	CHECK(strstr(err.msg, "tcp_v4_rcv counted twice") != NULL);
+	fixture_free(&f);
+	memset(unnamed.name, 'x', sizeof(unnamed.name));
+	sec = (struct fixture_section){ DPROF_SEC_OPS, &unnamed, sizeof(unnamed) };
+	fixture_begin(&f, 1);
+	fixture_end_sections(&f, &sec, 1);
+	CHECK(recording_parse(&r, f.buf, f.len, &err) != 0);
+	CHECK(strstr(err.msg, "no function name") != NULL);
+	fixture_free(&f);
+}
+
 static void test_rule_errors(void)
 {
 	static const char *const bad[] = { "tx", "=tcp_sendmsg", "tx=", "tx=a,,b" };
@@ -232,6 +417,10 @@ static void test_chain_too_long(void)
 const struct unit_test fastpath_tests[] = {
 	{ "fast path: by rule, innermost wins; uses, groups, lines", test_paths_by_rule },
 	{ "fast path: by kernel entry", test_paths_by_entry },
+	{ "fast path: a path's operations (ops=)", test_ops_per_path },
+	{ "fast path: the lines' intervals", test_lines_interval },
+	{ "fast path: another build replayed field by field", test_field_map },
+	{ "fast path: a damaged ops section is refused", test_ops_refused },
 	{ "fast path: --path errors", test_rule_errors },
 	{ "fast path: a chain too long is refused", test_chain_too_long },
 	{ NULL, NULL },
