@@ -12,7 +12,9 @@
 #   tcp: struct tcp_sock, tx=tcp_sendmsg rx=tcp_v4_rcv,tcp_recvmsg
 #   udp: struct sock (as -T UDP=sock), tx=udp_sendmsg rx=udp_rcv,udp_recvmsg
 # Output in build/fastpath-kernel/: PROTO-rr.dprof, PROTO-advise.txt and
-# .json, PROTO-against.txt, PROTO-compare.txt.
+# .json, PROTO-against.txt, PROTO-compare.txt.  The module counts each
+# path's entry functions (ops=) for the samples per operation.
+# FASTPATH_REUSE=1 runs the views again on the recordings there.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/fastpath-kernel
@@ -30,9 +32,11 @@ for proto in "$@"; do
 		paths="--path tx=udp_sendmsg --path rx=__udp4_lib_rcv,udp_rcv,udp_recvmsg" ;;
 	*) echo "fastpath-kernel.sh: tcp or udp, not '$proto'" >&2; exit 2 ;;
 	esac
-	DPROF_ICOUNT=1 DPROF_SMP=1 "$top/scripts/vm.sh" -k 6.1 -s "$out" -t 1500 \
-		"$top/scripts/guest/fastpath-kernel-guest.sh" "$proto"
 	rec=$out/$proto-rr.dprof
+	# FASTPATH_REUSE=1: the views again on the recording there, no guest.
+	[ "${FASTPATH_REUSE:-0}" = 1 ] && [ -s "$rec" ] ||
+		DPROF_ICOUNT=1 DPROF_SMP=1 "$top/scripts/vm.sh" -k 6.1 -s "$out" -t 1500 \
+			"$top/scripts/guest/fastpath-kernel-guest.sh" "$proto"
 	# shellcheck disable=SC2086
 	"$view" advise $as $paths "$rec" "$cache" | tee "$out/$proto-advise.txt"
 	# shellcheck disable=SC2086

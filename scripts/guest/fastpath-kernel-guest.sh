@@ -9,8 +9,8 @@ cd /selftests && . ./functions.sh
 cd /host || exit 1
 proto=$1
 case $proto in
-tcp) cache=TCP flag= ;;
-udp) cache=UDP flag=-u ;;
+tcp) cache=TCP flag= ops=tcp_sendmsg,tcp_v4_rcv,tcp_recvmsg ;;
+udp) cache=UDP flag=-u ops=udp_sendmsg,__udp4_lib_rcv,udp_recvmsg ;;
 *) fail "expected tcp or udp, not '$proto'" ;;
 esac
 # shellcheck disable=SC2086
@@ -18,11 +18,13 @@ tcp_rr $flag -d 70 -c 16 >rr.txt 2>&1 &
 rr=$!
 sleep 2
 # The connections are made: every socket lives through the recording.
-load_mod dprof target=$cache sampler=operand period=200000 callchain=32 history=0
+# ops=: each path's entry counted, for advise's samples per operation.
+load_mod dprof target=$cache sampler=operand period=200000 callchain=32 history=0 \
+	ops=$ops
 dprof-view record -o "/host/$proto-rr.dprof" -d 50 >record.log 2>&1 ||
 	fail "record: $(cat record.log)"
 grep -E "^(sampler|call chains|samples):" "$DPROF_DIR/profile"
-grep -E "perf:sample|sample:callchain" "$DPROF_DIR/status"
+grep -E "perf:sample|sample:callchain|kprobe:ops|^operations" "$DPROF_DIR/status"
 unload_mod dprof
 wait $rr
 cat rr.txt
