@@ -103,7 +103,8 @@ static void build_units(struct advise *a, const struct layout *l)
 	for (size_t i = 0; i < l->nr_fields; i++) {
 		const struct layout_field *f = &l->fields[i];
 		size_t n = top_len(f->path), k;
-		uint32_t al = natural(f->elem_size ? f->elem_size : f->size);
+		uint32_t al = f->align ? f->align :
+			      natural(f->elem_size ? f->elem_size : f->size);
 
 		for (k = 0; k < ns; k++) {
 			const char *p = l->fields[sp[k].first].path;
@@ -673,8 +674,16 @@ static void pack(struct advise *a, enum advise_strategy st)
 			st == ADVISE_BY_PATH ? by_align_heat : by_heat, a);
 		/* By path: groups run on, a line closed only to save one. */
 		if (st == ADVISE_BY_PATH) {
-			pk.cursor = fit(a, &a->u[hotv[0]], pk.cursor);
-			if (wasted_line(&pk, hotv, nh))
+			/*
+			 * Judged from where the group's first unit would go;
+			 * the line is closed from the cursor itself, so that
+			 * a filler may take the bytes before that unit's
+			 * alignment (the compiler packs it there).
+			 */
+			struct packer probe = pk;
+
+			probe.cursor = fit(a, &a->u[hotv[0]], pk.cursor);
+			if (wasted_line(&probe, hotv, nh))
 				close_line(&pk, done, last, g);
 			last = g;
 		}

@@ -41,6 +41,18 @@ static void add_field(struct flattener *f, const char *path, uint32_t type_id,
 			 bit_off, bit_size);
 }
 
+/*
+ * The last field's alignment from its type: an array of structs of 8
+ * bytes holding u32s is 4-aligned, which its size does not say.
+ */
+static void set_align(struct flattener *f, uint32_t type_id)
+{
+	int al = btf__align_of(f->btf, type_id);
+
+	if (al > 0)
+		f->l->fields[f->l->nr_fields - 1].align = (uint32_t)al;
+}
+
 static int flatten(struct flattener *f, uint32_t id, uint32_t base_bits,
 		   const char *prefix, int depth)
 {
@@ -81,9 +93,11 @@ static int flatten(struct flattener *f, uint32_t id, uint32_t base_bits,
 
 				add_field(f, path, mid, bits / 8, (uint32_t)sz,
 					  esz > 0 ? (uint32_t)esz : 0, 0, 0);
+				set_align(f, eid);
 			} else {
 				add_field(f, path, mid, bits / 8, (uint32_t)sz,
 					  0, 0, 0);
+				set_align(f, mid);
 			}
 		}
 		free(path);

@@ -28,6 +28,7 @@ void layout_add_field(struct layout *l, size_t *cap, const char *path,
 	lf->bit_offset = bit_off;
 	lf->bit_size = bit_size;
 	lf->type_id = type_id;
+	lf->align = 0;
 	lf->path = xstrdup(path);
 }
 

@@ -23,6 +23,12 @@ struct layout_field {
 	uint16_t bit_size;	/* bitfields: width; 0 when not a bitfield */
 	uint32_t seq;		/* order of the member in the type */
 	uint32_t type_id;	/* BTF type, modifiers skipped */
+	/*
+	 * The compiler's alignment of the field (an array's: its element
+	 * type's), from BTF; 0 where not known (DWARF, tests): the views
+	 * then take the natural alignment of its size.
+	 */
+	uint32_t align;
 	char *path;
 };
 
