@@ -12,7 +12,9 @@
 #   tcp: struct tcp_sock, tx=tcp_sendmsg rx=tcp_v4_rcv,tcp_recvmsg
 #   udp: struct sock (as -T UDP=sock), tx=udp_sendmsg rx=udp_rcv,udp_recvmsg
 # Output in build/fastpath-kernel/: PROTO-rr.dprof, PROTO-advise.txt and
-# .json, PROTO-against.txt, PROTO-compare.txt.  The module counts each
+# .json, PROTO-against.txt, PROTO-compare.txt, PROTO-header.patch (the
+# proposal as a patch of 6.1's header, compiled by
+# scripts/check-advise-header.sh).  The module counts each
 # path's entry functions (ops=) for the samples per operation.
 # FASTPATH_REUSE=1 runs the views again on the recordings there.
 set -eu
@@ -20,15 +22,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/fastpath-kernel
 view=$top/build/dprof-view
 kver=$("$top/scripts/kernel.sh" 6.12)
+kver61=$("$top/scripts/kernel.sh" 6.1)
 [ $# -gt 0 ] || set -- tcp udp
 mkdir -p "$out"
 btf=$out/btf-$kver
 [ -s "$btf" ] || "$top/scripts/kernel-btf.sh" "/boot/vmlinuz-$kver" "$btf"
 for proto in "$@"; do
 	case $proto in
-	tcp) cache=TCP struct=tcp_sock as= \
+	tcp) cache=TCP struct=tcp_sock as= header=include/linux/tcp.h \
 		paths="--path tx=tcp_sendmsg,tcp_sendmsg_locked --path rx=tcp_v4_rcv,tcp_v4_do_rcv,tcp_recvmsg" ;;
-	udp) cache=UDP struct=sock as="-T UDP=sock" \
+	udp) cache=UDP struct=sock as="-T UDP=sock" header=include/net/sock.h \
 		paths="--path tx=udp_sendmsg --path rx=__udp4_lib_rcv,udp_rcv,udp_recvmsg" ;;
 	*) echo "fastpath-kernel.sh: tcp or udp, not '$proto'" >&2; exit 2 ;;
 	esac
@@ -48,4 +51,9 @@ for proto in "$@"; do
 	"$view" layout --json --btf "$btf" "$struct" >"$out/$proto-layout-6.12.json"
 	python3 "$top/scripts/fastpath-compare.py" "$out/$proto-advise.json" \
 		"$out/$proto-layout-6.12.json" | tee "$out/$proto-compare.txt"
+	# The proposal as a patch of 6.1's header, held to the compiler.
+	# shellcheck disable=SC2086
+	"$top/scripts/check-advise-header.sh" "$kver61" "$header" "$struct" \
+		"$rec" "$cache" $as $paths
+	cp "$top/build/check-advise-header/$struct/patch" "$out/$proto-header.patch"
 done

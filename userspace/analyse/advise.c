@@ -1493,10 +1493,77 @@ static void pin_base(struct advise *a, const struct layout *l)
 			u->pinned = true;
 }
 
+/* Has one of @u's names in @set ("a,b,c")? */
+static bool unit_in_set(const struct advise_unit *u, const char *set)
+{
+	for (const char *p = u->name; p && *p;) {
+		size_t k = strcspn(p, ",");
+
+		for (const char *q = set; *q;) {
+			size_t m = strcspn(q, ",");
+
+			if (m == k && !strncmp(p, q, k))
+				return true;
+			q += m;
+			while (*q == ',' || *q == ' ')
+				q++;
+		}
+		p += k;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return false;
+}
+
+/*
+ * Units that one declaration of the header declares, or one #if block
+ * holds, move as one (advise --header): consecutive units with a name
+ * in one of @sets become a unit spanning them, the bytes between them
+ * included.
+ */
+static void join_units(struct advise *a, const char *const *sets)
+{
+	for (; sets && *sets; sets++) {
+		size_t i = 0, j;
+
+		while (i < a->nu && !unit_in_set(&a->u[i], *sets))
+			i++;
+		for (j = i; j + 1 < a->nu && unit_in_set(&a->u[j + 1], *sets);)
+			j++;
+		if (i >= a->nu || j == i)
+			continue;
+		for (size_t k = i + 1; k <= j; k++) {
+			struct advise_unit *u = &a->u[i], *v = &a->u[k];
+			size_t n = strlen(u->name) + strlen(v->name) + 3;
+
+			u->name = xrealloc(u->name, n);
+			strcat(strcat(u->name, ", "), v->name);
+			u->size = v->old_off + v->size - u->old_off;
+			u->align = v->align > u->align ? v->align : u->align;
+			u->pinned |= v->pinned;
+			u->flex |= v->flex;
+			free(v->name);
+		}
+		memmove(&a->u[i + 1], &a->u[j + 1],
+			(a->nu - j - 1) * sizeof(*a->u));
+		a->nu -= j - i;
+	}
+}
+
 int advise_build_paths(struct advise *a, const struct layout *l,
 		       const struct fastpath *fp, uint32_t line,
 		       uint64_t min_samples, const char *const *pins,
 		       char *err, size_t errlen)
+{
+	return advise_build_paths_joined(a, l, fp, line, min_samples, pins,
+					 NULL, err, errlen);
+}
+
+int advise_build_paths_joined(struct advise *a, const struct layout *l,
+			      const struct fastpath *fp, uint32_t line,
+			      uint64_t min_samples, const char *const *pins,
+			      const char *const *together, char *err,
+			      size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->line = line ? line : ADVISE_LINE;
@@ -1515,6 +1582,7 @@ int advise_build_paths(struct advise *a, const struct layout *l,
 		return -1;
 	}
 	build_units(a, l);
+	join_units(a, together);
 	if (pin_units(a, l, pins, err, errlen)) {
 		advise_free(a);
 		return -1;

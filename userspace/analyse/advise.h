@@ -214,6 +214,16 @@ int advise_build_paths(struct advise *a, const struct layout *l,
 		       const struct fastpath *fp, uint32_t line,
 		       uint64_t min_samples, const char *const *pins,
 		       char *err, size_t errlen);
+/*
+ * The same, the units with a name in one of @together's sets ("a,b",
+ * NULL-terminated; NULL: none) joined where consecutive: the members one
+ * declaration or #if block of the header declares (advise --header).
+ */
+int advise_build_paths_joined(struct advise *a, const struct layout *l,
+			      const struct fastpath *fp, uint32_t line,
+			      uint64_t min_samples, const char *const *pins,
+			      const char *const *together, char *err,
+			      size_t errlen);
 /* "-", "read_mostly", "read_mostly?", "read_write?", "read_write". */
 const char *advise_access_name(enum advise_access acc);
 /*

@@ -16,8 +16,7 @@ static const char *bare(const char *type)
 	return strncmp(type, "struct ", 7) ? type : type + 7;
 }
 
-/* Units in increasing new offset (pinned ones where they stay). */
-static size_t *by_new(const struct advise *a)
+size_t *paths_by_new(const struct advise *a)
 {
 	size_t *v = xcalloc(a->nu + 1, sizeof(*v));
 
@@ -227,7 +226,7 @@ static void print_per_op(FILE *out, const struct paths_report *rep)
 static void print_struct(FILE *out, const struct paths_report *rep)
 {
 	const struct advise *a = rep->a;
-	size_t *v = by_new(a);
+	size_t *v = paths_by_new(a);
 	int open = -1;
 	uint32_t line = 0;
 	char label[64];

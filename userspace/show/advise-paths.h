@@ -59,6 +59,8 @@ struct paths_report {
 void paths_guard(struct paths_report *rep, const struct advise *moved,
 		 const struct layout *old, const struct layout *other);
 void paths_report_text(FILE *out, const struct paths_report *rep);
+/* @a's unit indices in increasing new offset (the caller frees them). */
+size_t *paths_by_new(const struct advise *a);
 void paths_report_json(FILE *out, const struct paths_report *rep);
 
 #endif

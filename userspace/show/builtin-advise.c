@@ -4,6 +4,7 @@
  * printed as pahole prints a struct, with a diff against today's order
  * and the what-if of the proposal (analyse/advise.h).
  */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <bpf/btf.h>
 #include "advise.h"
 #include "advise-paths.h"
+#include "advise-header.h"
 #include "builtin.h"
 #include "classify.h"
 #include "columns.h"
@@ -28,7 +30,7 @@
 
 enum {
 	OPT_LINE = OPT_LONG, OPT_PIN, OPT_LAYOUT, OPT_AGAINST, OPT_CHECK,
-	OPT_PATH, OPT_BY_PATH, OPT_MIN_SAMPLES,
+	OPT_PATH, OPT_BY_PATH, OPT_MIN_SAMPLES, OPT_HEADER,
 };
 
 struct advise_opts {
@@ -45,6 +47,7 @@ struct advise_opts {
 	size_t nrules;
 	bool by_path;
 	long min_samples;
+	const char *header;	/* --header: the struct's header, for a patch */
 };
 
 /* The what-if beyond the totals (issue "From diagnosis to fix", item 2). */
@@ -97,6 +100,12 @@ static const struct opt advise_own[] = {
 	{ OPT_MIN_SAMPLES, "min-samples", "N", 0,
 	  "by hot path: samples a path needs in a member to\n"
 	  "use it (default 3)" },
+	{ OPT_HEADER, "header", "FILE", 0,
+	  "by hot path: print the proposal as a patch of the\n"
+	  "struct's definition in FILE (its header, e.g.\n"
+	  "include/linux/tcp.h), instead of the report; the\n"
+	  "members one declaration or #if block holds move\n"
+	  "together (with --json: that proposal's report)" },
 	{ OPT_CHECK, "check", NULL, 0,
 	  "with --layout or --against: exit 1 when the layout's\n"
 	  "replayed misses (true + false sharing + transfers)\n"
@@ -156,6 +165,9 @@ static int advise_option(void *ctx, int key, const char *arg)
 	case OPT_MIN_SAMPLES:
 		return opts_count("advise", "min-samples", arg, 1,
 				  &o->min_samples) ? EXIT_USAGE : 0;
+	case OPT_HEADER:
+		o->header = arg;
+		return 0;
 	default:
 		return EXIT_USAGE;
 	}
@@ -234,7 +246,11 @@ static const struct command_opts advise_cmd = {
 	"uses lay inside a group of the recorded build's struct and lies\n"
 	"outside that group in the other build (or the group is gone), each\n"
 	"named: the check CACHELINE_ASSERT_GROUP_MEMBER() makes, from a\n"
-	"measurement.\n",
+	"measurement.  With --header FILE (the struct's header, from the\n"
+	"tree's top), the output is the proposal as a patch of its definition\n"
+	"(patch -p1): declarations move with their comments, an #if block of\n"
+	"declarations alone is parted, one with #else or a #define moves\n"
+	"whole, and the proposal keeps the members it holds together.\n",
 	.sets = OPTS_JSON | OPTS_TYPES | OPTS_WIDE,
 	.own = advise_own,
 	.handle = advise_option,
@@ -989,6 +1005,36 @@ static void path_lines(const struct advise *a, struct path_lines *pl,
 		}
 }
 
+/* --header's path as the diff names it: leading / and ./ stripped. */
+static const char *header_path(const char *path)
+{
+	while (*path == '/' || !strncmp(path, "./", 2))
+		path += *path == '/' ? 1 : 2;
+	return path;
+}
+
+static const char *bare_struct(const struct layout *l)
+{
+	return strncmp(l->name, "struct ", 7) ? l->name : l->name + 7;
+}
+
+/* --header: the proposal as a patch of the struct's definition there. */
+static int header_patch(const struct advise_opts *o, const struct advise *a,
+			const struct layout *l, const char *text, FILE *out)
+{
+	char err[512], *patch;
+
+	patch = advise_header_patch(a, text, header_path(o->header),
+				    bare_struct(l), err, sizeof(err));
+	if (!patch) {
+		errmsg("advise: --header %s", err);
+		return EXIT_USAGE;
+	}
+	fputs(patch, out);
+	free(patch);
+	return 0;
+}
+
 /* advise by hot path: the split, the proposal, the other build, the guard. */
 static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 			const struct layout *l, FILE *out)
@@ -998,14 +1044,36 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 		.wide = o->a.view.wide,
 	};
 	struct advise a, moved;
+	char **together = NULL, *text = NULL;
 	int64_t *map;
 	char err[512];
 	int ret = 0;
 
-	if (advise_build_paths(&a, l, fp, (uint32_t)o->line,
-			       (uint64_t)o->min_samples, o->pins, err,
-			       sizeof(err))) {
+	if (o->header) {
+		text = read_whole_file(o->header, NULL);
+		if (!text) {
+			errmsg("advise: --header %s: %s", o->header,
+			       strerror(errno));
+			return EXIT_USAGE;
+		}
+		together = advise_header_sets(text, header_path(o->header),
+					      bare_struct(l), err, sizeof(err));
+		if (!together) {
+			errmsg("advise: --header %s", err);
+			free(text);
+			return EXIT_USAGE;
+		}
+	}
+	ret = advise_build_paths_joined(&a, l, fp, (uint32_t)o->line,
+					(uint64_t)o->min_samples, o->pins,
+					(const char *const *)together, err,
+					sizeof(err));
+	for (size_t i = 0; together && together[i]; i++)
+		free(together[i]);
+	free(together);
+	if (ret) {
 		errmsg("advise: %s: %s", o->a.view.input, err);
+		free(text);
 		return EXIT_USAGE;
 	}
 	rep.a = &a;
@@ -1021,6 +1089,7 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 				   sizeof(err))) {
 			errmsg("advise: %s", err);
 			advise_free(&a);
+			free(text);
 			return EXIT_USAGE;
 		}
 		/* The same units, at the other build's offsets. */
@@ -1033,6 +1102,7 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 			advise_free(&moved);
 			layout_free(&other);
 			advise_free(&a);
+			free(text);
 			return EXIT_USAGE;
 		}
 		/* Field by field: nested structs followed inside. */
@@ -1045,7 +1115,9 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 			paths_guard(&rep, &moved, l, &other);
 		layout_free(&other);
 	}
-	if (o->a.view.json)
+	if (o->header && !o->a.view.json)
+		ret = header_patch(o, &a, l, text, out);
+	else if (o->a.view.json)
 		paths_report_json(out, &rep);
 	else
 		paths_report_text(out, &rep);
@@ -1057,6 +1129,7 @@ static int advise_paths(const struct advise_opts *o, const struct fastpath *fp,
 	if (o->against)
 		advise_free(&moved);
 	advise_free(&a);
+	free(text);
 	return ret;
 }
 

@@ -16,6 +16,7 @@
 #include "fixture.h"
 #include "advise.h"
 #include "fastpath.h"
+#include "advise-header.h"
 
 static const char kallsyms[] =
 	"ffffffff81001000 T do_syscall_64\n"
@@ -313,6 +314,150 @@ static void test_field_map(void)
 	fixture_free(&f);
 }
 
+/* demo_layout()'s struct as a header writes it: comments, #if, a union. */
+static const char demo_header[] =
+	"#include <linux/types.h>\n"
+	"\n"
+	"struct demo {\n"
+	"\tu64\tr;\t/* read on receive */\n"
+	"\tu64\tu;\n"
+	"\t/* cold data,\n"
+	"\t * two lines of comment\n"
+	"\t */\n"
+	"\tchar\tcold1[48];\n"
+	"\tu64\ta;\t/* read on both,\n"
+	"\t\t\t * a comment that runs on */\n"
+	"#ifdef CONFIG_DEMO\n"
+	"\tchar\tcold2[56];\n"
+	"#endif\n"
+	"\tu64\tl;\n"
+	"\tchar\tcold3[56];\n"
+	"\tu64\tw;\n"
+	"\tunion {\n"
+	"\t\tchar\tcold4[184];\n"
+	"\t};\n"
+	"};\n";
+
+/* @old with unified diff @patch applied; NULL where it does not apply. */
+static char *apply(const char *old, const char *patch)
+{
+	const char *o = old, *p = strstr(patch, "\n@@");
+	size_t cap = strlen(old) + strlen(patch) + 1, n = 0, at = 1;
+	char *out = calloc(cap, 1);
+
+	while (p && *++p == '@') {
+		unsigned long start;
+
+		if (sscanf(p, "@@ -%lu", &start) != 1)
+			break;
+		for (; at < start; at++) {	/* unchanged lines */
+			size_t len = strcspn(o, "\n") + 1;
+
+			memcpy(out + n, o, len);
+			n += len, o += len;
+		}
+		for (p = strchr(p, '\n') + 1; *p == ' ' || *p == '-' ||
+		     *p == '+'; p = strchr(p, '\n') + 1) {
+			size_t len = strcspn(p + 1, "\n") + 1;
+
+			if (*p != '+' && strncmp(o, p + 1, len)) {
+				free(out);
+				return NULL;	/* the old text differs */
+			}
+			if (*p != '-')
+				memcpy(out + n, p + 1, len), n += len;
+			if (*p != '+')
+				o += len, at++;
+		}
+		p--;
+	}
+	strcpy(out + n, o);
+	return out;
+}
+
+/*
+ * The proposal as a patch of its header: it applies, the declarations
+ * follow the groups (read_txrx a, read_rx r, write_tx w and u,
+ * write_txrx l) between markers, each keeps its comments, the #ifdef
+ * block moves whole, and no line is lost or made up.
+ */
+static void test_header_patch(void)
+{
+	struct fastpath_rule rules[2];
+	struct fastpath fp;
+	struct recording r;
+	struct fixture f;
+	struct ksyms syms;
+	struct layout l;
+	struct advise a;
+	char err[256], *patch, *new, **sets;
+	const char *pa, *pr, *pw, *pl, *pc2;
+
+	record(&f, &r);
+	ksyms_load(&syms, r.kallsyms);
+	CHECK(!fastpath_rule_parse(&rules[0], "tx=tcp_sendmsg", err, sizeof(err)));
+	CHECK(!fastpath_rule_parse(&rules[1], "rx=tcp_v4_rcv", err, sizeof(err)));
+	fastpath_build(&fp, &r, 0, &syms, rules, 2);
+	demo_layout(&l);
+	sets = advise_header_sets(demo_header, "demo.h", "demo", err,
+				  sizeof(err));
+	CHECK(sets && !sets[0]);	/* one member a declaration */
+	free(sets);
+	/* Two members in one declaration, or an #if block with #else, move
+	 * together; an #if block of two declarations alone is parted. */
+	sets = advise_header_sets("struct demo {\n\tu64 r, u;\n#ifdef A\n"
+				  "\tu64 a;\n\tu64 l;\n#else\n#define B 1\n#endif\n"
+				  "#ifdef C\n\tu64 w;\n\tchar cold1[48];\n#endif\n};\n",
+				  "demo.h", "demo", err, sizeof(err));
+	CHECK(sets && sets[0] && !strcmp(sets[0], "r,u"));
+	CHECK(sets && sets[0] && sets[1] && !strcmp(sets[1], "a,l") && !sets[2]);
+	for (size_t i = 0; sets && sets[i]; i++)
+		free(sets[i]);
+	free(sets);
+	CHECK(!advise_build_paths(&a, &l, &fp, 64, 3, NULL, err, sizeof(err)));
+	patch = advise_header_patch(&a, demo_header, "demo.h", "demo", err,
+				    sizeof(err));
+	CHECK(patch && !strncmp(patch, "--- a/demo.h\n+++ b/demo.h\n@@", 28));
+	new = patch ? apply(demo_header, patch) : NULL;
+	CHECK(new != NULL);
+	if (new) {
+		pa = strstr(new, "\tu64\ta;\t/* read on both,\n\t\t\t * a comment that runs on */\n");
+		pr = strstr(new, "\tu64\tr;\t/* read on receive */\n");
+		pw = strstr(new, "\tu64\tw;\n");
+		pl = strstr(new, "\tu64\tl;\n");
+		pc2 = strstr(new, "#ifdef CONFIG_DEMO\n\tchar\tcold2[56];\n#endif\n");
+		CHECK(pa && pr && pw && pl && pc2);
+		CHECK(pa < pr && pr < pw && pw < pl);
+		CHECK(strstr(new, "\t__cacheline_group_begin(demo_read_txrx);\n\tu64\ta;") != NULL);
+		CHECK(strstr(new, "\t__cacheline_group_end(demo_write_txrx);\n") != NULL);
+		CHECK(strstr(new, "\t/* cold data,\n\t * two lines of comment\n\t */\n\tchar\tcold1[48];\n") != NULL);
+		CHECK(strstr(new, "\tunion {\n\t\tchar\tcold4[184];\n\t};\n") != NULL);
+		/* Every line kept: the old length and the markers' eight lines. */
+		{
+			size_t lines_old = 0, lines_new = 0;
+
+			for (const char *c = demo_header; *c; c++)
+				lines_old += *c == '\n';
+			for (const char *c = new; *c; c++)
+				lines_new += *c == '\n';
+			CHECK_EQ_U64(lines_new, lines_old + 2 * 4);
+		}
+	}
+	free(new);
+	free(patch);
+	CHECK(!advise_header_patch(&a, demo_header, "demo.h", "nosuch", err,
+				   sizeof(err)));
+	CHECK(strstr(err, "no line \"struct nosuch {\"") != NULL);
+	advise_free(&a);
+	layout_free(&l);
+	fastpath_free(&fp);
+	fastpath_rule_free(&rules[0]);
+	fastpath_rule_free(&rules[1]);
+	ksyms_free(&syms);
+	recording_free(&r);
+	fixture_free(&f);
+}
+
 /*
  * ops=: a path's operations are the calls of the first function of its
  * rule the recording counted; by entry, of the path's own function.
@@ -420,6 +565,7 @@ const struct unit_test fastpath_tests[] = {
 	{ "fast path: a path's operations (ops=)", test_ops_per_path },
 	{ "fast path: the lines' intervals", test_lines_interval },
 	{ "fast path: another build replayed field by field", test_field_map },
+	{ "fast path: the proposal as a patch of its header", test_header_patch },
 	{ "fast path: a damaged ops section is refused", test_ops_refused },
 	{ "fast path: --path errors", test_rule_errors },
 	{ "fast path: a chain too long is refused", test_chain_too_long },
