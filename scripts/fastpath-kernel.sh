@@ -29,7 +29,7 @@ btf=$out/btf-$kver
 [ -s "$btf" ] || "$top/scripts/kernel-btf.sh" "/boot/vmlinuz-$kver" "$btf"
 for proto in "$@"; do
 	case $proto in
-	tcp) cache=TCP struct=tcp_sock as= header=include/linux/tcp.h \
+	tcp) cache=TCP struct=tcp_sock as='' header=include/linux/tcp.h \
 		paths="--path tx=tcp_sendmsg,tcp_sendmsg_locked --path rx=tcp_v4_rcv,tcp_v4_do_rcv,tcp_recvmsg" ;;
 	udp) cache=UDP struct=sock as="-T UDP=sock" header=include/net/sock.h \
 		paths="--path tx=udp_sendmsg --path rx=__udp4_lib_rcv,udp_rcv,udp_recvmsg" ;;
@@ -37,9 +37,10 @@ for proto in "$@"; do
 	esac
 	rec=$out/$proto-rr.dprof
 	# FASTPATH_REUSE=1: the views again on the recording there, no guest.
-	[ "${FASTPATH_REUSE:-0}" = 1 ] && [ -s "$rec" ] ||
+	if [ "${FASTPATH_REUSE:-0}" != 1 ] || [ ! -s "$rec" ]; then
 		DPROF_ICOUNT=1 DPROF_SMP=1 "$top/scripts/vm.sh" -k 6.1 -s "$out" -t 1500 \
 			"$top/scripts/guest/fastpath-kernel-guest.sh" "$proto"
+	fi
 	# shellcheck disable=SC2086
 	"$view" advise $as $paths "$rec" "$cache" | tee "$out/$proto-advise.txt"
 	# shellcheck disable=SC2086

@@ -1190,6 +1190,13 @@ int cmd_advise(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_hist;
 	}
+	if (o.header) {
+		errmsg("advise: --header writes the advice by hot path: give --path NAME=FUNC or --by-path (%s has complete histories, so advise judges it by life)",
+		       o.cache);
+		ret = EXIT_USAGE;
+		advise_free(&a);
+		goto out_hist;
+	}
 	if (o.layout || o.against) {
 		struct given_layout gl;
 		struct layout other;
