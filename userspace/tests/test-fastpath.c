@@ -204,6 +204,44 @@ static void test_paths_by_entry(void)
 	fixture_free(&f);
 }
 
+/* The fixture recorded and split by rules, with demo_layout()'s struct. */
+struct demo_run {
+	struct fixture f;
+	struct recording r;
+	struct ksyms syms;
+	struct fastpath_rule rules[2];
+	size_t nrules;
+	struct fastpath fp;
+	struct layout l;
+};
+
+static void demo_begin(struct demo_run *d, const char *tx, const char *rx)
+{
+	char err[256];
+
+	record(&d->f, &d->r);
+	ksyms_load(&d->syms, d->r.kallsyms);
+	d->nrules = 0;
+	CHECK(!fastpath_rule_parse(&d->rules[d->nrules++], tx, err,
+				   sizeof(err)));
+	if (rx)
+		CHECK(!fastpath_rule_parse(&d->rules[d->nrules++], rx, err,
+					   sizeof(err)));
+	fastpath_build(&d->fp, &d->r, 0, &d->syms, d->rules, d->nrules);
+	demo_layout(&d->l);
+}
+
+static void demo_end(struct demo_run *d)
+{
+	layout_free(&d->l);
+	fastpath_free(&d->fp);
+	for (size_t i = 0; i < d->nrules; i++)
+		fastpath_rule_free(&d->rules[i]);
+	ksyms_free(&d->syms);
+	recording_free(&d->r);
+	fixture_free(&d->f);
+}
+
 /*
  * The lines' intervals: with every unit well above --min-samples the
  * bootstrap gives the count itself; with --min-samples 10, u's 10
@@ -212,38 +250,22 @@ static void test_paths_by_entry(void)
  */
 static void test_lines_interval(void)
 {
-	struct fastpath_rule rules[2];
 	unsigned int b[2], f[2];
-	struct fastpath fp;
-	struct recording r;
-	struct fixture f0;
-	struct ksyms syms;
-	struct layout l;
+	struct demo_run d;
 	struct advise a;
 	char err[256];
 
-	record(&f0, &r);
-	ksyms_load(&syms, r.kallsyms);
-	CHECK(!fastpath_rule_parse(&rules[0], "tx=tcp_sendmsg", err, sizeof(err)));
-	CHECK(!fastpath_rule_parse(&rules[1], "rx=tcp_v4_rcv", err, sizeof(err)));
-	fastpath_build(&fp, &r, 0, &syms, rules, 2);
-	demo_layout(&l);
-	CHECK(!advise_build_paths(&a, &l, &fp, 64, 3, NULL, err, sizeof(err)));
+	demo_begin(&d, "tx=tcp_sendmsg", "rx=tcp_v4_rcv");
+	CHECK(!advise_build_paths(&a, &d.l, &d.fp, 64, 3, NULL, err, sizeof(err)));
 	advise_path_lines_interval(&a, 0, 64, NULL, b, f);
 	CHECK(b[0] == 4 && b[1] == 4 && f[0] == 1 && f[1] == 1);
 	advise_free(&a);
-	CHECK(!advise_build_paths(&a, &l, &fp, 64, 10, NULL, err, sizeof(err)));
+	CHECK(!advise_build_paths(&a, &d.l, &d.fp, 64, 10, NULL, err, sizeof(err)));
 	advise_path_lines_interval(&a, 0, 64, NULL, b, f);
 	CHECK_EQ_U64(b[0], 3);
 	CHECK_EQ_U64(b[1], 4);
 	advise_free(&a);
-	layout_free(&l);
-	fastpath_free(&fp);
-	fastpath_rule_free(&rules[0]);
-	fastpath_rule_free(&rules[1]);
-	ksyms_free(&syms);
-	recording_free(&r);
-	fixture_free(&f0);
+	demo_end(&d);
 }
 
 /*
@@ -254,12 +276,8 @@ static void test_lines_interval(void)
  */
 static void test_field_map(void)
 {
-	struct fastpath_rule rule;
-	struct fastpath fp;
-	struct recording r;
-	struct fixture f;
-	struct ksyms syms;
-	struct layout l, other;
+	struct demo_run d;
+	struct layout other;
 	struct advise a;
 	unsigned int before, after, bi[2], ai[2];
 	uint64_t gone_samples;
@@ -268,11 +286,7 @@ static void test_field_map(void)
 	int64_t *map;
 	char err[256];
 
-	record(&f, &r);
-	ksyms_load(&syms, r.kallsyms);
-	CHECK(!fastpath_rule_parse(&rule, "tx=tcp_sendmsg", err, sizeof(err)));
-	fastpath_build(&fp, &r, 0, &syms, &rule, 1);
-	demo_layout(&l);
+	demo_begin(&d, "tx=tcp_sendmsg", NULL);
 	memset(&other, 0, sizeof(other));
 	layout_add_field(&other, &cap, "a", 1, 0, 8, 0, 0, 0);
 	layout_add_field(&other, &cap, "l", 1, 8, 8, 0, 0, 0);
@@ -280,14 +294,14 @@ static void test_field_map(void)
 	layout_add_field(&other, &cap, "cold1", 1, 24, 104, 8, 0, 0);
 	layout_add_field(&other, &cap, "r", 1, 128, 8, 0, 0, 0);
 	layout_finish(&other, "struct", "demo", 384);
-	CHECK(!advise_build_paths(&a, &l, &fp, 64, 3, NULL, err, sizeof(err)));
-	map = advise_field_map(&a, &l, &other, &gone_samples, &gone_fields,
+	CHECK(!advise_build_paths(&a, &d.l, &d.fp, 64, 3, NULL, err, sizeof(err)));
+	map = advise_field_map(&a, &d.l, &other, &gone_samples, &gone_fields,
 			       gone_names);
 	CHECK_EQ_U64(gone_fields, 1);
 	CHECK(gone_names[0] && !strcmp(gone_names[0], "u") && !gone_names[1]);
 	CHECK_EQ_U64(gone_samples, 10);
-	for (size_t i = 0; i < fp.nhits; i++) {
-		uint16_t off = fp.hits[i].offset;
+	for (size_t i = 0; i < d.fp.nhits; i++) {
+		uint16_t off = d.fp.hits[i].offset;
 
 		if (off == 64)
 			CHECK(map[i] == 0);
@@ -305,13 +319,8 @@ static void test_field_map(void)
 	CHECK(bi[0] == 4 && bi[1] == 4 && ai[0] == 2 && ai[1] == 2);
 	free(map);
 	advise_free(&a);
-	layout_free(&l);
 	layout_free(&other);
-	fastpath_free(&fp);
-	fastpath_rule_free(&rule);
-	ksyms_free(&syms);
-	recording_free(&r);
-	fixture_free(&f);
+	demo_end(&d);
 }
 
 /* demo_layout()'s struct as a header writes it: comments, #if, a union. */
@@ -383,22 +392,12 @@ static char *apply(const char *old, const char *patch)
  */
 static void test_header_patch(void)
 {
-	struct fastpath_rule rules[2];
-	struct fastpath fp;
-	struct recording r;
-	struct fixture f;
-	struct ksyms syms;
-	struct layout l;
+	struct demo_run d;
 	struct advise a;
 	char err[256], *patch, *new, **sets;
 	const char *pa, *pr, *pw, *pl, *pc2;
 
-	record(&f, &r);
-	ksyms_load(&syms, r.kallsyms);
-	CHECK(!fastpath_rule_parse(&rules[0], "tx=tcp_sendmsg", err, sizeof(err)));
-	CHECK(!fastpath_rule_parse(&rules[1], "rx=tcp_v4_rcv", err, sizeof(err)));
-	fastpath_build(&fp, &r, 0, &syms, rules, 2);
-	demo_layout(&l);
+	demo_begin(&d, "tx=tcp_sendmsg", "rx=tcp_v4_rcv");
 	sets = advise_header_sets(demo_header, "demo.h", "demo", err,
 				  sizeof(err));
 	CHECK(sets && !sets[0]);	/* one member a declaration */
@@ -414,7 +413,7 @@ static void test_header_patch(void)
 	for (size_t i = 0; sets && sets[i]; i++)
 		free(sets[i]);
 	free(sets);
-	CHECK(!advise_build_paths(&a, &l, &fp, 64, 3, NULL, err, sizeof(err)));
+	CHECK(!advise_build_paths(&a, &d.l, &d.fp, 64, 3, NULL, err, sizeof(err)));
 	patch = advise_header_patch(&a, demo_header, "demo.h", "demo", err,
 				    sizeof(err));
 	CHECK(patch && !strncmp(patch, "--- a/demo.h\n+++ b/demo.h\n@@", 28));
@@ -449,13 +448,7 @@ static void test_header_patch(void)
 				   sizeof(err)));
 	CHECK(strstr(err, "no line \"struct nosuch {\"") != NULL);
 	advise_free(&a);
-	layout_free(&l);
-	fastpath_free(&fp);
-	fastpath_rule_free(&rules[0]);
-	fastpath_rule_free(&rules[1]);
-	ksyms_free(&syms);
-	recording_free(&r);
-	fixture_free(&f);
+	demo_end(&d);
 }
 
 /*
