@@ -179,6 +179,7 @@ static const struct command_opts advise_cmd = {
 	"usage: dprof-view advise [--json] [-o FILE] [--line BYTES] [--pin MEMBER]...\n"
 	"                         [--layout FILE | --against FILE [--check]]\n"
 	"                         [--by-path | --path NAME=FUNC[,FUNC]...] [--min-samples N]\n"
+	"                         [--header FILE]\n"
 	"                         [-T CACHE=STRUCT] [-D FILE] [RECORDING] CACHE\n"
 	"\n"
 	"A field order for CACHE's struct, proposed from the recording's\n"
