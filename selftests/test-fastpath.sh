@@ -19,8 +19,9 @@
 # _write_rx.  Without --path the paths are named by their kernel entry,
 # here the kthreads' functions.
 #
-# Operations (ops=fastpath_tx_one,fastpath_rx_one): the kthreads start
-# only once dprof's kprobes are in (hold=1), and count the functions'
+# Operations (ops=fastpath_tx_one,fastpath_rx_one), in the same
+# recording: the kthreads start only once dprof's kprobes are in
+# (hold=1), and count the functions'
 # calls themselves, nested receives included; at unload the module's
 # counts are final, and dprof's (status, read after it) must equal them,
 # its missed entries added.  advise prints each path's operations and the
@@ -44,14 +45,21 @@ trap cleanup_modules EXIT
 under_icount ||
 	skip "the paths' samples need -icount (a tick under multi-threaded TCG stops at a translation block's start)"
 
-load_mod dprof_fastpath
-load_mod dprof target=dprof_fastpath sampler=operand callchain=16 history=0
+# The kprobes of ops= cost some 180 instructions a call, more than the
+# functions they count: a tick every 200 us keeps the samples up.
+load_mod dprof_fastpath hold=1
+load_mod dprof target=dprof_fastpath sampler=operand period=200000 callchain=16 history=0 \
+	ops=fastpath_tx_one,fastpath_rx_one
+echo 1 >/sys/kernel/debug/dprof_fastpath/go
 dprof-view record -o fp.data -d 8 >record.log 2>&1 || fail "record: $(cat record.log)"
 cat /sys/kernel/debug/dprof_fastpath/stats
 grep "^call chains" "$DPROF_DIR/profile" || fail "no call chains line in profile"
-grep "sample:callchain" "$DPROF_DIR/status"
-unload_mod dprof
+grep -E "sample:callchain|kprobe:ops" "$DPROF_DIR/status"
+log_canary
 unload_mod dprof_fastpath
+truth=$(dmesg_since_canary | grep "dprof_fastpath: calls " | tail -n 1)
+counted=$(grep "^operations counted since load" "$DPROF_DIR/status")
+unload_mod dprof
 
 names="--debug $MODDIR/dprof_fastpath.ko --type dprof_fastpath=fastpath_obj"
 paths="--path tx=fastpath_tx_one --path rx=fastpath_rx_one"
@@ -145,24 +153,8 @@ dprof-view advise $names $paths --against "$MODDIR/dprof_fastpath.ko" --check \
 grep "^group guard" same.txt
 grep -q "^group guard: 3 members on a hot path in the recorded build's groups, 0 left" same.txt ||
 	fail "the guard did not see tx_ro_a, both_ro and tx_rw in their group"
-# Operations: a recording of its own, the kprobes' cost (some hundreds
-# of instructions a call, on functions of a hundred) leaving fewer
-# samples than the one above: a tick every 200 us for more of them.
-load_mod dprof_fastpath hold=1
-load_mod dprof target=dprof_fastpath sampler=operand period=200000 callchain=16 history=0 \
-	ops=fastpath_tx_one,fastpath_rx_one
-echo 1 >/sys/kernel/debug/dprof_fastpath/go
-dprof-view record -o ops.data -d 8 >record-ops.log 2>&1 ||
-	fail "record with ops=: $(cat record-ops.log)"
-cat /sys/kernel/debug/dprof_fastpath/stats
-grep -E "sample:callchain|kprobe:ops" "$DPROF_DIR/status"
-log_canary
-unload_mod dprof_fastpath
-truth=$(dmesg_since_canary | grep "dprof_fastpath: calls " | tail -n 1)
-counted=$(grep "^operations counted since load" "$DPROF_DIR/status")
 echo "module: $truth"
 echo "dprof:  $counted"
-unload_mod dprof
 echo "$truth
 $counted" | awk '
 /dprof_fastpath: calls/ { for (i = 1; i < NF; i++) if ($i ~ /^fastpath_/) want[$i] = $(i + 1) }
@@ -181,11 +173,8 @@ END {
 	exit bad
 }' || fail "the operations counted (above)"
 
-# shellcheck disable=SC2086
-dprof-view advise $names $paths ops.data dprof_fastpath >ops.txt 2>&1 ||
-	fail "advise with operations failed: $(head -n 3 ops.txt)"
-sed -n '/^operations:/p; /^per million operations/,/^$/p' ops.txt
-grep -q "^operations: tx [0-9]* (fastpath_tx_one), rx [0-9]* (fastpath_rx_one)" ops.txt ||
+sed -n '/^operations:/p; /^per million operations/,/^$/p' advise.txt
+grep -q "^operations: tx [0-9]* (fastpath_tx_one), rx [0-9]* (fastpath_rx_one)" advise.txt ||
 	fail "advise did not name each path's operations"
 # Each rate is the table's samples over the path's operations; and on
 # tx, tx_ro_a, tx_ro_b and both_ro, each loaded once a call, agree.
@@ -215,5 +204,5 @@ END {
 		if (d * d > 9 * var) { printf "FAIL: %s differs from the mean beyond 3 standard errors\n", m[i]; bad = 1 }
 	}
 	exit bad
-}' ops.txt || fail "the per-operation table (above)"
+}' advise.txt || fail "the per-operation table (above)"
 exit 0
