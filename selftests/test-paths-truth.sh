@@ -35,18 +35,40 @@ dprof-view paths -n 0 --script -t dprof_sharing "$out" >"$TMP/paths.txt" ||
 	fail "paths failed"
 used=$(dprof-view paths "$out" | awk '$1 == "dprof_sharing:" { print $2 }')
 [ "${used:-0}" -ge 5 ] || fail "only ${used:-0} complete histories"
-# A second path is a history that left the source's order: show it
-# whole (one clean-clone run of 13 found one, 1 history of 10).
+# A second path has been a history with one hit missing (2 clean-clone
+# runs in some 15, 1 history of 10 each, both times the last write of
+# thread_a's loop or thread_b's hand-off read: a watch armed on a CPU a
+# moment after the access).  Such a path is shown whole and allowed
+# only as path 1 with steps left out, never an access added or
+# reordered, and at most 1 history in 5; the source's path is path 1.
 if [ "$(grep -c '^path ' "$TMP/paths.txt")" != 1 ]; then
 	dprof-view paths -n 0 "$out" | sed -n '/^  path 2:/,$p' | head -n 70
+	awk -v used="$used" '
+	$1 == "path" && $3 > 1 { others += $4 }
+	$1 == "step" {
+		fn = $10; sub(/\+.*/, "", fn)
+		key[$3, ++n[$3]] = $6 " " $7 " " fn
+	}
+	END {
+		for (r = 2; (r, 1) in key; r++) {
+			k = 1
+			for (i = 1; i <= n[1] && k <= n[r]; i++)
+				if (key[1, i] == key[r, k])
+					k++
+			if (k <= n[r]) { printf "path %d: step %d (%s) is not on path 1 in its order\n", r, k, key[r, k]; bad = 1 }
+		}
+		if (others * 5 > used) { printf "%d of %d histories off path 1, more than 1 in 5\n", others, used; bad = 1 }
+		exit bad
+	}' "$TMP/paths.txt" || fail "a second path is not path 1 with hits missed"
 fi
-expect_eq "unique paths" "$(grep -c '^path ' "$TMP/paths.txt")" 1
-set -- $(grep '^path ' "$TMP/paths.txt")
-expect_eq "histories on the path" "$4" "$used"
+# shellcheck disable=SC2046
+set -- $(grep '^path [^ ]* 1 ' "$TMP/paths.txt")
+others=$(awk '$1 == "path" && $3 > 1 { n += $4 } END { print n + 0 }' "$TMP/paths.txt")
+expect_eq "histories on path 1 and missing hits" "$(($4 + others))" "$used"
 expect_eq "steps" "$5" "$steps"
 expect_eq "CPU changes" "$6" 1
 awk -v iters=$iters -v last=$((steps - 1)) '
-	$1 != "step" { next }
+	$1 != "step" || $3 != 1 { next }
 	{ i = $4; off = $6; rw = $7; chg = $8; fn = $10 }
 	i == 0 { want = "192 write same sharing_obj_init" }
 	i >= 1 && i <= 2 * iters { want = "192 " (i % 2 ? "read" : "write") " same sharing_iter_a" }
