@@ -173,14 +173,14 @@ END {
 	exit bad
 }' || fail "the operations counted (above)"
 
-sed -n '/^operations:/p; /^per million operations/,/^$/p' advise.txt
+sed -n '/^operations:/p; /^samples per million ops/,/^$/p' advise.txt
 grep -q "^operations: tx [0-9]* (fastpath_tx_one), rx [0-9]* (fastpath_rx_one)" advise.txt ||
 	fail "advise did not name each path's operations"
 # Each rate is the table's samples over the path's operations; and on
 # tx, tx_ro_a, tx_ro_b and both_ro, each loaded once a call, agree.
 awk '
 $1 == "member" && $4 == "tx" && $5 == "rx" { table = 1; next }
-$1 == "per" && $2 == "million" && $3 == "operations" { table = 0; per = 1; next }
+$1 == "samples" && $2 == "per" && $3 == "million" { table = 0; per = 1; next }
 table && NF == 0 { table = 0 }
 table { samples[$1] = $5 }
 per && $1 == "member" { next }

@@ -188,7 +188,7 @@ static void print_per_op(FILE *out, const struct paths_report *rep)
 			shown[n++] = p;
 	if (!n)
 		return;
-	fprintf(out, "\n%-*s", NAME_WIDTH, "per million operations");
+	fprintf(out, "\n%-*s", NAME_WIDTH, "samples per million ops");
 	for (size_t i = 0; i < n; i++) {
 		char h[64];
 
@@ -325,11 +325,21 @@ static void print_lines(FILE *out, const struct paths_report *rep)
 		fprintf(out, "against: %zu field%s gone there (renamed or removed), their %llu samples left out:",
 			rep->against_gone, rep->against_gone > 1 ? "s" : "",
 			(unsigned long long)rep->against_gone_samples);
-		for (size_t n = 0; n < ADVISE_GONE_NAMES; n++)
-			if (rep->against_gone_names[n])
-				fprintf(out, " %s", rep->against_gone_names[n]);
-		fprintf(out, "%s\n", rep->against_gone > ADVISE_GONE_NAMES ?
-			" ..." : "");
+		int used = 78;	/* the line's words before the names */
+		bool cut = rep->against_gone > ADVISE_GONE_NAMES;
+
+		for (size_t n = 0; n < ADVISE_GONE_NAMES; n++) {
+			const char *g = rep->against_gone_names[n];
+
+			if (!g)
+				continue;
+			if (used + 1 + (int)strlen(g) > PATHS_WIDTH - 4) {
+				cut = true;	/* the rest in --json */
+				break;
+			}
+			used += fprintf(out, " %s", g);
+		}
+		fprintf(out, "%s\n", cut ? " ..." : "");
 	}
 }
 
